@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitUsage    = 2
+	exitInfra    = 3
+)
+
+// globals are the flags every verb understands.
+type globals struct {
+	quiet   bool
+	verbose bool
+	noColor bool
+	output  string // "text" or "json"
+
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// exitError carries an exit code. When printed is true the message was
+// already written to stderr and Main prints nothing more.
+type exitError struct {
+	code    int
+	err     error
+	printed bool
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr, infraErr and printedErr wrap errors with their exit code.
+func usageErr(err error) error  { return &exitError{code: exitUsage, err: err} }
+func infraErr(err error) error  { return &exitError{code: exitInfra, err: err} }
+func printedErr(code int) error { return &exitError{code: code, printed: true} }
+
+// Main runs the sieve command line with os.Args and returns the exit code.
+func Main() int {
+	return run(os.Args[1:], os.Stdout, os.Stderr)
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	g := &globals{stdout: stdout, stderr: stderr}
+	root := newRoot(g)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if !ee.printed && ee.err != nil {
+			fmt.Fprintf(stderr, "sieve: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// Errors cobra itself returns are about flags and arguments.
+	fmt.Fprintf(stderr, "sieve: %v\n", err)
+	return exitUsage
+}
+
+func newRoot(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "sieve",
+		Short:         "Find reliability bugs in Kubernetes controllers",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	pf := root.PersistentFlags()
+	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print only results and errors")
+	pf.BoolVarP(&g.verbose, "verbose", "v", false, "print progress details")
+	pf.BoolVar(&g.noColor, "no-color", false, "never colour the output")
+	pf.StringVar(&g.output, "output", "text", "output format: text or json")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if g.output != "text" && g.output != "json" {
+			return usageErr(fmt.Errorf("--output: unknown format %q (want text or json)", g.output))
+		}
+		return nil
+	}
+	// One constructor per verb, each in its own file.
+	root.AddCommand()
+	return root
+}

@@ -1,0 +1,113 @@
+// Package trace defines the trace that the record and inject stages write
+// and the generate, compare and report stages read: a totally ordered list
+// of entries, stored as JSON Lines with a header line that carries the
+// format version.
+//
+// It owns the format and its reader and writer, nothing else. The format is
+// documented in docs/trace.md.
+package trace
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Version is the trace format version, written in the header line.
+const Version = 1
+
+// Header is the first line of a trace file.
+type Header struct {
+	Trace   int       `json:"sieveTrace"` // always Version
+	Test    string    `json:"test"`
+	Spec    string    `json:"spec"`
+	Plan    string    `json:"plan,omitempty"` // empty for a reference run
+	Run     int       `json:"run"`            // reference run number, from 1
+	Started time.Time `json:"started"`
+}
+
+// Type names the kind of a trace entry.
+type Type string
+
+// Entry types.
+const (
+	// Request is a request the controller made, with the API server's
+	// answer (or the error the proxy saw).
+	Request Type = "request"
+	// Delivery is a watch event delivered to the controller (after any
+	// injected filtering).
+	Delivery Type = "delivery"
+	// History is a change in the cluster, seen by sieve's own watch of every
+	// resource type.
+	History Type = "history"
+	// Step is a workload step starting or ending.
+	Step Type = "step"
+	// Controller is a controller lifecycle event: start, exit, crash,
+	// panic, kill, restart.
+	Controller Type = "controller"
+	// Fault is an injected action firing.
+	Fault Type = "fault"
+)
+
+// Key identifies an object: lowercase singular kind (with group for
+// non-core groups other than apps, e.g. "datastore.example.com"),
+// namespace and name.
+type Key struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// String formats the key as kind/namespace/name, or kind/name when the
+// object is cluster-scoped.
+func (k Key) String() string {
+	if k.Namespace == "" {
+		return k.Kind + "/" + k.Name
+	}
+	return k.Kind + "/" + k.Namespace + "/" + k.Name
+}
+
+// Entry is one line of a trace. Seq is its position in the total order
+// (from 1, strictly increasing). Which fields are set depends on Type.
+type Entry struct {
+	Seq  int64     `json:"seq"`
+	Time time.Time `json:"time"`
+	Type Type      `json:"type"`
+
+	// Request, Delivery, History: the object concerned. For a list or a
+	// collection watch, Name is empty.
+	Key *Key `json:"key,omitempty"`
+
+	// Request: HTTP verb mapped to an API verb (get, list, watch, create,
+	// update, patch, delete, deletecollection), the subresource, the
+	// request body (JSON), the response code and body (JSON; for a list,
+	// omitted), and when the response reached the controller.
+	Verb        string          `json:"verb,omitempty"`
+	Subresource string          `json:"subresource,omitempty"`
+	Body        json.RawMessage `json:"body,omitempty"`
+	Code        int             `json:"code,omitempty"`
+	Response    json.RawMessage `json:"response,omitempty"`
+	Done        *time.Time      `json:"done,omitempty"`
+
+	// Delivery, History: the watch event type (ADDED, MODIFIED, DELETED),
+	// the object's resourceVersion and the object itself (JSON).
+	Event           string          `json:"event,omitempty"`
+	ResourceVersion string          `json:"resourceVersion,omitempty"`
+	Object          json.RawMessage `json:"object,omitempty"`
+
+	// Step: the step's index in its workload, its kind, "start" or "end"
+	// (Phase), its spec position, and the error if it failed.
+	Workload string `json:"workload,omitempty"`
+	Index    int    `json:"index,omitempty"`
+	Phase    string `json:"phase,omitempty"`
+	Src      string `json:"src,omitempty"`
+	Error    string `json:"error,omitempty"`
+
+	// Controller: what happened (start, exit, crash, panic, kill,
+	// restart), the process ID and exit code, and the log line for a
+	// panic. Fault: the plan action (its index and kind) that fired.
+	What     string `json:"what,omitempty"`
+	PID      int    `json:"pid,omitempty"`
+	ExitCode *int   `json:"exitCode,omitempty"`
+	Message  string `json:"message,omitempty"`
+	Action   *int   `json:"action,omitempty"`
+}

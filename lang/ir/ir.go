@@ -1,0 +1,370 @@
+package ir
+
+import (
+	"github.com/sievetool/sieve/lang/diag"
+)
+
+// Version is the version of the IR's JSON form. It changes whenever a field
+// changes meaning or is removed.
+const Version = 1
+
+// Spec is a compiled spec file: the tests it defines, each self-contained.
+type Spec struct {
+	Version int `json:"version"`
+	// File is the spec file as given (slash-separated). Paths inside the IR
+	// (manifests, CRDs, build packages) are relative to its directory.
+	File  string  `json:"file"`
+	Tests []*Test `json:"tests"`
+}
+
+// Test is the unit `sieve run` executes: a controller, the workloads to drive
+// it, the faults to inject, and how to judge the result. All references are
+// resolved to copies, so a Test stands alone.
+type Test struct {
+	Name       string       `json:"name"`
+	Src        diag.Range   `json:"src"`
+	Controller *Controller  `json:"controller"`
+	Workloads  []*Workload  `json:"workloads"`
+	Policies   []*Policy    `json:"policies,omitempty"`
+	Masks      []*Mask      `json:"masks,omitempty"`
+	Invariants []*Invariant `json:"invariants,omitempty"`
+	Plans      []*Plan      `json:"plans,omitempty"`
+	// Runs is how many fault-free reference runs to record (default 2).
+	Runs int `json:"runs"`
+}
+
+// Controller says how to start the controller under test.
+type Controller struct {
+	Name string     `json:"name"`
+	Src  diag.Range `json:"src"`
+	// Build is a Go package to build (relative path or import path).
+	// Exactly one of Build, Command and Builtin is set.
+	Build   string   `json:"build,omitempty"`
+	Command []string `json:"command,omitempty"`
+	// Builtin names a kube-controller-manager controller (e.g.
+	// "statefulset") that sieve runs as its own process as the controller
+	// under test; it is left out of the embedded controller-manager.
+	Builtin string   `json:"builtin,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	Env     []EnvVar `json:"env,omitempty"`
+	Dir     string   `json:"dir,omitempty"`
+	CRDs    []string `json:"crds,omitempty"`
+	// Namespaces the controller manages; the first is its own namespace.
+	Namespaces []string `json:"namespaces"`
+	// Kubeconfig says how the controller finds the API server.
+	Kubeconfig Kubeconfig `json:"kubeconfig"`
+	// Ready, when set, is how to tell the controller has started.
+	Ready *Readiness `json:"ready,omitempty"`
+	// Replaces names built-in kube-controller-manager controllers
+	// (e.g. "statefulset") to leave out of the embedded backend because the
+	// controller under test does their job.
+	Replaces []string `json:"replaces,omitempty"`
+}
+
+// EnvVar is one environment variable for the controller.
+type EnvVar struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Kubeconfig says how the controller is pointed at the API server.
+type Kubeconfig struct {
+	// Env sets KUBECONFIG (the default).
+	Env bool `json:"env"`
+	// Flag, when set, is passed as "Flag=PATH" (e.g. "--kubeconfig").
+	Flag string `json:"flag,omitempty"`
+	// InCluster emulates a pod: service-account files, KUBERNETES_SERVICE_*.
+	InCluster bool `json:"inCluster,omitempty"`
+}
+
+// Readiness is how to tell the controller has started.
+type Readiness struct {
+	Src diag.Range `json:"src"`
+	// Exactly one of the following is set.
+	LogLine string   `json:"logLine,omitempty"` // a regexp matched against its output
+	HTTPGet string   `json:"httpGet,omitempty"` // a URL answering 2xx
+	Timeout Duration `json:"timeout"`
+}
+
+// Workload is an instantiated workload: parameters already substituted.
+type Workload struct {
+	Name string     `json:"name"`
+	Src  diag.Range `json:"src"`
+	// Args are the parameter values used, in declaration order.
+	Args  []Arg   `json:"args,omitempty"`
+	Steps []*Step `json:"steps"`
+}
+
+// Arg is one workload parameter and its value.
+type Arg struct {
+	Name  string `json:"name"`
+	Value Value  `json:"value"`
+}
+
+// StepKind names a workload step.
+type StepKind string
+
+// Workload step kinds.
+const (
+	StepApply  StepKind = "apply"
+	StepPatch  StepKind = "patch"
+	StepDelete StepKind = "delete"
+	StepScale  StepKind = "scale"
+	StepWait   StepKind = "wait"
+	StepSettle StepKind = "settle"
+)
+
+// Step is one workload step. Which fields are set depends on Kind.
+type Step struct {
+	Kind StepKind   `json:"kind"`
+	Src  diag.Range `json:"src"`
+
+	// apply: File or Manifest (inline YAML, one or more documents), then
+	// Set overrides applied to every document.
+	File     string     `json:"file,omitempty"`
+	Manifest string     `json:"manifest,omitempty"`
+	Set      []FieldSet `json:"set,omitempty"`
+
+	// patch, delete, scale, wait: the object(s). Globs are allowed in
+	// delete and wait.
+	Target *Ref `json:"target,omitempty"`
+
+	// patch
+	PatchType PatchType `json:"patchType,omitempty"`
+	Patch     string    `json:"patch,omitempty"` // JSON
+
+	// scale
+	Replicas int `json:"replicas,omitempty"`
+
+	// wait
+	Until *WaitCond `json:"until,omitempty"`
+
+	// wait: the timeout; settle: the quiet window.
+	Timeout Duration `json:"timeout,omitempty"`
+}
+
+// FieldSet overrides one field of an applied manifest.
+type FieldSet struct {
+	Path  string `json:"path"` // dotted, e.g. spec.replicas
+	Value Value  `json:"value"`
+}
+
+// PatchType is the kind of patch a patch step sends.
+type PatchType string
+
+// Patch types.
+const (
+	PatchMerge     PatchType = "merge"
+	PatchJSON      PatchType = "json"
+	PatchStrategic PatchType = "strategic"
+)
+
+// WaitKind names a wait condition.
+type WaitKind string
+
+// Wait conditions.
+const (
+	WaitExists WaitKind = "exists" // at least one object matches Target
+	WaitGone   WaitKind = "gone"   // no object matches Target
+	WaitField  WaitKind = "field"  // Path equals Value on every match
+	WaitCEL    WaitKind = "cel"    // Expr is true (see Invariant for the environment)
+	WaitReady  WaitKind = "ready"  // Count matching objects are ready (pods: Ready condition; others: status conditions Ready/Available)
+)
+
+// WaitCond is what a wait step waits for.
+type WaitCond struct {
+	Kind  WaitKind `json:"kind"`
+	Path  string   `json:"path,omitempty"`
+	Value Value    `json:"value,omitempty"`
+	Expr  string   `json:"expr,omitempty"`
+	Count int      `json:"count,omitempty"`
+}
+
+// Ref names Kubernetes objects as kind/namespace/name. Kind is the
+// lowercase singular kind, optionally with its group ("statefulset",
+// "datastore.example.com"). Namespace and Name may be globs; Namespace is
+// empty for cluster-scoped objects.
+type Ref struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// String formats the reference as kind/namespace/name (kind/name when
+// cluster-scoped).
+func (r Ref) String() string {
+	if r.Namespace == "" {
+		return r.Kind + "/" + r.Name
+	}
+	return r.Kind + "/" + r.Namespace + "/" + r.Name
+}
+
+// Pattern names a fault pattern.
+type Pattern string
+
+// Fault patterns.
+const (
+	Intermediate Pattern = "intermediate"
+	Stale        Pattern = "stale"
+	Unobserved   Pattern = "unobserved"
+)
+
+// Policy selects which fault plans to generate.
+type Policy struct {
+	Name     string     `json:"name"`
+	Src      diag.Range `json:"src"`
+	Patterns []Pattern  `json:"patterns"`
+	// Include and Exclude filter the writes and events plans are made for;
+	// an empty Include admits everything.
+	Include []Filter `json:"include,omitempty"`
+	Exclude []Filter `json:"exclude,omitempty"`
+	// MaxPlans caps the plans per pattern (0: no cap).
+	MaxPlans int   `json:"maxPlans,omitempty"`
+	Prune    Prune `json:"prune"`
+	// StaleFor is how long a stale view lasts before it is resumed.
+	StaleFor Duration `json:"staleFor,omitempty"`
+}
+
+// Filter matches writes or events by object and verb. Empty fields match
+// everything; Kind, Namespace and Name are globs.
+type Filter struct {
+	Kind      string   `json:"kind,omitempty"`
+	Namespace string   `json:"namespace,omitempty"`
+	Name      string   `json:"name,omitempty"`
+	Verbs     []string `json:"verbs,omitempty"` // create, update, patch, delete, ...
+}
+
+// Prune switches the pruning passes on or off. All are on by default.
+type Prune struct {
+	Causality        bool `json:"causality"`
+	NoOp             bool `json:"noop"`
+	Failed           bool `json:"failed"`
+	Nondeterministic bool `json:"nondeterministic"`
+	Duplicates       bool `json:"duplicates"`
+}
+
+// DefaultPrune has every pass on.
+var DefaultPrune = Prune{Causality: true, NoOp: true, Failed: true, Nondeterministic: true, Duplicates: true}
+
+// Mask is a named set of fields the oracle ignores.
+type Mask struct {
+	Name  string      `json:"name"`
+	Src   diag.Range  `json:"src"`
+	Rules []*MaskRule `json:"rules"`
+}
+
+// Oracle names a comparison the differential oracle makes.
+type Oracle string
+
+// Oracles.
+const (
+	OracleAll     Oracle = ""        // every comparison
+	OracleEnd     Oracle = "end"     // end state
+	OracleHistory Oracle = "history" // creation/deletion counts over the run
+)
+
+// MaskRule masks one thing on the objects Target matches (default */*/*).
+// Exactly one of Key, Path, Value and Whole is set.
+type MaskRule struct {
+	Src    diag.Range `json:"src"`
+	Target Ref        `json:"target"`
+	// Key masks a field of that name at any depth.
+	Key string `json:"key,omitempty"`
+	// Path masks one field path; "*" matches any map key or list index.
+	Path string `json:"path,omitempty"`
+	// Value masks string values of a kind anywhere: "timestamp" or "ip".
+	Value string `json:"value,omitempty"`
+	// Whole masks the objects entirely.
+	Whole  bool   `json:"whole,omitempty"`
+	Oracle Oracle `json:"oracle,omitempty"`
+}
+
+// When says where an invariant is checked.
+type When string
+
+// Invariant checking points.
+const (
+	Always When = "always" // every state in the cluster history
+	AtEnd  When = "end"    // the end state only
+)
+
+// Invariant is a CEL expression that must hold. It sees
+// objects(kind, namespace) -> list of objects, and object(kind, namespace,
+// name) -> the object or null.
+type Invariant struct {
+	Name string     `json:"name"`
+	Src  diag.Range `json:"src"`
+	Expr string     `json:"expr"`
+	When When       `json:"when"`
+}
+
+// Plan is an explicit, user-written test plan: actions fired by triggers.
+type Plan struct {
+	Name    string     `json:"name"`
+	Src     diag.Range `json:"src"`
+	Actions []*Action  `json:"actions"`
+}
+
+// ActionKind names what a plan does to the controller or its view.
+type ActionKind string
+
+// Plan actions.
+const (
+	ActCrash    ActionKind = "crash"     // SIGKILL the controller and start it again
+	ActRestart  ActionKind = "restart"   // stop it gracefully and start it again
+	ActStaleOn  ActionKind = "stale-on"  // freeze the controller's view of Scope
+	ActStaleOff ActionKind = "stale-off" // unfreeze it
+	ActHold     ActionKind = "hold"      // hold watch events for Scope
+	ActRelease  ActionKind = "release"   // deliver the newest held state only
+	ActWait     ActionKind = "wait"      // pause the plan for Duration
+)
+
+// Action is one step of a user plan.
+type Action struct {
+	Kind     ActionKind `json:"kind"`
+	Src      diag.Range `json:"src"`
+	Scope    *Ref       `json:"scope,omitempty"`
+	Duration Duration   `json:"duration,omitempty"`
+	// Trigger fires the action; nil means right after the previous action.
+	Trigger *Trigger `json:"trigger,omitempty"`
+}
+
+// TriggerOp names a trigger node.
+type TriggerOp string
+
+// Trigger nodes: three leaves and three combinators.
+const (
+	TrigEvent   TriggerOp = "event"   // the controller observes an object change
+	TrigWrite   TriggerOp = "write"   // the controller's write succeeded
+	TrigTimeout TriggerOp = "timeout" // Duration after the plan (or the previous action) started
+	TrigSeq     TriggerOp = "then"    // a ; b — b after a has fired
+	TrigAll     TriggerOp = "all"     // a & b — both, in any order
+	TrigAny     TriggerOp = "any"     // a | b — either
+)
+
+// Trigger is a tree: leaves match what the controller sees or does,
+// combinators join them. Count (default 1) is the occurrence that fires a
+// leaf.
+type Trigger struct {
+	Op  TriggerOp  `json:"op"`
+	Src diag.Range `json:"src"`
+
+	// Leaves.
+	On       string   `json:"on,omitempty"` // event: create, update, delete; write: create, update, patch, delete
+	Target   *Ref     `json:"target,omitempty"`
+	Where    *Cond    `json:"where,omitempty"`
+	Count    int      `json:"count,omitempty"`
+	Duration Duration `json:"duration,omitempty"`
+
+	// Combinators.
+	Args []*Trigger `json:"args,omitempty"`
+}
+
+// Cond is a condition on an object: a field equal to a value, a field set
+// (Value nil, Exists true), or a CEL expression over `object`.
+type Cond struct {
+	Path   string `json:"path,omitempty"`
+	Value  Value  `json:"value,omitempty"`
+	Exists bool   `json:"exists,omitempty"`
+	Expr   string `json:"expr,omitempty"`
+}
