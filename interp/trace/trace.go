@@ -23,6 +23,9 @@ type Header struct {
 	Plan    string    `json:"plan,omitempty"` // empty for a reference run
 	Run     int       `json:"run"`            // reference run number, from 1
 	Started time.Time `json:"started"`
+	// Pattern is the fault pattern of the plan (intermediate, stale,
+	// unobserved; empty for a user-written plan or a reference run).
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // Type names the kind of a trace entry.
@@ -48,9 +51,8 @@ const (
 	Fault Type = "fault"
 )
 
-// Key identifies an object: lowercase singular kind (with group for
-// non-core groups other than apps, e.g. "datastore.example.com"),
-// namespace and name.
+// Key identifies an object: its kind as KindName gives it ("statefulset",
+// "lease", "datastore.example.com"), namespace and name.
 type Key struct {
 	Kind      string `json:"kind"`
 	Namespace string `json:"namespace,omitempty"`

@@ -25,6 +25,19 @@ func (s Severity) String() string {
 // MarshalText encodes the severity as its name.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText decodes "error" or "warning".
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "error":
+		*s = Error
+	case "warning":
+		*s = Warning
+	default:
+		return fmt.Errorf("diag: unknown severity %q", b)
+	}
+	return nil
+}
+
 // Position is a place in a source file. Line and Column are 1-based; Column
 // counts runes. Offset is the 0-based byte offset.
 type Position struct {

@@ -166,7 +166,7 @@ type WaitKind string
 const (
 	WaitExists WaitKind = "exists" // at least one object matches Target
 	WaitGone   WaitKind = "gone"   // no object matches Target
-	WaitField  WaitKind = "field"  // Path equals Value on every match
+	WaitField  WaitKind = "field"  // Path equals Value on every match (Path is set when Exists)
 	WaitCEL    WaitKind = "cel"    // Expr is true (see Invariant for the environment)
 	WaitReady  WaitKind = "ready"  // Count matching objects are ready (pods: Ready condition; others: status conditions Ready/Available)
 )
@@ -176,8 +176,10 @@ type WaitCond struct {
 	Kind  WaitKind `json:"kind"`
 	Path  string   `json:"path,omitempty"`
 	Value Value    `json:"value,omitempty"`
-	Expr  string   `json:"expr,omitempty"`
-	Count int      `json:"count,omitempty"`
+	// Exists, with WaitField, waits for Path to be set rather than equal.
+	Exists bool   `json:"exists,omitempty"`
+	Expr   string `json:"expr,omitempty"`
+	Count  int    `json:"count,omitempty"`
 }
 
 // Ref names Kubernetes objects as kind/namespace/name. Kind is the

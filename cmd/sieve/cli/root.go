@@ -15,6 +15,9 @@ const (
 	exitFindings = 1
 	exitUsage    = 2
 	exitInfra    = 3
+	// exitInterrupted is a run stopped by SIGINT or SIGTERM before it
+	// found anything (128 + SIGINT, as shells report it).
+	exitInterrupted = 130
 )
 
 // globals are the flags every verb understands.
@@ -96,6 +99,16 @@ func newRoot(g *globals) *cobra.Command {
 		return nil
 	}
 	// One constructor per verb, each in its own file.
-	root.AddCommand()
+	root.AddCommand(
+		newClusterCmd(g),
+		newInternalCmd(g),
+		newExportSchemaCmd(g),
+		newCheckCmd(g),
+		newCompileCmd(g),
+		newReportCmd(g),
+		newPlanCmd(g),
+		newFmtCmd(g),
+		newRunCmd(g),
+	)
 	return root
 }

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run the sieve binary in-process as "sieve".
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"sieve": func() { os.Exit(Main()) }})
+}
+
+// TestScript runs testdata/script/*.txtar. SIEVE_UPDATE=1 rewrites the
+// expected output files of the scripts.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: os.Getenv("SIEVE_UPDATE") != "",
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"gen": cmdGen},
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("NO_COLOR", "1")
+			return nil
+		},
+	})
+}
+
+// cmdGen writes hostile input: gen FILE KIND [N]. Kinds: random (N random
+// bytes, fixed seed), nul (NUL bytes inside a declaration), badutf8,
+// nested (N nested brackets), big (a valid spec of at least N bytes).
+func cmdGen(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: gen FILE random|nul|badutf8|nested|big [N]")
+	}
+	n := 0
+	if len(args) > 2 {
+		var err error
+		if n, err = strconv.Atoi(args[2]); err != nil {
+			ts.Fatalf("gen: bad N: %v", err)
+		}
+	}
+	data, err := generate(args[1], n)
+	if err != nil {
+		ts.Fatalf("gen: %v", err)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), data, 0o644))
+}
+
+func generate(kind string, n int) ([]byte, error) {
+	switch kind {
+	case "random":
+		r := rand.New(rand.NewPCG(1, 2))
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		return b, nil
+	case "nul":
+		return []byte("controller c {\n  build \"./x\x00\"\n  \x00\x00\n}\n"), nil
+	case "badutf8":
+		return []byte("controller c {\n  build \"\xff\xfe\"\n}\n"), nil
+	case "nested":
+		return []byte("test t { runs " + strings.Repeat("[", n) + strings.Repeat("]", n) + " }\n"), nil
+	case "big":
+		return bigSpec(n), nil
+	}
+	return nil, fmt.Errorf("unknown kind %q", kind)
+}
+
+// bigSpec is a spec of at least n bytes: many masks, with an error at the
+// end so the check must read it all.
+func bigSpec(n int) []byte {
+	var b bytes.Buffer
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "mask m%d {\n  key uid\n  pod/*/* path spec.nodeName\n}\n", i)
+	}
+	b.WriteString("test t {\n  controller nosuch\n}\n")
+	return b.Bytes()
+}

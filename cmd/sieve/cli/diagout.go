@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"io"
+	"os"
+
+	"golang.org/x/term"
+
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/load"
+)
+
+// renderOptions says how this invocation prints diagnostics: colour only
+// when stderr is a terminal and neither --no-color nor NO_COLOR is set,
+// paths relative to the working directory, excerpts from disk or the
+// embedded standard library.
+func (g *globals) renderOptions() diag.RenderOptions {
+	wd, _ := os.Getwd()
+	return diag.RenderOptions{
+		Color:   !g.noColor && os.Getenv("NO_COLOR") == "" && isTerminal(g.stderr),
+		WorkDir: wd,
+		Source:  load.Source,
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// printDiags writes diagnostics as text to stderr. With --output json the
+// caller prints them itself (see writeDiagsJSON).
+func (g *globals) printDiags(ds diag.Diagnostics) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	return diag.WriteText(g.stderr, ds, g.renderOptions())
+}
+
+// writeDiagsJSON writes diagnostics as one JSON array to stdout.
+func (g *globals) writeDiagsJSON(ds diag.Diagnostics) error {
+	return diag.WriteJSON(g.stdout, ds, g.renderOptions())
+}
+
+// searchPath is the import search path from -I flags and SIEVE_PATH.
+func searchPath(includes []string) []string {
+	return load.SearchPath(includes, os.Getenv("SIEVE_PATH"))
+}

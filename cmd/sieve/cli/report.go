@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sievetool/sieve/interp/report"
+)
+
+// reportFlags are the flags of `sieve report`.
+type reportFlags struct {
+	junit string
+	html  string
+}
+
+func newReportCmd(g *globals) *cobra.Command {
+	f := &reportFlags{}
+	cmd := &cobra.Command{
+		Use:   "report RESULTS_DIR",
+		Short: "Summarise a results directory again",
+		Long: "Report reads the results directory that `sieve run` wrote (also an unfinished one)\n" +
+			"and prints its summary: findings grouped, most severe first, each with the command\n" +
+			"that reproduces it. --output json prints the summary as JSON instead; --junit and\n" +
+			"--html also write a JUnit XML file and an HTML report with a timeline of each\n" +
+			"failing run. Exit status 0 means no findings, 1 findings, 3 plans that could not run.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error { return runReport(g, f, args[0]) },
+	}
+	cmd.Flags().StringVar(&f.junit, "junit", "", "write JUnit XML to `FILE`")
+	cmd.Flags().StringVar(&f.html, "html", "", "write an HTML report into `DIR` (DIR/index.html)")
+	return cmd
+}
+
+func runReport(g *globals, f *reportFlags, dir string) error {
+	s, err := report.Load(dir)
+	if err != nil {
+		return usageErr(err)
+	}
+	if err := writeReportFiles(g, f, dir, s); err != nil {
+		return infraErr(err)
+	}
+	if g.output == "json" {
+		err = report.JSON(g.stdout, s)
+	} else {
+		color := !g.noColor && os.Getenv("NO_COLOR") == "" && isTerminal(g.stdout)
+		err = report.Text(g.stdout, s, report.TextOptions{Color: color, Verbose: g.verbose})
+	}
+	if err != nil {
+		return infraErr(err)
+	}
+	if code := s.ExitCode(); code != exitOK {
+		return printedErr(code)
+	}
+	return nil
+}
+
+// writeReportFiles writes the JUnit and HTML reports the flags ask for.
+func writeReportFiles(g *globals, f *reportFlags, dir string, s *report.Summary) error {
+	if f.junit != "" {
+		var b bytes.Buffer
+		if err := report.JUnit(&b, s); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(f.junit), 0o755); err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
+		if err := os.WriteFile(f.junit, b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
+		g.reportNote("wrote %s\n", f.junit)
+	}
+	if f.html != "" {
+		if err := report.HTML(f.html, dir, s); err != nil {
+			return fmt.Errorf("--html: %w", err)
+		}
+		g.reportNote("wrote %s\n", filepath.Join(f.html, "index.html"))
+	}
+	return nil
+}
+
+// reportNote prints progress to stderr unless -q.
+func (g *globals) reportNote(format string, args ...any) {
+	if !g.quiet {
+		fmt.Fprintf(g.stderr, format, args...)
+	}
+}

@@ -1,0 +1,266 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"sort"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/load"
+)
+
+// runFlags are the flags of `sieve run`.
+type runFlags struct {
+	includes []string
+	tests    []string
+	pattern  string
+	parallel int
+	maxPlans int
+	out      string
+	report   reportFlags
+	backend  backendFlags
+}
+
+func newRunCmd(g *globals) *cobra.Command {
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "run SPEC [--test NAME]",
+		Short: "Run the whole pipeline: record, generate and prune plans, inject, compare, report",
+		Long: "Run records fault-free reference runs of each test, learns what differs between\n" +
+			"them, generates and prunes the fault plans its policies ask for, runs each plan\n" +
+			"with its fault injected, and compares every run with the reference. Results are\n" +
+			"written to the results directory as each plan finishes; Ctrl-C stops cleanly and\n" +
+			"reports the plans that finished. Exit status: 0 no findings, 1 findings, 2 spec\n" +
+			"or usage errors, 3 infrastructure errors, 130 interrupted without findings.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), g, f, args[0]) },
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
+	fl.StringArrayVar(&f.tests, "test", nil, "run only the test `NAME` (repeatable; default every test)")
+	fl.StringVar(&f.pattern, "pattern", "", "only plans of `PATTERN`: intermediate, stale, unobserved or user")
+	fl.IntVar(&f.parallel, "parallel", 1, "run `N` plans at once, each on its own control plane")
+	fl.IntVar(&f.maxPlans, "max-plans", 0, "run at most `N` plans per test, spread over all of them")
+	fl.StringVarP(&f.out, "out", "o", "sieve-results", "the results `DIR`")
+	fl.StringVar(&f.report.junit, "junit", "", "also write JUnit XML to `FILE`")
+	fl.StringVar(&f.report.html, "html", "", "also write an HTML report into `DIR`")
+	f.backend.register(cmd)
+	return cmd
+}
+
+func runRun(ctx context.Context, g *globals, f *runFlags, file string) error {
+	if err := f.check(); err != nil {
+		return usageErr(err)
+	}
+	tests, err := loadTests(g, file, f.includes, f.tests)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signalContext(ctx)
+	defer stop()
+	var outcomes []*pipeline.TestOutcome
+	for _, t := range tests {
+		out := testDir(f.out, t, len(tests))
+		o, err := runOne(ctx, g, f, file, t, out)
+		if o != nil {
+			outcomes = append(outcomes, o)
+		}
+		if err != nil && ctx.Err() == nil {
+			return infraErr(fmt.Errorf("test %s: %w", t.Name, err))
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return finish(ctx, g, &f.report, f.out, outcomes)
+}
+
+func (f *runFlags) check() error {
+	if err := checkPattern(f.pattern); err != nil {
+		return err
+	}
+	if f.parallel < 1 {
+		return fmt.Errorf("--parallel: %d (want 1 or more)", f.parallel)
+	}
+	if f.maxPlans < 0 {
+		return fmt.Errorf("--max-plans: %d (want 0 for no cap, or more)", f.maxPlans)
+	}
+	return f.backend.check()
+}
+
+// loadTests loads a spec and selects tests by name (all when none given).
+func loadTests(g *globals, file string, includes, names []string) ([]*ir.Test, error) {
+	spec, ds := load.Load(file, load.Options{SearchPath: searchPath(includes)})
+	if ds.HasErrors() {
+		return nil, g.failDiags(ds)
+	}
+	if err := g.printDiags(ds); err != nil {
+		return nil, infraErr(err)
+	}
+	if len(names) == 0 {
+		if len(spec.Tests) == 0 {
+			return nil, usageErr(fmt.Errorf("%s: the spec defines no test", file))
+		}
+		return spec.Tests, nil
+	}
+	var tests []*ir.Test
+	for _, n := range names {
+		t, d := load.SelectTest(spec, n)
+		if d != nil {
+			return nil, g.failDiags(diag.Diagnostics{d})
+		}
+		tests = append(tests, t)
+	}
+	return tests, nil
+}
+
+// testDir is a test's results directory: the results root itself for a
+// single test, ROOT/<test> for several.
+func testDir(root string, t *ir.Test, n int) string {
+	if n == 1 {
+		return root
+	}
+	return filepath.Join(root, report.SafeName(t.Name))
+}
+
+// signalContext is cancelled by SIGINT or SIGTERM; a second signal kills
+// the process the default way.
+func signalContext(ctx context.Context) (context.Context, func()) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
+
+// runOne runs one test's pipeline on fresh backends.
+func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Test, out string) (*pipeline.TestOutcome, error) {
+	g.note("test %s: starting %d %s control plane(s)", t.Name, f.parallel, f.backend.backend)
+	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, f.parallel)
+	defer func() {
+		if err := stopBackends(); err != nil {
+			g.note("stopping control planes: %v", err)
+		}
+	}()
+	if err != nil {
+		return nil, err
+	}
+	o := pipeline.Options{
+		Test: t, Spec: file, BaseDir: filepath.Dir(file), Out: out, Workers: workers,
+		MaxPlans: f.maxPlans, Progress: g.progress(),
+	}
+	if f.pattern != "" {
+		o.Patterns = []ir.Pattern{ir.Pattern(f.pattern)}
+	}
+	return pipeline.RunTest(ctx, o)
+}
+
+// finish prints the counts, timings and the summary of the results, and
+// turns them into the exit status.
+func finish(ctx context.Context, g *globals, rf *reportFlags, root string, outcomes []*pipeline.TestOutcome) error {
+	if g.output != "json" {
+		for _, o := range outcomes {
+			printStats(g.stdout, o)
+		}
+	}
+	s, err := report.Load(root)
+	if err != nil {
+		return infraErr(err)
+	}
+	if err := writeReportFiles(g, rf, root, s); err != nil {
+		return infraErr(err)
+	}
+	if err := printSummary(g, s); err != nil {
+		return infraErr(err)
+	}
+	code := s.ExitCode()
+	if ctx.Err() != nil {
+		g.note("interrupted: the results of the finished plans are in %s", root)
+		if code == exitOK {
+			code = exitInterrupted
+		}
+	}
+	if code != exitOK {
+		return printedErr(code)
+	}
+	return nil
+}
+
+// printStats prints the plan counts per pattern (generated, after each
+// pruning pass, run) and the median seconds per plan.
+func printStats(w io.Writer, o *pipeline.TestOutcome) {
+	if len(o.Counts) > 0 {
+		fmt.Fprintln(w, "plans per pattern (baseline, after each pruning pass, final):")
+		_ = plan.WriteCounts(w, o.Counts)
+	}
+	ran := map[plan.Pattern]int{}
+	for _, r := range o.Results {
+		ran[plan.Pattern(r.Pattern)]++
+	}
+	var pats []string
+	for p := range ran {
+		pats = append(pats, string(p))
+	}
+	sort.Strings(pats)
+	for _, p := range pats {
+		fmt.Fprintf(w, "%s: %d plans run\n", p, ran[plan.Pattern(p)])
+	}
+	fmt.Fprintf(w, "%d reference runs, %d plans run, median %.1fs per plan\n\n", o.References, len(o.Results), median(o.Seconds))
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// printSummary prints the results summary as text or JSON.
+func printSummary(g *globals, s *report.Summary) error {
+	if g.output == "json" {
+		return report.JSON(g.stdout, s)
+	}
+	color := !g.noColor && os.Getenv("NO_COLOR") == "" && isTerminal(g.stdout)
+	return report.Text(g.stdout, s, report.TextOptions{Color: color, Verbose: g.verbose})
+}
+
+// note prints a progress line to stderr unless -q.
+func (g *globals) note(format string, args ...any) {
+	if !g.quiet {
+		fmt.Fprintf(g.stderr, "sieve: "+format+"\n", args...)
+	}
+}
+
+// progress is where pipeline progress goes: stderr, or nowhere with -q.
+func (g *globals) progress() io.Writer {
+	if g.quiet {
+		return io.Discard
+	}
+	return prefixWriter{g.stderr}
+}
+
+// prefixWriter prefixes each write with "sieve: ".
+type prefixWriter struct{ w io.Writer }
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, "sieve: "); err != nil {
+		return 0, err
+	}
+	return p.w.Write(b)
+}

@@ -1,0 +1,230 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/client-go/rest"
+
+	"github.com/sievetool/sieve/interp/cluster"
+)
+
+// Cluster is an embedded control plane. Its methods are safe for
+// concurrent use; Start and Stop are called once each.
+type Cluster struct {
+	opts Options
+
+	mu       sync.Mutex
+	layout   layout
+	rest     *rest.Config
+	procs    []*proc
+	lifeline *os.File // write end of the children's lifeline pipe
+	etcd     *clientv3.Client
+	baseline *snapshot
+}
+
+var _ cluster.Backend = (*Cluster)(nil)
+
+// New returns a cluster that Start will bring up.
+func New(opts Options) *Cluster {
+	return &Cluster{opts: opts.withDefaults()}
+}
+
+// Start brings the control plane up: it returns once the API server is
+// ready, the scheduler is ready, the nodes are Ready and the controller
+// manager has populated the system namespaces. On failure everything
+// started so far is torn down and the error carries the end of the failed
+// component's log.
+func (c *Cluster) Start(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
+	defer cancel()
+	const attempts = 3
+	for i := 1; ; i++ {
+		err := c.start(ctx)
+		if err == nil {
+			return nil
+		}
+		_ = c.Stop()
+		if !errors.Is(err, errPortTaken) || i == attempts {
+			return fmt.Errorf("embedded cluster: %w", err)
+		}
+	}
+}
+
+func (c *Cluster) start(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.layout.dir != "" {
+		return errors.New("already started")
+	}
+	binary, err := c.binary()
+	if err != nil {
+		return err
+	}
+	if err := c.prepare(); err != nil {
+		return err
+	}
+	if err := c.spawnAll(binary); err != nil {
+		return err
+	}
+	if err := c.waitReady(ctx); err != nil {
+		return err
+	}
+	return c.connectEtcd(ctx)
+}
+
+func (c *Cluster) binary() (string, error) {
+	if c.opts.Binary != "" {
+		return c.opts.Binary, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding the sieve binary: %w (set Options.Binary)", err)
+	}
+	return exe, nil
+}
+
+// prepare makes the temporary directory, picks ports and writes the
+// credentials and the kubeconfig.
+func (c *Cluster) prepare() error {
+	controllers, err := c.opts.controllers()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp(c.opts.TempDir, "sieve-cluster-")
+	if err != nil {
+		return fmt.Errorf("creating the cluster directory: %w", err)
+	}
+	c.layout.dir = dir
+	ports, err := freePorts(4)
+	if err != nil {
+		return err
+	}
+	c.layout = layout{
+		dir: dir, etcdPort: ports[0], etcdPeerPort: ports[1], apiPort: ports[2], schedulerPort: ports[3],
+		controllers: controllers, nodes: c.opts.Nodes,
+	}
+	if c.opts.TerminationGrace > 0 {
+		c.layout.terminationGrace = c.opts.TerminationGrace.String()
+	}
+	creds, err := newCredentials()
+	if err != nil {
+		return err
+	}
+	if err := creds.write(c.layout); err != nil {
+		return err
+	}
+	c.rest = creds.restConfig(c.layout)
+	return os.MkdirAll(c.layout.path("logs"), 0o700)
+}
+
+// spawnAll starts every component at once; the clients of the API server
+// wait for it themselves, so their start-up overlaps with its own.
+func (c *Cluster) spawnAll(binary string) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("creating the lifeline pipe: %w", err)
+	}
+	defer r.Close()
+	c.lifeline = w
+	for _, spec := range c.layout.componentArgs() {
+		p, err := spawn(binary, c.layout.path("logs"), spec, r)
+		if err != nil {
+			return err
+		}
+		c.procs = append(c.procs, p)
+	}
+	return nil
+}
+
+// Stop kills every component and removes the temporary directory. It may
+// be called more than once.
+func (c *Cluster) Stop() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var errs []error
+	if c.etcd != nil {
+		_ = c.etcd.Close()
+		c.etcd = nil
+	}
+	for _, p := range slices.Backward(c.procs) {
+		errs = append(errs, p.kill())
+	}
+	c.procs = nil
+	if c.lifeline != nil {
+		c.lifeline.Close()
+		c.lifeline = nil
+	}
+	if c.layout.dir != "" {
+		if err := os.RemoveAll(c.layout.dir); err != nil {
+			errs = append(errs, fmt.Errorf("removing %s: %w", c.layout.dir, err))
+		}
+	}
+	c.layout, c.rest, c.baseline = layout{}, nil, nil
+	return errors.Join(errs...)
+}
+
+// RESTConfig returns an admin client configuration (bearer token, TLS).
+func (c *Cluster) RESTConfig() *rest.Config {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rest == nil {
+		return nil
+	}
+	return rest.CopyConfig(c.rest)
+}
+
+// Kubeconfig returns the path of the admin kubeconfig file.
+func (c *Cluster) Kubeconfig() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.layout.kubeconfig()
+}
+
+// Dir returns the cluster's temporary directory (logs are in Dir/logs).
+func (c *Cluster) Dir() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.layout.dir
+}
+
+// Process is one running component of the cluster.
+type Process struct {
+	Name string
+	PID  int
+}
+
+// Processes lists the running components.
+func (c *Cluster) Processes() []Process {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Process
+	for _, p := range c.procs {
+		if !p.exited() {
+			out = append(out, Process{Name: p.name, PID: p.cmd.Process.Pid})
+		}
+	}
+	return out
+}
+
+// Ports lists the TCP ports the cluster listens on (etcd client and peer,
+// API server, scheduler health).
+func (c *Cluster) Ports() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l := c.layout
+	return []int{l.etcdPort, l.etcdPeerPort, l.apiPort, l.schedulerPort}
+}
+
+// String describes the cluster for logs.
+func (c *Cluster) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return "embedded cluster at " + c.layout.apiURL() + " (dir " + c.layout.dir + ", " + strconv.Itoa(len(c.procs)) + " processes)"
+}

@@ -1,0 +1,17 @@
+// Package embedded is sieve's default cluster backend: a real, complete
+// Kubernetes control plane on the loopback interface, with nothing to
+// install. Start runs etcd, kube-apiserver, kube-controller-manager,
+// kube-scheduler and a node simulator, each as a child process of the sieve
+// binary (`sieve internal component NAME`, see the component package), on
+// random free ports with TLS and a random bearer token, and writes a
+// kubeconfig for clients. Reset wipes every object created since Start (or
+// since the last Checkpoint) directly in etcd, which takes milliseconds
+// instead of a restart's seconds. Stop kills the children and removes the
+// temporary directory; children also die with the parent process.
+//
+// This package does not link k8s.io/kubernetes (the component package does,
+// and only the sieve binary imports it), so programs and tests that start a
+// control plane stay small. It does not run the controller under test; the
+// interpreter does, and BuiltinCommand gives it the command line for a
+// built-in controller.
+package embedded

@@ -1,0 +1,255 @@
+package embedded_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
+
+	"github.com/sievetool/sieve/interp/cluster/embedded"
+	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+)
+
+// waitTimeout bounds every wait of the end-to-end tests.
+const waitTimeout = 60 * time.Second
+
+// TestWorkloads runs real workloads on the embedded control plane: a
+// StatefulSet with volumes, a Deployment, garbage collection of a deleted
+// StatefulSet's pods (observably terminating first) and namespace deletion.
+func TestWorkloads(t *testing.T) {
+	c := embeddedtest.Start(t, embedded.Options{})
+	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
+	ctx := context.Background()
+	ns := createNamespace(t, client, "e2e")
+
+	create(t, func() error {
+		_, err := client.AppsV1().StatefulSets(ns).Create(ctx, statefulSet("web", 3), metav1.CreateOptions{})
+		return err
+	})
+	create(t, func() error {
+		_, err := client.AppsV1().Deployments(ns).Create(ctx, deployment("app", 2), metav1.CreateOptions{})
+		return err
+	})
+	waitFor(t, "3 Running and Ready pods of the StatefulSet", func() (bool, error) {
+		return countPods(ctx, client, ns, "app=web", podReady) == 3, nil
+	})
+	waitFor(t, "3 Bound claims", func() (bool, error) {
+		return countClaims(ctx, client, ns, corev1.ClaimBound) == 3, nil
+	})
+	waitFor(t, "the Deployment's 2 available replicas", func() (bool, error) {
+		d, err := client.AppsV1().Deployments(ns).Get(ctx, "app", metav1.GetOptions{})
+		return err == nil && d.Status.AvailableReplicas == 2, err
+	})
+
+	terminating := watchTerminating(t, client, ns, "app=web")
+	if err := client.AppsV1().StatefulSets(ns).Delete(ctx, "web", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the garbage collector to remove the StatefulSet's pods", func() (bool, error) {
+		return countPods(ctx, client, ns, "app=web", anyPod) == 0, nil
+	})
+	if n := <-terminating; n == 0 {
+		t.Errorf("no pod of the deleted StatefulSet was seen terminating")
+	}
+	if n := countClaims(ctx, client, ns, corev1.ClaimBound); n != 3 {
+		t.Errorf("after deleting the StatefulSet: %d Bound claims, want 3 (claims are retained)", n)
+	}
+
+	if err := client.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the namespace deletion to finish", func() (bool, error) {
+		_, err := client.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	})
+}
+
+func createNamespace(t *testing.T, client kubernetes.Interface, name string) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	create(t, func() error {
+		_, err := client.CoreV1().Namespaces().Create(context.Background(), ns, metav1.CreateOptions{})
+		return err
+	})
+	return name
+}
+
+func create(t *testing.T, f func() error) {
+	t.Helper()
+	if err := f(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func waitFor(t *testing.T, what string, cond func() (bool, error)) {
+	t.Helper()
+	start := time.Now()
+	defer func() { t.Logf("%s: %v", what, time.Since(start).Round(time.Millisecond)) }()
+	err := wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, waitTimeout, true,
+		func(context.Context) (bool, error) { return cond() })
+	if err != nil {
+		t.Fatalf("waiting for %s: %v", what, err)
+	}
+}
+
+func podReady(p corev1.Pod) bool {
+	if p.Status.Phase != corev1.PodRunning || p.Status.PodIP == "" || len(p.Status.ContainerStatuses) == 0 {
+		return false
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func anyPod(corev1.Pod) bool { return true }
+
+func countPods(ctx context.Context, client kubernetes.Interface, ns, selector string, pred func(corev1.Pod) bool) int {
+	list, err := client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, p := range list.Items {
+		if pred(p) {
+			n++
+		}
+	}
+	return n
+}
+
+func countClaims(ctx context.Context, client kubernetes.Interface, ns string, phase corev1.PersistentVolumeClaimPhase) int {
+	list, err := client.CoreV1().PersistentVolumeClaims(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, c := range list.Items {
+		if c.Status.Phase == phase && c.Spec.VolumeName != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// watchTerminating counts the pods seen with a deletionTimestamp while
+// they still exist; the count is sent when the watch ends (waitTimeout).
+func watchTerminating(t *testing.T, client kubernetes.Interface, ns, selector string) <-chan int {
+	t.Helper()
+	w, err := client.CoreV1().Pods(ns).Watch(context.Background(), metav1.ListOptions{LabelSelector: selector})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(chan int, 1)
+	go func() {
+		defer w.Stop()
+		seen := map[string]bool{}
+		timeout := time.After(waitTimeout)
+		for len(seen) < 3 {
+			select {
+			case ev, ok := <-w.ResultChan():
+				if !ok {
+					out <- len(seen)
+					return
+				}
+				if p, isPod := ev.Object.(*corev1.Pod); isPod && ev.Type == watch.Modified && p.DeletionTimestamp != nil {
+					seen[p.Name] = true
+				}
+			case <-timeout:
+				out <- len(seen)
+				return
+			}
+		}
+		out <- len(seen)
+	}()
+	return out
+}
+
+func labels(app string) map[string]string { return map[string]string{"app": app} }
+
+// podSpec is a pod with a short termination grace: the namespace
+// controller waits half the longest grace of the pods it deletes before it
+// looks again, as on a real cluster.
+func podSpec() corev1.PodSpec {
+	return corev1.PodSpec{
+		TerminationGracePeriodSeconds: ptr.To[int64](2),
+		Containers:                    []corev1.Container{{Name: "main", Image: "registry.k8s.io/pause:3.10"}},
+	}
+}
+
+func statefulSet(name string, replicas int32) *appsv1.StatefulSet {
+	spec := podSpec()
+	spec.Containers[0].VolumeMounts = []corev1.VolumeMount{{Name: "data", MountPath: "/data"}}
+	return &appsv1.StatefulSet{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: appsv1.StatefulSetSpec{
+			Replicas:    ptr.To(replicas),
+			ServiceName: name,
+			Selector:    &metav1.LabelSelector{MatchLabels: labels(name)},
+			Template:    corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels(name)}, Spec: spec},
+			VolumeClaimTemplates: []corev1.PersistentVolumeClaim{{
+				ObjectMeta: metav1.ObjectMeta{Name: "data"},
+				Spec: corev1.PersistentVolumeClaimSpec{
+					AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
+					Resources: corev1.VolumeResourceRequirements{
+						Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("1Gi")},
+					},
+				},
+			}},
+		},
+	}
+}
+
+func deployment(name string, replicas int32) *appsv1.Deployment {
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To(replicas),
+			Selector: &metav1.LabelSelector{MatchLabels: labels(name)},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels(name)}, Spec: podSpec()},
+		},
+	}
+}
+
+// TestParallelClusters runs two control planes at once in one process, as
+// parallel workers do, and a workload on each.
+func TestParallelClusters(t *testing.T) {
+	bin := embeddedtest.Binary(t)
+	clusters := make([]*embedded.Cluster, 2)
+	errs := make(chan error, len(clusters))
+	for i := range clusters {
+		clusters[i] = embedded.New(embedded.Options{Binary: bin})
+		t.Cleanup(func() { _ = clusters[i].Stop() })
+		go func() { errs <- clusters[i].Start(context.Background()) }()
+	}
+	for range clusters {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if clusters[0].RESTConfig().Host == clusters[1].RESTConfig().Host {
+		t.Fatalf("both clusters serve at %s", clusters[0].RESTConfig().Host)
+	}
+	for i, c := range clusters {
+		client := kubernetes.NewForConfigOrDie(c.RESTConfig())
+		create(t, func() error {
+			_, err := client.AppsV1().Deployments("default").Create(context.Background(), deployment("app", 2), metav1.CreateOptions{})
+			return err
+		})
+		waitFor(t, fmt.Sprintf("2 Ready pods on cluster %d", i), func() (bool, error) {
+			return countPods(context.Background(), client, "default", "app=app", podReady) == 2, nil
+		})
+	}
+}

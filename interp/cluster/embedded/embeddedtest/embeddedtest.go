@@ -1,0 +1,103 @@
+package embeddedtest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sievetool/sieve/interp/cluster/embedded"
+)
+
+// BinaryEnv names an environment variable that, when set, is the sieve
+// binary to use; nothing is built then.
+const BinaryEnv = "SIEVE_TEST_BINARY"
+
+// build remembers the one build of a test process. Package-level state is
+// the point here: tests of one process share the binary.
+var build struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// Binary returns the path of a sieve binary built from the working tree,
+// building it on the first call of the test process (`go build` skips the
+// link when the binary is up to date). A build failure fails the test.
+func Binary(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv(BinaryEnv); p != "" {
+		return p
+	}
+	build.once.Do(func() { build.path, build.err = buildSieve() })
+	if build.err != nil {
+		t.Fatalf("embeddedtest: %v", build.err)
+	}
+	return build.path
+}
+
+// buildSieve runs go build for ./cmd/sieve of the module that holds the
+// working directory, into the user cache directory.
+func buildSieve() (string, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "sieve-test")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("creating %s: %w", dir, err)
+	}
+	unlock, err := lockFile(filepath.Join(dir, "build.lock"))
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	out := filepath.Join(dir, "sieve")
+	cmd := exec.Command("go", "build", "-o", out, "./cmd/sieve")
+	cmd.Dir = root
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the sieve binary: %w\n%s", err, msg)
+	}
+	return out, nil
+}
+
+// moduleRoot is the directory of the main module's go.mod.
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("not inside the sieve module")
+	}
+	return filepath.Dir(gomod), nil
+}
+
+// Start starts an embedded cluster with the test binary and stops it when
+// the test ends. opts.Binary, when empty, is set to Binary(t). A start
+// failure fails the test.
+func Start(t testing.TB, opts embedded.Options) *embedded.Cluster {
+	t.Helper()
+	if opts.Binary == "" {
+		opts.Binary = Binary(t)
+	}
+	c := embedded.New(opts)
+	t.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			t.Errorf("embeddedtest: stopping the cluster: %v", err)
+		}
+	})
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatalf("embeddedtest: %v", err)
+	}
+	return c
+}

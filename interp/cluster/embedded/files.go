@@ -1,0 +1,91 @@
+package embedded
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+)
+
+// adminUser is the user the bearer token authenticates as; it is in the
+// system:masters group.
+const adminUser = "sieve-admin"
+
+// credentials are the secrets a cluster is started with.
+type credentials struct {
+	ca, serving, signing *keyPair
+	token                string
+}
+
+func newCredentials() (*credentials, error) {
+	ca, err := newCA()
+	if err != nil {
+		return nil, err
+	}
+	serving, err := newServingCert(ca, net.IPv4(10, 0, 0, 1))
+	if err != nil {
+		return nil, err
+	}
+	signing, err := newSigningKey()
+	if err != nil {
+		return nil, err
+	}
+	token, err := newToken()
+	if err != nil {
+		return nil, err
+	}
+	return &credentials{ca: ca, serving: serving, signing: signing, token: token}, nil
+}
+
+// write puts the credentials and the admin kubeconfig into the layout.
+func (cr *credentials) write(l layout) error {
+	if err := os.MkdirAll(l.path("pki"), 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", l.path("pki"), err)
+	}
+	files := map[string][]byte{
+		"ca.crt":        cr.ca.cert,
+		"apiserver.crt": cr.serving.cert,
+		"apiserver.key": cr.serving.key,
+		"sa.pub":        cr.signing.cert,
+		"sa.key":        cr.signing.key,
+		"tokens.csv":    fmt.Appendf(nil, "%s,%s,%s,\"system:masters\"\n", cr.token, adminUser, adminUser),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(l.path("pki", name), data, 0o600); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	return WriteKubeconfig(l.kubeconfig(), cr.restConfig(l))
+}
+
+// restConfig is the admin client configuration.
+func (cr *credentials) restConfig(l layout) *rest.Config {
+	return &rest.Config{
+		Host:            l.apiURL(),
+		BearerToken:     cr.token,
+		TLSClientConfig: rest.TLSClientConfig{CAData: cr.ca.cert},
+		QPS:             500,
+		Burst:           1000,
+	}
+}
+
+// WriteKubeconfig writes a kubeconfig file for a bearer-token client
+// configuration such as Cluster.RESTConfig.
+func WriteKubeconfig(path string, cfg *rest.Config) error {
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["sieve"] = &clientcmdapi.Cluster{Server: cfg.Host, CertificateAuthorityData: cfg.CAData}
+	kc.AuthInfos["sieve"] = &clientcmdapi.AuthInfo{Token: cfg.BearerToken}
+	kc.Contexts["sieve"] = &clientcmdapi.Context{Cluster: "sieve", AuthInfo: "sieve"}
+	kc.CurrentContext = "sieve"
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("writing kubeconfig: %w", err)
+	}
+	if err := clientcmd.WriteToFile(*kc, path); err != nil {
+		return fmt.Errorf("writing kubeconfig: %w", err)
+	}
+	return nil
+}

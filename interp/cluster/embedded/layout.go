@@ -1,0 +1,170 @@
+package embedded
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// serviceCIDR is the service IP range; its first address is the
+// "kubernetes" service.
+const serviceCIDR = "10.0.0.0/16"
+
+// layout is where a cluster keeps its files and which ports it listens on.
+type layout struct {
+	dir                    string
+	etcdPort, etcdPeerPort int
+	apiPort, schedulerPort int
+	controllers            []string
+	nodes                  int
+	terminationGrace       string
+}
+
+func (l layout) path(elem ...string) string {
+	return filepath.Join(append([]string{l.dir}, elem...)...)
+}
+
+func (l layout) kubeconfig() string { return l.path("kubeconfig") }
+func (l layout) etcdURL() string    { return fmt.Sprintf("http://127.0.0.1:%d", l.etcdPort) }
+func (l layout) apiURL() string     { return fmt.Sprintf("https://127.0.0.1:%d", l.apiPort) }
+func (l layout) schedulerURL() string {
+	return fmt.Sprintf("https://127.0.0.1:%d", l.schedulerPort)
+}
+
+// componentArgs returns the arguments of each component, in start order.
+func (l layout) componentArgs() []componentSpec {
+	return []componentSpec{
+		{name: "etcd", args: l.etcdArgs()},
+		{name: "kube-apiserver", args: l.apiServerArgs(), env: apiServerEnv()},
+		{name: "kube-controller-manager", args: l.controllerManagerArgs(), wait: waitReady},
+		{name: "kube-scheduler", args: l.schedulerArgs(), wait: waitServing},
+		{name: "nodesim", args: l.nodesimArgs(), wait: waitServing},
+	}
+}
+
+// componentSpec is one child process to start.
+type componentSpec struct {
+	name string
+	args []string
+	wait waitFor  // what of the API server to wait for before starting
+	env  []string // added to the environment
+}
+
+// apiServerEnv trades some memory for start-up time: the API server
+// allocates a few hundred megabytes while it builds its APIs and OpenAPI
+// documents, and with the default GOGC garbage collection takes about a
+// sixth of its start-up CPU. It collects when the heap triples, or when it
+// nears the soft limit (measured: about 30 MB more in total).
+func apiServerEnv() []string {
+	return []string{"GOGC=200", "GOMEMLIMIT=256MiB"}
+}
+
+// waitFor says how long a component waits for the API server.
+type waitFor int
+
+const (
+	waitNothing waitFor = iota
+	// waitServing waits until the API server answers requests; the
+	// scheduler and the node simulator only list, watch and write with an
+	// admin identity, which works before the post-start hooks finish.
+	waitServing
+	// waitReady waits for /readyz. The controller manager checks /healthz
+	// itself and sleeps a whole second when it fails.
+	waitReady
+)
+
+func (l layout) etcdArgs() []string {
+	return []string{
+		"--data-dir=" + l.path("etcd"),
+		"--listen-client-url=" + l.etcdURL(),
+		fmt.Sprintf("--listen-peer-url=http://127.0.0.1:%d", l.etcdPeerPort),
+	}
+}
+
+func (l layout) apiServerArgs() []string {
+	return []string{
+		"--etcd-servers=" + l.etcdURL(),
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		// The endpoint reconcilers refuse a loopback address, and no pod
+		// reaches the API server through its service anyway.
+		"--endpoint-reconciler-type=none",
+		"--secure-port=" + strconv.Itoa(l.apiPort),
+		"--cert-dir=" + l.path("apiserver"),
+		"--tls-cert-file=" + l.path("pki", "apiserver.crt"),
+		"--tls-private-key-file=" + l.path("pki", "apiserver.key"),
+		"--client-ca-file=" + l.path("pki", "ca.crt"),
+		"--token-auth-file=" + l.path("pki", "tokens.csv"),
+		"--authorization-mode=RBAC",
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+		"--service-account-key-file=" + l.path("pki", "sa.pub"),
+		"--service-account-signing-key-file=" + l.path("pki", "sa.key"),
+		"--service-cluster-ip-range=" + serviceCIDR,
+		"--allow-privileged=true",
+		"--enable-priority-and-fairness=false",
+		"--profiling=false",
+		"--v=0",
+	}
+}
+
+// clientArgs are the flags the controller manager and the scheduler share.
+func (l layout) clientArgs() []string {
+	return []string{
+		"--kubeconfig=" + l.kubeconfig(),
+		"--leader-elect=false",
+		"--kube-api-qps=500",
+		"--kube-api-burst=1000",
+		"--profiling=false",
+		"--v=0",
+	}
+}
+
+func (l layout) controllerManagerArgs() []string {
+	return append(l.clientArgs(),
+		"--controllers="+strings.Join(l.controllers, ","),
+		"--secure-port=0",
+		"--use-service-account-credentials=false",
+		"--service-account-private-key-file="+l.path("pki", "sa.key"),
+		"--root-ca-file="+l.path("pki", "ca.crt"),
+	)
+}
+
+func (l layout) schedulerArgs() []string {
+	return append(l.clientArgs(),
+		"--bind-address=127.0.0.1",
+		"--secure-port="+strconv.Itoa(l.schedulerPort),
+		"--cert-dir="+l.path("scheduler"),
+	)
+}
+
+func (l layout) nodesimArgs() []string {
+	args := []string{"--kubeconfig=" + l.kubeconfig(), "--nodes=" + strconv.Itoa(l.nodes)}
+	if l.terminationGrace != "" {
+		args = append(args, "--termination-grace="+l.terminationGrace)
+	}
+	return args
+}
+
+// freePorts returns n distinct free TCP ports on 127.0.0.1. Another process
+// may take one before the component binds it; Start then fails with the
+// component's log and may be retried.
+func freePorts(n int) ([]int, error) {
+	var ports []int
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("finding a free port: %w", err)
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}

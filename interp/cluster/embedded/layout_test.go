@@ -1,0 +1,117 @@
+package embedded
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+)
+
+// TestComponentArgs holds the command lines of the components for a fixed
+// layout equal to testdata/args.txtar (SIEVE_UPDATE=1 rewrites it).
+func TestComponentArgs(t *testing.T) {
+	l := layout{
+		dir: "/tmp/sieve-cluster-X", etcdPort: 2379, etcdPeerPort: 2380, apiPort: 6443, schedulerPort: 10259,
+		controllers: []string{"garbage-collector-controller", "namespace-controller"}, nodes: 2,
+	}
+	got := &txtar.Archive{Comment: []byte("Command lines of the embedded components (SIEVE_UPDATE=1 rewrites).\n")}
+	for _, spec := range l.componentArgs() {
+		name := spec.name
+		switch spec.wait {
+		case waitReady:
+			name += " (waits for /readyz)"
+		case waitServing:
+			name += " (waits for /version)"
+		}
+		got.Files = append(got.Files, txtar.File{Name: name, Data: []byte(strings.Join(spec.args, "\n") + "\n")})
+	}
+	got.Files = append(got.Files, txtar.File{
+		Name: "builtin statefulset",
+		Data: []byte(strings.Join(BuiltinCommand("sieve", "statefulset", "/proxy/kubeconfig"), "\n") + "\n"),
+	})
+	golden(t, filepath.Join("testdata", "args.txtar"), txtar.Format(got))
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if os.Getenv("SIEVE_UPDATE") != "" {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (SIEVE_UPDATE=1 creates it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (SIEVE_UPDATE=1 rewrites it); got:\n%s", path, got)
+	}
+}
+
+func TestControllers(t *testing.T) {
+	for _, tc := range []struct {
+		opts Options
+		want string // comma-joined, or "error: ..." prefix
+	}{
+		{Options{Controllers: []string{"job", "statefulset-controller"}}, "job-controller,statefulset-controller"},
+		{Options{Controllers: []string{"job", "statefulset"}, Disable: []string{"statefulset"}}, "job-controller"},
+		{Options{Controllers: []string{"job"}, Disable: []string{"statefulsett"}}, "error: disable statefulsett-controller: not among the controllers job-controller"},
+	} {
+		got, err := tc.opts.controllers()
+		s := strings.Join(got, ",")
+		if err != nil {
+			s = "error: " + err.Error()
+		}
+		if s != tc.want {
+			t.Errorf("%+v: got %q, want %q", tc.opts, s, tc.want)
+		}
+	}
+	all, err := Options{}.controllers()
+	if err != nil || len(all) != len(DefaultControllers()) {
+		t.Errorf("default controllers: %v %v", all, err)
+	}
+}
+
+// TestResetOps checks which keys a reset deletes and restores.
+func TestResetOps(t *testing.T) {
+	snap := &snapshot{
+		keys: map[string]bool{
+			"/registry/namespaces/default": true,
+			"/registry/ranges/serviceips":  true,
+			"/registry/ranges/nodeports":   true,
+		},
+		values:    map[string][]byte{"/registry/ranges/serviceips": []byte("old"), "/registry/ranges/nodeports": []byte("same")},
+		revisions: map[string]int64{"/registry/ranges/serviceips": 5, "/registry/ranges/nodeports": 7},
+	}
+	now := []*mvccpb.KeyValue{
+		{Key: []byte("/registry/namespaces/default"), ModRevision: 9},
+		{Key: []byte("/registry/namespaces/plan"), ModRevision: 10},
+		{Key: []byte("/registry/pods/plan/web-0"), ModRevision: 11},
+		{Key: []byte("/registry/leases/kube-node-lease/sieve-node-0"), ModRevision: 12},
+		{Key: []byte("/registry/ranges/serviceips"), ModRevision: 13},
+		{Key: []byte("/registry/ranges/nodeports"), ModRevision: 7},
+	}
+	var got []string
+	for _, op := range snap.resetOps(now) {
+		switch {
+		case op.IsDelete():
+			got = append(got, "delete "+string(op.KeyBytes()))
+		case op.IsPut():
+			got = append(got, fmt.Sprintf("put %s=%s", op.KeyBytes(), op.ValueBytes()))
+		}
+	}
+	want := []string{
+		"delete /registry/namespaces/plan",
+		"delete /registry/pods/plan/web-0",
+		"put /registry/ranges/serviceips=old",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("reset operations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

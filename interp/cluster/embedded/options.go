@@ -1,0 +1,107 @@
+package embedded
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Options configure a Cluster. The zero value is the default.
+type Options struct {
+	// Binary is the sieve binary whose `internal component` verb runs the
+	// components (default: the running executable, os.Executable).
+	Binary string
+	// Nodes is the number of simulated nodes (default 1).
+	Nodes int
+	// Controllers are the kube-controller-manager controllers to run
+	// (default DefaultControllers()). Names may omit the "-controller" suffix.
+	Controllers []string
+	// Disable leaves controllers out of Controllers, for instance the
+	// built-in controller that is the controller under test.
+	Disable []string
+	// TempDir is where the cluster's temporary directory is made (default
+	// os.TempDir()).
+	TempDir string
+	// StartTimeout bounds Start (default 60s).
+	StartTimeout time.Duration
+	// TerminationGrace is how long a deleted pod stays terminating before
+	// the simulated kubelet removes it (default 500ms).
+	TerminationGrace time.Duration
+}
+
+// DefaultControllers returns the kube-controller-manager controllers a
+// Cluster runs unless Options say otherwise: what workloads need to behave
+// as on a real cluster, without the node lifecycle, cloud, certificate and
+// quota controllers.
+func DefaultControllers() []string {
+	return []string{
+		"clusterrole-aggregation-controller",
+		"cronjob-controller",
+		"daemonset-controller",
+		"deployment-controller",
+		"disruption-controller",
+		"endpoints-controller",
+		"endpointslice-controller",
+		"endpointslice-mirroring-controller",
+		"ephemeral-volume-controller",
+		"garbage-collector-controller",
+		"job-controller",
+		"namespace-controller",
+		"persistentvolume-binder-controller",
+		"persistentvolume-protection-controller",
+		"persistentvolumeclaim-protection-controller",
+		"pod-garbage-collector-controller",
+		"replicaset-controller",
+		"replicationcontroller-controller",
+		"root-ca-certificate-publisher-controller",
+		"serviceaccount-controller",
+		"serviceaccount-token-controller",
+		"statefulset-controller",
+		"ttl-after-finished-controller",
+	}
+}
+
+// ControllerName returns the canonical kube-controller-manager name of a
+// controller: "statefulset" and "statefulset-controller" both give
+// "statefulset-controller".
+func ControllerName(name string) string {
+	name = strings.TrimSpace(name)
+	if strings.HasSuffix(name, "-controller") {
+		return name
+	}
+	return name + "-controller"
+}
+
+// controllers returns the controllers to run: Controllers minus Disable.
+// Disabling a controller that is not in the list is an error, to catch a
+// misspelled name.
+func (o Options) controllers() ([]string, error) {
+	list := o.Controllers
+	if len(list) == 0 {
+		list = DefaultControllers()
+	}
+	var out []string
+	for _, c := range list {
+		out = append(out, ControllerName(c))
+	}
+	for _, d := range o.Disable {
+		d = ControllerName(d)
+		i := slices.Index(out, d)
+		if i < 0 {
+			return nil, fmt.Errorf("disable %s: not among the controllers %s", d, strings.Join(out, ","))
+		}
+		out = slices.Delete(out, i, i+1)
+	}
+	return out, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Nodes <= 0 {
+		o.Nodes = 1
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = 60 * time.Second
+	}
+	return o
+}

@@ -1,0 +1,159 @@
+package embedded
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// pollInterval is how often readiness is checked.
+const pollInterval = 20 * time.Millisecond
+
+// systemNamespaces are the namespaces the API server creates; the
+// controller manager fills each with a default service account and the
+// root CA config map.
+func systemNamespaces() []string {
+	return []string{"default", "kube-system", "kube-public", "kube-node-lease"}
+}
+
+// check is one readiness condition.
+type check struct {
+	what string
+	ok   func(ctx context.Context) bool
+}
+
+// waitReady waits until every component serves: API server first, then
+// the others together.
+func (c *Cluster) waitReady(ctx context.Context) error {
+	client, err := kubernetes.NewForConfig(c.rest)
+	if err != nil {
+		return fmt.Errorf("admin client: %w", err)
+	}
+	apiReady := check{"kube-apiserver /readyz", func(ctx context.Context) bool {
+		code := 0
+		res := client.Discovery().RESTClient().Get().AbsPath("/readyz").Do(ctx).StatusCode(&code)
+		return res.Error() == nil && code == http.StatusOK
+	}}
+	if err := c.poll(ctx, []check{apiReady}); err != nil {
+		return err
+	}
+	return c.poll(ctx, c.settledChecks(client))
+}
+
+// settledChecks are the conditions of a settled cluster: scheduler ready,
+// nodes Ready, system namespaces populated by the controller manager.
+func (c *Cluster) settledChecks(client kubernetes.Interface) []check {
+	checks := []check{
+		{"kube-scheduler /readyz", c.schedulerReady},
+		{"nodes Ready", func(ctx context.Context) bool { return c.nodesReady(ctx, client) }},
+	}
+	if slices.Contains(c.layout.controllers, "serviceaccount-controller") {
+		checks = append(checks, check{"default service accounts", func(ctx context.Context) bool {
+			return allExist(ctx, func(ns string) error {
+				_, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, "default", metav1.GetOptions{})
+				return err
+			})
+		}})
+	}
+	if slices.Contains(c.layout.controllers, "root-ca-certificate-publisher-controller") {
+		checks = append(checks, check{"root CA config maps", func(ctx context.Context) bool {
+			return allExist(ctx, func(ns string) error {
+				_, err := client.CoreV1().ConfigMaps(ns).Get(ctx, "kube-root-ca.crt", metav1.GetOptions{})
+				return err
+			})
+		}})
+	}
+	return checks
+}
+
+func allExist(ctx context.Context, get func(ns string) error) bool {
+	for _, ns := range systemNamespaces() {
+		if get(ns) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Cluster) nodesReady(ctx context.Context, client kubernetes.Interface) bool {
+	nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return false
+	}
+	ready := 0
+	for _, n := range nodes.Items {
+		for _, cond := range n.Status.Conditions {
+			if cond.Type == corev1.NodeReady && cond.Status == corev1.ConditionTrue && len(n.Spec.Taints) == 0 {
+				ready++
+			}
+		}
+	}
+	return ready >= c.layout.nodes
+}
+
+// schedulerReady asks the scheduler's /readyz; it serves a self-signed
+// certificate on loopback, which is not verified.
+func (c *Cluster) schedulerReady(ctx context.Context) bool {
+	client := &http.Client{
+		Timeout:   time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}},
+	}
+	defer client.CloseIdleConnections()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.layout.schedulerURL()+"/readyz", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// poll waits until every check passes, failing early when a component
+// exits.
+func (c *Cluster) poll(ctx context.Context, checks []check) error {
+	for {
+		if err := c.exitedProc(); err != nil {
+			return err
+		}
+		pending := pendingChecks(ctx, checks)
+		if len(pending) == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s: %w (logs in %s)", pending[0].what, ctx.Err(), c.layout.path("logs"))
+		case <-time.After(pollInterval):
+		}
+		checks = pending
+	}
+}
+
+func pendingChecks(ctx context.Context, checks []check) []check {
+	var pending []check
+	for _, ch := range checks {
+		if !ch.ok(ctx) {
+			pending = append(pending, ch)
+		}
+	}
+	return pending
+}
+
+// exitedProc returns the failure of the first component that exited.
+func (c *Cluster) exitedProc() error {
+	for _, p := range c.procs {
+		if p.exited() {
+			return p.failure()
+		}
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+)
+
+// ExistingOptions selects an existing cluster. Path is required: sieve never
+// touches a cluster that was not named explicitly.
+type ExistingOptions struct {
+	// Path of the kubeconfig file.
+	Path string
+	// Context in it; empty means its current context.
+	Context string
+	// RunID labels what sieve creates (OwnerLabel); default "sieve-<pid>".
+	RunID string
+}
+
+// Existing is a backend on a cluster sieve did not create. It works only
+// inside namespaces it creates and labels, and deletes only what it created.
+type Existing struct {
+	opts   ExistingOptions
+	cfg    *rest.Config
+	dir    string
+	claims []string
+}
+
+// NewExisting returns a backend for the cluster opts names.
+func NewExisting(opts ExistingOptions) *Existing {
+	if opts.RunID == "" {
+		opts.RunID = fmt.Sprintf("sieve-%d", os.Getpid())
+	}
+	return &Existing{opts: opts}
+}
+
+// Start loads the kubeconfig, checks the cluster answers and writes a
+// kubeconfig holding only the chosen context for the controller.
+func (e *Existing) Start(ctx context.Context) error {
+	if e.opts.Path == "" {
+		return errors.New("kubeconfig: no kubeconfig given (hint: pass --kubeconfig FILE to test against an existing cluster)")
+	}
+	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: e.opts.Path}
+	loader := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: e.opts.Context})
+	raw, err := loader.RawConfig()
+	if err != nil {
+		return fmt.Errorf("kubeconfig: %s: %w", e.opts.Path, err)
+	}
+	if e.cfg, err = loader.ClientConfig(); err != nil {
+		return fmt.Errorf("kubeconfig: %s: %w", e.opts.Path, err)
+	}
+	cs, err := kubernetes.NewForConfig(e.cfg)
+	if err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	if _, err := cs.Discovery().ServerVersion(); err != nil {
+		return fmt.Errorf("kubeconfig: cluster does not answer: %w", err)
+	}
+	if e.opts.Context != "" {
+		raw.CurrentContext = e.opts.Context
+	}
+	if err := clientcmdapi.MinifyConfig(&raw); err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	if err := clientcmdapi.FlattenConfig(&raw); err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	if e.dir, err = os.MkdirTemp("", "sieve-kubeconfig-"); err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	return clientcmd.WriteToFile(raw, e.Kubeconfig())
+}
+
+// RESTConfig is the configuration of the chosen context.
+func (e *Existing) RESTConfig() *rest.Config { return e.cfg }
+
+// Kubeconfig is a kubeconfig holding only the chosen context.
+func (e *Existing) Kubeconfig() string { return filepath.Join(e.dir, "kubeconfig") }
+
+// Labels are the labels to put on everything sieve creates outside its
+// namespaces (CRDs), so that Reset and Stop delete it and nothing else.
+func (e *Existing) Labels() map[string]string { return map[string]string{OwnerLabel: e.opts.RunID} }
+
+// Claim creates and labels the given namespaces. A namespace that exists
+// without sieve's label is refused: sieve will not run in, or later delete,
+// something it did not create.
+func (e *Existing) Claim(ctx context.Context, namespaces []string) error {
+	cs, err := kubernetes.NewForConfig(e.cfg)
+	if err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	for _, name := range namespaces {
+		ns, err := cs.CoreV1().Namespaces().Get(ctx, name, metav1.GetOptions{})
+		switch {
+		case err == nil && ns.Labels[OwnerLabel] != e.opts.RunID:
+			return fmt.Errorf("kubeconfig: namespace %q already exists and sieve did not create it (hint: on an existing cluster, give the controller namespaces that do not exist yet)", name)
+		case err == nil:
+			continue
+		case !apierrors.IsNotFound(err):
+			return fmt.Errorf("kubeconfig: namespace %q: %w", name, err)
+		}
+		ns = &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: e.Labels()}}
+		if _, err := cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("kubeconfig: create namespace %q: %w", name, err)
+		}
+		e.claims = append(e.claims, name)
+	}
+	return nil
+}
+
+// Reset deletes the namespaces and CRDs this run created.
+func (e *Existing) Reset(ctx context.Context) error {
+	if e.cfg == nil {
+		return errors.New("kubeconfig: reset before start")
+	}
+	e.claims = nil
+	return wipe(ctx, e.cfg, scope{selector: OwnerLabel + "=" + e.opts.RunID})
+}
+
+// Stop deletes what this run created and its temporary kubeconfig.
+func (e *Existing) Stop() error {
+	var errs []error
+	if e.cfg != nil {
+		errs = append(errs, e.Reset(context.Background()))
+	}
+	if e.dir != "" {
+		errs = append(errs, os.RemoveAll(e.dir))
+	}
+	return errors.Join(errs...)
+}

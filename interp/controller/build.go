@@ -1,0 +1,69 @@
+package controller
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Build builds the Go package pkg (a path relative to dir, or an import
+// path) and returns the binary's path. Binaries are cached in cacheDir by
+// the package's build ID, which changes whenever any of its sources or
+// dependencies do, so an unchanged controller is built (linked) once.
+func Build(ctx context.Context, dir, pkg, cacheDir string) (string, error) {
+	id, err := buildID(ctx, dir, pkg)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(id + "\x00" + runtime.GOOS + "/" + runtime.GOARCH))
+	bin := filepath.Join(cacheDir, hex.EncodeToString(sum[:8]), path.Base(strings.TrimSuffix(pkg, "/")))
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		return "", fmt.Errorf("controller build: %w", err)
+	}
+	tmp := fmt.Sprintf("%s.tmp%d", bin, os.Getpid())
+	if _, err := goCmd(ctx, dir, "build", "-o", tmp, pkg); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, bin); err != nil {
+		return "", fmt.Errorf("controller build: %w", err)
+	}
+	return bin, nil
+}
+
+// buildID compiles the package (go list -export) and returns its build ID.
+func buildID(ctx context.Context, dir, pkg string) (string, error) {
+	out, err := goCmd(ctx, dir, "list", "-export", "-f", "{{.Name}} {{.BuildID}}", pkg)
+	if err != nil {
+		return "", err
+	}
+	name, id, _ := strings.Cut(strings.TrimSpace(out), " ")
+	if name != "main" {
+		return "", fmt.Errorf("controller build: %s is package %s, not a command (package main)", pkg, name)
+	}
+	if id == "" {
+		return "", fmt.Errorf("controller build: no build ID for %s", pkg)
+	}
+	return id, nil
+}
+
+func goCmd(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("controller build: go %s: %w\n%s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.String(), nil
+}

@@ -1,0 +1,14 @@
+// Package controller runs the controller under test: it builds a Go package
+// once (the binary is cached by the package's build ID) or resolves a
+// command, starts it with access to the API server through sieve's proxy
+// (a kubeconfig in KUBECONFIG and/or a flag, or an emulated pod:
+// service-account files in a private mount namespace and
+// KUBERNETES_SERVICE_HOST/PORT), writes its output to a log file, detects
+// panics and exits, waits until it is ready, and kills (SIGKILL, whole
+// process group) and restarts it on demand. Lifecycle events go to a Sink
+// as trace entries.
+//
+// It does not decide when to kill or restart (the injector does) nor watch
+// the API traffic (package proxy does; ask it whether the controller is
+// quiet).
+package controller

@@ -1,0 +1,284 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Sink receives lifecycle events as trace entries of type Controller. A
+// *trace.Writer is a Sink.
+type Sink interface {
+	Add(e trace.Entry) (int64, error)
+}
+
+// Access is how the controller reaches the API server: the proxy.
+type Access struct {
+	// Kubeconfig is the path of a kubeconfig file for the controller.
+	Kubeconfig string
+	// Host and Port are the proxy's address (for in-cluster emulation).
+	Host, Port string
+	// Token and CA are the bearer token and the PEM CA certificate (for
+	// in-cluster emulation).
+	Token string
+	CA    []byte
+}
+
+// Options configures a Runner. Controller, RunDir and Access are required;
+// the zero value of every other field is the default.
+type Options struct {
+	Controller *ir.Controller
+	// BaseDir is the directory relative paths of the controller are
+	// resolved against (the spec's directory); by default the working
+	// directory.
+	BaseDir string
+	// RunDir is the run's directory: the log (controller.log) and the
+	// emulated pod's files go there.
+	RunDir string
+	Access Access
+	// Sink receives lifecycle events; may be nil.
+	Sink Sink
+	// CacheDir holds built binaries; by default the user cache directory's
+	// sieve/bin.
+	CacheDir string
+	// Helper is the command that sets up an emulated pod and then runs the
+	// controller (in-cluster mode); by default this executable with
+	// "internal incluster". Its arguments follow: --dir DIR -- ARGV...
+	Helper []string
+	// Pod, when set, is called before the first start in in-cluster mode,
+	// so the caller can create the controller's Pod object.
+	Pod func(ctx context.Context, pod PodInfo) error
+	// Grace is how long a controller without a readiness check must stay
+	// up to count as started (default 500ms).
+	Grace time.Duration
+	// Env is added to the controller's environment before the spec's env.
+	Env []string
+	// Builtin returns the command line that runs a built-in
+	// kube-controller-manager controller against a kubeconfig (the
+	// embedded backend's BuiltinCommand); needed for ir.Controller.Builtin.
+	Builtin func(name, kubeconfig string) []string
+}
+
+// PodInfo names the controller's emulated pod.
+type PodInfo struct {
+	Name, Namespace string
+}
+
+// Runner starts, kills and restarts one controller process.
+type Runner struct {
+	opts    Options
+	argv    []string // the controller's command line, without the helper
+	log     *os.File
+	pod     PodInfo
+	podDone bool
+
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	out     *logWriter
+	exited  chan struct{}
+	killing bool
+	starts  int
+	panics  []string
+}
+
+// New prepares a runner: it resolves the command (building a Go package
+// if the spec says so) and opens the log. It does not start anything.
+func New(ctx context.Context, opts Options) (*Runner, error) {
+	c := opts.Controller
+	if c == nil {
+		return nil, errors.New("controller: no controller in the spec")
+	}
+	if opts.BaseDir == "" {
+		opts.BaseDir = "."
+	}
+	if opts.Grace == 0 {
+		opts.Grace = 500 * time.Millisecond
+	}
+	r := &Runner{opts: opts}
+	argv, err := r.command(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: controller %s: %w", c.Src, c.Name, err)
+	}
+	r.argv = append(argv, c.Args...)
+	if c.Kubeconfig.Flag != "" && !c.Kubeconfig.InCluster {
+		r.argv = append(r.argv, c.Kubeconfig.Flag+"="+opts.Access.Kubeconfig)
+	}
+	if err := os.MkdirAll(opts.RunDir, 0o755); err != nil {
+		return nil, fmt.Errorf("controller: %w", err)
+	}
+	r.log, err = os.OpenFile(r.LogPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("controller: %w", err)
+	}
+	r.pod = r.podInfo()
+	return r, nil
+}
+
+// command resolves the spec's command or builds its package.
+func (r *Runner) command(ctx context.Context) ([]string, error) {
+	c := r.opts.Controller
+	switch {
+	case c.Build != "":
+		bin, err := Build(ctx, r.workDir(), c.Build, r.cacheDir())
+		if err != nil {
+			return nil, err
+		}
+		return []string{bin}, nil
+	case len(c.Command) > 0:
+		bin, err := r.lookPath(c.Command[0])
+		if err != nil {
+			return nil, err
+		}
+		return append([]string{bin}, c.Command[1:]...), nil
+	case c.Builtin != "":
+		if r.opts.Builtin == nil {
+			return nil, fmt.Errorf("builtin controller %q needs the embedded backend", c.Builtin)
+		}
+		return r.opts.Builtin(c.Builtin, r.opts.Access.Kubeconfig), nil
+	}
+	return nil, errors.New("no command and no package to build")
+}
+
+func (r *Runner) lookPath(name string) (string, error) {
+	if strings.ContainsRune(name, '/') && !filepath.IsAbs(name) {
+		name = filepath.Join(r.workDir(), name)
+	}
+	bin, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("command not found: %s", name)
+	}
+	return filepath.Abs(bin)
+}
+
+func (r *Runner) workDir() string {
+	if d := r.opts.Controller.Dir; d != "" {
+		if filepath.IsAbs(d) {
+			return d
+		}
+		return filepath.Join(r.opts.BaseDir, d)
+	}
+	return r.opts.BaseDir
+}
+
+func (r *Runner) cacheDir() string {
+	if r.opts.CacheDir != "" {
+		return r.opts.CacheDir
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		d = os.TempDir()
+	}
+	return filepath.Join(d, "sieve", "bin")
+}
+
+// LogPath is the controller's log file.
+func (r *Runner) LogPath() string { return filepath.Join(r.opts.RunDir, "controller.log") }
+
+// Argv is the controller's command line (without the in-cluster helper).
+func (r *Runner) Argv() []string { return append([]string(nil), r.argv...) }
+
+// Pod is the name and namespace of the emulated pod.
+func (r *Runner) Pod() PodInfo { return r.pod }
+
+// Panics returns the panic lines seen in the controller's output so far.
+func (r *Runner) Panics() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.panics...)
+}
+
+// Running reports whether the controller process is alive.
+func (r *Runner) Running() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.runningLocked()
+}
+
+func (r *Runner) runningLocked() bool {
+	if r.exited == nil {
+		return false
+	}
+	select {
+	case <-r.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// Exited returns a channel closed when the current process ends (nil
+// before the first start).
+func (r *Runner) Exited() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.exited
+}
+
+func (r *Runner) emit(what string, pid int, code *int, msg string) {
+	if r.opts.Sink == nil {
+		return
+	}
+	_, _ = r.opts.Sink.Add(trace.Entry{Time: time.Now(), Type: trace.Controller, What: what, PID: pid, ExitCode: code, Message: msg})
+}
+
+// Kill sends SIGKILL to the controller's process group and waits until the
+// process is gone. Killing a controller that is not running does nothing.
+func (r *Runner) Kill() error {
+	r.mu.Lock()
+	if !r.runningLocked() {
+		r.mu.Unlock()
+		return nil
+	}
+	r.killing = true
+	pid, exited := r.cmd.Process.Pid, r.exited
+	r.mu.Unlock()
+	if err := killGroup(pid); err != nil {
+		return fmt.Errorf("controller: kill %d: %w", pid, err)
+	}
+	select {
+	case <-exited:
+		return nil
+	case <-time.After(10 * time.Second):
+		return fmt.Errorf("controller: process %d survived SIGKILL for 10s", pid)
+	}
+}
+
+// Restart kills the controller if it runs and starts it again.
+func (r *Runner) Restart(ctx context.Context) error {
+	if err := r.Kill(); err != nil {
+		return err
+	}
+	return r.Start(ctx)
+}
+
+// Stop kills the controller and closes the log.
+func (r *Runner) Stop() error {
+	err := r.Kill()
+	if cerr := r.log.Close(); err == nil && cerr != nil && !errors.Is(cerr, fs.ErrClosed) {
+		err = cerr
+	}
+	return err
+}
+
+// readyPattern compiles the readiness log pattern, if any.
+func readyPattern(rd *ir.Readiness) (*regexp.Regexp, error) {
+	if rd == nil || rd.LogLine == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(rd.LogLine)
+	if err != nil {
+		return nil, fmt.Errorf("%s: readiness pattern: %w", rd.Src, err)
+	}
+	return re, nil
+}

@@ -1,0 +1,51 @@
+package controller
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// sysProcAttr puts the controller in its own process group, kills it when
+// sieve dies, and gives the in-cluster helper a private mount namespace.
+func sysProcAttr(inCluster bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if inCluster {
+		// Go makes the new namespace's mounts private before exec.
+		a.Unshareflags = syscall.CLONE_NEWNS
+	}
+	return a
+}
+
+// killGroup sends SIGKILL to the process group the controller leads.
+func killGroup(pid int) error {
+	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	return nil
+}
+
+func helperExec(dir string, argv []string) error {
+	self, err1 := os.Readlink("/proc/self/ns/mnt")
+	parent, err2 := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", os.Getppid()))
+	if err := errors.Join(err1, err2); err != nil {
+		return fmt.Errorf("incluster: reading mount namespaces: %w", err)
+	}
+	if self == parent {
+		return errors.New("incluster: not in a private mount namespace (sieve's runner starts this helper with one)")
+	}
+	if err := os.MkdirAll(ServiceAccountDir, 0o755); err != nil {
+		return fmt.Errorf("incluster: %w", err)
+	}
+	if err := syscall.Mount(dir, ServiceAccountDir, "", syscall.MS_BIND, ""); err != nil {
+		return fmt.Errorf("incluster: bind-mounting %s on %s: %w (needs root or CAP_SYS_ADMIN)", dir, ServiceAccountDir, err)
+	}
+	_ = syscall.Mount("", ServiceAccountDir, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY, "")
+	bin, err := exec.LookPath(argv[0])
+	if err != nil {
+		return fmt.Errorf("incluster: command not found: %s", argv[0])
+	}
+	return fmt.Errorf("incluster: exec %s: %w", bin, syscall.Exec(bin, argv, os.Environ()))
+}

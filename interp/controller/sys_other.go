@@ -1,0 +1,25 @@
+//go:build unix && !linux
+
+package controller
+
+import (
+	"errors"
+	"syscall"
+)
+
+// sysProcAttr puts the controller in its own process group. Without Linux
+// there is no parent-death signal and no mount namespace.
+func sysProcAttr(inCluster bool) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
+
+func killGroup(pid int) error {
+	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	return nil
+}
+
+func helperExec(dir string, argv []string) error {
+	return errors.New("incluster: in-cluster emulation needs Linux mount namespaces (use a kubeconfig instead)")
+}

@@ -1,0 +1,178 @@
+package inject
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/proxy"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/trigger"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// event is the watch event a Filter call is deciding, if any.
+type event struct {
+	ev      *proxy.Event
+	verdict proxy.Verdict
+}
+
+// before makes reads of an object whose events are held wait until they
+// are released, so the controller cannot learn the hidden state by a get.
+func (in *Injector) before(ctx context.Context, r *proxy.Request) error {
+	if r.Verb != "get" || !in.held(r.Key) {
+		return nil
+	}
+	return in.opts.Proxy.WaitReleased(ctx, r.Key)
+}
+
+// after observes an answered request. A crash that its write fires kills
+// the controller before the answer is written back, and the answer is
+// dropped.
+func (in *Injector) after(ctx context.Context, r *proxy.Request, resp *proxy.Response) error {
+	if !r.IsResource() || r.Verb == "watch" {
+		return nil
+	}
+	now := time.Now()
+	key := r.Key
+	e := trace.Entry{Time: now, Type: trace.Request, Key: &key, Verb: r.Verb, Subresource: r.Subresource,
+		Body: r.Body, Code: resp.Code, Response: resp.Body, Done: &now}
+	if in.run(in.eng.Observe(&e), nil) {
+		return proxy.ErrAbort
+	}
+	return nil
+}
+
+// filter observes a watch event on its way to the controller and decides
+// whether it is delivered, held or delivered in place of held ones.
+func (in *Injector) filter(_ *proxy.Stream, ev *proxy.Event) proxy.Verdict {
+	if ev.Type == "BOOKMARK" || ev.Type == "ERROR" {
+		return proxy.Deliver
+	}
+	id := ev.Type + " " + ev.Key.String() + " " + ev.ResourceVersion
+	in.mu.Lock()
+	v, seen := in.verdicts[id]
+	in.mu.Unlock()
+	if seen {
+		return v
+	}
+	key := ev.Key
+	e := trace.Entry{Time: time.Now(), Type: trace.Delivery, Key: &key, Event: ev.Type, ResourceVersion: ev.ResourceVersion, Object: ev.Object}
+	in.noteRevision(&e)
+	cur := &event{ev: ev, verdict: proxy.Deliver}
+	in.run(in.eng.Observe(&e), cur)
+	if cur.verdict == proxy.Deliver && in.held(ev.Key) {
+		cur.verdict = proxy.Hold
+	}
+	in.mu.Lock()
+	in.verdicts[id] = cur.verdict
+	in.mu.Unlock()
+	return cur.verdict
+}
+
+// run carries out fired actions in order. cur is the watch event being
+// filtered, if any. It reports whether the controller was killed (so an
+// answer on its way must be dropped).
+func (in *Injector) run(fired []trigger.Fired, cur *event) (killed bool) {
+	for _, f := range fired {
+		a := in.opts.Plan.Actions[f.Action]
+		msg, k, err := in.do(a, cur)
+		if a.Kind == ir.ActCrash || a.Kind == ir.ActRestart {
+			killed = true
+		}
+		if err != nil {
+			in.fail(fmt.Errorf("inject: plan %s: action %d (%s): %w", in.opts.Plan.Name, f.Action+1, a.Kind, err))
+			msg = "failed: " + err.Error()
+		}
+		in.record(f, a, k, msg)
+	}
+	return killed
+}
+
+// do carries out one action and says what it did.
+func (in *Injector) do(a *plan.Action, cur *event) (string, *trace.Key, error) {
+	switch a.Kind {
+	case ir.ActCrash, ir.ActRestart:
+		if err := in.opts.Controller.Kill(); err != nil {
+			return "", nil, err
+		}
+		in.restart()
+		return "controller killed (SIGKILL) and started again", nil, nil
+	case ir.ActStaleOn:
+		s := in.scope(a.Scope)
+		rev, how := in.revision(a, s)
+		if err := in.opts.Proxy.StaleView(s, rev); err != nil {
+			return "", nil, err
+		}
+		return fmt.Sprintf("view frozen at revision %s (%s)", rev, how), scopeKey(s), nil
+	case ir.ActStaleOff:
+		s := in.scope(a.Scope)
+		n := in.opts.Proxy.Resume(s)
+		return fmt.Sprintf("view resumed, %d held events delivered", n), scopeKey(s), nil
+	case ir.ActHold:
+		in.mu.Lock()
+		in.holding = append(in.holding, a.Scope)
+		in.mu.Unlock()
+		if cur != nil && in.covers(a.Scope, cur.ev.Key) {
+			cur.verdict = proxy.Hold
+		}
+		return "holding events", refKey(a.Scope), nil
+	case ir.ActRelease:
+		return in.release(a.Scope, cur), refKey(a.Scope), nil
+	}
+	return "", nil, nil // wait: the engine keeps the time
+}
+
+// release stops holding a scope. When the event being filtered is in the
+// scope, it replaces the held ones (hold-and-coalesce); otherwise the held
+// events are delivered in order.
+func (in *Injector) release(scope *ir.Ref, cur *event) string {
+	in.mu.Lock()
+	keep := in.holding[:0]
+	for _, h := range in.holding {
+		if *h != *scope {
+			keep = append(keep, h)
+		}
+	}
+	in.holding = keep
+	in.mu.Unlock()
+	if cur != nil && in.covers(scope, cur.ev.Key) {
+		cur.verdict = proxy.Supersede
+		return "held events dropped, " + cur.ev.Type + " " + cur.ev.ResourceVersion + " delivered instead"
+	}
+	n := in.opts.Proxy.Release(func(_ *proxy.Stream, ev *proxy.Event) bool { return in.covers(scope, ev.Key) })
+	return fmt.Sprintf("%d held events delivered", n)
+}
+
+// restart starts the killed controller again in the background; a plan's
+// next action may fire while it starts.
+func (in *Injector) restart() {
+	in.mu.Lock()
+	ctx := in.ctx
+	in.mu.Unlock()
+	if ctx == nil || ctx.Err() != nil {
+		return
+	}
+	in.wg.Add(1)
+	go func() {
+		defer in.wg.Done()
+		if err := in.opts.Controller.Restart(ctx); err != nil && ctx.Err() == nil {
+			in.fail(fmt.Errorf("inject: plan %s: restart: %w", in.opts.Plan.Name, err))
+		}
+	}()
+}
+
+func (in *Injector) record(f trigger.Fired, a *plan.Action, k *trace.Key, msg string) {
+	if in.opts.Sink == nil {
+		return
+	}
+	i := f.Action
+	in.opts.Sink(trace.Entry{Time: f.At, Type: trace.Fault, Action: &i, What: string(a.Kind), Key: k, Message: msg})
+}
+
+func (in *Injector) fail(err error) {
+	if in.opts.Errors != nil {
+		in.opts.Errors(err)
+	}
+}

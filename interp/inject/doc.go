@@ -1,0 +1,10 @@
+// Package inject executes a test plan during a run: it feeds what the proxy
+// and the history watch see to the plan's trigger engine (interp/trigger)
+// and carries out each action as it fires — SIGKILL after a write, before
+// the controller gets the answer; a stale view of a scope followed by a
+// restart; holding watch events and delivering only the newest — and
+// records every action that fired.
+//
+// It does not decide when actions fire (the trigger engine does), generate
+// plans (interp/plan) or judge the run (interp/oracle).
+package inject

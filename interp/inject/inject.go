@@ -1,0 +1,143 @@
+package inject
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/proxy"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/trigger"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Controller is what the injector needs of the controller runner.
+type Controller interface {
+	// Kill sends SIGKILL and returns once the process is gone.
+	Kill() error
+	// Restart kills the controller if it runs and starts it again.
+	Restart(ctx context.Context) error
+}
+
+// Proxy is what the injector needs of the interception proxy.
+type Proxy interface {
+	StaleView(s proxy.Scope, rv string) error
+	Resume(s proxy.Scope) int
+	Release(match func(s *proxy.Stream, ev *proxy.Event) bool) int
+	WaitReleased(ctx context.Context, k trace.Key) error
+}
+
+// Options configure an Injector. Plan, Proxy and Controller are required.
+type Options struct {
+	Plan       *plan.Plan
+	Proxy      Proxy
+	Controller Controller
+	// Masks are the masks the plan was generated with (plan.Masks of the
+	// test).
+	Masks *mask.Matcher
+	// Sink receives a Fault entry for each action that fires; may be nil.
+	Sink func(trace.Entry)
+	// Errors receives problems that happen while carrying out an action
+	// (a restart that fails); may be nil.
+	Errors func(error)
+}
+
+// Injector carries out one plan. Install its Hooks on the proxy, feed it
+// the history with ObserveHistory, call Start when the run starts and Stop
+// when it ends.
+type Injector struct {
+	opts    Options
+	eng     *trigger.Engine
+	tracker *plan.Tracker // the run's own deliveries, to find stale revisions
+
+	mu       sync.Mutex
+	ctx      context.Context
+	cancel   context.CancelFunc
+	holding  []*ir.Ref                // scopes whose events are held
+	verdicts map[string]proxy.Verdict // per event, so every stream agrees
+	revs     []seenRev                // deliveries, for stale-on revisions
+	wg       sync.WaitGroup
+}
+
+// seenRev is a delivered event of the run and the revision it carried.
+type seenRev struct {
+	key trace.Key
+	obs plan.Observed
+	rev string
+}
+
+// New returns an injector for a plan.
+func New(opts Options) (*Injector, error) {
+	if opts.Plan == nil || opts.Proxy == nil || opts.Controller == nil {
+		return nil, errors.New("inject: plan, proxy and controller are required")
+	}
+	eng, err := trigger.New(opts.Plan, trigger.Options{Masks: opts.Masks})
+	if err != nil {
+		return nil, err
+	}
+	masks := opts.Masks
+	if masks == nil {
+		if masks, err = plan.Masks(nil); err != nil {
+			return nil, err
+		}
+	}
+	return &Injector{opts: opts, eng: eng, tracker: plan.NewTracker(masks), verdicts: map[string]proxy.Verdict{}}, nil
+}
+
+// Hooks are the proxy hooks that observe the controller's traffic and
+// carry out the actions that need it.
+func (in *Injector) Hooks() proxy.Hooks {
+	return proxy.Hooks{Before: in.before, After: in.after, Filter: in.filter}
+}
+
+// Start arms the plan's first action and starts the clock for timeouts.
+// Actions fire until ctx ends or Stop is called.
+func (in *Injector) Start(ctx context.Context) {
+	in.mu.Lock()
+	in.ctx, in.cancel = context.WithCancel(ctx)
+	in.mu.Unlock()
+	in.run(in.eng.Start(), nil)
+	in.wg.Add(1)
+	go in.tick()
+}
+
+// Stop stops the clock and waits for actions under way (restarts).
+func (in *Injector) Stop() {
+	in.mu.Lock()
+	cancel := in.cancel
+	in.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	in.wg.Wait()
+}
+
+// Status says, for every action of the plan, whether and when it fired.
+func (in *Injector) Status() []trigger.Status { return in.eng.Status() }
+
+// Injected reports whether every action of the plan fired.
+func (in *Injector) Injected() bool { return in.eng.Done() }
+
+// ObserveHistory feeds a change in the cluster history to the engine.
+func (in *Injector) ObserveHistory(e trace.Entry) {
+	if e.Type == trace.History {
+		in.run(in.eng.Observe(&e), nil)
+	}
+}
+
+func (in *Injector) tick() {
+	defer in.wg.Done()
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-in.ctx.Done():
+			return
+		case <-t.C:
+			in.run(in.eng.Tick(), nil)
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package inject
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/proxy"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+type fakeController struct {
+	mu               sync.Mutex
+	kills, restarts int
+}
+
+func (c *fakeController) Kill() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.kills++
+	return nil
+}
+
+func (c *fakeController) Restart(context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.restarts++
+	return nil
+}
+
+type fakeProxy struct {
+	stale    []string
+	resumed  []proxy.Scope
+	released int
+}
+
+func (p *fakeProxy) StaleView(s proxy.Scope, rv string) error {
+	p.stale = append(p.stale, s.Kind+"/"+s.Namespace+"/"+s.Name+"@"+rv)
+	return nil
+}
+func (p *fakeProxy) Resume(s proxy.Scope) int { p.resumed = append(p.resumed, s); return 0 }
+func (p *fakeProxy) Release(func(*proxy.Stream, *proxy.Event) bool) int {
+	p.released++
+	return 0
+}
+func (p *fakeProxy) WaitReleased(context.Context, trace.Key) error { return nil }
+
+func start(t *testing.T, p *plan.Plan) (*Injector, *fakeController, *fakeProxy, *[]trace.Entry) {
+	t.Helper()
+	c, px := &fakeController{}, &fakeProxy{}
+	var faults []trace.Entry
+	in, err := New(Options{Plan: p, Proxy: px, Controller: c, Sink: func(e trace.Entry) { faults = append(faults, e) },
+		Errors: func(err error) { t.Errorf("action failed: %v", err) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Start(context.Background())
+	t.Cleanup(in.Stop)
+	return in, c, px, &faults
+}
+
+var pvc = &ir.Ref{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}
+
+func obj(name, rv string, extra map[string]any) json.RawMessage {
+	m := map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": name, "namespace": "default", "resourceVersion": rv}}
+	for k, v := range extra {
+		m[k] = v
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+func TestCrashAfterWriteDropsTheAnswer(t *testing.T) {
+	p := &plan.Plan{Name: "p", Pattern: ir.Intermediate, Actions: []*plan.Action{{
+		Kind:    ir.ActCrash,
+		Trigger: &plan.Trigger{Op: ir.TrigWrite, On: "delete", Target: pvc},
+	}}}
+	in, c, _, faults := start(t, p)
+	hooks := in.Hooks()
+	get := &proxy.Request{Verb: "get", Resource: "persistentvolumeclaims", Key: trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}}
+	if err := hooks.After(context.Background(), get, &proxy.Response{Code: 200, Body: obj("data-ds-0", "5", nil)}); err != nil {
+		t.Fatalf("a read was aborted: %v", err)
+	}
+	del := &proxy.Request{Verb: "delete", Resource: "persistentvolumeclaims", Key: get.Key}
+	err := hooks.After(context.Background(), del, &proxy.Response{Code: 200, Body: obj("data-ds-0", "6", nil)})
+	if !errors.Is(err, proxy.ErrAbort) {
+		t.Fatalf("the crashing write was answered: %v", err)
+	}
+	in.Stop()
+	if c.kills != 1 || c.restarts != 1 {
+		t.Errorf("kills %d, restarts %d; want 1 and 1", c.kills, c.restarts)
+	}
+	if !in.Injected() || len(*faults) != 1 || (*faults)[0].What != "crash" {
+		t.Errorf("injected %v, faults %+v", in.Injected(), *faults)
+	}
+}
+
+func TestFailedWriteDoesNotCrash(t *testing.T) {
+	p := &plan.Plan{Name: "p", Actions: []*plan.Action{{
+		Kind:    ir.ActCrash,
+		Trigger: &plan.Trigger{Op: ir.TrigWrite, On: "delete", Target: pvc},
+	}}}
+	in, c, _, _ := start(t, p)
+	del := &proxy.Request{Verb: "delete", Resource: "persistentvolumeclaims", Key: trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}}
+	if err := in.Hooks().After(context.Background(), del, &proxy.Response{Code: 404}); err != nil {
+		t.Fatalf("a failed write was aborted: %v", err)
+	}
+	if c.kills != 0 || in.Injected() {
+		t.Errorf("a failed write fired the crash (kills %d)", c.kills)
+	}
+}
+
+func TestHoldAndCoalesce(t *testing.T) {
+	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	p := &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
+		{Kind: ir.ActHold, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: pod}},
+		{Kind: ir.ActRelease, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: pod}},
+	}}
+	in, _, _, _ := start(t, p)
+	f := in.Hooks().Filter
+	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	other := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-0"}
+	steps := []struct {
+		ev   proxy.Event
+		want proxy.Verdict
+	}{
+		{proxy.Event{Type: "ADDED", Key: k, ResourceVersion: "1", Object: obj("ds-1", "1", nil)}, proxy.Deliver},
+		{proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", map[string]any{"spec": map[string]any{"x": 1}})}, proxy.Hold},
+		{proxy.Event{Type: "MODIFIED", Key: other, ResourceVersion: "3", Object: obj("ds-0", "3", nil)}, proxy.Deliver},
+		{proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "4", Object: obj("ds-1", "4", map[string]any{"spec": map[string]any{"x": 2}})}, proxy.Hold},
+		{proxy.Event{Type: "DELETED", Key: k, ResourceVersion: "5", Object: obj("ds-1", "5", nil)}, proxy.Supersede},
+	}
+	for i, s := range steps {
+		ev := s.ev
+		if got := f(nil, &ev); got != s.want {
+			t.Errorf("event %d (%s %s): verdict %d, want %d", i, ev.Type, ev.Key, got, s.want)
+		}
+		// A second stream watching the same object gets the same verdict.
+		if got := f(nil, &ev); got != s.want {
+			t.Errorf("event %d again: verdict %d, want %d", i, got, s.want)
+		}
+	}
+	if !in.Injected() {
+		t.Error("plan not injected")
+	}
+}
+
+func TestStaleViewUsesThisRunsRevision(t *testing.T) {
+	ds := &ir.Ref{Kind: "datastore.example.com", Namespace: "default", Name: "ds"}
+	deleting := map[string]any{"metadata": map[string]any{"deletionTimestamp": "2026-01-01T00:00:00Z"}}
+	p := &plan.Plan{Name: "p", Pattern: ir.Stale,
+		Actions: []*plan.Action{
+			{Kind: ir.ActStaleOn, Scope: ds, Revision: "999", Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "create", Target: pvc, Seen: plan.SeenCluster}},
+			{Kind: ir.ActRestart},
+		},
+		Why: []plan.Why{{Role: "event", Key: "datastore.example.com/default/ds", Verb: "update", Occurrence: 1}},
+	}
+	in, c, px, _ := start(t, p)
+	k := trace.Key{Kind: "datastore.example.com", Namespace: "default", Name: "ds"}
+	mk := func(rv string, extra map[string]any) json.RawMessage {
+		m := map[string]any{"apiVersion": "example.com/v1", "kind": "DataStore", "metadata": map[string]any{"name": "ds", "namespace": "default", "resourceVersion": rv}}
+		if extra != nil {
+			m["metadata"].(map[string]any)["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+		}
+		b, _ := json.Marshal(m)
+		return b
+	}
+	f := in.Hooks().Filter
+	for _, ev := range []proxy.Event{
+		{Type: "ADDED", Key: k, ResourceVersion: "10", Object: mk("10", nil)},
+		{Type: "MODIFIED", Key: k, ResourceVersion: "17", Object: mk("17", deleting)},
+		{Type: "DELETED", Key: k, ResourceVersion: "18", Object: mk("18", deleting)},
+		{Type: "ADDED", Key: k, ResourceVersion: "30", Object: mk("30", nil)},
+	} {
+		f(nil, &ev)
+	}
+	// The plan's diff is what the tracker computes for the deletion update.
+	in.mu.Lock()
+	for _, r := range in.revs {
+		if r.rev == "17" {
+			p.Why[0].Diff = r.obs.Diff
+		}
+	}
+	in.mu.Unlock()
+	in.ObserveHistory(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}, Event: "ADDED", ResourceVersion: "31", Object: obj("data-ds-0", "31", nil)})
+	in.Stop()
+	if len(px.stale) != 1 || px.stale[0] != "datastore.example.com/default/ds@17" {
+		t.Errorf("stale views %v, want the deleting state at revision 17", px.stale)
+	}
+	if c.kills != 1 || c.restarts != 1 {
+		t.Errorf("kills %d restarts %d, want 1 and 1", c.kills, c.restarts)
+	}
+}

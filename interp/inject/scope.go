@@ -1,0 +1,107 @@
+package inject
+
+import (
+	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/proxy"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// held reports whether events of the object are being held.
+func (in *Injector) held(k trace.Key) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, h := range in.holding {
+		if plan.MatchRef(h, k.Kind, k.Namespace, k.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+func (in *Injector) covers(r *ir.Ref, k trace.Key) bool {
+	return r != nil && plan.MatchRef(r, k.Kind, k.Namespace, k.Name)
+}
+
+// scope turns a plan scope into a proxy scope. A kind written without its
+// group ("datastore") takes the group of the objects seen in this run; a
+// glob name covers the whole kind.
+func (in *Injector) scope(r *ir.Ref) proxy.Scope {
+	s := proxy.Scope{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
+	if s.Name == "*" {
+		s.Name = ""
+	}
+	if s.Namespace == "*" {
+		s.Namespace = ""
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, seen := range in.revs {
+		if seen.key.Kind != s.Kind && trace.KindMatches(s.Kind, seen.key.Kind) {
+			s.Kind = seen.key.Kind
+			break
+		}
+	}
+	return s
+}
+
+// noteRevision remembers a delivered event with its revision, so a stale
+// view can be frozen at the state the plan was made from.
+func (in *Injector) noteRevision(e *trace.Entry) {
+	o, ok := in.tracker.Observe(e)
+	if !ok {
+		return
+	}
+	in.mu.Lock()
+	in.revs = append(in.revs, seenRev{key: *e.Key, obs: o, rev: e.ResourceVersion})
+	in.mu.Unlock()
+}
+
+// revision finds, in this run, the revision of the state the stale view
+// must show. Resource versions differ between runs, so the plan's
+// reference revision is the last resort: first the delivery with the same
+// change and occurrence as the plan's "event", then the latest with the
+// same change. A plan that names no revision freezes the latest state.
+func (in *Injector) revision(a *plan.Action, s proxy.Scope) (string, string) {
+	var want *plan.Why
+	for i := range in.opts.Plan.Why {
+		if in.opts.Plan.Why[i].Role == "event" {
+			want = &in.opts.Plan.Why[i]
+			break
+		}
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	var same, latest string
+	for _, seen := range in.revs {
+		if !s.Covers(seen.key) {
+			continue
+		}
+		latest = seen.rev
+		if want == nil || seen.key.String() != want.Key || seen.obs.Verb != want.Verb || seen.obs.Diff.String() != want.Diff.String() {
+			continue
+		}
+		if seen.obs.Occurrence == want.Occurrence {
+			return seen.rev, "the state the plan was made from"
+		}
+		same = seen.rev
+	}
+	switch {
+	case same != "":
+		return same, "the latest state with the same change"
+	case a.Revision == "":
+		return latest, "the latest state delivered"
+	}
+	return a.Revision, "the reference run's revision: no delivery of this run made the same change"
+}
+
+func scopeKey(s proxy.Scope) *trace.Key {
+	return &trace.Key{Kind: s.Kind, Namespace: s.Namespace, Name: s.Name}
+}
+
+func refKey(r *ir.Ref) *trace.Key {
+	if r == nil {
+		return nil
+	}
+	return &trace.Key{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
+}

@@ -1,0 +1,16 @@
+// Package mask compiles the oracle masks of a test (ir.Mask: the spec's, the
+// standard library's and the learned ones) into a Set that answers, fast and
+// without allocation in the common case, whether a field of an object is
+// masked for an oracle, and that strips masked fields from objects.
+//
+// A rule masks, on the objects its target glob kind/namespace/name matches:
+// a field name at any depth (Key), a field path in which "*" matches any map
+// key or list index (Path), string values that look like RFC3339 timestamps
+// or IP addresses (Value), or the whole object (Whole). A masked field masks
+// everything below it. Paths are dotted; a segment that contains a dot or a
+// quote is written in double quotes ("metadata.annotations.\"a.b/c\""); list
+// indices are decimal numbers.
+//
+// It does not decide which masks apply to a test (the caller passes them),
+// does not learn masks (see interp/oracle) and does not compare objects.
+package mask

@@ -1,0 +1,139 @@
+package oracle
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/trace"
+)
+
+// compareEnd compares the end states, object by object, leaving out
+// generated names (see compareFolded) and masked objects and fields.
+func (o *Oracle) compareEnd(test *run) []*Finding {
+	var fs []*Finding
+	for _, k := range sortedKeys(o.ref.end, test.end) {
+		if _, ok := folded(k, o.ref, test); ok || o.end.Whole(k) {
+			continue
+		}
+		ref, inRef := o.ref.end[k]
+		val, inTest := test.end[k]
+		switch {
+		case !inTest:
+			fs = append(fs, &Finding{Check: CheckMissing, Key: k.String(), Reference: rawJSON(o.end.Strip(k, ref)),
+				Message: fmt.Sprintf("%s is missing at the end (the reference has it)", k)})
+		case !inRef:
+			fs = append(fs, &Finding{Check: CheckExtra, Key: k.String(), Value: rawJSON(o.end.Strip(k, val)),
+				Message: fmt.Sprintf("%s exists at the end (the reference does not have it)", k)})
+		default:
+			fs = append(fs, fieldFindings(k, o.end.Object(k), ref, val)...)
+		}
+	}
+	return fs
+}
+
+// fieldFindings reports each differing field of one object.
+func fieldFindings(k trace.Key, m *mask.Object, ref, val map[string]any) []*Finding {
+	var fs []*Finding
+	for _, d := range diff(m.Strip(ref), m.Strip(val)) {
+		p := mask.FormatPath(d.path)
+		fs = append(fs, &Finding{
+			Check: CheckField, Key: k.String(), Path: p,
+			Reference: rawJSON(d.ref), Value: rawJSON(d.val),
+			Message: fmt.Sprintf("%s: %s is %s (reference: %s)", k, p, show(d.val), show(d.ref)),
+		})
+	}
+	return fs
+}
+
+// compareCounts compares creations and deletions per object, except for
+// objects already reported missing or extra and generated names.
+func (o *Oracle) compareCounts(test *run) []*Finding {
+	var fs []*Finding
+	for _, k := range sortedKeys(o.ref.counts, test.counts) {
+		if _, ok := folded(k, o.ref, test); ok || o.hist.Whole(k) || o.presenceDiffers(k, test) {
+			continue
+		}
+		rc, tc := countsOf(o.ref.counts, k), countsOf(test.counts, k)
+		if rc == tc {
+			continue
+		}
+		fs = append(fs, &Finding{Check: CheckCount, Key: k.String(), RefCounts: &rc, TestCounts: &tc,
+			Message: fmt.Sprintf("%s was created %d and deleted %d times (reference: created %d, deleted %d)",
+				k, tc.Created, tc.Deleted, rc.Created, rc.Deleted)})
+	}
+	return fs
+}
+
+// presenceDiffers reports whether compareEnd reported k missing or extra.
+func (o *Oracle) presenceDiffers(k trace.Key, test *run) bool {
+	if o.end.Whole(k) {
+		return false
+	}
+	_, inRef := o.ref.end[k]
+	_, inTest := test.end[k]
+	return inRef != inTest
+}
+
+func countsOf(m map[trace.Key]*Counts, k trace.Key) Counts {
+	if c := m[k]; c != nil {
+		return *c
+	}
+	return Counts{}
+}
+
+// compareFolded compares objects with generated names per prefix: the
+// number present at the end, then (if equal) creations and deletions.
+func (o *Oracle) compareFolded(test *run) []*Finding {
+	refEnd, refHist := o.ref.foldedCounts()
+	testEnd, testHist := test.foldedCounts()
+	var fs []*Finding
+	for _, f := range sortedKeys(refEnd, testEnd) {
+		re, te := refEnd[f], testEnd[f]
+		switch {
+		case re != te && !o.end.Whole(f):
+			fs = append(fs, &Finding{Check: CheckGenerated, Key: f.String(),
+				RefCounts: &Counts{Created: re}, TestCounts: &Counts{Created: te},
+				Message: fmt.Sprintf("%s: %d objects at the end (reference: %d)", f, te, re)})
+		case !o.hist.Whole(f) && countsOf(refHist, f) != countsOf(testHist, f):
+			rc, tc := countsOf(refHist, f), countsOf(testHist, f)
+			fs = append(fs, &Finding{Check: CheckGenerated, Key: f.String(), RefCounts: &rc, TestCounts: &tc,
+				Message: fmt.Sprintf("%s: %d created and %d deleted (reference: created %d, deleted %d)",
+					f, tc.Created, tc.Deleted, rc.Created, rc.Deleted)})
+		}
+	}
+	return fs
+}
+
+// rawJSON encodes a value for a finding; absent{} gives nil.
+func rawJSON(v any) json.RawMessage {
+	if _, ok := v.(absent); ok {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage(`"<unencodable>"`)
+	}
+	return b
+}
+
+// show renders a value for a message, shortened.
+func show(v any) string {
+	if _, ok := v.(absent); ok {
+		return "absent"
+	}
+	s := string(rawJSON(v))
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

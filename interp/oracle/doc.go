@@ -1,0 +1,23 @@
+// Package oracle is sieve's differential oracle. It compares the trace of a
+// test run (one plan, one injected fault) with the traces of the fault-free
+// reference runs and returns findings:
+//
+//   - the end state of every object (present in one run only; field values,
+//     compared recursively, lists by index);
+//   - per-object counts of creations and deletions over the run, which catch
+//     transient deletions that the end state hides;
+//   - objects with generated names (metadata.generateName), folded to
+//     kind/namespace/prefix* and compared by count;
+//   - invariants (CEL, through lang/celenv, compiled once) on every state of
+//     the cluster history and on the end state;
+//   - controller panics and crashes the plan did not cause, workload step
+//     failures and timeouts, and runs that never finished.
+//
+// Masks (the standard library's, the spec's and the learned ones) and the
+// controller's own objects (its pod, its lease) are left out. Learn derives
+// masks from what differs between two or more reference runs; the oracle
+// applies them to every comparison, and FormatMask renders them for a .sieve
+// file. CheckReference reports what is wrong with a reference run on its own.
+//
+// It does not run anything, read files or render reports (see interp/report).
+package oracle

@@ -1,0 +1,162 @@
+package oracle
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Learn returns the masks that make two or more reference runs agree: a
+// path rule (list indices as "*") for each field whose end value differs,
+// a whole-object end-state rule for each object present at the end of some
+// runs only, and a whole-object history rule for each object whose
+// creation or deletion count differs. Generated names are learned as
+// kind/ns/prefix*. What opts.Masks already masks is not learned again, and
+// objects opts.Own accepts are left out. The rules are sorted.
+func Learn(refs []*trace.Trace, opts Options) ([]*ir.MaskRule, error) {
+	own := ownPredicate(opts)
+	runs := make([]*run, len(refs))
+	for i, t := range refs {
+		r, err := replay(t, own)
+		if err != nil {
+			return nil, fmt.Errorf("oracle: reference %d: %w", i+1, err)
+		}
+		runs[i] = r
+	}
+	return learnRuns(runs, opts.Masks)
+}
+
+// learnRuns learns from replayed runs, comparing each with the first.
+func learnRuns(runs []*run, masks []*ir.Mask) ([]*ir.MaskRule, error) {
+	set, err := mask.Compile(masks)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
+	l := &learner{end: set.For(ir.OracleEnd), hist: set.For(ir.OracleHistory), seen: map[string]bool{}}
+	for _, r := range runs[1:] {
+		l.endState(runs[0], r)
+		l.counts(runs[0], r)
+		l.folded(runs[0], r)
+	}
+	rules := mergeWhole(l.rules)
+	sortRules(rules)
+	return rules, nil
+}
+
+// mergeWhole replaces a pair of whole-object rules for the end-state and
+// the history oracle on one target by a single rule for every oracle.
+func mergeWhole(rs []*ir.MaskRule) []*ir.MaskRule {
+	whole := map[ir.Ref]int{}
+	for _, r := range rs {
+		if r.Whole {
+			whole[r.Target]++
+		}
+	}
+	var out []*ir.MaskRule
+	for _, r := range rs {
+		switch {
+		case !r.Whole || whole[r.Target] < 2:
+			out = append(out, r)
+		case r.Oracle == ir.OracleEnd:
+			out = append(out, &ir.MaskRule{Target: r.Target, Whole: true})
+		}
+	}
+	return out
+}
+
+// learner accumulates learned rules without duplicates.
+type learner struct {
+	end, hist *mask.Matcher
+	rules     []*ir.MaskRule
+	seen      map[string]bool
+}
+
+func (l *learner) add(r *ir.MaskRule) {
+	id := fmt.Sprintf("%s|%s|%s|%v", r.Target, r.Oracle, r.Path, r.Whole)
+	if !l.seen[id] {
+		l.seen[id] = true
+		l.rules = append(l.rules, r)
+	}
+}
+
+func refOf(k trace.Key) ir.Ref {
+	return ir.Ref{Kind: k.Kind, Namespace: k.Namespace, Name: k.Name}
+}
+
+// endState learns from end-state differences between a and b.
+func (l *learner) endState(a, b *run) {
+	for _, k := range sortedKeys(a.end, b.end) {
+		if _, ok := folded(k, a, b); ok || l.end.Whole(k) {
+			continue
+		}
+		x, inA := a.end[k]
+		y, inB := b.end[k]
+		if inA != inB {
+			l.add(&ir.MaskRule{Target: refOf(k), Whole: true, Oracle: ir.OracleEnd})
+			continue
+		}
+		m := l.end.Object(k)
+		for _, d := range diff(m.Strip(x), m.Strip(y)) {
+			l.add(&ir.MaskRule{Target: refOf(k), Path: ir.JoinPath(generalise(d.path)), Oracle: ir.OracleEnd})
+		}
+	}
+}
+
+// generalise replaces list indices with "*".
+func generalise(p []string) []string {
+	out := make([]string, len(p))
+	for i, s := range p {
+		if _, err := strconv.Atoi(s); err == nil {
+			s = "*"
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// counts learns from creation/deletion count differences.
+func (l *learner) counts(a, b *run) {
+	for _, k := range sortedKeys(a.counts, b.counts) {
+		if _, ok := folded(k, a, b); ok || l.hist.Whole(k) {
+			continue
+		}
+		if countsOf(a.counts, k) != countsOf(b.counts, k) {
+			l.add(&ir.MaskRule{Target: refOf(k), Whole: true, Oracle: ir.OracleHistory})
+		}
+	}
+}
+
+// folded learns from generated-name count differences.
+func (l *learner) folded(a, b *run) {
+	ae, ah := a.foldedCounts()
+	be, bh := b.foldedCounts()
+	for _, f := range sortedKeys(ah, bh) {
+		if ae[f] != be[f] && !l.end.Whole(f) {
+			l.add(&ir.MaskRule{Target: refOf(f), Whole: true, Oracle: ir.OracleEnd})
+		}
+		if countsOf(ah, f) != countsOf(bh, f) && !l.hist.Whole(f) {
+			l.add(&ir.MaskRule{Target: refOf(f), Whole: true, Oracle: ir.OracleHistory})
+		}
+	}
+}
+
+// sortRules orders rules by target, oracle, whole-object first, then path.
+func sortRules(rs []*ir.MaskRule) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.Target.String() != b.Target.String() {
+			return a.Target.String() < b.Target.String()
+		}
+		if a.Oracle != b.Oracle {
+			return a.Oracle < b.Oracle
+		}
+		if a.Whole != b.Whole {
+			return a.Whole
+		}
+		return a.Path < b.Path
+	})
+}

@@ -1,0 +1,172 @@
+package oracle
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// fixtureOptions is options.json in a golden archive.
+type fixtureOptions struct {
+	Masks      []*ir.Mask      `json:"masks"`
+	Invariants []*ir.Invariant `json:"invariants"`
+	OwnKeys    []trace.Key     `json:"ownKeys"`
+}
+
+// TestGolden runs every testdata/*.txtar archive: ref1.jsonl, ref2.jsonl,
+// ... (reference traces), test.jsonl and options.json in; out/findings.json
+// (the test run against the reference), out/reference.json (the first
+// reference run on its own) and, with two or more references,
+// out/learned.sieve out. SIEVE_UPDATE=1
+// rewrites the outputs.
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no testdata/*.txtar archives")
+	}
+	env, err := celenv.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) { runGolden(t, f, env) })
+	}
+}
+
+func runGolden(t *testing.T, file string, env *celenv.Env) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs, test, fo := loadFixture(t, ar)
+	o, err := New(refs, Options{Masks: fo.Masks, Invariants: fo.Invariants, OwnKeys: fo.OwnKeys, ResultsDir: "results", Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := o.Check(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs == nil {
+		fs = []*Finding{}
+	}
+	refFs, err := o.CheckReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refFs == nil {
+		refFs = []*Finding{}
+	}
+	got := map[string][]byte{"out/findings.json": indent(t, fs), "out/reference.json": indent(t, refFs)}
+	if len(refs) > 1 {
+		got["out/learned.sieve"] = FormatMask("learned", []string{"learned from the reference runs"}, o.Learned())
+	}
+	compareGolden(t, file, ar, got)
+	checkExpectation(t, ar, fs)
+}
+
+// checkExpectation holds the archive's comment to its claim: "no finding"
+// or "one finding" (a golden could otherwise be refreshed into a wrong
+// answer unnoticed).
+func checkExpectation(t *testing.T, ar *txtar.Archive, fs []*Finding) {
+	c := string(ar.Comment)
+	switch {
+	case strings.Contains(c, "no finding") && len(fs) != 0:
+		t.Errorf("want no finding, got %d: %s", len(fs), fs[0].Message)
+	case strings.Contains(c, "one finding") && len(fs) != 1:
+		t.Errorf("want one finding, got %d", len(fs))
+	}
+}
+
+func loadFixture(t *testing.T, ar *txtar.Archive) ([]*trace.Trace, *trace.Trace, fixtureOptions) {
+	var refs []*trace.Trace
+	var test *trace.Trace
+	var fo fixtureOptions
+	names := map[string][]byte{}
+	for _, f := range ar.Files {
+		names[f.Name] = f.Data
+	}
+	keys := make([]string, 0, len(names))
+	for n := range names {
+		keys = append(keys, n)
+	}
+	sort.Strings(keys)
+	for _, n := range keys {
+		switch {
+		case strings.HasPrefix(n, "ref") && strings.HasSuffix(n, ".jsonl"):
+			refs = append(refs, decodeTrace(t, n, names[n]))
+		case n == "test.jsonl":
+			test = decodeTrace(t, n, names[n])
+		case n == "options.json":
+			if err := json.Unmarshal(names[n], &fo); err != nil {
+				t.Fatalf("options.json: %v", err)
+			}
+		}
+	}
+	if len(refs) == 0 || test == nil {
+		t.Fatal("archive needs ref1.jsonl and test.jsonl")
+	}
+	return refs, test, fo
+}
+
+func decodeTrace(t *testing.T, name string, data []byte) *trace.Trace {
+	tr, err := trace.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return tr
+}
+
+func indent(t *testing.T, v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func compareGolden(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+	update := os.Getenv("SIEVE_UPDATE") != ""
+	names := make([]string, 0, len(got))
+	for n := range got {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		data := got[name]
+		idx := -1
+		for i, f := range ar.Files {
+			if f.Name == name {
+				idx = i
+			}
+		}
+		switch {
+		case update && idx < 0:
+			ar.Files = append(ar.Files, txtar.File{Name: name, Data: data})
+		case update:
+			ar.Files[idx].Data = data
+		case idx < 0:
+			t.Errorf("%s: missing golden section %s (run with SIEVE_UPDATE=1)", file, name)
+		case !bytes.Equal(ar.Files[idx].Data, data):
+			t.Errorf("%s: %s differs:\n--- want\n%s--- got\n%s", file, name, ar.Files[idx].Data, data)
+		}
+	}
+	if update {
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package oracle
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// FormatMask renders rules as a .sieve mask declaration named name (see
+// grammar.md, "mask"), one rule per line, preceded by the comment lines in
+// comment (without "//"). The output is what `sieve record` writes for
+// learned masks; the .sieve front end reads it back.
+func FormatMask(name string, comment []string, rules []*ir.MaskRule) []byte {
+	var b bytes.Buffer
+	for _, c := range comment {
+		fmt.Fprintf(&b, "// %s\n", c)
+	}
+	fmt.Fprintf(&b, "mask %s {\n", name)
+	for _, r := range rules {
+		fmt.Fprintf(&b, "  %s\n", formatRule(r))
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// formatRule renders one rule: [KEY] (key NAME | path PATH | value KIND |
+// whole) [in end|history].
+func formatRule(r *ir.MaskRule) string {
+	var parts []string
+	if t := r.Target; !isAny(t) {
+		parts = append(parts, t.String())
+	}
+	switch {
+	case r.Whole:
+		parts = append(parts, "whole")
+	case r.Key != "":
+		parts = append(parts, "key "+word(r.Key))
+	case r.Path != "":
+		parts = append(parts, "path "+formatRulePath(r.Path))
+	case r.Value != "":
+		parts = append(parts, "value "+r.Value)
+	}
+	if r.Oracle != ir.OracleAll {
+		parts = append(parts, "in "+string(r.Oracle))
+	}
+	return strings.Join(parts, " ")
+}
+
+// isAny reports whether a target matches every object.
+func isAny(t ir.Ref) bool {
+	all := func(s string) bool { return s == "" || s == "*" }
+	return all(t.Kind) && all(t.Namespace) && all(t.Name)
+}
+
+// formatRulePath normalises a path to the .sieve syntax.
+func formatRulePath(p string) string {
+	segs, err := mask.ParsePath(p)
+	if err != nil {
+		return strconv.Quote(p)
+	}
+	return mask.FormatPath(segs)
+}
+
+// word renders a field name as an identifier or a string.
+func word(s string) string {
+	if mask.FormatPath([]string{s}) == s {
+		return s
+	}
+	return strconv.Quote(s)
+}

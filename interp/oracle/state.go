@@ -1,0 +1,154 @@
+package oracle
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/sievetool/sieve/interp/trace"
+)
+
+// run is what the oracle needs from one trace, computed once.
+type run struct {
+	header trace.Header
+	// end holds the last non-deleted object per key.
+	end map[trace.Key]map[string]any
+	// counts holds creations and deletions per key over the run.
+	counts map[trace.Key]*Counts
+	// fold maps keys with generated names to kind/ns/prefix*.
+	fold map[trace.Key]trace.Key
+	// trace is the trace itself, for the invariant and event checks.
+	trace *trace.Trace
+}
+
+// replay reads the cluster history of t. Objects the own predicate accepts
+// are left out.
+func replay(t *trace.Trace, own func(trace.Key) bool) (*run, error) {
+	r := &run{
+		header: t.Header,
+		end:    map[trace.Key]map[string]any{},
+		counts: map[trace.Key]*Counts{},
+		fold:   map[trace.Key]trace.Key{},
+		trace:  t,
+	}
+	for i := range t.Entries {
+		e := &t.Entries[i]
+		if e.Type != trace.History || e.Key == nil || own(*e.Key) {
+			continue
+		}
+		obj, err := decodeObject(e)
+		if err != nil {
+			return nil, err
+		}
+		r.apply(*e.Key, e.Event, obj)
+	}
+	return r, nil
+}
+
+// apply records one history event.
+func (r *run) apply(k trace.Key, event string, obj map[string]any) {
+	c := r.counts[k]
+	if c == nil {
+		c = &Counts{}
+		r.counts[k] = c
+	}
+	if f, ok := foldKey(k, obj); ok {
+		r.fold[k] = f
+	}
+	switch event {
+	case "ADDED":
+		c.Created++
+		r.end[k] = obj
+	case "DELETED":
+		c.Deleted++
+		delete(r.end, k)
+	case "MODIFIED":
+		r.end[k] = obj
+	}
+}
+
+// decodeObject decodes the object of a history entry.
+func decodeObject(e *trace.Entry) (map[string]any, error) {
+	if len(e.Object) == 0 {
+		return nil, nil
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(e.Object, &obj); err != nil {
+		return nil, fmt.Errorf("trace entry %d: object of %s: %w", e.Seq, e.Key, err)
+	}
+	return obj, nil
+}
+
+// foldKey returns the fold key of an object whose name differs from run
+// to run: kind/ns/prefix* for a name generated from metadata.generateName,
+// and the name with "*" for its UID-like part for names made from another
+// object's UID (a provisioned volume's "pvc-<uid>").
+func foldKey(k trace.Key, obj map[string]any) (trace.Key, bool) {
+	meta, _ := obj["metadata"].(map[string]any)
+	gen, _ := meta["generateName"].(string)
+	if gen != "" && strings.HasPrefix(k.Name, gen) {
+		return trace.Key{Kind: k.Kind, Namespace: k.Namespace, Name: gen + "*"}, true
+	}
+	if uid.MatchString(k.Name) {
+		return trace.Key{Kind: k.Kind, Namespace: k.Namespace, Name: uid.ReplaceAllString(k.Name, "*")}, true
+	}
+	return trace.Key{}, false
+}
+
+// uid matches a UUID in an object name.
+var uid = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// folded reports whether k (in either run) has a generated name, and its
+// fold key.
+func folded(k trace.Key, runs ...*run) (trace.Key, bool) {
+	for _, r := range runs {
+		if f, ok := r.fold[k]; ok {
+			return f, true
+		}
+	}
+	return trace.Key{}, false
+}
+
+// foldedCounts sums, per fold key, the objects present at the end (as
+// Created) and the creations and deletions over the run.
+func (r *run) foldedCounts() (end map[trace.Key]int, hist map[trace.Key]*Counts) {
+	end = map[trace.Key]int{}
+	hist = map[trace.Key]*Counts{}
+	for k, c := range r.counts {
+		f, ok := r.fold[k]
+		if !ok {
+			continue
+		}
+		h := hist[f]
+		if h == nil {
+			h = &Counts{}
+			hist[f] = h
+		}
+		h.Created += c.Created
+		h.Deleted += c.Deleted
+		if _, present := r.end[k]; present {
+			end[f]++
+		} else if _, seen := end[f]; !seen {
+			end[f] = 0
+		}
+	}
+	return end, hist
+}
+
+// sortedKeys returns the union of the keys of maps, sorted.
+func sortedKeys[V any](ms ...map[trace.Key]V) []trace.Key {
+	seen := map[trace.Key]bool{}
+	var out []trace.Key
+	for _, m := range ms {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}

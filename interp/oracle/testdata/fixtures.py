@@ -1,0 +1,200 @@
+"""Regenerates the trace fixtures of interp/oracle/testdata/*.txtar and of
+interp/report/testdata/results: python3 interp/oracle/testdata/fixtures.py
+Tests do not run it; they read what it wrote. After running it, refresh the
+expected outputs with SIEVE_UPDATE=1 go test ./interp/oracle ./interp/report.
+"""
+import json, os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = HERE
+T0 = "2026-12-02T10:00:00Z"
+
+def obj(kind, name, uid, rv, ns="default", **fields):
+    o = {"metadata": {"name": name, "namespace": ns, "uid": uid, "resourceVersion": str(rv),
+                      "creationTimestamp": "2026-12-02T10:00:%02dZ" % (rv % 60)}}
+    o.update(fields)
+    return o
+
+class Trace:
+    def __init__(self, run=1, plan="", pattern="", uidseed="a"):
+        self.h = {"sieveTrace": 1, "test": "buggy", "spec": "specs/ds/ds.sieve", "run": run,
+                  "started": T0}
+        if plan:
+            self.h["plan"] = plan
+            self.h["pattern"] = pattern
+        self.e = []
+        self.rv = 100
+        self.u = uidseed
+    def add(self, **kw):
+        kw = dict(kw)
+        kw["seq"] = len(self.e) + 1
+        ms = len(self.e) * 450 + (len(self.e) * 37) % 200
+        kw["time"] = "2026-12-02T10:%02d:%02d.%03dZ" % (ms // 60000, (ms // 1000) % 60, ms % 1000)
+        self.e.append(kw)
+    def hist(self, event, kind, name, ns="default", **fields):
+        if kind in ("statefulset", "persistentvolumeclaim") and event != "MODIFIED" or (kind == "statefulset"):
+            verb = {"ADDED": "create", "MODIFIED": "update", "DELETED": "delete"}[event]
+            code = {"create": 201, "update": 200, "delete": 200}[verb]
+            self.add(type="request", key={"kind": kind, "namespace": ns, "name": name}, verb=verb, code=code)
+        self.rv += 1
+        key = {"kind": kind, "namespace": ns, "name": name}
+        if not ns:
+            del key["namespace"]
+        o = obj(kind, name, "%s-%s" % (self.u, name), self.rv, ns=ns, **fields)
+        self.add(type="history", key=key, event=event, resourceVersion=str(self.rv), object=o)
+        if kind in ("datastore.example.com", "statefulset", "persistentvolumeclaim"):
+            self.add(type="delivery", key=key, event=event, resourceVersion=str(self.rv), object=o)
+    def step(self, i, phase, error=None):
+        kw = dict(type="step", workload="recreate", index=i, phase=phase, src="specs/ds/ds.sieve:%d:3" % (10 + i))
+        if error:
+            kw["error"] = error
+        self.add(**kw)
+    def ctl(self, what, **kw):
+        self.add(type="controller", what=what, **kw)
+    def fault(self):
+        self.add(type="fault", action=0, message="crash")
+    def text(self):
+        return "".join(json.dumps(x, sort_keys=False) + "\n" for x in [self.h] + self.e)
+
+def base(t, replicas=3, pvcs=3, ready=3, extra=None, skip_pvc=None, lease="ctl-1", podcount=2, recreate_pvc=None,
+         transient_replicas=None, generated_prefix="web-", fail_step=None, end_steps=True):
+    t.ctl("start", pid=100)
+    t.step(0, "start")
+    t.hist("ADDED", "datastore.example.com", "ds", spec={"replicas": replicas})
+    t.hist("ADDED", "lease", "ds-controller", spec={"holderIdentity": lease})
+    t.hist("ADDED", "statefulset", "ds", spec={"replicas": replicas, "serviceName": "ds"}, status={"readyReplicas": 0})
+    for i in range(pvcs):
+        t.hist("ADDED", "persistentvolumeclaim", "data-ds-%d" % i, spec={"resources": {"requests": {"storage": "1Gi"}}})
+    for i in range(podcount):
+        n = "%s%s" % (generated_prefix, ["x7k2p", "q9z4m", "b3n8v", "r5t1c"][i if t.u == "a" else 3 - i])
+        t.hist("ADDED", "pod", n, status={"phase": "Running", "podIP": "10.244.0.%d" % (i + 3)},
+               **{"spec": {"containers": [{"name": "web", "image": "web:1"}]}})
+        t.e[-1]["object"]["metadata"]["generateName"] = generated_prefix
+    t.step(0, "end")
+    t.step(1, "start")
+    if "plan" in t.h:
+        t.fault()
+    if recreate_pvc:
+        t.hist("DELETED", "persistentvolumeclaim", recreate_pvc, spec={"resources": {"requests": {"storage": "1Gi"}}})
+        t.hist("ADDED", "persistentvolumeclaim", recreate_pvc, spec={"resources": {"requests": {"storage": "1Gi"}}})
+    if transient_replicas:
+        t.hist("MODIFIED", "statefulset", "ds", spec={"replicas": transient_replicas, "serviceName": "ds"}, status={"readyReplicas": 0})
+    t.hist("MODIFIED", "statefulset", "ds", spec={"replicas": replicas, "serviceName": "ds"}, status={"readyReplicas": ready})
+    if skip_pvc is not None:
+        t.hist("DELETED", "persistentvolumeclaim", "data-ds-%d" % skip_pvc, spec={"resources": {"requests": {"storage": "1Gi"}}})
+    if extra:
+        t.hist("ADDED", "configmap", extra, data={"k": "v"})
+    t.hist("MODIFIED", "lease", "ds-controller", spec={"holderIdentity": lease + "-renewed"})
+    if end_steps:
+        t.step(1, "end", error=fail_step)
+
+STD = [{"name": "std", "rules": [
+    {"target": {"kind": "*", "namespace": "*", "name": "*"}, "key": "uid"},
+    {"target": {"kind": "*", "namespace": "*", "name": "*"}, "key": "resourceVersion"},
+    {"target": {"kind": "*", "namespace": "*", "name": "*"}, "value": "timestamp"},
+    {"target": {"kind": "*", "namespace": "*", "name": "*"}, "value": "ip"}]}]
+OWN = [{"kind": "lease", "namespace": "default", "name": "ds-controller"}]
+
+def refs(**kw):
+    r1 = Trace(1, uidseed="a"); base(r1, lease="ctl-1", **kw)
+    r2 = Trace(2, uidseed="b"); base(r2, lease="ctl-2", **kw)
+    return [r1, r2]
+
+def test_trace(fault=True, **kw):
+    t = Trace(0, plan="intermediate-3", pattern="intermediate", uidseed="c")
+    base(t, lease="ctl-3", **kw)
+    return t
+
+def write(name, comment, rs, t, options):
+    parts = [comment.strip() + "\n"]
+    for i, r in enumerate(rs):
+        parts.append("-- ref%d.jsonl --\n" % (i + 1) + r.text())
+    parts.append("-- test.jsonl --\n" + t.text())
+    parts.append("-- options.json --\n" + json.dumps(options, indent=2) + "\n")
+    open(os.path.join(OUT, name + ".txtar"), "w").write("".join(parts))
+
+def opts(**kw):
+    o = {"masks": STD, "ownKeys": OWN}
+    o.update(kw)
+    return o
+
+def with_fault(t):
+    # a fault entry after the first history event: the plan fired
+    return t
+
+write("equal", "Two reference runs and a test run that differ only in masked fields (uids,\nresourceVersions, timestamps, pod IPs), in the controller's own lease and in\ngenerated pod names: no finding.",
+      refs(), with_fault(test_trace()), opts())
+write("field", "The StatefulSet ends with readyReplicas 2 instead of 3: one field finding.",
+      refs(), with_fault(test_trace(ready=2)), opts())
+write("missing", "A PVC the reference keeps is gone at the end of the test run: one finding.",
+      refs(), with_fault(test_trace(skip_pvc=1)), opts())
+write("extra", "The test run leaves a ConfigMap the reference does not have: one finding.",
+      refs(), with_fault(test_trace(extra="leftover")), opts())
+write("count", "A PVC is deleted and recreated during the test run; the end state is the same\nas the reference, the creation/deletion counts are not: one finding.",
+      refs(), with_fault(test_trace(recreate_pvc="data-ds-0")), opts())
+write("generated", "Pods with generated names (generateName web-) are compared by count per\nprefix: three at the end instead of two gives one finding.",
+      refs(), with_fault(test_trace(podcount=3)), opts())
+write("masked", "Every difference is masked: the spec masks status.readyReplicas on\nStatefulSets, the whole leftover ConfigMap, and the\nhistory of data-ds-0 for the history oracle: no finding.",
+      refs(), with_fault(test_trace(ready=2, extra="leftover", recreate_pvc="data-ds-0")),
+      opts(masks=STD + [{"name": "spec", "rules": [
+          {"target": {"kind": "statefulset", "namespace": "*", "name": "*"}, "path": "status.readyReplicas"},
+          {"target": {"kind": "configmap", "namespace": "default", "name": "left*"}, "whole": True},
+          {"target": {"kind": "persistentvolumeclaim", "namespace": "default", "name": "data-ds-0"}, "whole": True, "oracle": "history"}]}]))
+# learned: the two references differ in readyReplicas, in the leftover configmap, and in the recreate of data-ds-0
+r1 = Trace(1, uidseed="a"); base(r1, lease="ctl-1")
+r2 = Trace(2, uidseed="b"); base(r2, lease="ctl-2", ready=2, extra="leftover", recreate_pvc="data-ds-0", podcount=3)
+write("learned", "The two reference runs differ in status.readyReplicas, in a leftover\nConfigMap, in a PVC recreated in one of them and in the number of generated\npods; the test run shows the same differences: no finding, and the learned\nmasks name them.",
+      [r1, r2], with_fault(test_trace(ready=2, extra="leftover", recreate_pvc="data-ds-0", podcount=3)), opts())
+write("invariant", "The StatefulSet is scaled to 5 and back to 3 in a transient state of the\ntest run; the end state and counts equal the reference. The invariant\n\"at most 3 replicas\" catches it at that state: one finding.",
+      refs(), with_fault(test_trace(transient_replicas=5)),
+      opts(invariants=[{"name": "at most 3 replicas", "src": {"start": {"file": "specs/ds/ds.sieve", "line": 30, "column": 1}, "end": {"file": "specs/ds/ds.sieve", "line": 32, "column": 2}},
+                        "expr": "objects(\"statefulset\", \"default\").all(s, s.spec.replicas <= 3)", "when": "always"},
+                       {"name": "data kept", "expr": "objects(\"persistentvolumeclaim\", \"default\").size() == 3", "when": "end"}]))
+t = test_trace(); t.ctl("panic", pid=100, message="panic: runtime error: invalid memory address or nil pointer dereference\ngoroutine 1 [running]:")
+write("panic", "The controller panics during the test run: one finding.", refs(), with_fault(t), opts())
+t = test_trace(); with_fault(t)
+t.ctl("kill", pid=100); t.ctl("crash", pid=100, exitCode=137); t.ctl("restart", pid=101)
+t.ctl("exit", pid=101, exitCode=2, message="error: cannot list datastores")
+write("crash", "The plan kills the controller (kill, then an exit with code 137: not a\nfinding); later the controller exits with code 2 on its own: one finding.", refs(), t, opts())
+write("step", "A workload step fails in the test run only: one finding.", refs(),
+      with_fault(test_trace(fail_step="apply cluster.yaml: admission webhook denied the request")), opts())
+write("timeout", "A wait step times out in the test run only: one finding.", refs(),
+      with_fault(test_trace(fail_step="wait pod/default/ds-* ready: timed out after 60s")), opts())
+r = refs(fail_step="wait pod/default/ds-* ready: timed out after 60s")
+write("step-ref-failed", "The same wait step times out in a reference run too: the test run is not\nblamed, no finding.", r,
+      with_fault(test_trace(fail_step="wait pod/default/ds-* ready: timed out after 60s")), opts())
+write("incomplete", "The test run stops in the middle of step 2 (the run was cut short): one\nfinding.", refs(), with_fault(test_trace(end_steps=False)), opts())
+
+# ---- report fixture: a results directory ----
+import shutil
+ROOT = os.path.join(HERE, '..', '..', 'report', 'testdata', 'results')
+shutil.rmtree(ROOT, ignore_errors=True)
+def put(rel, text):
+    p = os.path.join(ROOT, rel)
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    open(p, 'w').write(text)
+rs = refs()
+for i, r in enumerate(rs):
+    put('reference/run-%d/trace.jsonl' % (i + 1), r.text())
+    put('reference/run-%d/controller.log' % (i + 1), 'I1202 10:00:00 starting manager\n')
+def plan(name, pattern, fault=True, **kw):
+    t = Trace(0, plan=name, pattern=pattern, uidseed="c")
+    if not fault:
+        del t.h["plan"]
+    base(t, lease="ctl-3", **kw)
+    if not fault:
+        t.h["plan"] = name; t.h["pattern"] = pattern
+    put('plans/%s/trace.jsonl' % name, t.text())
+    put('plans/%s/controller.log' % name, 'I1202 10:00:00 starting manager\n')
+    put('plans/%s/plan.json' % name, json.dumps({"name": name, "pattern": pattern, "actions": [{"kind": "crash"}]}, indent=2) + "\n")
+plan("intermediate-3", "intermediate", ready=2, skip_pvc=1)
+plan("intermediate-4", "intermediate")
+plan("stale-1", "stale", skip_pvc=1, recreate_pvc="data-ds-0")
+plan("unobserved-2", "unobserved", fault=False)
+put('plans/stale-2/plan.json', json.dumps({"name": "stale-2", "pattern": "stale"}, indent=2) + "\n")
+put('plans/stale-2/result.json', json.dumps({"version": 1, "test": "buggy", "plan": "stale-2", "pattern": "stale",
+    "dir": "plans/stale-2", "status": "error", "error": "start controller: exec: \"bin/operator\": file not found",
+    "findings": [], "started": "2026-12-02T10:05:00Z", "seconds": 0.4}, indent=2) + "\n")
+put('summary.json', json.dumps({"version": 1, "test": "buggy", "spec": "specs/ds/ds.sieve", "dir": "",
+    "started": "2026-12-02T10:00:00Z", "finished": "2026-12-02T10:09:00Z", "references": 2, "planned": 5}, indent=2) + "\n")
+put('oracle.json', json.dumps(opts(), indent=2) + "\n")

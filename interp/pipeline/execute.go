@@ -1,0 +1,303 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/sievetool/sieve/interp/cluster"
+	"github.com/sievetool/sieve/interp/controller"
+	"github.com/sievetool/sieve/interp/inject"
+	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/proxy"
+	"github.com/sievetool/sieve/interp/record"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Worker runs one test run at a time on its own backend.
+type Worker struct {
+	// Backend is started; the worker resets it before every run but the
+	// first.
+	Backend cluster.Backend
+	// Builtin returns the command line that runs a built-in
+	// kube-controller-manager controller against a kubeconfig (nil: specs
+	// with builtin controllers are refused).
+	Builtin func(name, kubeconfig string) []string
+	// Helper is the in-cluster emulation helper command (default: this
+	// executable's "internal incluster").
+	Helper []string
+	// CacheDir holds built controller binaries (default: the user cache).
+	CacheDir string
+
+	used bool
+}
+
+// Run is one run of a test: a reference run (Plan nil) or a plan run.
+type Run struct {
+	Test *ir.Test
+	// BaseDir is the directory the IR's paths are relative to.
+	BaseDir string
+	// Dir receives trace.jsonl, controller.log and the proxy's kubeconfig.
+	Dir    string
+	Header trace.Header
+	Plan   *plan.Plan
+	// Masks are the masks the plans were generated with.
+	Masks *mask.Matcher
+	// Settle is how long the controller must stay quiet after the
+	// workload before the run ends (default 2s).
+	Settle time.Duration
+	// Errors receives the errors of injected actions (restarts); may be nil.
+	Errors func(error)
+}
+
+// Outcome is what a run produced.
+type Outcome struct {
+	Trace string
+	// Status says, for a plan run, whether and when each action fired.
+	Status []ActionStatus
+	// WorkloadErr is the first failed workload step (also in the trace).
+	WorkloadErr error
+}
+
+// ActionStatus is whether one plan action fired.
+type ActionStatus struct {
+	Action int           `json:"action"`
+	Kind   ir.ActionKind `json:"kind"`
+	Fired  bool          `json:"fired"`
+	At     time.Time     `json:"at,omitzero"`
+}
+
+// maxSettle bounds the final wait for a controller that never goes quiet.
+const maxSettle = 60 * time.Second
+
+// Execute performs one run. A failed workload step is not an error (the
+// oracle reports it); an error means the run itself could not be done,
+// and the trace written so far stays in Dir.
+func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
+	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	if w.used {
+		if err := w.Backend.Reset(ctx); err != nil {
+			return nil, fmt.Errorf("run: reset cluster: %w", err)
+		}
+	}
+	w.used = true
+	out = &Outcome{Trace: filepath.Join(r.Dir, report.TraceFile)}
+	r.Header.Started = time.Now()
+	tw, err := trace.Create(out.Trace, r.Header)
+	if err != nil {
+		return nil, err
+	}
+	defer tw.Close()
+	s := &session{w: w, r: r, tw: tw}
+	defer s.close()
+	if err := s.start(ctx); err != nil {
+		return out, err
+	}
+	out.WorkloadErr = s.workloads(ctx)
+	if s.inj != nil {
+		for _, st := range s.inj.Status() {
+			out.Status = append(out.Status, ActionStatus{Action: st.Action, Kind: st.Kind, Fired: st.Fired, At: st.At})
+		}
+	}
+	return out, s.err()
+}
+
+// session is the state of one run.
+type session struct {
+	w  *Worker
+	r  Run
+	tw *trace.Writer
+
+	cancel  context.CancelFunc
+	exec    *record.Executor
+	px      *proxy.Proxy
+	runner  *controller.Runner
+	inj     *inject.Injector
+	mu      sync.Mutex
+	errs    []error
+	closers []func()
+}
+
+// sink writes an entry to the trace and shows history to the injector.
+func (s *session) sink(e trace.Entry) {
+	if _, err := s.tw.Add(e); err != nil {
+		s.fail(err)
+	}
+	if s.inj != nil && e.Type == trace.History {
+		s.inj.ObserveHistory(e)
+	}
+}
+
+// traceSink adapts sink to the Add interface of the proxy and runner.
+type traceSink struct{ s *session }
+
+func (t traceSink) Add(e trace.Entry) (int64, error) { t.s.sink(e); return 0, nil }
+
+func (s *session) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.errs = append(s.errs, err)
+}
+
+func (s *session) err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return errors.Join(s.errs...)
+}
+
+func (s *session) onClose(f func()) { s.closers = append(s.closers, f) }
+
+func (s *session) close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+}
+
+// start brings up history, CRDs, namespaces, the proxy, the injector and
+// the controller.
+func (s *session) start(ctx context.Context) error {
+	cfg := rest.CopyConfig(s.w.Backend.RESTConfig())
+	cfg.WarningHandler = rest.NoWarnings{} // deprecation notices are not the user's concern
+	t := s.r.Test
+	hctx, cancel := context.WithCancel(ctx)
+	s.onClose(cancel)
+	hist := &record.History{Config: cfg, Sink: s.sink}
+	if err := hist.Start(hctx); err != nil {
+		return err
+	}
+	s.exec = &record.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink}
+	if err := s.exec.InstallCRDs(ctx, t.Controller); err != nil {
+		return err
+	}
+	if err := ensureNamespaces(ctx, s.w.Backend, t.Controller.Namespaces); err != nil {
+		return err
+	}
+	px, err := proxy.Start(proxy.Options{Upstream: cfg, Sink: traceSink{s}})
+	if err != nil {
+		return err
+	}
+	s.px = px
+	s.onClose(func() { px.Close() })
+	s.exec.Settle = px.WaitQuiet
+	kubeconfig := filepath.Join(s.r.Dir, "kubeconfig")
+	if err := px.WriteKubeconfig(kubeconfig); err != nil {
+		return err
+	}
+	if err := s.startController(ctx, kubeconfig); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *session) startController(ctx context.Context, kubeconfig string) error {
+	c, err := s.controller(kubeconfig)
+	if err != nil {
+		return err
+	}
+	host, port, _ := net.SplitHostPort(s.px.Host())
+	s.runner, err = controller.New(ctx, controller.Options{
+		Controller: c, BaseDir: s.r.BaseDir, RunDir: s.r.Dir, Sink: traceSink{s},
+		CacheDir: s.w.CacheDir, Helper: s.w.Helper,
+		Access: controller.Access{Kubeconfig: kubeconfig, Host: host, Port: port, Token: s.px.Token(), CA: s.px.CA()},
+	})
+	if err != nil {
+		return err
+	}
+	s.onClose(func() { s.runner.Stop() })
+	if s.r.Plan != nil {
+		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: s.runner, Masks: s.r.Masks,
+			Sink: s.sink, Errors: s.onInjectError})
+		if err != nil {
+			return err
+		}
+		s.px.SetHooks(s.inj.Hooks())
+	}
+	if err := s.runner.Start(ctx); err != nil {
+		return err
+	}
+	if s.inj != nil {
+		s.inj.Start(ctx)
+		s.onClose(s.inj.Stop)
+	}
+	return nil
+}
+
+func (s *session) onInjectError(err error) {
+	if s.r.Errors != nil {
+		s.r.Errors(err)
+	}
+}
+
+// controller is the spec's controller, with a builtin one turned into the
+// command that runs it.
+func (s *session) controller(kubeconfig string) (*ir.Controller, error) {
+	c := s.r.Test.Controller
+	if c.Builtin == "" {
+		return c, nil
+	}
+	if s.w.Builtin == nil {
+		return nil, fmt.Errorf("%s: builtin controller %q needs the embedded backend", c.Src, c.Builtin)
+	}
+	cp := *c
+	cp.Builtin = ""
+	cp.Command = s.w.Builtin(c.Builtin, kubeconfig)
+	cp.Kubeconfig = ir.Kubeconfig{}
+	return &cp, nil
+}
+
+// workloads runs the test's workloads, then waits for the controller to
+// settle. It returns the first failed step.
+func (s *session) workloads(ctx context.Context) error {
+	var failed error
+	for _, wl := range s.r.Test.Workloads {
+		if err := s.exec.Run(ctx, wl); err != nil {
+			failed = err
+			break
+		}
+	}
+	settle := s.r.Settle
+	if settle == 0 {
+		settle = 2 * time.Second
+	}
+	sctx, cancel := context.WithTimeout(ctx, maxSettle)
+	defer cancel()
+	_ = s.px.WaitQuiet(sctx, settle) // a controller that never settles is compared as it is
+	return failed
+}
+
+// ensureNamespaces creates the controller's namespaces, claiming them on
+// a cluster sieve does not own.
+func ensureNamespaces(ctx context.Context, b cluster.Backend, names []string) error {
+	if c, ok := b.(interface {
+		Claim(context.Context, []string) error
+	}); ok {
+		return c.Claim(ctx, names)
+	}
+	cs, err := kubernetes.NewForConfig(b.RESTConfig())
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: n}}
+		if _, err := cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("namespace %s: %w", n, err)
+		}
+	}
+	return nil
+}

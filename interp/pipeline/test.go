@@ -1,0 +1,283 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Options configure a test's pipeline. Workers and Test are required.
+type Options struct {
+	Test *ir.Test
+	// Spec is the spec file (for headers and reports); BaseDir the
+	// directory IR paths are relative to.
+	Spec    string
+	BaseDir string
+	// Out is the test's results directory.
+	Out string
+	// Workers run plans in parallel, one backend each; the first also runs
+	// the reference runs.
+	Workers []*Worker
+	// Patterns keeps only plans of these patterns (empty: all).
+	Patterns []ir.Pattern
+	// MaxPlans caps the plans run, spread evenly (0: no cap).
+	MaxPlans int
+	// Plans, when set, replaces generation: exactly these plans run
+	// (sieve reproduce).
+	Plans []*plan.Plan
+	// Progress receives one line per event worth telling (stderr); may be
+	// nil.
+	Progress io.Writer
+	// OnResult is called after each plan's result is written; may be nil.
+	OnResult func(*report.Result)
+}
+
+// TestOutcome is what a test's pipeline produced.
+type TestOutcome struct {
+	References int
+	Counts     []plan.Count
+	Plans      []*plan.Plan
+	Results    []*report.Result
+	// Seconds are the durations of the plan runs, in the order they ended.
+	Seconds []float64
+}
+
+// Prepared is a test whose reference runs are recorded and whose plans
+// are generated, ready to run.
+type Prepared struct {
+	o       *Options
+	layout  report.Layout
+	run     *report.TestRun
+	oracle  *oracle.Oracle
+	masks   *mask.Matcher
+	Outcome *TestOutcome
+}
+
+// RunTest records the reference runs, generates the plans and runs them.
+// Results are written to Out as each plan ends, so an interrupted run
+// (ctx cancelled) keeps every finished plan; the outcome then holds what
+// finished and the error is ctx's.
+func RunTest(ctx context.Context, o Options) (*TestOutcome, error) {
+	p, err := Prepare(ctx, o)
+	if err != nil {
+		return p.Outcome, err
+	}
+	return p.Outcome, p.Run(ctx)
+}
+
+// Prepare records the reference runs (writing them and the learned masks
+// to Out) and generates the plans. The outcome is never nil.
+func Prepare(ctx context.Context, o Options) (*Prepared, error) {
+	p := &Prepared{o: &o, layout: report.Layout{Root: o.Out}, Outcome: &TestOutcome{},
+		run: &report.TestRun{Test: o.Test.Name, Spec: o.Spec, Started: time.Now()}}
+	refs, err := o.references(ctx, p.layout, p.run)
+	if err != nil {
+		return p, err
+	}
+	p.Outcome.References = len(refs)
+	p.oracle, err = oracle.New(refs, oracle.Options{Masks: o.Test.Masks, Invariants: o.Test.Invariants, ResultsDir: o.Out})
+	if err != nil {
+		return p, err
+	}
+	comment := []string{fmt.Sprintf("learned from %d reference runs of test %s", len(refs), o.Test.Name)}
+	if err := report.WriteLearned(p.layout, p.oracle.Learned(), comment); err != nil {
+		return p, err
+	}
+	if p.masks, err = plan.Masks(o.Test); err != nil {
+		return p, err
+	}
+	p.Outcome.Plans, p.Outcome.Counts, err = o.plans(refs[0], p.masks)
+	if err != nil {
+		return p, err
+	}
+	p.run.Planned = len(p.Outcome.Plans)
+	return p, report.WriteRun(p.layout, p.run)
+}
+
+// Run runs the prepared plans and marks the test finished.
+func (p *Prepared) Run(ctx context.Context) error {
+	p.o.progressf("%d plans to run on %d worker(s)", len(p.Outcome.Plans), len(p.o.Workers))
+	if err := p.o.runPlans(ctx, p.layout, p.oracle, p.masks, p.Outcome.Plans, p.Outcome); err != nil {
+		return err
+	}
+	now := time.Now()
+	p.run.Finished = &now
+	return report.WriteRun(p.layout, p.run)
+}
+
+// references records the reference runs on the first worker.
+func (o *Options) references(ctx context.Context, layout report.Layout, run *report.TestRun) ([]*trace.Trace, error) {
+	n := max(o.Test.Runs, 1)
+	run.References = n
+	if err := report.WriteRun(layout, run); err != nil {
+		return nil, err
+	}
+	var refs []*trace.Trace
+	for i := 1; i <= n; i++ {
+		o.progressf("reference run %d/%d", i, n)
+		start := time.Now()
+		r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: layout.ReferenceDir(i),
+			Header: trace.Header{Test: o.Test.Name, Spec: o.Spec, Run: i}}
+		res, err := o.Workers[0].Execute(ctx, r)
+		if err != nil {
+			return nil, fmt.Errorf("reference run %d: %w", i, err)
+		}
+		if res.WorkloadErr != nil {
+			return nil, fmt.Errorf("reference run %d: the workload fails without any fault (fix the spec or the controller first): %w", i, res.WorkloadErr)
+		}
+		t, err := trace.Read(res.Trace)
+		if err != nil {
+			return nil, err
+		}
+		o.progressf("reference run %d: %d trace entries in %.1fs", i, len(t.Entries), time.Since(start).Seconds())
+		refs = append(refs, t)
+	}
+	return refs, nil
+}
+
+// plans generates and selects the plans to run, writing them to the
+// results directory.
+func (o *Options) plans(ref *trace.Trace, masks *mask.Matcher) ([]*plan.Plan, []plan.Count, error) {
+	if o.Plans != nil {
+		return o.Plans, nil, nil
+	}
+	set, err := plan.Generate(ref, o.Test, plan.Options{Masks: masks})
+	if err != nil {
+		return nil, nil, err
+	}
+	plans := set.Plans
+	if len(o.Patterns) > 0 {
+		plans = keepPatterns(plans, o.Patterns)
+	}
+	if o.MaxPlans > 0 && len(plans) > o.MaxPlans {
+		plans = spread(plans, o.MaxPlans)
+	}
+	return plans, set.Counts, nil
+}
+
+func keepPatterns(plans []*plan.Plan, pats []ir.Pattern) []*plan.Plan {
+	var out []*plan.Plan
+	for _, p := range plans {
+		for _, pat := range pats {
+			if p.Pattern == pat {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// spread keeps n plans evenly spread over the list, not the first n.
+func spread(plans []*plan.Plan, n int) []*plan.Plan {
+	out := make([]*plan.Plan, 0, n)
+	for i := range n {
+		out = append(out, plans[i*len(plans)/n])
+	}
+	return out
+}
+
+// runPlans runs the plans on the workers and writes each result.
+func (o *Options) runPlans(ctx context.Context, layout report.Layout, orc *oracle.Oracle, masks *mask.Matcher, plans []*plan.Plan, out *TestOutcome) error {
+	queue := make(chan *plan.Plan)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var errs []error
+	for _, w := range o.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range queue {
+				res, err := o.runPlan(ctx, w, layout, orc, masks, p)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				} else {
+					out.Results = append(out.Results, res)
+					out.Seconds = append(out.Seconds, res.Seconds)
+				}
+				mu.Unlock()
+				if err == nil && o.OnResult != nil {
+					o.OnResult(res)
+				}
+			}
+		}()
+	}
+send:
+	for _, p := range plans {
+		select {
+		case queue <- p:
+		case <-ctx.Done():
+			break send
+		}
+	}
+	close(queue)
+	wg.Wait()
+	sort.Slice(out.Results, func(i, j int) bool { return out.Results[i].Plan < out.Results[j].Plan })
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return errors.Join(errs...)
+}
+
+// runPlan runs one plan and writes its result. A run that could not be
+// done is a result with status error, not an error, unless ctx ended.
+func (o *Options) runPlan(ctx context.Context, w *Worker, layout report.Layout, orc *oracle.Oracle, masks *mask.Matcher, p *plan.Plan) (*report.Result, error) {
+	dir := layout.PlanDir(p.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	b, err := p.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, report.PlanFile), b, 0o644); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: dir, Plan: p, Masks: masks,
+		Header: trace.Header{Test: o.Test.Name, Spec: o.Spec, Plan: p.Name, Pattern: string(p.Pattern)},
+		Errors: func(err error) { o.progressf("%v", err) }}
+	res, runErr := w.Execute(ctx, r)
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // interrupted: the plan did not finish
+	}
+	result := &report.Result{Test: o.Test.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: report.PlanRel(p.Name)}
+	if runErr == nil {
+		var t *trace.Trace
+		if t, runErr = trace.Read(res.Trace); runErr == nil {
+			var judged *report.Result
+			if judged, runErr = report.Judge(orc, t, report.PlanRel(p.Name)); runErr == nil {
+				result = judged
+			}
+		}
+	}
+	if runErr != nil {
+		result.Status, result.Error, result.Findings = report.Errored, runErr.Error(), nil
+	}
+	result.Started, result.Seconds = start, time.Since(start).Seconds()
+	if err := report.WriteResult(layout, result); err != nil {
+		return nil, err
+	}
+	o.progressf("plan %s: %s (%.1fs)", p.Name, result.Status, result.Seconds)
+	return result, nil
+}
+
+func (o *Options) progressf(format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, format+"\n", args...)
+	}
+}

@@ -1,0 +1,54 @@
+package plan
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/sievetool/sieve/interp/trace"
+)
+
+// TestSlimDiff diffs the cases of testdata/diff.txtar; the out/NAME
+// sections are golden (SIEVE_UPDATE=1 rewrites them).
+func TestSlimDiff(t *testing.T) {
+	const file = "testdata/diff.txtar"
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := archiveFiles(ar)
+	m, err := Masks(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := m.Object(trace.Key{Kind: "pod", Namespace: "default", Name: "a"})
+	got := map[string][]byte{}
+	for _, name := range caseNames(files) {
+		prev := Normalise(o, bytes.TrimSpace(files[name+"/prev.json"]))
+		cur := Normalise(o, bytes.TrimSpace(files[name+"/cur.json"]))
+		d := SlimDiff(prev, cur)
+		got["out/"+name] = fmt.Appendf(nil, "diff: %s\nempty: %v\ncur contains diff.cur: %v\nprev contains diff.cur: %v\n", d, d.Empty(), Contains(cur, d.Cur), Contains(prev, d.Cur))
+	}
+	checkGolden(t, file, ar, got)
+}
+
+// caseNames returns the case directories of an archive, sorted.
+func caseNames(files map[string][]byte) []string {
+	seen := map[string]bool{}
+	for name := range files {
+		if dir := path.Dir(name); dir != "." && !strings.HasPrefix(name, "out/") {
+			seen[dir] = true
+		}
+	}
+	var out []string
+	for d := range seen {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}

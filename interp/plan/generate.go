@@ -1,0 +1,176 @@
+package plan
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Options tune generation. The zero value is the default.
+type Options struct {
+	// Quiet is the gap between two controller requests that ends a burst
+	// (the proxy's view of a reconcile). Default 100ms.
+	Quiet time.Duration
+	// MaxOccurrence is the highest occurrence of one signature that the
+	// duplicates pass keeps. Default 3, as in Sieve.
+	MaxOccurrence int
+	// StaleFor is how long a stale view lasts when the policy does not
+	// say. Default 10s.
+	StaleFor time.Duration
+	// Masks replaces the masks compiled from the test (see Masks).
+	Masks *mask.Matcher
+}
+
+// withDefaults fills in the defaults.
+func (o Options) withDefaults() Options {
+	if o.Quiet <= 0 {
+		o.Quiet = 100 * time.Millisecond
+	}
+	if o.MaxOccurrence <= 0 {
+		o.MaxOccurrence = 3
+	}
+	if o.StaleFor <= 0 {
+		o.StaleFor = 10 * time.Second
+	}
+	return o
+}
+
+// generator holds what one Generate call shares across patterns.
+type generator struct {
+	ix    *index
+	test  *ir.Test
+	opts  Options
+	acted map[*item]bool
+}
+
+// Generate makes the plans for test t from its reference trace tr: for each
+// policy, for each pattern it asks for, the candidates, pruned pass by pass
+// and counted; then the test's own plans. Plans with the same name (the
+// same actions) are kept once.
+func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
+	if tr == nil || t == nil {
+		return nil, fmt.Errorf("plan: generate: no trace or no test")
+	}
+	opts = opts.withDefaults()
+	m := opts.Masks
+	if m == nil {
+		var err error
+		if m, err = Masks(t); err != nil {
+			return nil, err
+		}
+	}
+	g := &generator{ix: newIndex(tr, m, opts.Quiet), test: t, opts: opts}
+	set := &Set{}
+	for _, pol := range t.Policies {
+		for _, pat := range pol.Patterns {
+			plans, count, err := g.pattern(pol, pat)
+			if err != nil {
+				return nil, err
+			}
+			set.Plans = append(set.Plans, plans...)
+			set.Counts = append(set.Counts, count)
+		}
+	}
+	if err := g.userPlans(set); err != nil {
+		return nil, err
+	}
+	set.Plans = dedupe(set.Plans)
+	return set, nil
+}
+
+// pattern generates and prunes the plans of one pattern for one policy.
+// Candidates that make the same plan (the same actions, so the same name)
+// give it once: Final counts distinct plans.
+func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*Plan, Count, error) {
+	var cands []*candidate
+	var passes []pass
+	switch pat {
+	case ir.Intermediate:
+		cands, passes = g.intermediate(pol)
+	case ir.Stale:
+		cands, passes = g.stale(pol)
+	case ir.Unobserved:
+		cands, passes = g.unobserved(pol)
+	default:
+		return nil, Count{}, fmt.Errorf("plan: policy %s: unknown pattern %q (want intermediate, stale or unobserved)", pol.Name, pat)
+	}
+	count := Count{Policy: pol.Name, Pattern: pat, Baseline: len(cands)}
+	cands = runPasses(cands, passes, &count)
+	cands = spread(cands, pol.MaxPlans, &count)
+	plans := make([]*Plan, 0, len(cands))
+	for _, c := range cands {
+		p := c.build()
+		p.Format, p.Test, p.Pattern, p.Policy = Version, g.test.Name, pat, pol.Name
+		p.Src = srcString(pol.Src)
+		p.setName(c.slug)
+		plans = append(plans, p)
+	}
+	plans = dedupe(plans)
+	count.Final = len(plans)
+	return plans, count, nil
+}
+
+// dedupe keeps the first plan of each name.
+func dedupe(plans []*Plan) []*Plan {
+	seen := map[string]bool{}
+	out := plans[:0]
+	for _, p := range plans {
+		if !seen[p.Name] {
+			seen[p.Name] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// why describes an item for a plan's Why list.
+func why(role string, it *item) Why {
+	w := Why{
+		Role: role, Seq: it.seq(), Key: it.Key.String(), Verb: it.Verb,
+		Subresource: it.Subresource, Revision: it.Entry.ResourceVersion,
+		Diff: it.Diff, Occurrence: it.Occurrence,
+	}
+	if it.Stream == Written {
+		w.Code = it.Entry.Code
+	}
+	if w.Diff.Empty() {
+		w.Diff = nil
+	}
+	return w
+}
+
+// ref turns a key into an exact reference.
+func ref(k trace.Key) *ir.Ref {
+	return &ir.Ref{Kind: k.Kind, Namespace: k.Namespace, Name: k.Name}
+}
+
+// leaf returns the trigger that matches exactly the change it was made
+// from: same stream, verb, object and diff, at the same occurrence.
+func leaf(it *item) *Trigger {
+	t := &Trigger{On: it.Verb, Target: ref(it.Key), Subresource: it.Subresource, Count: it.Occurrence}
+	switch it.Stream {
+	case Written:
+		t.Op, t.Failed = ir.TrigWrite, !it.OK()
+	case Cluster:
+		t.Op, t.Seen = ir.TrigEvent, SeenCluster
+	default:
+		t.Op = ir.TrigEvent
+	}
+	if !it.Diff.Empty() || it.Verb == "update" || it.Verb == "patch" {
+		t.Diff = it.Diff
+	}
+	return t
+}
+
+// srcString formats a spec range's start as file:line:col, or "" when it
+// names no line.
+func srcString(r diag.Range) string {
+	if !r.IsValid() {
+		return ""
+	}
+	return r.String()
+}

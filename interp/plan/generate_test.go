@@ -1,0 +1,188 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// TestGenerate runs generation on each case in testdata/cases: a txtar
+// archive naming a fixture trace (-- trace --) and holding the test
+// (-- test.json --, the IR). The out/ sections are the golden output: the
+// counts table, the plan names, each plan, and, for cases whose single
+// policy has every pass on, the counts with each pass switched off.
+// SIEVE_UPDATE=1 rewrites them.
+func TestGenerate(t *testing.T) {
+	files, err := filepath.Glob("testdata/cases/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, test := caseInputs(t, ar)
+			got := generateOutputs(t, tr, test)
+			checkGolden(t, f, ar, got)
+		})
+	}
+}
+
+// caseInputs reads a case's trace and test.
+func caseInputs(t *testing.T, ar *txtar.Archive) (*trace.Trace, *ir.Test) {
+	t.Helper()
+	files := archiveFiles(ar)
+	tr, err := trace.Read(filepath.Join("testdata", strings.TrimSpace(string(files["trace"]))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var test ir.Test
+	if err := json.Unmarshal(files["test.json"], &test); err != nil {
+		t.Fatalf("test.json: %v", err)
+	}
+	return tr, &test
+}
+
+// generateOutputs generates the plans and renders every output section.
+func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test) map[string][]byte {
+	t.Helper()
+	set, err := Generate(tr, test, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{"out/counts": countsText(t, set.Counts)}
+	var names bytes.Buffer
+	for _, p := range set.Plans {
+		names.WriteString(p.Name + "\n")
+		b, err := p.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRoundTrip(t, p, b)
+		out["out/plan/"+p.Name+".json"] = b
+	}
+	out["out/plans"] = names.Bytes()
+	if len(test.Policies) == 1 && test.Policies[0].Prune == ir.DefaultPrune {
+		for pass, off := range passSwitches() {
+			variant := *test
+			pol := *test.Policies[0]
+			off(&pol.Prune)
+			variant.Policies = []*ir.Policy{&pol}
+			vs, err := Generate(tr, &variant, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out["out/counts-without-"+pass] = countsText(t, vs.Counts)
+		}
+	}
+	return out
+}
+
+// passSwitches returns, per switchable pass, how to turn it off.
+func passSwitches() map[string]func(*ir.Prune) {
+	return map[string]func(*ir.Prune){
+		PassCausality:        func(p *ir.Prune) { p.Causality = false },
+		PassNoOp:             func(p *ir.Prune) { p.NoOp = false },
+		PassFailed:           func(p *ir.Prune) { p.Failed = false },
+		PassNondeterministic: func(p *ir.Prune) { p.Nondeterministic = false },
+		PassDuplicates:       func(p *ir.Prune) { p.Duplicates = false },
+	}
+}
+
+// countsText renders the counts table.
+func countsText(t *testing.T, c []Count) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteCounts(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// checkRoundTrip checks that a plan decodes back to the same bytes.
+func checkRoundTrip(t *testing.T, p *Plan, b []byte) {
+	t.Helper()
+	q, err := Decode(b)
+	if err != nil {
+		t.Fatalf("plan %s does not decode: %v", p.Name, err)
+	}
+	b2, err := q.Marshal()
+	if err != nil || !bytes.Equal(b, b2) {
+		t.Errorf("plan %s does not round-trip:\n%s\n---\n%s", p.Name, b, b2)
+	}
+}
+
+// archiveFiles indexes an archive's files by name.
+func archiveFiles(ar *txtar.Archive) map[string][]byte {
+	m := map[string][]byte{}
+	for _, f := range ar.Files {
+		m[f.Name] = f.Data
+	}
+	return m
+}
+
+// checkGolden compares the out/ sections of an archive with got, or
+// rewrites them when SIEVE_UPDATE is set.
+func checkGolden(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+	t.Helper()
+	if os.Getenv("SIEVE_UPDATE") != "" {
+		var keep []txtar.File
+		for _, f := range ar.Files {
+			if !strings.HasPrefix(f.Name, "out/") {
+				keep = append(keep, f)
+			}
+		}
+		for _, name := range sortedKeys(got) {
+			keep = append(keep, txtar.File{Name: name, Data: got[name]})
+		}
+		ar.Files = keep
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want := map[string][]byte{}
+	for name, data := range archiveFiles(ar) {
+		if strings.HasPrefix(name, "out/") {
+			want[name] = data
+		}
+	}
+	for _, name := range sortedKeys(got) {
+		if w, ok := want[name]; !ok {
+			t.Errorf("%s: unexpected output (SIEVE_UPDATE=1 to accept):\n%s", name, got[name])
+		} else if !bytes.Equal(w, got[name]) {
+			t.Errorf("%s differs (SIEVE_UPDATE=1 to accept):\ngot:\n%s\nwant:\n%s", name, got[name], w)
+		}
+	}
+	var missing []string
+	for name := range want {
+		if _, ok := got[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	sort.Strings(missing)
+	for _, name := range missing {
+		t.Errorf("%s: expected output not produced", name)
+	}
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

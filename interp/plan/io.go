@@ -1,0 +1,110 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Set is the outcome of generation: the plans, in a deterministic order,
+// and the counts per policy and pattern.
+type Set struct {
+	Plans  []*Plan `json:"plans"`
+	Counts []Count `json:"counts"`
+}
+
+// Marshal returns the indented JSON of the plan, ending in a newline.
+func (p *Plan) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(p); err != nil {
+		return nil, fmt.Errorf("plan %s: %w", p.Name, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Write writes each plan of the set to dir as NAME.json, and the counts to
+// dir/counts.json. It creates dir if needed.
+func (s *Set) Write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	for _, p := range s.Plans {
+		b, err := p.Marshal()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, p.Name+".json"), b, 0o644); err != nil {
+			return fmt.Errorf("plan: %w", err)
+		}
+	}
+	b, err := json.MarshalIndent(s.Counts, "", "  ")
+	if err != nil {
+		return fmt.Errorf("plan: counts: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "counts.json"), append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	return nil
+}
+
+// Read reads one plan file.
+func Read(file string) (*Plan, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	p, err := Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return p, nil
+}
+
+// Decode decodes a plan and checks its format version. Unknown fields are
+// an error, so a misspelt field in a hand-edited plan is not ignored.
+func Decode(b []byte) (*Plan, error) {
+	var p Plan
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	switch {
+	case p.Format == 0:
+		return nil, fmt.Errorf("plan: not a sieve plan (no \"sievePlan\" field)")
+	case p.Format != Version:
+		return nil, fmt.Errorf("plan: version %d, this sieve reads version %d", p.Format, Version)
+	case p.Name == "":
+		return nil, fmt.Errorf("plan: no name")
+	}
+	return &p, nil
+}
+
+// ReadDir reads every plan file (*.json except counts.json) in dir, sorted
+// by name.
+func ReadDir(dir string) ([]*Plan, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	sort.Strings(files)
+	var out []*Plan
+	for _, f := range files {
+		if strings.HasSuffix(f, string(filepath.Separator)+"counts.json") {
+			continue
+		}
+		p, err := Read(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}

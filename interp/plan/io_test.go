@@ -1,0 +1,122 @@
+package plan
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// TestWriteReadDir writes a generated set to a directory and reads every
+// plan back unchanged; the counts land in counts.json.
+func TestWriteReadDir(t *testing.T) {
+	tr, err := trace.Read("testdata/datastore.trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := &ir.Test{Name: "buggy", Policies: []*ir.Policy{{
+		Name: "all", Patterns: []ir.Pattern{ir.Intermediate, ir.Stale, ir.Unobserved}, Prune: ir.DefaultPrune,
+	}}}
+	set, err := Generate(tr, test, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := set.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "counts.json")); err != nil {
+		t.Errorf("counts.json: %v", err)
+	}
+	got, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(set.Plans) {
+		t.Fatalf("read %d plans, wrote %d", len(got), len(set.Plans))
+	}
+	byName := map[string]*Plan{}
+	for _, p := range got {
+		byName[p.Name] = p
+	}
+	for _, p := range set.Plans {
+		q := byName[p.Name]
+		if q == nil {
+			t.Errorf("plan %s not read back", p.Name)
+			continue
+		}
+		a, _ := p.Marshal()
+		b, _ := q.Marshal()
+		if !bytes.Equal(a, b) {
+			t.Errorf("plan %s changed on the way:\n%s\n---\n%s", p.Name, a, b)
+		}
+	}
+}
+
+// TestGenerateStable checks that generation is deterministic: two runs
+// give the same plans, in the same order, with the same names.
+func TestGenerateStable(t *testing.T) {
+	tr := synthTrace(1500)
+	test := &ir.Test{Name: "bench", Policies: []*ir.Policy{{
+		Name: "all", Patterns: []ir.Pattern{ir.Intermediate, ir.Stale, ir.Unobserved}, Prune: ir.DefaultPrune, MaxPlans: 7,
+	}}}
+	var first []byte
+	for range 2 {
+		set, err := Generate(tr, test, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		for _, p := range set.Plans {
+			m, _ := p.Marshal()
+			b.Write(m)
+		}
+		if first == nil {
+			first = b.Bytes()
+		} else if !bytes.Equal(first, b.Bytes()) {
+			t.Fatal("two generations from the same trace differ")
+		}
+	}
+}
+
+// TestDecodeErrors checks what a plan file is refused for.
+func TestDecodeErrors(t *testing.T) {
+	cases := map[string]string{
+		`{"name": "x", "actions": []}`:                                "not a sieve plan",
+		`{"sievePlan": 2, "name": "x", "actions": []}`:                "version 2",
+		`{"sievePlan": 1, "actions": []}`:                             "no name",
+		`{"sievePlan": 1, "name": "x", "actions": [], "acitons": []}`: "unknown field",
+		`{"sievePlan": 1, "name": "x", "actions": [{"kind": "crash", "trigger": {"op": "timeout", "duration": "soon"}}]}`: "duration",
+	}
+	for in, want := range cases {
+		_, err := Decode([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Decode(%s) = %v, want an error containing %q", in, err, want)
+		}
+	}
+}
+
+// TestSpread checks that a cap samples the whole list evenly and keeps
+// order.
+func TestSpread(t *testing.T) {
+	var cands []*candidate
+	for i := range 10 {
+		cands = append(cands, &candidate{slug: string(rune('a' + i))})
+	}
+	var c Count
+	got := spread(cands, 3, &c)
+	var s string
+	for _, x := range got {
+		s += x.slug
+	}
+	if s != "bfi" {
+		t.Errorf("spread(10, 3) picked %q, want %q", s, "bfi")
+	}
+	if len(c.Passes) != 1 || c.Passes[0].Left != 3 || !c.Passes[0].On {
+		t.Errorf("max pass count %+v", c.Passes)
+	}
+}

@@ -1,0 +1,223 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// intermediate makes one candidate per controller write: crash the
+// controller right after the API server committed it, before the response
+// reaches the controller, then start it again.
+func (g *generator) intermediate(pol *ir.Policy) ([]*candidate, []pass) {
+	cands := make([]*candidate, 0, len(g.ix.writes))
+	for _, w := range g.ix.writes {
+		cands = append(cands, g.crashAfter(w))
+	}
+	pr := pol.Prune
+	return cands, []pass{
+		filterPass(pol),
+		{PassFailed, pr.Failed, func(c *candidate) bool { return c.write.OK() }},
+		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.write) }},
+		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool { return !g.nondeterministic(c.write) }},
+		{PassCausality, pr.Causality, func(c *candidate) bool { return g.caused(c.write) }},
+		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return !g.duplicate(c.write) }},
+	}
+}
+
+// crashAfter is the intermediate-state candidate for write w.
+func (g *generator) crashAfter(w *item) *candidate {
+	c := &candidate{write: w, slug: w.Key.String() + "-" + w.Verb + "-" + w.Subresource}
+	c.build = func() *Plan {
+		return &Plan{
+			Workload: w.workload,
+			Actions:  []*Action{{Kind: ir.ActCrash, Trigger: leaf(w)}},
+			Why:      []Why{why("write", w)},
+		}
+	}
+	return c
+}
+
+// caused reports whether some delivered event may have caused write w.
+func (g *generator) caused(w *item) bool {
+	for _, n := range between(g.ix.deliveries, w.lo, w.at()) {
+		if g.ix.related(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// stale makes one candidate per pair (event N delivered, later delete U):
+// when U's object comes back (or the controller sees newer state of N's
+// object), restart the controller into a view of N's object frozen at N's
+// revision, and lift the freeze after the policy's StaleFor.
+func (g *generator) stale(pol *ir.Policy) ([]*candidate, []pass) {
+	var cands []*candidate
+	for _, u := range g.ix.writes {
+		if u.Verb != "delete" && u.Verb != "deletecollection" {
+			continue
+		}
+		for _, n := range between(g.ix.deliveries, time.Time{}, u.at()) {
+			cands = append(cands, &candidate{event: n, write: u})
+		}
+	}
+	pr := pol.Prune
+	return cands, []pass{
+		filterPass(pol),
+		{PassFailed, pr.Failed, func(c *candidate) bool { return c.write.OK() }},
+		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.event) }},
+		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool {
+			return !g.nondeterministic(c.event) && !g.nondeterministic(c.write)
+		}},
+		{PassCausality, pr.Causality, func(c *candidate) bool { return g.ix.causes(c.event, c.write) }},
+		{PassEffect, true, func(c *candidate) bool { return g.staleBack(pol, c) }},
+		{PassDuplicates, pr.Duplicates, func(c *candidate) bool {
+			return !g.duplicate(c.event) && !g.duplicate(c.write)
+		}},
+	}
+}
+
+// staleBack finds what fires the stale view of candidate c and completes
+// it: the first time after the delete that the deleted object comes back
+// (delivered to the controller, seen in the cluster, or created by the
+// controller), or else the first newer state of N's object that the
+// controller acted on. It reports false when there is none.
+func (g *generator) staleBack(pol *ir.Policy, c *candidate) bool {
+	ix, n, u := g.ix, c.event, c.write
+	isBack := func(it *item) bool { return it.Verb == "create" && it.OK() }
+	back := after(ix.delivByKey[u.Key], u.seq(), isBack)
+	if back == nil {
+		back = after(ix.histByKey[u.Key], u.seq(), isBack)
+	}
+	if back == nil {
+		back = after(ix.writeByKey[u.Key], u.seq(), isBack)
+	}
+	if back == nil {
+		back = after(ix.delivByKey[n.Key], u.seq(), func(it *item) bool { return g.actedOn(it) })
+	}
+	if back == nil {
+		return false
+	}
+	c.back = back
+	c.slug = n.Key.String() + "-" + n.Verb
+	staleFor := pol.StaleFor.D()
+	if staleFor <= 0 {
+		staleFor = g.opts.StaleFor
+	}
+	c.build = func() *Plan { return stalePlan(c, ir.Duration(staleFor)) }
+	return true
+}
+
+// stalePlan builds the stale-state plan of a completed candidate.
+func stalePlan(c *candidate, staleFor ir.Duration) *Plan {
+	n, u, back := c.event, c.write, c.back
+	return &Plan{
+		Workload: n.workload,
+		Actions: []*Action{
+			{Kind: ir.ActStaleOn, Scope: ref(n.Key), Revision: n.Entry.ResourceVersion, Trigger: leaf(back)},
+			{Kind: ir.ActRestart},
+			{Kind: ir.ActStaleOff, Scope: ref(n.Key), Trigger: &Trigger{Op: ir.TrigTimeout, Duration: staleFor}},
+		},
+		Why: []Why{why("event", n), why("delete", u), why("back", back)},
+	}
+}
+
+// actedOn reports whether the controller made a write that changed
+// something (2xx, not a no-op) and that delivered event n may have caused.
+// The answers for all events are computed once, from the writes' side:
+// each write marks the events of its window that are related to it.
+func (g *generator) actedOn(n *item) bool {
+	if g.acted == nil {
+		g.acted = map[*item]bool{}
+		for _, w := range g.ix.writes {
+			if !w.OK() || isNoOp(w) {
+				continue
+			}
+			for _, d := range between(g.ix.deliveries, w.lo, w.at()) {
+				if !g.acted[d] && g.ix.related(d, w) {
+					g.acted[d] = true
+				}
+			}
+		}
+	}
+	return g.acted[n]
+}
+
+// unobserved makes one candidate per delivered event N that a later event
+// N′ on the same object cancels: hold N (and what follows it) until N′
+// arrives, then deliver only the newest state, so the controller never
+// sees N.
+func (g *generator) unobserved(pol *ir.Policy) ([]*candidate, []pass) {
+	cands := make([]*candidate, 0, len(g.ix.deliveries))
+	for _, n := range g.ix.deliveries {
+		cands = append(cands, &candidate{event: n})
+	}
+	pr := pol.Prune
+	return cands, []pass{
+		{PassCancelled, true, g.cancelled},
+		filterPass(pol),
+		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.event) }},
+		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool { return !g.nondeterministic(c.event) }},
+		{PassCausality, pr.Causality, func(c *candidate) bool { return g.actedOn(c.event) }},
+		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return !g.duplicate(c.event) }},
+	}
+}
+
+// cancelled finds the closest later delivery that cancels candidate c's
+// event and completes the candidate; it reports false when there is none.
+func (g *generator) cancelled(c *candidate) bool {
+	n := c.event
+	back := after(g.ix.delivByKey[n.Key], n.seq(), func(it *item) bool { return cancels(n, it) })
+	if back == nil {
+		return false
+	}
+	c.back = back
+	c.slug = n.Key.String() + "-" + n.Verb
+	c.build = func() *Plan { return unobservedPlan(c) }
+	return true
+}
+
+// cancels reports whether event m cancels the earlier event n on the same
+// object: one is a delete and the other is not; n is a creation (any later
+// change hides it); or m's object no longer holds what n changed.
+func cancels(n, m *item) bool {
+	if n.Verb == "delete" || m.Verb == "delete" {
+		return n.Verb != m.Verb
+	}
+	if n.Verb == "create" || n.Diff.Empty() {
+		return true
+	}
+	return !Contains(m.Object, n.Diff.Cur)
+}
+
+// unobservedPlan builds the unobserved-state plan of a completed candidate.
+func unobservedPlan(c *candidate) *Plan {
+	n := c.event
+	return &Plan{
+		Workload: n.workload,
+		Actions: []*Action{
+			{Kind: ir.ActHold, Scope: ref(n.Key), Trigger: leaf(n)},
+			{Kind: ir.ActRelease, Scope: ref(n.Key), Trigger: releaseTrigger(n)},
+		},
+		Why: []Why{why("event", n), why("cancel", c.back)},
+	}
+}
+
+// releaseTrigger is what ends the hold of event n: the kinds of later
+// event that cancel it, on the same object.
+func releaseTrigger(n *item) *Trigger {
+	ev := func(on string) *Trigger { return &Trigger{Op: ir.TrigEvent, On: on, Target: ref(n.Key)} }
+	switch n.Verb {
+	case "create":
+		return &Trigger{Op: ir.TrigAny, Args: []*Trigger{ev("update"), ev("delete")}}
+	case "delete":
+		return &Trigger{Op: ir.TrigAny, Args: []*Trigger{ev("create"), ev("update")}}
+	}
+	if n.Diff == nil || len(n.Diff.Cur) == 0 {
+		return ev("delete") // only fields went away: only a delete cancels it
+	}
+	upd := ev("update")
+	upd.NoLonger = n.Diff.Cur
+	return &Trigger{Op: ir.TrigAny, Args: []*Trigger{upd, ev("delete")}}
+}

@@ -1,0 +1,195 @@
+package plan
+
+import (
+	"path"
+	"strings"
+
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Pass names. Passes that a policy cannot switch off are marked in docs.
+const (
+	PassFilter           = "filter"           // the policy's include/exclude
+	PassCancelled        = "cancelled"        // unobserved: a later event cancels it (always on)
+	PassFailed           = "failed"           // drop failed writes
+	PassNoOp             = "noop"             // drop changes empty after masking
+	PassNondeterministic = "nondeterministic" // drop generated names and wholly masked objects
+	PassCausality        = "causality"        // keep what the controller plausibly acted on
+	PassEffect           = "effect"           // stale: the object comes back, or newer state follows (always on)
+	PassDuplicates       = "duplicates"       // drop signatures seen more than MaxOccurrence times
+	PassMax              = "max"              // the policy's max plans, spread evenly
+)
+
+// candidate is a plan in the making.
+type candidate struct {
+	// event and write are the observed event and the write (the policy's
+	// filters are matched against both); back is the item that fires a
+	// stale view or cancels a hidden event.
+	event, write, back *item
+	slug               string
+	build              func() *Plan
+}
+
+// pass is one pruning pass: keep says whether a candidate survives.
+type pass struct {
+	name string
+	on   bool
+	keep func(*candidate) bool
+}
+
+// Count is the number of candidates of one pattern for one policy, before
+// and after each pruning pass, and the number of distinct plans they make.
+type Count struct {
+	Policy   string      `json:"policy"`
+	Pattern  Pattern     `json:"pattern"`
+	Baseline int         `json:"baseline"`
+	Passes   []PassCount `json:"passes"`
+	Final    int         `json:"final"`
+}
+
+// PassCount is the number of candidates left after one pass; a pass that
+// is off leaves them all.
+type PassCount struct {
+	Pass string `json:"pass"`
+	On   bool   `json:"on"`
+	Left int    `json:"left"`
+}
+
+// runPasses applies the passes in order and counts what each leaves.
+func runPasses(cands []*candidate, passes []pass, c *Count) []*candidate {
+	for _, p := range passes {
+		if p.on {
+			cands = keepIf(cands, p.keep)
+		}
+		c.Passes = append(c.Passes, PassCount{Pass: p.name, On: p.on, Left: len(cands)})
+	}
+	return cands
+}
+
+// keepIf returns the candidates for which keep is true, in order.
+func keepIf(cands []*candidate, keep func(*candidate) bool) []*candidate {
+	out := make([]*candidate, 0, len(cands))
+	for _, c := range cands {
+		if keep(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// spread keeps at most max candidates, evenly spaced over the list (the
+// middle of each of max equal slices), so that a cap samples the whole
+// workload rather than its beginning. max 0 keeps everything.
+func spread(cands []*candidate, max int, c *Count) []*candidate {
+	on := max > 0 && len(cands) > max
+	if on {
+		out := make([]*candidate, max)
+		for i := range out {
+			out[i] = cands[(2*i+1)*len(cands)/(2*max)]
+		}
+		cands = out
+	}
+	c.Passes = append(c.Passes, PassCount{Pass: PassMax, On: max > 0, Left: len(cands)})
+	return cands
+}
+
+// filterPass is the policy's include/exclude filters: a candidate is kept
+// when its event or write matches an include filter (or there is none)
+// and neither matches an exclude filter.
+func filterPass(pol *ir.Policy) pass {
+	return pass{name: PassFilter, on: len(pol.Include)+len(pol.Exclude) > 0, keep: func(c *candidate) bool {
+		in := len(pol.Include) == 0
+		for _, s := range [2]*item{c.event, c.write} {
+			if s == nil {
+				continue
+			}
+			in = in || matchAny(pol.Include, s)
+			if matchAny(pol.Exclude, s) {
+				return false
+			}
+		}
+		return in
+	}}
+}
+
+// matchAny reports whether any filter matches the item.
+func matchAny(fs []ir.Filter, it *item) bool {
+	for _, f := range fs {
+		if matchFilter(f, it) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchFilter matches an item against a filter: globs on the key, and the
+// verb (create, update, delete for events; the request verb for writes).
+func matchFilter(f ir.Filter, it *item) bool {
+	if !kindGlob(f.Kind, it.Key.Kind) || !glob(f.Namespace, it.Key.Namespace) || !glob(f.Name, it.Key.Name) {
+		return false
+	}
+	if len(f.Verbs) == 0 {
+		return true
+	}
+	for _, v := range f.Verbs {
+		if v == it.Verb {
+			return true
+		}
+	}
+	return false
+}
+
+// glob matches a shell pattern; the empty pattern matches everything.
+func glob(pattern, s string) bool {
+	if pattern == "" || pattern == "*" {
+		return true
+	}
+	ok, err := path.Match(pattern, s)
+	return err == nil && ok
+}
+
+// kindGlob matches a kind written in a spec against a key's kind: a glob,
+// or a kind that may leave out the group of a custom resource
+// ("datastore" matches "datastore.example.com").
+func kindGlob(pattern, kind string) bool {
+	if strings.ContainsAny(pattern, "*?[") {
+		return glob(pattern, kind)
+	}
+	return pattern == "" || trace.KindMatches(pattern, kind)
+}
+
+// MatchRef reports whether a reference (globs allowed; a custom kind may
+// leave out its group) matches key parts. A nil reference matches
+// everything.
+func MatchRef(r *ir.Ref, kind, namespace, name string) bool {
+	return r == nil || kindGlob(r.Kind, kind) && glob(r.Namespace, namespace) && glob(r.Name, name)
+}
+
+// isNoOp reports whether an update or patch changed nothing after masking
+// (for a status write: nothing under status). Creates, deletes and failed
+// writes are never no-ops here.
+func isNoOp(it *item) bool {
+	if it.Verb != "update" && it.Verb != "patch" {
+		return false
+	}
+	if it.Stream == Written && !it.OK() {
+		return false
+	}
+	if it.Subresource == "status" {
+		_, p := it.Diff.Prev["status"]
+		_, c := it.Diff.Cur["status"]
+		return !p && !c
+	}
+	return it.Diff.Empty()
+}
+
+// nondeterministic reports whether an item's object has a generated name
+// or is masked entirely.
+func (g *generator) nondeterministic(it *item) bool {
+	return it.Key.Name == "" || g.ix.generated[it.Key] || g.ix.whole[it.Key]
+}
+
+// duplicate reports whether an item's signature was seen more than
+// MaxOccurrence times before.
+func (g *generator) duplicate(it *item) bool { return it.Occurrence > g.opts.MaxOccurrence }

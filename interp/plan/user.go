@@ -1,0 +1,70 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// userPlans translates the test's own plans into the plan format and adds
+// them to the set with a count row each (baseline = final: user plans are
+// not pruned).
+func (g *generator) userPlans(set *Set) error {
+	for _, up := range g.test.Plans {
+		p, err := FromIR(g.test.Name, up)
+		if err != nil {
+			return err
+		}
+		set.Plans = append(set.Plans, p)
+		set.Counts = append(set.Counts, Count{Policy: up.Name, Pattern: User, Baseline: 1, Final: 1})
+	}
+	return nil
+}
+
+// FromIR translates a spec plan of test into the plan format. Its name is
+// "user-" followed by the spec plan's name and a hash of its actions.
+func FromIR(test string, up *ir.Plan) (*Plan, error) {
+	p := &Plan{Format: Version, Test: test, Pattern: User, Policy: up.Name, Src: srcString(up.Src)}
+	for i, a := range up.Actions {
+		if a == nil {
+			return nil, fmt.Errorf("plan %s: action %d: missing", up.Name, i+1)
+		}
+		t, err := triggerFromIR(a.Trigger)
+		if err != nil {
+			return nil, fmt.Errorf("plan %s: action %d: %w", up.Name, i+1, err)
+		}
+		p.Actions = append(p.Actions, &Action{
+			Kind: a.Kind, Scope: a.Scope, Duration: a.Duration, Trigger: t, Src: srcString(a.Src),
+		})
+	}
+	p.setName(up.Name)
+	return p, nil
+}
+
+// triggerFromIR translates a trigger tree.
+func triggerFromIR(t *ir.Trigger) (*Trigger, error) {
+	if t == nil {
+		return nil, nil
+	}
+	out := &Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration}
+	switch t.Op {
+	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout:
+		if len(t.Args) > 0 {
+			return nil, fmt.Errorf("trigger %s: a leaf has no arguments", t.Op)
+		}
+	case ir.TrigSeq, ir.TrigAll, ir.TrigAny:
+		if len(t.Args) == 0 {
+			return nil, fmt.Errorf("trigger %s: no arguments", t.Op)
+		}
+	default:
+		return nil, fmt.Errorf("unknown trigger %q", t.Op)
+	}
+	for _, a := range t.Args {
+		x, err := triggerFromIR(a)
+		if err != nil {
+			return nil, err
+		}
+		out.Args = append(out.Args, x)
+	}
+	return out, nil
+}

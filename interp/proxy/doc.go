@@ -1,0 +1,24 @@
+// Package proxy is sieve's interception proxy: a reverse proxy between the
+// controller under test and the API server, through which sieve sees and
+// steers everything the controller does without changing its code.
+//
+// The proxy listens on loopback with its own certificate authority and
+// bearer token (WriteKubeconfig, CA, Token) and forwards to the upstream
+// with admin credentials. It parses every request into an API verb and an
+// object key (trace.Key, kinds from the upstream's discovery), asks the
+// upstream for JSON (a protobuf or CBOR client reads the JSON answer;
+// protobuf request bodies are forwarded as they are and decoded for the
+// record), and offers hooks: Before a request is forwarded, After the
+// upstream answered but before the controller sees the answer, and Filter
+// on every watch event (deliver, drop, hold, or supersede the held events
+// of the same object: hold-and-coalesce). A stale view (StaleView, Resume)
+// answers reads of a scope from a past resourceVersion and holds its watch
+// events. It writes Request and Delivery entries to a Sink and reports
+// activity (in-flight requests, held events) so callers can wait until the
+// controller is quiet.
+//
+// It does not start or kill the controller (package controller does), nor
+// decide what to inject (the injector, through the hooks), nor watch the
+// cluster for the history (the recorder). Requests outside the resource
+// API (discovery, /version, /healthz) are forwarded but not recorded.
+package proxy

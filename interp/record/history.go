@@ -1,0 +1,219 @@
+package record
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/sievetool/sieve/interp/trace"
+)
+
+// History watches every resource type of the cluster, including custom
+// resources whose CRDs appear while it runs, and sends each change to Sink
+// as a History entry. Events are left out: they are a log, not state.
+type History struct {
+	// Config is the admin client configuration.
+	Config *rest.Config
+	// Sink receives every change, in the order History sees them.
+	Sink func(trace.Entry)
+
+	mu       sync.Mutex
+	factory  dynamicinformer.DynamicSharedInformerFactory
+	watching map[schema.GroupResource]bool
+	synced   []cache.InformerSynced
+	ctx      context.Context
+}
+
+// skipped lists resources that are not cluster state worth comparing.
+var skipped = map[string]bool{"events": true, "events.events.k8s.io": true}
+
+// Start begins watching and returns once the initial lists are recorded.
+// Watching stops when ctx ends.
+func (h *History) Start(ctx context.Context) error {
+	dyn, err := dynamic.NewForConfig(h.Config)
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	dc, err := discovery.NewDiscoveryClientForConfig(h.Config)
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	h.ctx = ctx
+	h.factory = dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0)
+	h.watching = map[schema.GroupResource]bool{}
+	lists, err := dc.ServerPreferredResources()
+	if err != nil && len(lists) == 0 {
+		return fmt.Errorf("history: discovery: %w", err)
+	}
+	for _, l := range lists {
+		gv, err := schema.ParseGroupVersion(l.GroupVersion)
+		if err != nil {
+			continue
+		}
+		if !builtinGroup(gv.Group) {
+			continue // custom resources are watched once their CRD is established
+		}
+		for _, r := range l.APIResources {
+			if strings.Contains(r.Name, "/") || !hasVerbs(r.Verbs, "list", "watch") {
+				continue
+			}
+			if err := h.watch(gv.WithResource(r.Name), r.Kind); err != nil {
+				return err
+			}
+		}
+	}
+	return h.sync()
+}
+
+// watch starts an informer for one resource unless one runs already.
+func (h *History) watch(gvr schema.GroupVersionResource, kind string) error {
+	full := gvr.Resource
+	if gvr.Group != "" {
+		full += "." + gvr.Group
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if skipped[full] || h.watching[gvr.GroupResource()] {
+		return nil
+	}
+	h.watching[gvr.GroupResource()] = true
+	k := trace.KindName(gvr.Group, kind)
+	inf := h.factory.ForResource(gvr).Informer()
+	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(o any) { h.record(k, "ADDED", o) },
+		UpdateFunc: func(old, o any) { h.update(k, old, o) },
+		DeleteFunc: func(o any) { h.record(k, "DELETED", o) },
+	})
+	if err != nil {
+		return fmt.Errorf("history: watch %s: %w", full, err)
+	}
+	if gvr.Group == "apiextensions.k8s.io" && gvr.Resource == "customresourcedefinitions" {
+		_, err = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc:    h.crd,
+			UpdateFunc: func(_, o any) { h.crd(o) },
+		})
+		if err != nil {
+			return fmt.Errorf("history: watch CRDs: %w", err)
+		}
+	}
+	h.synced = append(h.synced, inf.HasSynced)
+	h.factory.Start(h.ctx.Done())
+	return nil
+}
+
+func (h *History) sync() error {
+	h.mu.Lock()
+	synced := append([]cache.InformerSynced(nil), h.synced...)
+	h.mu.Unlock()
+	ctx, cancel := context.WithTimeout(h.ctx, time.Minute)
+	defer cancel()
+	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
+		return fmt.Errorf("history: initial lists did not complete")
+	}
+	return nil
+}
+
+// crd starts watching a custom resource once its CRD is established.
+func (h *History) crd(o any) {
+	u, ok := o.(*unstructured.Unstructured)
+	if !ok || !established(u) {
+		return
+	}
+	group, _, _ := unstructured.NestedString(u.Object, "spec", "group")
+	plural, _, _ := unstructured.NestedString(u.Object, "spec", "names", "plural")
+	kind, _, _ := unstructured.NestedString(u.Object, "spec", "names", "kind")
+	version := storageVersion(u)
+	if group == "" || plural == "" || version == "" {
+		return
+	}
+	// An error here means the watch could not be registered; the entries
+	// it would have produced are missing and the oracle reports the
+	// objects as absent, which is visible.
+	_ = h.watch(schema.GroupVersionResource{Group: group, Version: version, Resource: plural}, kind)
+}
+
+func established(u *unstructured.Unstructured) bool {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		if m["type"] == "Established" && m["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+func storageVersion(u *unstructured.Unstructured) string {
+	versions, _, _ := unstructured.NestedSlice(u.Object, "spec", "versions")
+	for _, v := range versions {
+		m, _ := v.(map[string]any)
+		if m["storage"] == true {
+			name, _ := m["name"].(string)
+			return name
+		}
+	}
+	return ""
+}
+
+func (h *History) update(kind string, old, o any) {
+	ou, ok1 := old.(*unstructured.Unstructured)
+	nu, ok2 := o.(*unstructured.Unstructured)
+	if ok1 && ok2 && ou.GetResourceVersion() == nu.GetResourceVersion() {
+		return // a relist, not a change
+	}
+	h.record(kind, "MODIFIED", o)
+}
+
+func (h *History) record(kind, event string, o any) {
+	if d, ok := o.(cache.DeletedFinalStateUnknown); ok {
+		o = d.Obj
+	}
+	u, ok := o.(*unstructured.Unstructured)
+	if !ok {
+		return
+	}
+	if kind == "lease" && u.GetNamespace() == "kube-node-lease" {
+		return // node heartbeats
+	}
+	b, err := json.Marshal(u.Object)
+	if err != nil {
+		return
+	}
+	h.Sink(trace.Entry{
+		Time:            time.Now(),
+		Type:            trace.History,
+		Key:             &trace.Key{Kind: kind, Namespace: u.GetNamespace(), Name: u.GetName()},
+		Event:           event,
+		ResourceVersion: u.GetResourceVersion(),
+		Object:          b,
+	})
+}
+
+// builtinGroup reports whether an API group is Kubernetes' own. Discovery
+// may still list the resources of a CRD deleted a moment ago (a reset), and
+// a watch on those would never sync, so custom resources are only watched
+// through their CRDs.
+func builtinGroup(group string) bool {
+	return !strings.Contains(group, ".") || strings.HasSuffix(group, ".k8s.io")
+}
+
+func hasVerbs(verbs []string, want ...string) bool {
+	for _, w := range want {
+		if !slices.Contains(verbs, w) {
+			return false
+		}
+	}
+	return true
+}

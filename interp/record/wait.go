@@ -1,0 +1,296 @@
+package record
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// wait watches the target's objects and returns once the condition holds.
+// Conditions that look at other objects (CEL) are also re-evaluated every
+// half second.
+func (x *Executor) wait(ctx context.Context, s *ir.Step) error {
+	timeout := s.Timeout.D()
+	if timeout <= 0 {
+		timeout = DefaultWaitTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cond, err := x.condition(s.Until)
+	if err != nil {
+		return err
+	}
+	store, changed, namespaced, err := x.watch(ctx, s.Target)
+	if err != nil {
+		return err
+	}
+	target := x.defaulted(s.Target)
+	if !namespaced {
+		target.Namespace = ""
+	}
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	progress := "no object seen"
+	for {
+		objs := filterStore(store, target)
+		ok, p, err := cond(ctx, objs)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+		progress = p
+		select {
+		case <-changed:
+		case <-tick.C:
+		case <-ctx.Done():
+			return fmt.Errorf("%s %s: timed out after %s (%s)", s.Target, describe(s.Until), timeout, progress)
+		}
+	}
+}
+
+// watch starts an informer on the target's resource and returns its store,
+// a channel that receives a value after each change, and whether the
+// resource is namespaced.
+func (x *Executor) watch(ctx context.Context, r *ir.Ref) (cache.Store, <-chan struct{}, bool, error) {
+	gvr, namespaced, err := x.mapper.resource(r.Kind)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	ns := ""
+	if namespaced {
+		ns = refNamespace(x.defaulted(r))
+	}
+	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(x.dyn, 0, ns, nil)
+	inf := f.ForResource(gvr).Informer()
+	changed := make(chan struct{}, 1)
+	poke := func(any) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}
+	_, err = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: poke, DeleteFunc: poke, UpdateFunc: func(_, o any) { poke(o) },
+	})
+	if err != nil {
+		return nil, nil, false, err
+	}
+	f.Start(ctx.Done())
+	if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
+		return nil, nil, false, fmt.Errorf("%s: could not list %s", r, gvr.Resource)
+	}
+	return inf.GetStore(), changed, namespaced, nil
+}
+
+func filterStore(store cache.Store, r *ir.Ref) []map[string]any {
+	var out []map[string]any
+	for _, o := range store.List() {
+		u, ok := o.(*unstructured.Unstructured)
+		if !ok {
+			continue
+		}
+		if (r.Namespace == "" || matches(r.Namespace, u.GetNamespace())) && matches(r.Name, u.GetName()) {
+			out = append(out, u.Object)
+		}
+	}
+	return out
+}
+
+// condFunc says whether a wait condition holds for the matching objects,
+// and if not, how far it got.
+type condFunc func(ctx context.Context, objs []map[string]any) (bool, string, error)
+
+func (x *Executor) condition(c *ir.WaitCond) (condFunc, error) {
+	if c == nil {
+		return nil, fmt.Errorf("wait without a condition")
+	}
+	switch c.Kind {
+	case ir.WaitExists:
+		return func(_ context.Context, objs []map[string]any) (bool, string, error) {
+			return len(objs) > 0, "no object seen", nil
+		}, nil
+	case ir.WaitGone:
+		return func(_ context.Context, objs []map[string]any) (bool, string, error) {
+			return len(objs) == 0, fmt.Sprintf("%d still present", len(objs)), nil
+		}, nil
+	case ir.WaitField:
+		return fieldCond(c), nil
+	case ir.WaitReady:
+		return readyCond(c.Count), nil
+	case ir.WaitCEL:
+		prg, err := x.CEL.Compile(celenv.Wait, c.Expr)
+		if err != nil {
+			return nil, fmt.Errorf("cel: %w", err)
+		}
+		return x.celCond(prg), nil
+	}
+	return nil, fmt.Errorf("unknown wait condition %q", c.Kind)
+}
+
+func fieldCond(c *ir.WaitCond) condFunc {
+	want, _ := json.Marshal(c.Value)
+	return func(_ context.Context, objs []map[string]any) (bool, string, error) {
+		if len(objs) == 0 {
+			return false, "no object seen", nil
+		}
+		for _, o := range objs {
+			v, _ := getPath(o, c.Path)
+			got, _ := json.Marshal(v)
+			if string(got) != string(want) {
+				return false, fmt.Sprintf("%s of %s is %s", c.Path, nameOf(o), got), nil
+			}
+		}
+		return true, "", nil
+	}
+}
+
+func readyCond(count int) condFunc {
+	return func(_ context.Context, objs []map[string]any) (bool, string, error) {
+		n := 0
+		for _, o := range objs {
+			if isReady(o) {
+				n++
+			}
+		}
+		progress := fmt.Sprintf("%d of %d ready", n, len(objs))
+		if count > 0 {
+			return n >= count, fmt.Sprintf("%d ready, want %d", n, count), nil
+		}
+		return len(objs) > 0 && n == len(objs), progress, nil
+	}
+}
+
+func (x *Executor) celCond(prg *celenv.Program) condFunc {
+	return func(ctx context.Context, objs []map[string]any) (bool, string, error) {
+		if len(objs) == 0 {
+			return false, "no object seen", nil
+		}
+		w := &liveWorld{ctx: ctx, x: x}
+		for _, o := range objs {
+			ok, err := prg.Eval(ctx, w, o)
+			if err != nil {
+				return false, "", err
+			}
+			if !ok {
+				return false, "expression false for " + nameOf(o), nil
+			}
+		}
+		return true, "", nil
+	}
+}
+
+// liveWorld answers CEL's objects() and object() from the API server.
+type liveWorld struct {
+	ctx context.Context
+	x   *Executor
+}
+
+func (w *liveWorld) Objects(kind, namespace string) []map[string]any {
+	ns := namespace
+	if ns == "" {
+		ns = "*"
+	}
+	items, err := w.x.list(w.ctx, &ir.Ref{Kind: kind, Namespace: ns, Name: "*"})
+	if err != nil {
+		return nil
+	}
+	out := make([]map[string]any, len(items))
+	for i := range items {
+		out[i] = items[i].Object
+	}
+	return out
+}
+
+func (w *liveWorld) Object(kind, namespace, name string) map[string]any {
+	items, err := w.x.list(w.ctx, &ir.Ref{Kind: kind, Namespace: namespace, Name: name})
+	if err != nil || len(items) == 0 {
+		return nil
+	}
+	return items[0].Object
+}
+
+// isReady says whether an object is ready: a pod's Ready condition, a
+// PVC bound, a Ready, Available or Established (CRD) condition, or for workloads all
+// replicas ready at the current generation. Anything else is ready when
+// it exists.
+func isReady(o map[string]any) bool {
+	kind, _ := o["kind"].(string)
+	switch kind {
+	case "PersistentVolumeClaim", "PersistentVolume":
+		phase, _ := getPath(o, "status.phase")
+		return phase == "Bound"
+	case "StatefulSet", "ReplicaSet", "Deployment", "ReplicationController":
+		return replicasReady(o)
+	}
+	conds, ok := getPath(o, "status.conditions")
+	if !ok {
+		return true
+	}
+	list, _ := conds.([]any)
+	for _, c := range list {
+		m, _ := c.(map[string]any)
+		if readyTypes[m["type"]] && m["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+// readyTypes are the condition types that mean an object is ready.
+var readyTypes = map[any]bool{"Ready": true, "Available": true, "Established": true}
+
+func replicasReady(o map[string]any) bool {
+	want := int64(1)
+	if v, ok := getPath(o, "spec.replicas"); ok {
+		want = toInt(v)
+	}
+	ready, _ := getPath(o, "status.readyReplicas")
+	gen, _ := getPath(o, "metadata.generation")
+	observed, _ := getPath(o, "status.observedGeneration")
+	return toInt(ready) >= want && toInt(observed) >= toInt(gen)
+}
+
+func toInt(v any) int64 {
+	switch n := v.(type) {
+	case int64:
+		return n
+	case float64:
+		return int64(n)
+	case int:
+		return int64(n)
+	}
+	return 0
+}
+
+func nameOf(o map[string]any) string {
+	u := unstructured.Unstructured{Object: o}
+	gvk := u.GroupVersionKind()
+	return trace.Key{Kind: trace.KindName(gvk.Group, gvk.Kind), Namespace: u.GetNamespace(), Name: u.GetName()}.String()
+}
+
+func describe(c *ir.WaitCond) string {
+	switch c.Kind {
+	case ir.WaitField:
+		v, _ := json.Marshal(c.Value)
+		return fmt.Sprintf("%s == %s", c.Path, v)
+	case ir.WaitCEL:
+		return "expression true"
+	case ir.WaitReady:
+		if c.Count > 0 {
+			return fmt.Sprintf("%d ready", c.Count)
+		}
+		return "ready"
+	}
+	return string(c.Kind)
+}

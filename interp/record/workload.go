@@ -1,0 +1,341 @@
+package record
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// FieldManager is the server-side apply field manager of workload steps.
+const FieldManager = "sieve"
+
+// DefaultWaitTimeout bounds a wait step that names no timeout.
+const DefaultWaitTimeout = 2 * time.Minute
+
+// Executor runs workload steps against a cluster.
+type Executor struct {
+	// Config is the admin client configuration.
+	Config *rest.Config
+	// Namespace is used for namespaced objects in manifests that name none.
+	Namespace string
+	// BaseDir is the directory IR paths are relative to.
+	BaseDir string
+	// Sink, if set, receives a Step entry when each step starts and ends.
+	Sink func(trace.Entry)
+	// Settle waits until the controller has been quiet for the window; nil
+	// sleeps for the window.
+	Settle func(ctx context.Context, window time.Duration) error
+	// CEL compiles wait conditions; nil builds an environment on first use.
+	CEL *celenv.Env
+
+	dyn    dynamic.Interface
+	mapper *mapper
+}
+
+// StepError is a failed workload step, naming the spec line.
+type StepError struct {
+	Src  diag.Range
+	Kind ir.StepKind
+	Err  error
+}
+
+// Error formats the error as "file:line:col: kind: what went wrong".
+func (e *StepError) Error() string { return fmt.Sprintf("%s: %s: %v", e.Src, e.Kind, e.Err) }
+
+// Unwrap returns the underlying error.
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Run executes every step of the workload in order and stops at the first
+// failure.
+func (x *Executor) Run(ctx context.Context, w *ir.Workload) error {
+	if err := x.init(); err != nil {
+		return err
+	}
+	for i, s := range w.Steps {
+		if err := x.step(ctx, w.Name, i, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *Executor) init() error {
+	if x.dyn != nil {
+		return nil
+	}
+	var err error
+	if x.dyn, err = dynamic.NewForConfig(x.Config); err != nil {
+		return fmt.Errorf("workload: %w", err)
+	}
+	if x.mapper, err = newMapper(x.Config); err != nil {
+		return fmt.Errorf("workload: %w", err)
+	}
+	if x.CEL == nil {
+		if x.CEL, err = celenv.New(); err != nil {
+			return fmt.Errorf("workload: %w", err)
+		}
+	}
+	if x.Namespace == "" {
+		x.Namespace = "default"
+	}
+	return nil
+}
+
+func (x *Executor) step(ctx context.Context, workload string, i int, s *ir.Step) error {
+	x.emit(trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "start", What: string(s.Kind), Src: s.Src.String()})
+	err := x.do(ctx, s)
+	end := trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "end", What: string(s.Kind), Src: s.Src.String()}
+	if err != nil {
+		err = &StepError{Src: s.Src, Kind: s.Kind, Err: err}
+		end.Error = err.Error()
+	}
+	x.emit(end)
+	return err
+}
+
+func (x *Executor) emit(e trace.Entry) {
+	if x.Sink != nil {
+		e.Time = time.Now()
+		x.Sink(e)
+	}
+}
+
+func (x *Executor) do(ctx context.Context, s *ir.Step) error {
+	switch s.Kind {
+	case ir.StepApply:
+		return x.apply(ctx, s)
+	case ir.StepPatch:
+		return x.patch(ctx, s)
+	case ir.StepDelete:
+		return x.delete(ctx, s.Target)
+	case ir.StepScale:
+		return x.scale(ctx, s)
+	case ir.StepWait:
+		return x.wait(ctx, s)
+	case ir.StepSettle:
+		return x.settle(ctx, s.Timeout.D())
+	}
+	return fmt.Errorf("unknown step kind %q", s.Kind)
+}
+
+// apply server-side applies every document of the manifest.
+func (x *Executor) apply(ctx context.Context, s *ir.Step) error {
+	objs, err := decodeManifest([]byte(s.Manifest))
+	if s.File != "" {
+		objs, err = x.manifestObjects(s.File)
+	}
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		for _, set := range s.Set {
+			if err := setPath(o.Object, set.Path, set.Value); err != nil {
+				return fmt.Errorf("set %s: %w", set.Path, err)
+			}
+		}
+		if err := x.applyOne(ctx, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *Executor) applyOne(ctx context.Context, o *unstructured.Unstructured) error {
+	gvk := o.GroupVersionKind()
+	gvr, namespaced, err := x.mapper.resource(trace.KindName(gvk.Group, gvk.Kind))
+	if err != nil {
+		return err
+	}
+	ri := dynamic.ResourceInterface(x.dyn.Resource(gvr))
+	if namespaced {
+		if o.GetNamespace() == "" {
+			o.SetNamespace(x.Namespace)
+		}
+		ri = x.dyn.Resource(gvr).Namespace(o.GetNamespace())
+	}
+	_, err = ri.Apply(ctx, o.GetName(), o, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", gvk.Kind, o.GetName(), err)
+	}
+	return nil
+}
+
+// manifestObjects reads the objects of a manifest file named in the IR.
+func (x *Executor) manifestObjects(file string) ([]*unstructured.Unstructured, error) {
+	b, err := os.ReadFile(filepath.Join(x.BaseDir, filepath.FromSlash(file)))
+	if err != nil {
+		return nil, err
+	}
+	return decodeManifest(b)
+}
+
+// decodeManifest splits YAML (or JSON) documents into objects, skipping
+// empty documents.
+func decodeManifest(src []byte) ([]*unstructured.Unstructured, error) {
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(src), 4096)
+	var objs []*unstructured.Unstructured
+	for {
+		var m map[string]any
+		err := dec.Decode(&m)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("manifest: %w", err)
+		}
+		if len(m) == 0 {
+			continue
+		}
+		o := &unstructured.Unstructured{Object: m}
+		if o.GetKind() == "" || o.GetAPIVersion() == "" || o.GetName() == "" {
+			return nil, fmt.Errorf("manifest: document %d needs apiVersion, kind and metadata.name", len(objs)+1)
+		}
+		objs = append(objs, o)
+	}
+	if len(objs) == 0 {
+		return nil, errors.New("manifest: no objects")
+	}
+	return objs, nil
+}
+
+func (x *Executor) patch(ctx context.Context, s *ir.Step) error {
+	ri, err := x.one(s.Target)
+	if err != nil {
+		return err
+	}
+	pt := map[ir.PatchType]types.PatchType{
+		ir.PatchMerge: types.MergePatchType, ir.PatchJSON: types.JSONPatchType, ir.PatchStrategic: types.StrategicMergePatchType,
+	}[s.PatchType]
+	if pt == "" {
+		pt = types.MergePatchType
+	}
+	_, err = ri.Patch(ctx, s.Target.Name, pt, []byte(s.Patch), metav1.PatchOptions{FieldManager: FieldManager})
+	return err
+}
+
+func (x *Executor) scale(ctx context.Context, s *ir.Step) error {
+	ri, err := x.one(s.Target)
+	if err != nil {
+		return err
+	}
+	body := fmt.Sprintf(`{"spec":{"replicas":%d}}`, s.Replicas)
+	_, err = ri.Patch(ctx, s.Target.Name, types.MergePatchType, []byte(body), metav1.PatchOptions{FieldManager: FieldManager}, "scale")
+	return err
+}
+
+// one returns the resource interface for a ref that names one object.
+func (x *Executor) one(r *ir.Ref) (dynamic.ResourceInterface, error) {
+	if isGlob(r.Namespace) || isGlob(r.Name) {
+		return nil, fmt.Errorf("%s: names more than one object (a glob is allowed in delete and wait only)", r)
+	}
+	gvr, namespaced, err := x.mapper.resource(r.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if namespaced {
+		return x.dyn.Resource(gvr).Namespace(x.ns(r)), nil
+	}
+	return x.dyn.Resource(gvr), nil
+}
+
+func (x *Executor) ns(r *ir.Ref) string {
+	if r.Namespace == "" {
+		return x.Namespace
+	}
+	return r.Namespace
+}
+
+// delete deletes the object a ref names, or every object a glob matches.
+func (x *Executor) delete(ctx context.Context, r *ir.Ref) error {
+	if !isGlob(r.Namespace) && !isGlob(r.Name) {
+		ri, err := x.one(r)
+		if err != nil {
+			return err
+		}
+		err = ri.Delete(ctx, r.Name, metav1.DeleteOptions{})
+		if apierrors.IsNotFound(err) {
+			return fmt.Errorf("%s: not found", r)
+		}
+		return err
+	}
+	objs, err := x.list(ctx, r)
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		ri, err := x.one(&ir.Ref{Kind: r.Kind, Namespace: o.GetNamespace(), Name: o.GetName()})
+		if err != nil {
+			return err
+		}
+		if err := ri.Delete(ctx, o.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// list returns the objects a ref (possibly a glob) matches.
+func (x *Executor) list(ctx context.Context, r *ir.Ref) ([]unstructured.Unstructured, error) {
+	gvr, namespaced, err := x.mapper.resource(r.Kind)
+	if err != nil {
+		return nil, err
+	}
+	ri := dynamic.ResourceInterface(x.dyn.Resource(gvr))
+	if namespaced {
+		ri = x.dyn.Resource(gvr).Namespace(refNamespace(x.defaulted(r)))
+	}
+	l, err := ri.List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return filterRef(l.Items, x.defaulted(r), namespaced), nil
+}
+
+func (x *Executor) defaulted(r *ir.Ref) *ir.Ref {
+	c := *r
+	c.Namespace = x.ns(r)
+	return &c
+}
+
+func filterRef(items []unstructured.Unstructured, r *ir.Ref, namespaced bool) []unstructured.Unstructured {
+	var out []unstructured.Unstructured
+	for _, o := range items {
+		if namespaced && !matches(r.Namespace, o.GetNamespace()) {
+			continue
+		}
+		if matches(r.Name, o.GetName()) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func (x *Executor) settle(ctx context.Context, window time.Duration) error {
+	if x.Settle != nil {
+		return x.Settle(ctx, window)
+	}
+	select {
+	case <-time.After(window):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

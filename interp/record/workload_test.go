@@ -1,0 +1,119 @@
+package record
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+func TestSetAndGetPath(t *testing.T) {
+	obj := map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"image": "a"}}}}
+	if err := setPath(obj, "spec.replicas", int64(3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := setPath(obj, "spec.containers.0.image", "b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := setPath(obj, "metadata.labels.app", "x"); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]any{"spec.replicas": int64(3), "spec.containers.0.image": "b", "metadata.labels.app": "x"} {
+		if got, ok := getPath(obj, path); !ok || got != want {
+			t.Errorf("getPath(%s) = %v, %v; want %v", path, got, ok, want)
+		}
+	}
+	if err := setPath(obj, "spec.containers.5.image", "c"); err == nil {
+		t.Error("setPath past the end of a list: no error")
+	}
+	if err := setPath(obj, "spec.replicas.x", 1); err == nil {
+		t.Error("setPath through a number: no error")
+	}
+	if _, ok := getPath(obj, "spec.missing"); ok {
+		t.Error("getPath of a missing field: found")
+	}
+}
+
+func TestDecodeManifest(t *testing.T) {
+	objs, err := decodeManifest([]byte("---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: b}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 2 || objs[0].GetName() != "a" || objs[1].GetKind() != "Secret" {
+		t.Fatalf("got %d objects: %v", len(objs), objs)
+	}
+	for _, bad := range []string{"", "kind: ConfigMap\n", "apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n", "a: [\n"} {
+		if _, err := decodeManifest([]byte(bad)); err == nil {
+			t.Errorf("decodeManifest(%q): no error", bad)
+		}
+	}
+}
+
+func TestIsReady(t *testing.T) {
+	cases := []struct {
+		name string
+		obj  map[string]any
+		want bool
+	}{
+		{"pod ready", map[string]any{"kind": "Pod", "status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}}}, true},
+		{"pod not ready", map[string]any{"kind": "Pod", "status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "False"}}}}, false},
+		{"pvc bound", map[string]any{"kind": "PersistentVolumeClaim", "status": map[string]any{"phase": "Bound"}}, true},
+		{"pvc pending", map[string]any{"kind": "PersistentVolumeClaim", "status": map[string]any{"phase": "Pending"}}, false},
+		{"sts ready", map[string]any{"kind": "StatefulSet", "metadata": map[string]any{"generation": int64(2)}, "spec": map[string]any{"replicas": int64(3)}, "status": map[string]any{"readyReplicas": int64(3), "observedGeneration": int64(2)}}, true},
+		{"sts stale generation", map[string]any{"kind": "StatefulSet", "metadata": map[string]any{"generation": int64(2)}, "spec": map[string]any{"replicas": int64(3)}, "status": map[string]any{"readyReplicas": int64(3), "observedGeneration": int64(1)}}, false},
+		{"configmap", map[string]any{"kind": "ConfigMap"}, true},
+	}
+	for _, c := range cases {
+		if got := isReady(c.obj); got != c.want {
+			t.Errorf("%s: isReady = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestConditions(t *testing.T) {
+	x := &Executor{}
+	pod := func(name string, ready bool) map[string]any {
+		s := "False"
+		if ready {
+			s = "True"
+		}
+		return map[string]any{"kind": "Pod", "metadata": map[string]any{"name": name, "namespace": "default"},
+			"spec":   map[string]any{"replicas": int64(1)},
+			"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": s}}}}
+	}
+	two := []map[string]any{pod("a", true), pod("b", false)}
+	cases := []struct {
+		cond *ir.WaitCond
+		objs []map[string]any
+		want bool
+	}{
+		{&ir.WaitCond{Kind: ir.WaitExists}, nil, false},
+		{&ir.WaitCond{Kind: ir.WaitExists}, two, true},
+		{&ir.WaitCond{Kind: ir.WaitGone}, two, false},
+		{&ir.WaitCond{Kind: ir.WaitGone}, nil, true},
+		{&ir.WaitCond{Kind: ir.WaitReady}, two, false},
+		{&ir.WaitCond{Kind: ir.WaitReady, Count: 1}, two, true},
+		{&ir.WaitCond{Kind: ir.WaitReady, Count: 2}, two, false},
+		{&ir.WaitCond{Kind: ir.WaitField, Path: "spec.replicas", Value: int64(1)}, two, true},
+		{&ir.WaitCond{Kind: ir.WaitField, Path: "spec.replicas", Value: int64(2)}, two, false},
+		{&ir.WaitCond{Kind: ir.WaitField, Path: "spec.replicas", Value: int64(1)}, nil, false},
+	}
+	for _, c := range cases {
+		f, err := x.condition(c.cond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, progress, err := f(context.Background(), c.objs)
+		if err != nil || got != c.want {
+			t.Errorf("%s on %d objects = %v (%s), %v; want %v", describe(c.cond), len(c.objs), got, progress, err, c.want)
+		}
+	}
+}
+
+func TestStepErrorNamesSpecLine(t *testing.T) {
+	var e error = &StepError{Kind: ir.StepWait, Err: context.DeadlineExceeded}
+	if !strings.Contains(e.Error(), "wait: context deadline exceeded") {
+		t.Errorf("StepError = %q", e)
+	}
+}

@@ -1,0 +1,248 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// File names inside a results directory (see docs/results.md).
+const (
+	SummaryFile   = "summary.json"
+	LearnedFile   = "learned.sieve"
+	TraceFile     = "trace.jsonl"
+	ControllerLog = "controller.log"
+	PlanFile      = "plan.json"
+	ResultFile    = "result.json"
+)
+
+// Layout names the files of one test's results directory.
+type Layout struct {
+	Root string
+}
+
+// Summary is ROOT/summary.json.
+func (l Layout) Summary() string { return filepath.Join(l.Root, SummaryFile) }
+
+// Learned is ROOT/learned.sieve, the masks learned from the reference runs.
+func (l Layout) Learned() string { return filepath.Join(l.Root, LearnedFile) }
+
+// ReferenceDir is ROOT/reference/run-N (N from 1).
+func (l Layout) ReferenceDir(run int) string {
+	return filepath.Join(l.Root, "reference", "run-"+strconv.Itoa(run))
+}
+
+// PlanDir is ROOT/plans/NAME, with NAME the plan name made safe for a file
+// name.
+func (l Layout) PlanDir(plan string) string {
+	return filepath.Join(l.Root, "plans", SafeName(plan))
+}
+
+// PlanRel is the plan directory relative to the root (Result.Dir).
+func PlanRel(plan string) string { return "plans/" + SafeName(plan) }
+
+// SafeName replaces every character outside [A-Za-z0-9._-] with "_" (and
+// a leading "." too), so a plan name is one path element.
+func SafeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		ok := c == '-' || c == '_' || (c == '.' && i > 0) || (c >= '0' && c <= '9') ||
+			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 {
+		return "_"
+	}
+	return string(b)
+}
+
+// WriteResult writes r to ROOT/plans/<plan>/result.json atomically (a
+// temporary file renamed into place), creating the directory.
+func WriteResult(l Layout, r *Result) error {
+	r.Version = Version
+	if r.Dir == "" {
+		r.Dir = PlanRel(r.Plan)
+	}
+	return writeJSON(filepath.Join(l.Root, filepath.FromSlash(r.Dir), ResultFile), r)
+}
+
+// WriteRun writes ROOT/summary.json atomically.
+func WriteRun(l Layout, run *TestRun) error {
+	run.Version = Version
+	return writeJSON(l.Summary(), run)
+}
+
+// writeJSON writes v as indented JSON through a temporary file.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	_, err = tmp.Write(append(b, '\n'))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// Load reads a results directory: either one test's directory (it holds
+// summary.json or plans/) or a directory of such directories, one per
+// test. Results come from the result.json files, so a run that was
+// interrupted still shows every plan that finished.
+func Load(root string) (*Summary, error) {
+	dirs, err := testDirs(root)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summary{Version: Version}
+	for _, d := range dirs {
+		if err := loadTest(root, d, s); err != nil {
+			return nil, err
+		}
+	}
+	s.Totals = count(s.Results)
+	return s, nil
+}
+
+// testDirs finds the test results directories under root (relative).
+func testDirs(root string) ([]string, error) {
+	if isTestDir(root) {
+		return []string{""}, nil
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && isTestDir(filepath.Join(root, e.Name())) {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("report: %s: not a results directory (no %s and no plans/)", root, SummaryFile)
+	}
+	return out, nil
+}
+
+func isTestDir(dir string) bool {
+	for _, n := range []string{SummaryFile, "plans"} {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// loadTest adds one test directory's run and results to s.
+func loadTest(root, rel string, s *Summary) error {
+	dir := filepath.Join(root, rel)
+	run := &TestRun{}
+	if err := readJSON(filepath.Join(dir, SummaryFile), run); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	run.Dir = filepath.ToSlash(rel)
+	rs, err := loadResults(dir, rel)
+	if err != nil {
+		return err
+	}
+	if run.Test == "" && len(rs) > 0 {
+		run.Test = rs[0].Test
+	}
+	s.Runs = append(s.Runs, run)
+	s.Results = append(s.Results, rs...)
+	return nil
+}
+
+// loadResults reads plans/*/result.json, sorted by plan name.
+func loadResults(dir, rel string) ([]*Result, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "plans", "*", ResultFile))
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	sort.Strings(files)
+	var out []*Result
+	for _, f := range files {
+		r := &Result{}
+		if err := readJSON(f, r); err != nil {
+			return nil, err
+		}
+		r.Dir = filepath.ToSlash(filepath.Join(rel, "plans", filepath.Base(filepath.Dir(f))))
+		reproduceFrom(filepath.Join(dir, "plans", filepath.Base(filepath.Dir(f))), r)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// reproduceFrom points the reproduce commands of r's findings at the plan
+// directory where it was found, which may differ from where the run wrote
+// it (a results directory copied out of CI).
+func reproduceFrom(planDir string, r *Result) {
+	for _, f := range r.Findings {
+		if f.Plan != "" {
+			f.Reproduce = oracle.ReproduceDir(filepath.ToSlash(planDir))
+		}
+	}
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("report: %s: %w", path, err)
+	}
+	return nil
+}
+
+// relName is a plan's display name: test/plan when the summary covers
+// several tests.
+func relName(s *Summary, r *Result) string {
+	if len(s.Runs) > 1 && !strings.HasPrefix(r.Plan, r.Test+"/") {
+		return r.Test + "/" + r.Plan
+	}
+	return r.Plan
+}
+
+// WriteLearned writes ROOT/learned.sieve: the learned masks as a .sieve
+// mask declaration named "learned", with comment lines on top.
+func WriteLearned(l Layout, rules []*ir.MaskRule, comment []string) error {
+	b := oracle.FormatMask("learned", comment, rules)
+	if err := os.MkdirAll(l.Root, 0o755); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	tmp := l.Learned() + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := os.Rename(tmp, l.Learned()); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}

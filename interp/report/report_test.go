@@ -1,0 +1,263 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+const fixture = "testdata/results"
+
+var update = os.Getenv("SIEVE_UPDATE") != ""
+
+// TestResultsFromTraces holds each plans/*/result.json of the fixture equal
+// to what the oracle says about that plan's trace (SIEVE_UPDATE=1 rewrites
+// them), so the report goldens below rest on real oracle output.
+func TestResultsFromTraces(t *testing.T) {
+	o := fixtureOracle(t)
+	l := Layout{Root: fixture}
+	traces, _ := filepath.Glob(filepath.Join(fixture, "plans", "*", TraceFile))
+	if len(traces) == 0 {
+		t.Fatal("no plan traces in the fixture")
+	}
+	for _, p := range traces {
+		tr, err := trace.Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Judge(o, tr, PlanRel(tr.Header.Plan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Version, r.Started, r.Seconds = Version, tr.Header.Started, float64(len(tr.Entries))/2
+		if update {
+			if err := WriteResult(l, r); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(filepath.Join(filepath.Dir(p), ResultFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.MarshalIndent(r, "", "  ")
+		if !bytes.Equal(bytes.TrimSpace(want), got) {
+			t.Errorf("%s: result.json differs from the oracle's verdict (SIEVE_UPDATE=1 refreshes):\n%s", p, got)
+		}
+	}
+}
+
+func fixtureOracle(t *testing.T) *oracle.Oracle {
+	var opts struct {
+		Masks   []*ir.Mask  `json:"masks"`
+		OwnKeys []trace.Key `json:"ownKeys"`
+	}
+	b, err := os.ReadFile(filepath.Join(fixture, "oracle.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &opts); err != nil {
+		t.Fatal(err)
+	}
+	var refs []*trace.Trace
+	for i := 1; i <= 2; i++ {
+		r, err := trace.Read(filepath.Join(Layout{Root: fixture}.ReferenceDir(i), TraceFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs = append(refs, r)
+	}
+	o, err := oracle.New(refs, oracle.Options{Masks: opts.Masks, OwnKeys: opts.OwnKeys, ResultsDir: "results"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// TestRender holds the text (plain and coloured), JSON and JUnit renderings
+// of the fixture to goldens in testdata/out.
+func TestRender(t *testing.T) {
+	s, err := Load(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Totals; got.Plans != 5 || got.Failed != 2 || got.Passed != 1 || got.NotInjected != 1 || got.Errors != 1 {
+		t.Errorf("totals: %+v", got)
+	}
+	if s.ExitCode() != 1 {
+		t.Errorf("exit code %d, want 1", s.ExitCode())
+	}
+	renders := map[string]func(*bytes.Buffer) error{
+		"summary.txt":       func(b *bytes.Buffer) error { return Text(b, s, TextOptions{Verbose: true}) },
+		"summary-color.txt": func(b *bytes.Buffer) error { return Text(b, s, TextOptions{Color: true}) },
+		"summary.json":      func(b *bytes.Buffer) error { return JSON(b, s) },
+		"junit.xml":         func(b *bytes.Buffer) error { return JUnit(b, s) },
+	}
+	for name, render := range renders {
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		golden(t, filepath.Join("testdata", "out", name), b.Bytes())
+	}
+	plain, _ := os.ReadFile("testdata/out/summary.txt")
+	if bytes.Contains(plain, []byte("\x1b[")) {
+		t.Error("plain summary has colour codes")
+	}
+	colored, _ := os.ReadFile("testdata/out/summary-color.txt")
+	if !bytes.Contains(colored, []byte("\x1b[31m")) {
+		t.Error("coloured summary has no red")
+	}
+}
+
+// TestTextOrder checks that the most severe group comes first.
+func TestTextOrder(t *testing.T) {
+	s, err := Load(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := Groups(s)
+	for i := 1; i < len(gs); i++ {
+		if gs[i].First.Severity > gs[i-1].First.Severity {
+			t.Errorf("group %d (%s) is more severe than group %d", i, gs[i].First.Severity, i-1)
+		}
+	}
+	if len(gs) == 0 || gs[0].First.Check != oracle.CheckMissing || len(gs[0].Plans) != 2 {
+		t.Errorf("want the missing PVC first, seen in two plans; got %+v", gs[0])
+	}
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (SIEVE_UPDATE=1 creates it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs (SIEVE_UPDATE=1 refreshes):\n%s", path, got)
+	}
+}
+
+// TestJUnitSchema validates the JUnit output against testdata/junit.xsd
+// with xmllint (Debian: libxml2-utils), and checks that xmllint rejects a
+// broken document, so the check can fail.
+func TestJUnitSchema(t *testing.T) {
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		t.Skip("xmllint not installed (apt-get install -y libxml2-utils): cannot validate against the XSD")
+	}
+	s, err := Load(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := JUnit(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "junit.xml")
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := exec.Command(xmllint, "--noout", "--schema", "testdata/junit.xsd", out).CombinedOutput(); err != nil {
+		t.Errorf("JUnit output does not validate: %v\n%s", err, msg)
+	}
+	if err := exec.Command(xmllint, "--noout", "--schema", "testdata/junit.xsd", "testdata/junit-invalid.xml").Run(); err == nil {
+		t.Error("xmllint accepted testdata/junit-invalid.xml: the schema check cannot fail")
+	}
+	for _, want := range []string{`<skipped message="the fault never fired`, `<failure message="2 findings`, `<error message="start controller`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("JUnit output lacks %s", want)
+		}
+	}
+}
+
+// TestLoadInterrupted loads a results directory without summary.json in
+// which one plan has no result yet: the finished plan is there.
+func TestLoadInterrupted(t *testing.T) {
+	root := t.TempDir()
+	l := Layout{Root: root}
+	r := &Result{Test: "buggy", Plan: "intermediate-1", Status: Passed, Findings: []*oracle.Finding{}, Started: time.Unix(0, 0).UTC()}
+	if err := WriteResult(l, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(l.PlanDir("intermediate-2"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Results) != 1 || s.Results[0].Plan != "intermediate-1" || s.Runs[0].Test != "buggy" {
+		t.Errorf("got %+v", s.Results)
+	}
+	if _, err := Load(t.TempDir()); err == nil {
+		t.Error("an empty directory loaded without error")
+	}
+}
+
+// TestLoadSeveralTests loads a directory holding one results directory per
+// test.
+func TestLoadSeveralTests(t *testing.T) {
+	root := t.TempDir()
+	for _, test := range []string{"a", "b"} {
+		l := Layout{Root: filepath.Join(root, test)}
+		if err := WriteRun(l, &TestRun{Test: test, Planned: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteResult(l, &Result{Test: test, Plan: "p", Status: NotInjected}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Runs) != 2 || len(s.Results) != 2 || s.Results[1].Dir != "b/plans/p" || s.Totals.NotInjected != 2 {
+		t.Errorf("got runs %d results %d totals %+v", len(s.Runs), len(s.Results), s.Totals)
+	}
+	if s.ExitCode() != 0 {
+		t.Errorf("exit code %d for not-injected plans, want 0", s.ExitCode())
+	}
+}
+
+func TestSafeName(t *testing.T) {
+	for in, want := range map[string]string{"stale-1": "stale-1", "a/b c": "a_b_c", ".hidden": "_hidden", "": "_", "x.y": "x.y"} {
+		if got := SafeName(in); got != want {
+			t.Errorf("SafeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWriteLearned(t *testing.T) {
+	l := Layout{Root: t.TempDir()}
+	rules := []*ir.MaskRule{{Target: ir.Ref{Kind: "pod", Namespace: "default", Name: "web-*"}, Whole: true}}
+	if err := WriteLearned(l, rules, []string{"learned from 2 reference runs"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(l.Learned())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "// learned from 2 reference runs\nmask learned {\n  pod/default/web-* whole\n}\n"
+	if string(b) != want {
+		t.Errorf("got %q", b)
+	}
+}

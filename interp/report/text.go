@@ -1,0 +1,239 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sievetool/sieve/interp/oracle"
+)
+
+// TextOptions configure the terminal summary. The zero value prints
+// without colour and lists findings only.
+type TextOptions struct {
+	// Color uses ANSI colours (on a terminal, unless --no-color).
+	Color bool
+	// Verbose also lists every plan with its status.
+	Verbose bool
+}
+
+// Group is one finding seen in one or more plans: same check, object, path
+// and invariant.
+type Group struct {
+	First *oracle.Finding
+	Plans []*Result
+}
+
+// Groups gathers the findings of s into groups, most severe first, in a
+// deterministic order.
+func Groups(s *Summary) []*Group {
+	var out []*Group
+	index := map[string]*Group{}
+	var all []*oracle.Finding
+	owner := map[*oracle.Finding]*Result{}
+	for _, r := range s.Results {
+		for _, f := range r.Findings {
+			all = append(all, f)
+			owner[f] = r
+		}
+	}
+	oracle.Sort(all)
+	for _, f := range all {
+		id := strings.Join([]string{string(f.Check), f.Test, f.Key, f.Path, f.Invariant}, "\x00")
+		g := index[id]
+		if g == nil {
+			g = &Group{First: f}
+			index[id] = g
+			out = append(out, g)
+		}
+		if r := owner[f]; len(g.Plans) == 0 || g.Plans[len(g.Plans)-1] != r {
+			g.Plans = append(g.Plans, r)
+		}
+	}
+	return out
+}
+
+// Text writes the terminal summary: a headline with the counts, the
+// finding groups most severe first (each with its plans and a reproduce
+// command), then errors and plans where the fault never fired.
+func Text(w io.Writer, s *Summary, opt TextOptions) error {
+	p := &printer{w: w, color: opt.Color}
+	p.headline(s)
+	for _, g := range Groups(s) {
+		p.group(s, g)
+	}
+	p.problems(s)
+	if opt.Verbose {
+		p.plans(s)
+	}
+	return p.err
+}
+
+// printer writes text, remembering the first error.
+type printer struct {
+	w     io.Writer
+	color bool
+	err   error
+}
+
+// ANSI colour codes.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+func (p *printer) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// paint wraps s in a colour when colour is on.
+func (p *printer) paint(code, s string) string {
+	if !p.color {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func severityColor(s oracle.Severity) string {
+	switch s {
+	case oracle.High:
+		return ansiRed + ansiBold
+	case oracle.Medium:
+		return ansiYellow
+	}
+	return ansiCyan
+}
+
+func (p *printer) headline(s *Summary) {
+	t := s.Totals
+	verdict := p.paint(ansiGreen+ansiBold, "no findings")
+	if t.Findings > 0 {
+		verdict = p.paint(ansiRed+ansiBold, fmt.Sprintf("%d %s", len(Groups(s)), plural(len(Groups(s)), "finding", "findings")))
+		verdict += fmt.Sprintf(" (%d across all plans)", t.Findings)
+	}
+	p.printf("%s: %d %s: %d failed, %d passed, %d not injected, %d %s; %s\n",
+		testNames(s), t.Plans, plural(t.Plans, "plan", "plans"), t.Failed, t.Passed, t.NotInjected,
+		t.Errors, plural(t.Errors, "error", "errors"), verdict)
+	for _, r := range s.Runs {
+		if r.Finished == nil && r.Started.Unix() > 0 {
+			p.printf("%s\n", p.paint(ansiYellow, fmt.Sprintf("test %s: the run did not finish (%d of %d plans have results)", r.Test, countTest(s, r.Test), r.Planned)))
+		}
+	}
+}
+
+func testNames(s *Summary) string {
+	var names []string
+	for _, r := range s.Runs {
+		names = append(names, r.Test)
+	}
+	if len(names) == 0 {
+		return "sieve"
+	}
+	return "test " + strings.Join(names, ", ")
+}
+
+func countTest(s *Summary, test string) int {
+	n := 0
+	for _, r := range s.Results {
+		if r.Test == test {
+			n++
+		}
+	}
+	return n
+}
+
+// group prints one finding group.
+func (p *printer) group(s *Summary, g *Group) {
+	f := g.First
+	sev := p.paint(severityColor(f.Severity), fmt.Sprintf("%-6s", strings.ToUpper(f.Severity.String())))
+	subject := f.Key
+	if subject == "" {
+		subject = f.Invariant
+	}
+	if f.Path != "" {
+		subject += " " + f.Path
+	}
+	p.printf("\n%s %s  %s\n", sev, p.paint(ansiBold, string(f.Check)), subject)
+	p.printf("       %s\n", f.Message)
+	if f.Check == oracle.CheckField {
+		p.printf("       reference: %s\n       test run:  %s\n", showRaw(f.Reference), showRaw(f.Value))
+	}
+	if f.Src != "" {
+		p.printf("       at %s\n", f.Src)
+	}
+	var names []string
+	for _, r := range g.Plans {
+		n := relName(s, r)
+		if r.Pattern != "" {
+			n += " (" + r.Pattern + ")"
+		}
+		names = append(names, n)
+	}
+	p.printf("       in %d %s: %s\n", len(g.Plans), plural(len(g.Plans), "plan", "plans"), strings.Join(names, ", "))
+	if f.Reproduce != "" {
+		p.printf("       %s\n", p.paint(ansiDim, "reproduce: "+f.Reproduce))
+	}
+}
+
+// problems lists errored plans and counts plans whose fault never fired.
+func (p *printer) problems(s *Summary) {
+	var missed []string
+	for _, r := range s.Results {
+		switch r.Status {
+		case Errored:
+			p.printf("\n%s %s: %s\n", p.paint(ansiRed, "ERROR "), relName(s, r), r.Error)
+		case NotInjected:
+			missed = append(missed, relName(s, r))
+		}
+	}
+	if len(missed) > 0 {
+		p.printf("\n%s %d %s never fired, so nothing was tested: %s\n", p.paint(ansiYellow, "SKIP  "),
+			len(missed), plural(len(missed), "plan's fault", "plans' faults"), strings.Join(missed, ", "))
+	}
+}
+
+// plans lists every plan with its status.
+func (p *printer) plans(s *Summary) {
+	p.printf("\n")
+	for _, r := range s.Results {
+		p.printf("  %-12s %s (%d findings, %.1fs)\n", r.Status, relName(s, r), len(r.Findings), r.Seconds)
+	}
+}
+
+// showRaw renders a JSON value for a terminal; absent for nil.
+func showRaw(b json.RawMessage) string {
+	if b == nil {
+		return "absent"
+	}
+	s := string(b)
+	if len(s) > 200 {
+		s = s[:197] + "..."
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// JSON writes the summary as indented JSON.
+func JSON(w io.Writer, s *Summary) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}

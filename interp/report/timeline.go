@@ -1,0 +1,264 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/sievetool/sieve/interp/trace"
+)
+
+// Timeline geometry, in SVG user units.
+const (
+	tlWidth  = 1000
+	tlLeft   = 120
+	tlRight  = 20
+	tlTop    = 28
+	tlLane   = 26
+	tlBottom = 10
+)
+
+// laneNames are the lanes of the timeline, top to bottom.
+func laneNames() []string {
+	return []string{"workload", "controller writes", "cluster events", "deliveries", "controller"}
+}
+
+// timeline draws one run's trace as an inline SVG: workload steps as bars,
+// controller writes, cluster events and deliveries as ticks, controller
+// lifecycle events as dots, the injected fault as a red line and the trace
+// entries named by findings (marks) as orange lines.
+type timeline struct {
+	b          strings.Builder
+	min, max   float64
+	bySeq      bool
+	plotW      float64
+	seqPos     map[int64]float64
+	stepStarts map[[2]string]*trace.Entry
+}
+
+// TimelineSVG renders t; marks are trace sequence numbers to highlight.
+func TimelineSVG(t *trace.Trace, title string, marks []int64) string {
+	tl := &timeline{plotW: tlWidth - tlLeft - tlRight, seqPos: map[int64]float64{}, stepStarts: map[[2]string]*trace.Entry{}}
+	tl.scale(t.Entries)
+	height := tlTop + len(laneNames())*tlLane + tlBottom
+	fmt.Fprintf(&tl.b, `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="100%%" role="img" aria-label="%s">`,
+		tlWidth, height, html.EscapeString(title))
+	fmt.Fprintf(&tl.b, `<title>%s</title>`, html.EscapeString(title))
+	tl.frame(height)
+	for i := range t.Entries {
+		tl.entry(&t.Entries[i])
+	}
+	for _, m := range marks {
+		tl.mark(m, height)
+	}
+	tl.b.WriteString(`</svg>`)
+	return tl.b.String()
+}
+
+// scale chooses the x axis: time when entries carry distinct times, else
+// sequence numbers.
+func (tl *timeline) scale(es []trace.Entry) {
+	tl.min, tl.max = math.Inf(1), math.Inf(-1)
+	var first time.Time
+	distinct := false
+	for i := range es {
+		if i == 0 {
+			first = es[i].Time
+		} else if !es[i].Time.Equal(first) {
+			distinct = true
+		}
+	}
+	tl.bySeq = !distinct
+	for i := range es {
+		p := tl.raw(&es[i])
+		tl.seqPos[es[i].Seq] = p
+		tl.min, tl.max = math.Min(tl.min, p), math.Max(tl.max, p)
+	}
+	if len(es) == 0 {
+		tl.min, tl.max = 0, 1
+	}
+	if tl.max <= tl.min {
+		tl.max = tl.min + 1
+	}
+}
+
+func (tl *timeline) raw(e *trace.Entry) float64 {
+	if tl.bySeq {
+		return float64(e.Seq)
+	}
+	return float64(e.Time.UnixNano()) / 1e9
+}
+
+// x maps an entry position to the plot.
+func (tl *timeline) x(p float64) float64 {
+	return tlLeft + (p-tl.min)/(tl.max-tl.min)*tl.plotW
+}
+
+func laneY(i int) float64 { return float64(tlTop + i*tlLane) }
+
+// frame draws lane labels, lane backgrounds and the axis.
+func (tl *timeline) frame(height int) {
+	for i, n := range laneNames() {
+		y := laneY(i)
+		fmt.Fprintf(&tl.b, `<rect class="lane" x="%d" y="%.0f" width="%.0f" height="%d" fill="%s"/>`,
+			tlLeft, y, tl.plotW, tlLane-4, []string{"#f4f6f8", "#eef2f7"}[i%2])
+		fmt.Fprintf(&tl.b, `<text x="%d" y="%.0f" font-size="11" text-anchor="end" fill="#333">%s</text>`,
+			tlLeft-6, y+15, html.EscapeString(n))
+	}
+	tl.axis(height)
+}
+
+// axis draws about eight labelled ticks.
+func (tl *timeline) axis(height int) {
+	span := tl.max - tl.min
+	step := niceStep(span / 8)
+	for v := math.Ceil(tl.min/step) * step; v <= tl.max+1e-9; v += step {
+		x := tl.x(v)
+		fmt.Fprintf(&tl.b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ccc" stroke-width="0.5"/>`, x, tlTop-6, x, height-tlBottom)
+		label := fmt.Sprintf("#%.0f", v)
+		if !tl.bySeq {
+			label = fmt.Sprintf("%.3gs", v-tl.min)
+		}
+		fmt.Fprintf(&tl.b, `<text x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#666">%s</text>`, x, tlTop-10, label)
+	}
+}
+
+// niceStep rounds a raw step to 1, 2 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if raw <= m*p {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// entry draws one trace entry.
+func (tl *timeline) entry(e *trace.Entry) {
+	x := tl.x(tl.seqPos[e.Seq])
+	switch e.Type {
+	case trace.Step:
+		tl.step(e, x)
+	case trace.Request:
+		if isWrite(e.Verb) {
+			color := map[string]string{"create": "#2e7d32", "delete": "#c62828", "deletecollection": "#c62828"}[e.Verb]
+			if color == "" {
+				color = "#1565c0"
+			}
+			tl.tick(1, x, color, fmt.Sprintf("#%d %s %s → %d", e.Seq, e.Verb, keyString(e.Key), e.Code), "write")
+		}
+	case trace.History:
+		tl.tick(2, x, eventColor(e.Event), fmt.Sprintf("#%d %s %s", e.Seq, e.Event, keyString(e.Key)), "event")
+	case trace.Delivery:
+		tl.tick(3, x, eventColor(e.Event), fmt.Sprintf("#%d delivered %s %s", e.Seq, e.Event, keyString(e.Key)), "delivery")
+	case trace.Controller:
+		tl.dot(x, e)
+	case trace.Fault:
+		tl.fault(x, e)
+	}
+}
+
+func isWrite(verb string) bool {
+	switch verb {
+	case "create", "update", "patch", "delete", "deletecollection":
+		return true
+	}
+	return false
+}
+
+func eventColor(ev string) string {
+	switch ev {
+	case "ADDED":
+		return "#2e7d32"
+	case "DELETED":
+		return "#c62828"
+	}
+	return "#78909c"
+}
+
+func keyString(k *trace.Key) string {
+	if k == nil {
+		return ""
+	}
+	return k.String()
+}
+
+// tick draws a thin mark in a lane.
+func (tl *timeline) tick(lane int, x float64, color, tip, class string) {
+	y := laneY(lane)
+	fmt.Fprintf(&tl.b, `<rect class="%s" x="%.1f" y="%.0f" width="2" height="%d" fill="%s"><title>%s</title></rect>`,
+		class, x-1, y+3, tlLane-10, color, html.EscapeString(tip))
+}
+
+// step draws a workload step as a bar from its start to its end.
+func (tl *timeline) step(e *trace.Entry, x float64) {
+	id := [2]string{e.Workload, fmt.Sprint(e.Index)}
+	if e.Phase == "start" {
+		tl.stepStarts[id] = e
+		return
+	}
+	start := tl.stepStarts[id]
+	x0 := x
+	if start != nil {
+		x0 = tl.x(tl.seqPos[start.Seq])
+	}
+	fill, tip := "#90a4ae", fmt.Sprintf("%s step %d (%s)", e.Workload, e.Index+1, e.Src)
+	if e.Error != "" {
+		fill, tip = "#e53935", tip+": "+e.Error
+	}
+	y := laneY(0)
+	fmt.Fprintf(&tl.b, `<g class="step"><rect x="%.1f" y="%.0f" width="%.1f" height="%d" rx="2" fill="%s" stroke="#fff"><title>%s</title></rect>`,
+		x0, y+3, math.Max(x-x0, 3), tlLane-10, fill, html.EscapeString(tip))
+	if x-x0 > 16 {
+		fmt.Fprintf(&tl.b, `<text x="%.1f" y="%.0f" font-size="10" fill="#fff">%d</text>`, x0+3, y+15, e.Index+1)
+	}
+	tl.b.WriteString(`</g>`)
+}
+
+// dot draws a controller lifecycle event.
+func (tl *timeline) dot(x float64, e *trace.Entry) {
+	color := map[string]string{"start": "#2e7d32", "restart": "#1565c0", "kill": "#ef6c00", "stop": "#ef6c00"}[e.What]
+	if color == "" {
+		color = "#c62828"
+	}
+	tip := fmt.Sprintf("#%d controller %s", e.Seq, e.What)
+	if e.Message != "" {
+		tip += ": " + e.Message
+	}
+	fmt.Fprintf(&tl.b, `<circle class="controller-%s" cx="%.1f" cy="%.0f" r="5" fill="%s"><title>%s</title></circle>`,
+		html.EscapeString(e.What), x, laneY(4)+tlLane/2-2, color, html.EscapeString(tip))
+}
+
+// fault draws the moment the fault fired across every lane.
+func (tl *timeline) fault(x float64, e *trace.Entry) {
+	bottom := laneY(len(laneNames()))
+	tip := fmt.Sprintf("#%d fault fired: %s %s", e.Seq, e.What, keyString(e.Key))
+	if e.Message != "" {
+		tip += ": " + e.Message
+	}
+	fmt.Fprintf(&tl.b, `<g class="fault"><line x1="%.1f" y1="%d" x2="%.1f" y2="%.0f" stroke="#d50000" stroke-width="2" stroke-dasharray="4 2"/>`,
+		x, tlTop-4, x, bottom)
+	anchor, dx := "start", 3.0
+	if x > tlWidth-70 {
+		anchor, dx = "end", -3
+	}
+	fmt.Fprintf(&tl.b, `<text x="%.1f" y="%d" font-size="10" font-weight="bold" fill="#d50000" text-anchor="%s">⚡ fault</text><title>%s</title></g>`,
+		x+dx, tlTop+2, anchor, html.EscapeString(tip))
+}
+
+// mark highlights the trace entry a finding names.
+func (tl *timeline) mark(seq int64, height int) {
+	p, ok := tl.seqPos[seq]
+	if !ok {
+		return
+	}
+	x := tl.x(p)
+	fmt.Fprintf(&tl.b, `<line class="finding-mark" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ff9800" stroke-width="2"><title>finding at #%d</title></line>`,
+		x, tlTop-4, x, height-tlBottom, seq)
+}

@@ -1,0 +1,282 @@
+package trigger
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// obs is an observation with its raw object parsed on demand.
+type obs struct {
+	plan.Observed
+	raw    map[string]any
+	parsed bool
+}
+
+// rawObject returns the unmasked object after the change (nil when gone).
+func (o *obs) rawObject() map[string]any {
+	if o.parsed {
+		return o.raw
+	}
+	o.parsed = true
+	e := o.Entry
+	b := e.Object
+	if o.Stream == plan.Written {
+		b = e.Response
+		if len(b) == 0 {
+			b = e.Body
+		}
+	}
+	if len(b) > 0 && o.Verb != "delete" {
+		_ = json.Unmarshal(b, &o.raw) // an unparsable object matches no condition
+	}
+	return o.raw
+}
+
+// node is a trigger tree node with its evaluation state.
+type node struct {
+	t     *plan.Trigger
+	prog  *celenv.Program // a leaf's compiled CEL condition, if any
+	kids  []*node
+	armed bool
+	at    time.Time // when it was armed
+	count int
+	done  bool
+}
+
+// newNode builds the evaluation tree of a trigger, with the CEL
+// conditions compiled by New.
+func newNode(t *plan.Trigger, progs map[*plan.Trigger]*celenv.Program) *node {
+	n := &node{t: t, prog: progs[t]}
+	for _, a := range t.Args {
+		n.kids = append(n.kids, newNode(a, progs))
+	}
+	return n
+}
+
+// arm starts a node's counting and timing; in a sequence only the first
+// child is armed.
+func (n *node) arm(now time.Time) {
+	n.armed, n.at = true, now
+	switch n.t.Op {
+	case ir.TrigSeq:
+		n.kids[0].arm(now)
+	case ir.TrigAll, ir.TrigAny:
+		for _, k := range n.kids {
+			k.arm(now)
+		}
+	}
+}
+
+// step feeds a node an observation (nil: only time passed) and reports
+// whether it is satisfied.
+func (n *node) step(now time.Time, o *obs) bool {
+	if n.done || !n.armed {
+		return n.done
+	}
+	switch n.t.Op {
+	case ir.TrigTimeout:
+		n.done = !now.Before(n.at.Add(n.t.Duration.D()))
+	case ir.TrigEvent, ir.TrigWrite:
+		if o != nil && match(n.t, o) && n.celOK(o) {
+			n.count++
+			n.done = n.count >= max(n.t.Count, 1)
+		}
+	case ir.TrigSeq:
+		n.done = n.stepSeq(now, o)
+	case ir.TrigAll:
+		n.done = true
+		for _, k := range n.kids {
+			n.done = k.step(now, o) && n.done
+		}
+	case ir.TrigAny:
+		for _, k := range n.kids {
+			n.done = k.step(now, o) || n.done
+		}
+	}
+	return n.done
+}
+
+// stepSeq steps the current child of a sequence; when it completes, the
+// next child is armed and only sees time, not this observation.
+func (n *node) stepSeq(now time.Time, o *obs) bool {
+	for i, k := range n.kids {
+		if k.done {
+			continue
+		}
+		if !k.step(now, o) {
+			return false
+		}
+		if i+1 == len(n.kids) {
+			return true
+		}
+		n.kids[i+1].arm(now)
+		o = nil
+	}
+	return true
+}
+
+// deadline returns the earliest due time of an armed, unsatisfied timeout.
+func (n *node) deadline() (time.Time, bool) {
+	if n.done || !n.armed {
+		return time.Time{}, false
+	}
+	if n.t.Op == ir.TrigTimeout {
+		return n.at.Add(n.t.Duration.D()), true
+	}
+	var best time.Time
+	found := false
+	for _, k := range n.kids {
+		if d, ok := k.deadline(); ok && (!found || d.Before(best)) {
+			best, found = d, true
+		}
+	}
+	return best, found
+}
+
+// celOK evaluates a leaf's CEL condition on the object after the change;
+// an evaluation error (a missing field) is false.
+func (n *node) celOK(o *obs) bool {
+	if n.prog == nil {
+		return true
+	}
+	ok, err := n.prog.Eval(context.Background(), nil, o.rawObject())
+	return err == nil && ok
+}
+
+// compile checks a trigger tree and compiles its CEL conditions into progs,
+// making env on first need.
+func compile(t *plan.Trigger, env **celenv.Env, progs map[*plan.Trigger]*celenv.Program) error {
+	if err := check(t); err != nil {
+		return err
+	}
+	if t == nil {
+		return nil
+	}
+	if t.Where != nil && t.Where.Expr != "" {
+		if *env == nil {
+			e, err := celenv.New()
+			if err != nil {
+				return fmt.Errorf("trigger: %w", err)
+			}
+			*env = e
+		}
+		p, err := (*env).Compile(celenv.Where, t.Where.Expr)
+		if err != nil {
+			return fmt.Errorf("trigger %s: where %q: %w", t.Op, t.Where.Expr, err)
+		}
+		progs[t] = p
+	}
+	for _, a := range t.Args {
+		if err := compile(a, env, progs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// check reports a trigger the engine cannot evaluate (its arguments are
+// checked by compile).
+func check(t *plan.Trigger) error {
+	if t == nil {
+		return nil
+	}
+	switch t.Op {
+	case ir.TrigEvent, ir.TrigWrite:
+		if t.Where != nil && t.Where.Path != "" {
+			if _, err := mask.ParsePath(t.Where.Path); err != nil {
+				return fmt.Errorf("trigger %s: %w", t.Op, err)
+			}
+		}
+	case ir.TrigTimeout:
+	case ir.TrigSeq, ir.TrigAll, ir.TrigAny:
+		if len(t.Args) == 0 {
+			return fmt.Errorf("trigger %s: no arguments", t.Op)
+		}
+	default:
+		return fmt.Errorf("unknown trigger %q (want event, write, timeout, then, all or any)", t.Op)
+	}
+	return nil
+}
+
+// match reports whether an event or write leaf matches an observation.
+func match(t *plan.Trigger, o *obs) bool {
+	if !matchStream(t, o) || (t.On != "" && t.On != o.Verb) || t.Subresource != o.Subresource {
+		return false
+	}
+	if !plan.MatchRef(t.Target, o.Key.Kind, o.Key.Namespace, o.Key.Name) {
+		return false
+	}
+	if t.Diff != nil && t.Diff.String() != o.Diff.String() {
+		return false
+	}
+	if t.NoLonger != nil && o.Object != nil && plan.Contains(o.Object, t.NoLonger) {
+		return false
+	}
+	return t.Where == nil || t.Where.Expr != "" || cond(t.Where, o.rawObject())
+}
+
+// matchStream reports whether the observation comes from where the leaf
+// looks: a successful write (a failed one for a Failed leaf), or an event
+// delivered to the controller (default) or seen in the cluster.
+func matchStream(t *plan.Trigger, o *obs) bool {
+	switch t.Op {
+	case ir.TrigWrite:
+		return o.Stream == plan.Written && o.OK() != t.Failed
+	case ir.TrigEvent:
+		if t.Seen == plan.SeenCluster {
+			return o.Stream == plan.Cluster
+		}
+		return o.Stream == plan.Delivered
+	}
+	return false
+}
+
+// cond evaluates a field condition on an object: the field is set (Exists)
+// or equals Value (compared as JSON, so 3 and 3.0 are equal).
+func cond(c *ir.Cond, obj map[string]any) bool {
+	if c.Path == "" {
+		return true
+	}
+	segs, err := mask.ParsePath(c.Path)
+	if err != nil {
+		return false
+	}
+	v, ok := lookup(obj, segs)
+	if c.Exists || c.Value == nil {
+		return ok && v != nil
+	}
+	a, err1 := json.Marshal(v)
+	b, err2 := json.Marshal(c.Value)
+	return ok && err1 == nil && err2 == nil && string(a) == string(b)
+}
+
+// lookup follows a path through maps and list indices.
+func lookup(v any, segs []string) (any, bool) {
+	for _, s := range segs {
+		switch t := v.(type) {
+		case map[string]any:
+			x, ok := t[s]
+			if !ok {
+				return nil, false
+			}
+			v = x
+		case []any:
+			i, err := strconv.Atoi(s)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil, false
+			}
+			v = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}

@@ -1,0 +1,15 @@
+// Package celenv is the CEL environment of sieve specs, shared by the
+// checker (which compiles every expression at check time) and the
+// interpreter (which compiles once and evaluates against objects it
+// supplies as Go maps).
+//
+// Three kinds of expression exist. Invariants see objects(kind, namespace)
+// and object(kind, namespace, name). Wait conditions see the same two
+// functions plus the variable `object`, bound to each object the step's
+// target matches (null when the step has no target). Trigger `where`
+// conditions see only the variable `object`, the object whose change fired
+// the trigger. Every expression must yield a bool.
+//
+// It does not fetch objects: the caller passes a World. It imports nothing
+// of the interpreter.
+package celenv

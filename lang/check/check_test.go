@@ -1,0 +1,138 @@
+package check_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/sievetool/sieve/lang/check"
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/stdlib"
+)
+
+// TestGolden checks every testdata/*.txtar: the files are written to a
+// temporary directory, in.sieve (or the "root:" file) is checked from there
+// (with -I lib), and
+// out/ir (the IR dump, empty on errors) and out/diag (the rendered
+// diagnostics) are compared. SIEVE_UPDATE=1 rewrites them.
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no test files")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) { runGolden(t, file) })
+	}
+}
+
+func runGolden(t *testing.T, file string) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar, err := txtar.ParseFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeInputs(t, dir, ar)
+	t.Chdir(dir)
+	got := compile(t, rootFile(ar))
+	t.Chdir(filepath.Dir(abs))
+	compareSections(t, abs, ar, got)
+}
+
+func writeInputs(t *testing.T, dir string, ar *txtar.Archive) {
+	for _, f := range ar.Files {
+		if filepath.Dir(f.Name) == "out" {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// rootFile is the spec to check: in.sieve, or the file a "root: NAME" line
+// of the archive's comment names.
+func rootFile(ar *txtar.Archive) string {
+	for _, line := range strings.Split(string(ar.Comment), "\n") {
+		if name, ok := strings.CutPrefix(line, "root: "); ok {
+			return strings.TrimSpace(name)
+		}
+	}
+	return "in.sieve"
+}
+
+// compile checks name and returns the out/ sections.
+func compile(t *testing.T, name string) map[string][]byte {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, ds := check.File(name, src, check.Options{SearchPath: []string{"lib"}, Std: stdlib.FS()})
+	var irOut []byte
+	if spec != nil {
+		if irOut, err = ir.Dump(spec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := diag.WriteText(&buf, ds, diag.RenderOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if spec == nil && !ds.HasErrors() {
+		t.Errorf("no spec and no errors")
+	}
+	return map[string][]byte{"out/ir": compactSrc(irOut), "out/diag": buf.Bytes()}
+}
+
+// srcRE matches a source range in the IR dump.
+var srcRE = regexp.MustCompile(`"src": \{\s*"start": \{\s*(?:"file": "([^"]*)",\s*)?"offset": \d+,\s*"line": (\d+),\s*"column": (\d+)\s*\},\s*"end": \{\s*(?:"file": "[^"]*",\s*)?"offset": \d+,\s*"line": (\d+),\s*"column": (\d+)\s*\}\s*\}`)
+
+// compactSrc writes each source range of the dump on one line,
+// "src": "file:line:col-line:col", so goldens stay readable.
+func compactSrc(dump []byte) []byte {
+	return srcRE.ReplaceAll(dump, []byte(`"src": "$1:$2:$3-$4:$5"`))
+}
+
+func compareSections(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+	update := os.Getenv("SIEVE_UPDATE") != ""
+	for _, name := range []string{"out/ir", "out/diag"} {
+		i := section(ar, name)
+		switch {
+		case update && i < 0:
+			ar.Files = append(ar.Files, txtar.File{Name: name, Data: got[name]})
+		case update:
+			ar.Files[i].Data = got[name]
+		case i < 0:
+			t.Errorf("missing section %s (run with SIEVE_UPDATE=1)", name)
+		case !bytes.Equal(ar.Files[i].Data, got[name]):
+			t.Errorf("%s differs\n--- got ---\n%s--- want ---\n%s", name, got[name], ar.Files[i].Data)
+		}
+	}
+	if update {
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func section(ar *txtar.Archive, name string) int {
+	for i, f := range ar.Files {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}

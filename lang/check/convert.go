@@ -1,0 +1,157 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sievetool/sieve/lang/internal/spell"
+)
+
+// str checks that v is a string.
+func (c *checker) str(v *value, what string) (string, bool) {
+	if v.use(kString) {
+		return "", false
+	}
+	if v.kind != kString {
+		c.errorf(v.rng, "type", "%s: want a string, got %s", what, v.describe())
+		return "", false
+	}
+	return v.s, true
+}
+
+// integer checks that v is an integer of at least min.
+func (c *checker) integer(v *value, what string, min int64) (int64, bool) {
+	if v.use(kInt) {
+		return 0, false
+	}
+	if v.kind != kInt {
+		c.errorf(v.rng, "type", "%s: want an integer, got %s", what, v.describe())
+		return 0, false
+	}
+	if v.i < min {
+		c.errorf(v.rng, "range", "%s: must be at least %d, got %d", what, min, v.i)
+		return 0, false
+	}
+	return v.i, true
+}
+
+// boolean checks that v is true or false.
+func (c *checker) boolean(v *value, what string) (bool, bool) {
+	if v.use(kBool) {
+		return false, false
+	}
+	if v.kind != kBool {
+		c.errorf(v.rng, "type", "%s: want true or false, got %s", what, v.describe())
+		return false, false
+	}
+	return v.b, true
+}
+
+// elems returns the elements of a list, or the value itself when it is a
+// single value where a list is expected.
+func elems(v *value) []*value {
+	if v.kind == kList {
+		return v.list
+	}
+	if v.kind == kUnknown {
+		v.use(kList)
+		return nil
+	}
+	return []*value{v}
+}
+
+// strList checks a list of strings (a single string counts as a list).
+func (c *checker) strList(v *value, what string) []string {
+	var out []string
+	for _, e := range elems(v) {
+		if s, ok := c.str(e, what); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// word checks that v is one of the allowed bare words (or a string
+// holding one).
+func (c *checker) word(v *value, what string, allowed ...string) (string, bool) {
+	if v.use(kWord) {
+		return "", false
+	}
+	s := v.s
+	if v.kind != kWord && v.kind != kRef && v.kind != kString || v.call {
+		c.errorf(v.rng, "type", "%s: want one of %s, got %s", what, strings.Join(allowed, ", "), v.describe())
+		return "", false
+	}
+	for _, a := range allowed {
+		if s == a {
+			return s, true
+		}
+	}
+	d := c.errorf(v.rng, "unknown", "unknown %s %q (want one of %s)", what, s, strings.Join(allowed, ", "))
+	hint(d, spell.Hint(s, allowed))
+	return "", false
+}
+
+// filePath checks a file (or directory) path written in a spec: it must
+// exist relative to the file it was written in. It returns the path
+// relative to the root spec's directory, slash-separated; keepDot keeps a
+// leading "./" (build packages, where "x" would be an import path).
+func (c *checker) filePath(v *value, what string, dir, keepDot bool) (string, bool) {
+	p, ok := c.str(v, what)
+	if !ok {
+		return "", false
+	}
+	if p == "" {
+		c.errorf(v.rng, "file", "%s: empty path", what)
+		return "", false
+	}
+	if v.file == nil || v.file.std {
+		return filepath.ToSlash(p), true
+	}
+	osPath := filepath.FromSlash(p)
+	if !filepath.IsAbs(osPath) {
+		osPath = filepath.Join(v.file.dir, osPath)
+	}
+	if st, err := c.stat(osPath); err != nil {
+		c.errorf(v.rng, "file", "%s: %s not found (relative to %s)", what, p, v.file.name)
+		return "", false
+	} else if st.IsDir() != dir {
+		c.errorf(v.rng, "file", "%s: %s is %s", what, p, map[bool]string{true: "a directory", false: "not a directory"}[st.IsDir()])
+		return "", false
+	}
+	return c.rebase(p, osPath, keepDot), true
+}
+
+// rebase makes osPath relative to the root spec's directory; absolute
+// paths as written stay absolute.
+func (c *checker) rebase(written, osPath string, keepDot bool) string {
+	if filepath.IsAbs(filepath.FromSlash(written)) {
+		return filepath.ToSlash(filepath.Clean(osPath))
+	}
+	rel, err := filepath.Rel(c.rootDir, absPath(osPath))
+	if err != nil {
+		return filepath.ToSlash(filepath.Clean(osPath))
+	}
+	rel = filepath.ToSlash(rel)
+	if keepDot && !strings.HasPrefix(rel, "../") && rel != ".." {
+		rel = "./" + rel
+	}
+	return rel
+}
+
+// stat is os.Stat, remembered for the rest of the check: specs name the
+// same files in many tests.
+func (c *checker) stat(p string) (os.FileInfo, error) {
+	if r, ok := c.stats[p]; ok {
+		return r.info, r.err
+	}
+	info, err := os.Stat(p)
+	c.stats[p] = statResult{info, err}
+	return info, err
+}
+
+type statResult struct {
+	info os.FileInfo
+	err  error
+}

@@ -1,0 +1,206 @@
+package check
+
+import (
+	"strings"
+
+	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/internal/spell"
+	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/syntax"
+)
+
+// Words the checker accepts.
+func policyAttrs() []string {
+	return strings.Fields("patterns include exclude max_plans prune stale_for")
+}
+func patterns() []string   { return strings.Fields("intermediate stale unobserved") }
+func writeVerbs() []string { return strings.Fields("create update patch delete") }
+func pruneNames() []string {
+	return strings.Fields("causality noop failed nondeterministic duplicates")
+}
+func maskValues() []string { return strings.Fields("timestamp ip") }
+
+func (c *checker) lowerPolicy(d *decl) *ir.Policy {
+	n := d.node.(*syntax.Policy)
+	what := "policy " + d.name
+	attrs := c.body(d, n.Body, &scope{file: d.file}, what, policyAttrs(), false)
+	p := &ir.Policy{Name: d.name, Src: n.Range(), Patterns: []ir.Pattern{}, Prune: ir.DefaultPrune}
+	val := func(name string) *value {
+		if ops := attrs.ops[name]; len(ops) > 0 {
+			return ops[0].val
+		}
+		return nil
+	}
+	if v := val("patterns"); v != nil {
+		for _, e := range elems(v) {
+			if w, ok := c.word(e, "pattern", patterns()...); ok {
+				p.Patterns = append(p.Patterns, ir.Pattern(w))
+			}
+		}
+	}
+	if len(p.Patterns) == 0 && val("patterns") == nil {
+		c.errorf(n.Name.Range(), "policy", "%s: no patterns (set patterns [intermediate, stale, unobserved] or a subset)", what)
+	}
+	p.Include = c.filters(val("include"), "include")
+	p.Exclude = c.filters(val("exclude"), "exclude")
+	if v := val("max_plans"); v != nil {
+		m, _ := c.integer(v, "max_plans", 0)
+		p.MaxPlans = int(m)
+	}
+	if v := val("prune"); v != nil {
+		p.Prune = c.prune(v)
+	}
+	if v := val("stale_for"); v != nil {
+		p.StaleFor = c.toDuration(v, "stale_for", true)
+	}
+	return p
+}
+
+// filters are resource keys (any verb) or { target: KEY, verbs: [...] }.
+func (c *checker) filters(v *value, what string) []ir.Filter {
+	if v == nil {
+		return nil
+	}
+	var out []ir.Filter
+	for _, e := range elems(v) {
+		if e.kind == kObject {
+			if f, ok := c.filterObject(e, what); ok {
+				out = append(out, f)
+			}
+			continue
+		}
+		if r := c.toRef(e, keyGlob, what); r != nil {
+			out = append(out, ir.Filter{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name})
+		}
+	}
+	return out
+}
+
+func (c *checker) filterObject(v *value, what string) (ir.Filter, bool) {
+	var f ir.Filter
+	ok := true
+	for _, fl := range v.fields {
+		switch name := strings.Join(fl.path, "."); name {
+		case "target":
+			r := c.toRef(fl.val, keyGlob, what)
+			if r == nil {
+				ok = false
+				continue
+			}
+			f.Kind, f.Namespace, f.Name = r.Kind, r.Namespace, r.Name
+		case "verbs":
+			for _, e := range elems(fl.val) {
+				if w, good := c.word(e, "verb", writeVerbs()...); good {
+					f.Verbs = append(f.Verbs, w)
+				}
+			}
+		default:
+			d := c.errorf(fl.rng, "unknown", "unknown filter field %q", name)
+			hint(d, spell.Hint(name, []string{"target", "verbs"}))
+			ok = false
+		}
+	}
+	return f, ok
+}
+
+// prune is true, false, or an object switching single passes.
+func (c *checker) prune(v *value) ir.Prune {
+	p := ir.DefaultPrune
+	switch {
+	case v.use(kObject):
+	case v.kind == kBool:
+		p = ir.Prune{Causality: v.b, NoOp: v.b, Failed: v.b, Nondeterministic: v.b, Duplicates: v.b}
+	case v.kind == kObject:
+		for _, f := range v.fields {
+			c.pruneField(&p, f)
+		}
+	default:
+		c.errorf(v.rng, "type", "prune: want true, false or { causality: false, ... }, got %s", v.describe())
+	}
+	return p
+}
+
+func (c *checker) pruneField(p *ir.Prune, f *field) {
+	name := strings.Join(f.path, ".")
+	b, ok := c.boolean(f.val, "prune "+name)
+	if !ok {
+		return
+	}
+	switch name {
+	case "causality":
+		p.Causality = b
+	case "noop":
+		p.NoOp = b
+	case "failed":
+		p.Failed = b
+	case "nondeterministic":
+		p.Nondeterministic = b
+	case "duplicates":
+		p.Duplicates = b
+	default:
+		d := c.errorf(f.rng, "unknown", "unknown pruning pass %q", name)
+		hint(d, spell.Hint(name, pruneNames()))
+	}
+}
+
+func (c *checker) lowerMask(d *decl) *ir.Mask {
+	n := d.node.(*syntax.Mask)
+	m := &ir.Mask{Name: d.name, Src: n.Range(), Rules: []*ir.MaskRule{}}
+	sc := &scope{file: d.file}
+	for _, r := range n.Rules {
+		if rule := c.maskRule(r, sc); rule != nil {
+			m.Rules = append(m.Rules, rule)
+		}
+	}
+	if len(n.Rules) == 0 {
+		c.warnf(n.Name.Range(), "empty", "mask %s is empty", d.name)
+	}
+	return m
+}
+
+func (c *checker) maskRule(r *syntax.MaskRule, sc *scope) *ir.MaskRule {
+	out := &ir.MaskRule{Src: r.Range(), Target: ir.Ref{Kind: "*", Namespace: "*", Name: "*"}, Oracle: ir.Oracle(r.Oracle)}
+	if r.Target != nil {
+		ref := c.toRef(c.evalPrimary(r.Target, sc), keyGlob, "mask")
+		if ref == nil {
+			return nil
+		}
+		out.Target = *ref
+	}
+	switch {
+	case r.Key != "":
+		out.Key = r.Key
+		if strings.HasPrefix(r.Key, `"`) {
+			out.Key, _ = c.pathElem(r.Key, r.Range())
+		}
+	case r.Path != nil:
+		path := c.path(r.Path)
+		if path == nil {
+			return nil
+		}
+		out.Path = ir.JoinPath(path)
+	case r.Value != "":
+		if !contains(maskValues(), r.Value) {
+			d := c.errorf(r.Range(), "unknown", "unknown value kind %q (want timestamp or ip)", r.Value)
+			hint(d, spell.Hint(r.Value, maskValues()))
+			return nil
+		}
+		out.Value = r.Value
+	case r.Whole:
+		out.Whole = true
+	}
+	return out
+}
+
+func (c *checker) lowerInvariant(d *decl) *ir.Invariant {
+	n := d.node.(*syntax.Invariant)
+	inv := &ir.Invariant{Name: d.name, Src: n.Range(), When: ir.Always}
+	if n.When == "end" {
+		inv.When = ir.AtEnd
+	}
+	if n.CEL != nil {
+		v := c.evalPrimary(n.CEL, &scope{file: d.file})
+		inv.Expr = c.celValue(v, celenv.Invariant, "invariant "+d.name)
+	}
+	return inv
+}

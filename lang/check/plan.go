@@ -1,0 +1,113 @@
+package check
+
+import (
+	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/syntax"
+)
+
+func (c *checker) lowerPlan(d *decl) *ir.Plan {
+	n := d.node.(*syntax.Plan)
+	p := &ir.Plan{Name: d.name, Src: n.Range(), Actions: []*ir.Action{}}
+	sc := &scope{file: d.file}
+	for _, s := range n.Steps {
+		if a := c.action(s, sc); a != nil {
+			p.Actions = append(p.Actions, a)
+		}
+	}
+	if len(n.Steps) == 0 {
+		c.errorf(n.Name.Range(), "plan", "plan %s has no steps", d.name)
+	}
+	return p
+}
+
+func (c *checker) action(s *syntax.PlanStep, sc *scope) *ir.Action {
+	a := &ir.Action{Src: s.Range()}
+	switch n := s.Action.(type) {
+	case *syntax.Crash:
+		a.Kind = ir.ActCrash
+	case *syntax.Restart:
+		a.Kind = ir.ActRestart
+	case *syntax.Stale:
+		a.Kind = ir.ActStaleOn
+		if n.Switch == "off" {
+			a.Kind = ir.ActStaleOff
+		}
+		a.Scope = c.toRef(c.eval(n.Scope, sc), keyGlob, "stale")
+	case *syntax.Hold:
+		a.Kind, a.Scope = ir.ActHold, c.toRef(c.eval(n.Scope, sc), keyGlob, "hold")
+	case *syntax.Release:
+		a.Kind, a.Scope = ir.ActRelease, c.toRef(c.eval(n.Scope, sc), keyGlob, "release")
+	case *syntax.Pause:
+		a.Kind, a.Duration = ir.ActWait, c.toDuration(c.eval(n.Duration, sc), "wait", true)
+	default:
+		return nil
+	}
+	if s.Trigger != nil {
+		a.Trigger = c.trigger(s.Trigger, sc)
+	}
+	return a
+}
+
+// trigger lowers A ; B ; ... (then), A | B (any), A & B (all); a single
+// operand is the operand itself.
+func (c *checker) trigger(t *syntax.Trigger, sc *scope) *ir.Trigger {
+	var args []*ir.Trigger
+	for _, e := range t.Seq {
+		args = append(args, c.either(e, sc))
+	}
+	return combine(ir.TrigSeq, t.Range(), args)
+}
+
+func (c *checker) either(e *syntax.Either, sc *scope) *ir.Trigger {
+	var args []*ir.Trigger
+	for _, b := range e.Alts {
+		args = append(args, c.both(b, sc))
+	}
+	return combine(ir.TrigAny, e.Range(), args)
+}
+
+func (c *checker) both(b *syntax.Both, sc *scope) *ir.Trigger {
+	var args []*ir.Trigger
+	for _, a := range b.All {
+		args = append(args, c.triggerAtom(a, sc))
+	}
+	return combine(ir.TrigAll, b.Range(), args)
+}
+
+func combine(op ir.TriggerOp, rng diag.Range, args []*ir.Trigger) *ir.Trigger {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return &ir.Trigger{Op: op, Src: rng, Args: args}
+}
+
+func (c *checker) triggerAtom(a syntax.TriggerAtom, sc *scope) *ir.Trigger {
+	switch a := a.(type) {
+	case *syntax.Group:
+		return c.trigger(a.Trigger, sc)
+	case *syntax.Event:
+		return c.leaf(ir.TrigEvent, a.Verb, a.Target, a.Where, a.Count, a.Range(), sc)
+	case *syntax.Write:
+		return c.leaf(ir.TrigWrite, a.Verb, a.Target, a.Where, a.Count, a.Range(), sc)
+	case *syntax.Timeout:
+		return &ir.Trigger{Op: ir.TrigTimeout, Src: a.Range(), Duration: c.toDuration(c.eval(a.Duration, sc), "after", true)}
+	}
+	return nil
+}
+
+func (c *checker) leaf(op ir.TriggerOp, verb string, target *syntax.Expr, where *syntax.Cond, count *syntax.NumberLit, rng diag.Range, sc *scope) *ir.Trigger {
+	t := &ir.Trigger{Op: op, Src: rng, On: verb, Count: 1}
+	t.Target = c.toRef(c.eval(target, sc), keyGlob, string(op)+" trigger")
+	if where != nil {
+		t.Where = c.cond(where, sc, celenv.Where)
+	}
+	if count != nil {
+		v := &value{rng: count.Range(), file: sc.file}
+		c.number(v, count.Text)
+		n, _ := c.integer(v, "occurrence #N", 1)
+		t.Count = int(n)
+	}
+	return t
+}

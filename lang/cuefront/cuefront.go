@@ -1,0 +1,195 @@
+package cuefront
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/load"
+	"cuelang.org/go/cue/token"
+
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Options says how to load a CUE spec. The zero value is the default; there
+// are no options yet (CUE specs find their imports through their own CUE
+// module and the embedded sieve.dev packages, not the .sieve search path).
+type Options struct{}
+
+// Load reads the CUE spec at path — a .cue file or a directory holding a
+// CUE package — and lowers it to IR. It returns the IR (nil when there are
+// errors) and every diagnostic, sorted.
+func Load(path string, _ Options) (spec *ir.Spec, ds diag.Diagnostics) {
+	defer func() {
+		// The CUE evaluator is not ours; a panic in it must not take the
+		// CLI down with a stack trace.
+		if r := recover(); r != nil {
+			spec, ds = nil, fileDiags(path, "internal", "internal error while evaluating CUE: %v (please report it)", r)
+		}
+	}()
+	src, ds := newSource(path)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	orig, v, ds := src.build()
+	if ds.HasErrors() {
+		return nil, ds.Sort()
+	}
+	spec, ds = lower(src, orig, v)
+	if ds.HasErrors() {
+		return nil, ds.Sort()
+	}
+	return spec, ds.Sort()
+}
+
+// source is one spec being loaded: where it is and what cue/load needs.
+type source struct {
+	given   string // the path as given
+	abs     string // absolute path of the file or directory
+	dir     string // absolute directory paths are relative to
+	isDir   bool
+	modRoot string // CUE module root (may be virtual)
+	overlay map[string]load.Source
+	files   map[string][]byte // source text by absolute file name, for columns
+}
+
+func newSource(path string) (*source, diag.Diagnostics) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fileDiags(path, "read", "cannot resolve spec path: %v", err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, fileDiags(path, "read", "cannot read spec: %s", pathErr(err))
+	}
+	s := &source{given: path, abs: abs, isDir: info.IsDir(), files: map[string][]byte{}}
+	s.dir = abs
+	if !s.isDir {
+		s.dir = filepath.Dir(abs)
+	}
+	gen, ds := StdGenerated()
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	s.modRoot, s.overlay = overlay(s.dir, gen)
+	return s, nil
+}
+
+// build loads the CUE instance and unifies it with #Spec. It returns the
+// instance as written and the unified value.
+func (s *source) build() (orig, spec cue.Value, _ diag.Diagnostics) {
+	ctx := cuecontext.New()
+	v, err := s.instance(ctx)
+	if err != nil {
+		return cue.Value{}, cue.Value{}, s.errDiags(err)
+	}
+	u, err := unifySpec(ctx, v)
+	if err != nil {
+		return cue.Value{}, cue.Value{}, s.errDiags(err)
+	}
+	return v, u, nil
+}
+
+// instance loads and builds the spec's CUE instance.
+func (s *source) instance(ctx *cue.Context) (cue.Value, error) {
+	cfg := &load.Config{Dir: s.dir, ModuleRoot: s.modRoot, Overlay: s.overlay}
+	arg := "."
+	if !s.isDir {
+		arg = "./" + filepath.Base(s.abs)
+	}
+	insts := load.Instances([]string{arg}, cfg)
+	if len(insts) == 0 {
+		return cue.Value{}, fmt.Errorf("no CUE instance found")
+	}
+	s.readFiles(insts[0])
+	if err := insts[0].Err; err != nil {
+		return cue.Value{}, err
+	}
+	if err := s.checkDepth(); err != nil {
+		return cue.Value{}, err
+	}
+	v := ctx.BuildInstance(insts[0])
+	return v, v.Err()
+}
+
+// unifySpec unifies v with #Spec and validates it: the whole spec as far
+// as it is written, the tests concretely (declarations may leave workload
+// parameters open).
+func unifySpec(ctx *cue.Context, v cue.Value) (cue.Value, error) {
+	schema := ctx.CompileString(SchemaText(), cue.Filename(schemaFile)).LookupPath(cue.MakePath(cue.Def("Spec")))
+	if err := schema.Err(); err != nil {
+		return cue.Value{}, err
+	}
+	u := v.Unify(schema)
+	if err := u.Validate(); err != nil {
+		return cue.Value{}, err
+	}
+	if t := u.LookupPath(cue.ParsePath("test")); t.Exists() {
+		if err := t.Validate(cue.Concrete(true)); err != nil {
+			return cue.Value{}, err
+		}
+	}
+	return u, nil
+}
+
+// maxDepth bounds bracket nesting: the CUE evaluator takes seconds on
+// thousands of nested lists, and no spec needs more than a few dozen.
+const maxDepth = 1000
+
+// checkDepth rejects files nested deeper than maxDepth brackets. Strings
+// and comments are skipped roughly; the limit is far from real specs.
+func (s *source) checkDepth() error {
+	for name, src := range s.files {
+		if off := deepAt(src); off >= 0 {
+			f := token.NewFile(name, 0, len(src))
+			f.SetLinesForContent(src)
+			return cueerrors.Newf(f.Pos(off, token.NoRelPos), "nesting deeper than %d brackets", maxDepth)
+		}
+	}
+	return nil
+}
+
+// deepAt returns the offset where src nests deeper than maxDepth, or -1.
+func deepAt(src []byte) int {
+	depth, inStr, comment := 0, false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case comment:
+			comment = c != '\n'
+		case inStr && c == '\\':
+			i++
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			comment = true
+		case c == '[' || c == '{' || c == '(':
+			if depth++; depth > maxDepth {
+				return i
+			}
+		case c == ']' || c == '}' || c == ')':
+			depth--
+		}
+	}
+	return -1
+}
+
+// readFiles remembers the text of the instance's files so positions can
+// count columns in runes.
+func (s *source) readFiles(inst *build.Instance) {
+	for _, f := range inst.BuildFiles {
+		if b, ok := f.Source.([]byte); ok {
+			s.files[f.Filename] = b
+			continue
+		}
+		if b, err := os.ReadFile(f.Filename); err == nil {
+			s.files[f.Filename] = b
+		}
+	}
+}

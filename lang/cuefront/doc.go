@@ -1,0 +1,28 @@
+// Package cuefront is the CUE front end: it loads a spec written in CUE (a
+// .cue file or a CUE package directory), unifies it with the embedded
+// schema #Spec, validates it, and lowers it to the same IR the .sieve
+// checker (lang/check) produces for an equivalent spec. It is the only
+// package that imports cuelang.org/go.
+//
+// It owns the embedded schema (schema/schema.cue, #Spec, importable by
+// specs as "sieve.dev/schema"), the CUE schema of the IR (schema/ir.cue,
+// #IR) and the JSON Schema made from it, the CUE form of the standard
+// library (importable as "sieve.dev/std": the masks and policies are
+// generated from stdlib/std/*.sieve through lang/check at load time, so
+// the .sieve files are the one source of truth; the workloads, which CUE
+// expresses with its own parameters, are std/workloads.cue, held equal to
+// the .sieve ones by TestStdWorkloads and the parity tests), and CUE
+// formatting for `sieve fmt`.
+//
+// Lowering mirrors lang/check: the same defaults (test runs 2, every
+// pruning pass on, KUBECONFIG unless a flag or in-cluster emulation is
+// asked for, namespace "default", wait timeouts 60s, settle 5s, readiness
+// 30s), the same path rebasing (relative to the file that writes a path,
+// then to the root spec's directory), the same CEL compilation
+// (lang/celenv) and the same messages where the checks are the same.
+// TestParity holds every X.sieve/X.cue pair in testdata/parity and specs/
+// to byte-identical IR, source ranges aside.
+//
+// It does not parse .sieve files, run anything, or render diagnostics;
+// lang/load dispatches to it by file extension.
+package cuefront

@@ -1,0 +1,81 @@
+package cuefront
+
+import (
+	"embed"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	"cuelang.org/go/cue/load"
+)
+
+// The schema and the CUE standard library, as files.
+//
+//go:embed schema/*.cue std/*.cue
+var embedded embed.FS
+
+// Import paths of the embedded packages.
+const (
+	schemaImport = "sieve.dev/schema"
+	stdImport    = "sieve.dev/std"
+	schemaFile   = schemaImport + "/schema.cue"
+	irSchemaFile = schemaImport + "/ir.cue"
+)
+
+// SchemaText returns the CUE schema of specs (package schema, #Spec).
+func SchemaText() string {
+	b, _ := embedded.ReadFile("schema/schema.cue")
+	return string(b)
+}
+
+// IRSchemaText returns the CUE schema of the compiled IR (#IR), in the same
+// package as SchemaText.
+func IRSchemaText() string {
+	b, _ := embedded.ReadFile("schema/ir.cue")
+	return string(b)
+}
+
+// StdFS returns the CUE standard library: the files of the package
+// imported as "sieve.dev/std".
+func StdFS() fs.FS {
+	sub, _ := fs.Sub(embedded, "std")
+	return sub
+}
+
+// overlay finds the CUE module root for dir (the nearest parent holding a
+// cue.mod directory, else dir itself with a virtual module file) and
+// returns it with the overlay that makes the schema and the standard
+// library importable; gen is the generated part of the library.
+func overlay(dir string, gen []byte) (string, map[string]load.Source) {
+	ov := map[string]load.Source{}
+	root := findModRoot(dir)
+	if root == "" {
+		root = dir
+		ov[filepath.Join(root, "cue.mod", "module.cue")] = load.FromString(
+			"module: \"sieve.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
+	}
+	pkg := filepath.Join(root, "cue.mod", "pkg")
+	ov[filepath.Join(pkg, filepath.FromSlash(schemaFile))] = load.FromString(SchemaText())
+	ov[filepath.Join(pkg, filepath.FromSlash(irSchemaFile))] = load.FromString(IRSchemaText())
+	ov[filepath.Join(pkg, filepath.FromSlash(stdImport), stdGenName)] = load.FromBytes(gen)
+	entries, _ := fs.ReadDir(embedded, "std")
+	for _, e := range entries {
+		b, _ := embedded.ReadFile(path.Join("std", e.Name()))
+		ov[filepath.Join(pkg, filepath.FromSlash(stdImport), e.Name())] = load.FromBytes(b)
+	}
+	return root, ov
+}
+
+func findModRoot(dir string) string {
+	for d := dir; ; {
+		if info, err := os.Stat(filepath.Join(d, "cue.mod")); err == nil && info.IsDir() {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}

@@ -1,0 +1,278 @@
+package cuefront
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+
+	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+func (l *lowerer) policy(v cue.Value) *ir.Policy {
+	p := &ir.Policy{Name: str(v, "name"), Src: l.rng(v), Patterns: []ir.Pattern{}, Prune: ir.DefaultPrune}
+	for _, s := range strs(v, "patterns") {
+		p.Patterns = append(p.Patterns, ir.Pattern(s))
+	}
+	if !has(v, "patterns") {
+		l.errorf(v, "policy", "policy %s: no patterns (set patterns: [\"intermediate\", \"stale\", \"unobserved\"] or a subset)", p.Name)
+	}
+	p.Include = l.filters(v, "include")
+	p.Exclude = l.filters(v, "exclude")
+	p.MaxPlans = integer(v, "max_plans", 0)
+	if pr, ok := field(v, "prune"); ok {
+		p.Prune = prune(pr)
+	}
+	if has(v, "stale_for") {
+		p.StaleFor = l.positive(v, "stale_for", 0)
+	}
+	return p
+}
+
+// prune is true, false, or a struct switching single passes.
+func prune(pr cue.Value) ir.Prune {
+	if b, err := pr.Bool(); err == nil {
+		return ir.Prune{Causality: b, NoOp: b, Failed: b, Nondeterministic: b, Duplicates: b}
+	}
+	d := ir.DefaultPrune
+	return ir.Prune{
+		Causality:        boolean(pr, "causality", d.Causality),
+		NoOp:             boolean(pr, "noop", d.NoOp),
+		Failed:           boolean(pr, "failed", d.Failed),
+		Nondeterministic: boolean(pr, "nondeterministic", d.Nondeterministic),
+		Duplicates:       boolean(pr, "duplicates", d.Duplicates),
+	}
+}
+
+// filters lowers a list of resource keys or {target, verbs} structs.
+func (l *lowerer) filters(v cue.Value, name string) []ir.Filter {
+	var out []ir.Filter
+	for _, e := range elems(v, name) {
+		var f ir.Filter
+		target := e
+		if _, err := e.String(); err != nil {
+			target, _ = field(e, "target")
+			f.Verbs = strs(e, "verbs")
+		}
+		if target.Exists() {
+			r := l.key(target, true)
+			f.Kind, f.Namespace, f.Name = r.Kind, r.Namespace, r.Name
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// anyObject is a mask rule's default target.
+var anyObject = ir.Ref{Kind: "*", Namespace: "*", Name: "*"}
+
+func (l *lowerer) mask(v cue.Value) *ir.Mask {
+	m := &ir.Mask{Name: str(v, "name"), Src: l.rng(v), Rules: []*ir.MaskRule{}}
+	for _, r := range elems(v, "rules") {
+		m.Rules = append(m.Rules, l.maskRule(r))
+	}
+	if len(m.Rules) == 0 {
+		l.ds = append(l.ds, &diag.Diagnostic{Severity: diag.Warning, Code: "empty",
+			Summary: "mask " + m.Name + " is empty", Subject: ptr(l.rng(v))})
+	}
+	return m
+}
+
+func (l *lowerer) maskRule(v cue.Value) *ir.MaskRule {
+	r := &ir.MaskRule{Src: l.rng(v), Target: anyObject, Oracle: ir.Oracle(str(v, "in"))}
+	if t, ok := field(v, "target"); ok {
+		r.Target = *l.key(t, true)
+	}
+	switch l.exactlyOne(v, "mask rule", "key", "path", "value", "whole") {
+	case "key":
+		r.Key = str(v, "key")
+	case "path":
+		p, _ := field(v, "path")
+		r.Path = l.path(p, str(v, "path"))
+	case "value":
+		r.Value = str(v, "value")
+	case "whole":
+		r.Whole = true
+	}
+	return r
+}
+
+func (l *lowerer) invariant(v cue.Value) *ir.Invariant {
+	i := &ir.Invariant{Name: str(v, "name"), Src: l.rng(v), Expr: str(v, "expr"), When: ir.Always}
+	if w := str(v, "when"); w != "" {
+		i.When = ir.When(w)
+	}
+	e, _ := field(v, "expr")
+	l.cel(e, celenv.Invariant, i.Expr)
+	return i
+}
+
+// planActions are the fields that make a plan step.
+var planActions = []string{"crash", "restart", "stale_on", "stale_off", "hold", "release", "wait"}
+
+func (l *lowerer) plan(v cue.Value) *ir.Plan {
+	p := &ir.Plan{Name: str(v, "name"), Src: l.rng(v), Actions: []*ir.Action{}}
+	for _, s := range elems(v, "steps") {
+		p.Actions = append(p.Actions, l.action(s))
+	}
+	if len(p.Actions) == 0 {
+		l.errorf(v, "plan", "plan %s has no steps", p.Name)
+	}
+	return p
+}
+
+func (l *lowerer) action(v cue.Value) *ir.Action {
+	a := &ir.Action{Src: l.rng(v)}
+	kind := l.exactlyOne(v, "plan step", planActions...)
+	f, _ := field(v, kind)
+	switch kind {
+	case "crash":
+		a.Kind = ir.ActCrash
+	case "restart":
+		a.Kind = ir.ActRestart
+	case "stale_on", "stale_off", "hold", "release":
+		a.Kind = map[string]ir.ActionKind{"stale_on": ir.ActStaleOn, "stale_off": ir.ActStaleOff,
+			"hold": ir.ActHold, "release": ir.ActRelease}[kind]
+		a.Scope = l.key(f, true)
+	case "wait":
+		a.Kind, a.Duration = ir.ActWait, l.positive(v, "wait", 0)
+	}
+	if t, ok := field(v, "when"); ok {
+		a.Trigger = l.trigger(t)
+	}
+	return a
+}
+
+// triggerKinds are the fields that make a trigger node.
+var triggerKinds = []string{"on", "write", "after", "then", "all", "any"}
+
+var combinators = map[string]ir.TriggerOp{"then": ir.TrigSeq, "all": ir.TrigAll, "any": ir.TrigAny}
+
+func (l *lowerer) trigger(v cue.Value) *ir.Trigger {
+	t := &ir.Trigger{Src: l.rng(v)}
+	kind := l.exactlyOne(v, "trigger", triggerKinds...)
+	switch kind {
+	case "on", "write":
+		l.only(v, kind+" trigger", kind, "target", "where", "count")
+		t.Op, t.On = ir.TrigEvent, str(v, kind)
+		if kind == "write" {
+			t.Op = ir.TrigWrite
+		}
+		l.leaf(t, v)
+	case "after":
+		l.only(v, "after trigger", "after")
+		t.Op, t.Duration = ir.TrigTimeout, l.positive(v, "after", 0)
+	case "then", "all", "any":
+		l.only(v, kind+" trigger", kind)
+		t.Op = combinators[kind]
+		for _, e := range elems(v, kind) {
+			t.Args = append(t.Args, l.trigger(e))
+		}
+	}
+	return t
+}
+
+func (l *lowerer) leaf(t *ir.Trigger, v cue.Value) {
+	target, ok := field(v, "target")
+	if !ok {
+		l.errorf(v, "missing", "trigger: target (a resource key) is required")
+	} else {
+		t.Target = l.key(target, true)
+	}
+	t.Count = integer(v, "count", 1)
+	if w, ok := field(v, "where"); ok {
+		t.Where = l.cond(w, celenv.Where)
+	}
+}
+
+// cond lowers a condition: a CEL string, {path, equals} or {path, exists}.
+func (l *lowerer) cond(v cue.Value, kind celenv.Kind) *ir.Cond {
+	if expr, err := v.String(); err == nil {
+		l.cel(v, kind, expr)
+		return &ir.Cond{Expr: expr}
+	}
+	p, _ := field(v, "path")
+	c := &ir.Cond{Path: l.path(p, str(v, "path"))}
+	switch l.exactlyOne(v, "condition", "equals", "exists") {
+	case "equals":
+		e, _ := field(v, "equals")
+		c.Value = l.value(e)
+	case "exists":
+		c.Exists = true
+	}
+	return c
+}
+
+// cel compiles expr at check time, as the .sieve checker does, reporting
+// each CEL error.
+func (l *lowerer) cel(at cue.Value, kind celenv.Kind, expr string) {
+	if strings.TrimSpace(expr) == "" {
+		l.errorf(at, "cel", "%s: empty CEL expression", kind)
+		return
+	}
+	env, err := l.celEnv()
+	if err == nil {
+		_, err = env.Compile(kind, expr)
+	}
+	var es celenv.Errors
+	switch {
+	case err == nil:
+	case errors.As(err, &es):
+		for _, e := range es {
+			l.celError(at, kind, expr, e)
+		}
+	default:
+		l.errorf(at, "cel", "%s: %v", kind, err)
+	}
+}
+
+// celError reports a CEL error inside the string literal that holds the
+// expression when the literal's text is the expression itself (a one-line
+// string without escapes); otherwise at the value, with CEL's line:col.
+func (l *lowerer) celError(at cue.Value, kind celenv.Kind, expr string, e *celenv.Error) {
+	lit, ok := l.literal(at)
+	if !ok || e.Line != 1 || strings.Contains(expr, "\n") || lit.Value != `"`+expr+`"` {
+		l.errorf(at, "cel", "%s: %d:%d: %s", kind, e.Line, e.Column, e.Msg)
+		return
+	}
+	r := l.src.rangeAt(lit.Pos(), lit.Pos())
+	prefix := string([]rune(expr)[:min(e.Column-1, utf8.RuneCountInString(expr))])
+	r.Start.Column += 1 + utf8.RuneCountInString(prefix)
+	r.Start.Offset += 1 + len(prefix)
+	r.End = r.Start
+	r.End.Column++
+	r.End.Offset++
+	l.ds = append(l.ds, diag.Errorf(r, "cel", "%s: %s", kind, e.Msg))
+}
+
+// literal returns the string literal v was written as, if it was one.
+func (l *lowerer) literal(v cue.Value) (*ast.BasicLit, bool) {
+	u := l.orig.LookupPath(v.Path())
+	if !u.Exists() {
+		u = v
+	}
+	src := u.Source()
+	if f, ok := src.(*ast.Field); ok {
+		src = f.Value
+	}
+	lit, ok := src.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING || !lit.Pos().IsValid() || l.src.isInternal(lit.Pos()) {
+		return nil, false
+	}
+	return lit, true
+}
+
+// celEnv builds the CEL environment once per load.
+func (l *lowerer) celEnv() (*celenv.Env, error) {
+	if l.env == nil && l.envErr == nil {
+		l.env, l.envErr = celenv.New()
+	}
+	return l.env, l.envErr
+}
+
+func ptr[T any](v T) *T { return &v }

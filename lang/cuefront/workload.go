@@ -1,0 +1,168 @@
+package cuefront
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"cuelang.org/go/cue"
+
+	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Step defaults shared with the .sieve checker.
+const (
+	defaultWithin       = 60 * time.Second
+	defaultSettle       = 5 * time.Second
+	defaultReadyTimeout = 30 * time.Second
+)
+
+// stepKinds are the fields that make a step, each with the options it
+// takes besides itself.
+var stepKinds = map[string][]string{
+	"apply":    {"set"},
+	"manifest": {"set"},
+	"patch":    {"merge", "json", "strategic"},
+	"delete":   nil,
+	"scale":    {"to"},
+	"wait":     {"exists", "gone", "ready", "where", "within"},
+	"until":    {"within"},
+	"settle":   nil,
+}
+
+var stepOrder = []string{"apply", "manifest", "patch", "delete", "scale", "wait", "until", "settle"}
+
+func (l *lowerer) workload(v cue.Value) *ir.Workload {
+	w := &ir.Workload{Name: str(v, "name"), Src: l.rng(v), Steps: []*ir.Step{}}
+	if p, ok := field(v, "params"); ok {
+		for _, f := range fields(p) {
+			w.Args = append(w.Args, ir.Arg{Name: f.name, Value: argValue(l.value(f.v))})
+		}
+	}
+	for _, s := range elems(v, "steps") {
+		if st := l.step(s); st != nil {
+			w.Steps = append(w.Steps, st)
+		}
+	}
+	return w
+}
+
+func (l *lowerer) step(v cue.Value) *ir.Step {
+	kind := l.exactlyOne(v, "step", stepOrder...)
+	if kind == "" {
+		return nil
+	}
+	l.only(v, kind+" step", append([]string{kind}, stepKinds[kind]...)...)
+	s := &ir.Step{Src: l.rng(v)}
+	f, _ := field(v, kind)
+	switch kind {
+	case "apply", "manifest":
+		l.apply(s, v, kind, f)
+	case "patch":
+		l.patch(s, v, f)
+	case "delete":
+		s.Kind, s.Target = ir.StepDelete, l.key(f, true)
+	case "scale":
+		s.Kind, s.Target, s.Replicas = ir.StepScale, l.key(f, false), integer(v, "to", 0)
+		if !has(v, "to") {
+			l.errorf(v, "missing", "scale step: to (the replica count) is required")
+		}
+	case "wait", "until":
+		l.wait(s, v, kind, f)
+	case "settle":
+		s.Kind, s.Timeout = ir.StepSettle, ir.Duration(defaultSettle)
+		if _, err := f.String(); err == nil {
+			s.Timeout = l.positive(v, "settle", defaultSettle)
+		}
+	}
+	return s
+}
+
+func (l *lowerer) apply(s *ir.Step, v cue.Value, kind string, f cue.Value) {
+	s.Kind = ir.StepApply
+	if kind == "apply" {
+		s.File = l.file(f, "apply", false, false)
+	} else {
+		s.Manifest, _ = f.String()
+	}
+	if set, ok := field(v, "set"); ok {
+		for _, e := range fields(set) {
+			s.Set = append(s.Set, ir.FieldSet{Path: l.path(e.v, e.name), Value: l.value(e.v)})
+		}
+	}
+}
+
+func (l *lowerer) patch(s *ir.Step, v cue.Value, f cue.Value) {
+	s.Kind, s.Target = ir.StepPatch, l.key(f, false)
+	typ := l.exactlyOne(v, "patch step", "merge", "json", "strategic")
+	if typ == "" {
+		return
+	}
+	s.PatchType = ir.PatchType(typ)
+	body, _ := field(v, typ)
+	if str, err := body.String(); err == nil {
+		if !json.Valid([]byte(str)) {
+			l.errorf(body, "patch", "patch: string is not valid JSON")
+		}
+		s.Patch = str
+		if s.PatchType == ir.PatchJSON && str != "" && str[0] != '[' {
+			l.errorf(body, "patch", "patch: a json patch must be a list of operations")
+		}
+		return
+	}
+	b, err := json.Marshal(l.value(body))
+	if err != nil {
+		l.errorf(body, "patch", "patch: cannot encode as JSON: %v", err)
+	}
+	s.Patch = string(b)
+	if s.PatchType == ir.PatchJSON && s.Patch != "" && s.Patch[0] != '[' {
+		l.errorf(body, "patch", "patch: a json patch must be a list of operations")
+	}
+}
+
+func (l *lowerer) wait(s *ir.Step, v cue.Value, kind string, f cue.Value) {
+	s.Kind, s.Timeout = ir.StepWait, l.positive(v, "within", defaultWithin)
+	if kind == "until" {
+		expr, _ := f.String()
+		l.cel(f, celenv.Invariant, expr)
+		s.Until = &ir.WaitCond{Kind: ir.WaitCEL, Expr: expr}
+		return
+	}
+	s.Target = l.key(f, true)
+	switch l.exactlyOne(v, "wait step", "exists", "gone", "ready", "where") {
+	case "exists":
+		s.Until = &ir.WaitCond{Kind: ir.WaitExists}
+	case "gone":
+		s.Until = &ir.WaitCond{Kind: ir.WaitGone}
+	case "ready":
+		s.Until = &ir.WaitCond{Kind: ir.WaitReady, Count: integer(v, "ready", 0)}
+	case "where":
+		w, _ := field(v, "where")
+		s.Until = l.waitWhere(w)
+	}
+}
+
+// waitWhere: a CEL string over object, path == value, or path exists.
+func (l *lowerer) waitWhere(w cue.Value) *ir.WaitCond {
+	if expr, err := w.String(); err == nil {
+		l.cel(w, celenv.Wait, expr)
+		return &ir.WaitCond{Kind: ir.WaitCEL, Expr: expr}
+	}
+	c := l.cond(w, celenv.Wait)
+	return &ir.WaitCond{Kind: ir.WaitField, Path: c.Path, Value: c.Value, Exists: c.Exists}
+}
+
+// argValue writes a string that is a Go duration the way the .sieve
+// checker writes duration arguments ("60s" becomes "1m0s"), since CUE has
+// no duration type.
+func argValue(v ir.Value) ir.Value {
+	s, ok := v.(string)
+	if !ok || !strings.ContainsAny(s, "hmsuµn") {
+		return v
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return d.String()
+	}
+	return v
+}

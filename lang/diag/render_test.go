@@ -1,0 +1,113 @@
+package diag_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/sievetool/sieve/lang/diag"
+)
+
+// TestRender reads testdata/render/*.txtar: source files, a diags.json
+// list, and the expected out/text, out/color and out/json renderings.
+// SIEVE_UPDATE=1 rewrites the expected sections.
+func TestRender(t *testing.T) {
+	files, _ := filepath.Glob("testdata/render/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no test files")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) { runRender(t, file) })
+	}
+}
+
+func runRender(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := map[string][]byte{}
+	for _, f := range ar.Files {
+		src[f.Name] = f.Data
+	}
+	var ds diag.Diagnostics
+	if err := json.Unmarshal(src["diags.json"], &ds); err != nil {
+		t.Fatalf("diags.json: %v", err)
+	}
+	lookup := func(name string) ([]byte, bool) { b, ok := src[name]; return b, ok }
+	got := map[string][]byte{}
+	for name, opts := range map[string]diag.RenderOptions{
+		"out/text":  {Source: lookup, WorkDir: "/work"},
+		"out/color": {Source: lookup, Color: true},
+	} {
+		var buf bytes.Buffer
+		if err := diag.WriteText(&buf, ds, opts); err != nil {
+			t.Fatal(err)
+		}
+		got[name] = buf.Bytes()
+	}
+	var buf bytes.Buffer
+	if err := diag.WriteJSON(&buf, ds, diag.RenderOptions{WorkDir: "/work"}); err != nil {
+		t.Fatal(err)
+	}
+	got["out/json"] = buf.Bytes()
+	compareSections(t, file, ar, got)
+}
+
+func compareSections(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+	update := os.Getenv("SIEVE_UPDATE") != ""
+	for _, name := range []string{"out/text", "out/color", "out/json"} {
+		i := section(ar, name)
+		switch {
+		case update && i < 0:
+			ar.Files = append(ar.Files, txtar.File{Name: name, Data: got[name]})
+		case update:
+			ar.Files[i].Data = got[name]
+		case i < 0:
+			t.Errorf("%s: missing section %s (run with SIEVE_UPDATE=1)", file, name)
+		case !bytes.Equal(ar.Files[i].Data, got[name]):
+			t.Errorf("%s: %s differs\n--- got ---\n%s--- want ---\n%s", file, name, got[name], ar.Files[i].Data)
+		}
+	}
+	if update {
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func section(ar *txtar.Archive, name string) int {
+	for i, f := range ar.Files {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestWriteJSONEmpty(t *testing.T) {
+	var buf bytes.Buffer
+	if err := diag.WriteJSON(&buf, nil, diag.RenderOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := buf.String(); got != "[]\n" {
+		t.Errorf("WriteJSON(nil) = %q, want \"[]\\n\"", got)
+	}
+}
+
+func TestRelPath(t *testing.T) {
+	for _, c := range []struct{ file, dir, want string }{
+		{"/work/a/b.sieve", "/work", "a/b.sieve"},
+		{"/other/b.sieve", "/work", "/other/b.sieve"},
+		{"rel/b.sieve", "/work", "rel/b.sieve"},
+		{"/work/b.sieve", "", "/work/b.sieve"},
+	} {
+		if got := diag.RelPath(c.file, c.dir); got != c.want {
+			t.Errorf("RelPath(%q, %q) = %q, want %q", c.file, c.dir, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package load
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sievetool/sieve/lang/check"
+	"github.com/sievetool/sieve/lang/cuefront"
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/internal/spell"
+	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/stdlib"
+)
+
+// Options says how to load a spec. The zero value searches imports only
+// next to the importing file and in the standard library.
+type Options struct {
+	// SearchPath lists directories searched, in order, for imports that are
+	// neither std/... nor explicitly relative (see SearchPath).
+	SearchPath []string
+}
+
+// Load reads, checks and compiles the spec file at path. It returns the IR
+// (nil when there are errors) and every diagnostic, sorted.
+func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
+	switch filepath.Ext(path) {
+	case ".sieve":
+		return loadSieve(path, opts)
+	case ".cue":
+		return loadCUE(path, opts)
+	}
+	return nil, diag.Diagnostics{fileError(path, "unknown-file",
+		"unknown spec file type: %q (want .sieve or .cue)", filepath.Ext(path))}
+}
+
+func loadSieve(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
+	if st, err := os.Stat(path); err == nil && st.Size() > check.MaxFileSize {
+		at := diag.Position{Filename: path, Line: 1, Column: 1}
+		return nil, diag.Diagnostics{diag.Errorf(diag.Range{Start: at, End: at}, "size",
+			"file too large: %d bytes (the limit is %d)", st.Size(), check.MaxFileSize)}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, diag.Diagnostics{fileError(path, "read", "cannot read spec: %s", pathErr(err))}
+	}
+	return check.File(path, src, check.Options{SearchPath: opts.SearchPath, Std: stdlib.FS()})
+}
+
+// loadCUE is the CUE front end's branch. CUE has its own imports (its
+// module and the embedded sieve.dev/std), so the search path does not
+// apply.
+func loadCUE(path string, _ Options) (*ir.Spec, diag.Diagnostics) {
+	return cuefront.Load(path, cuefront.Options{})
+}
+
+// SearchPath builds the import search path: the -I directories in order,
+// then the colon-separated directories of env (the value of SIEVE_PATH).
+// Empty entries are dropped.
+func SearchPath(includes []string, env string) []string {
+	var out []string
+	for _, d := range append(append([]string(nil), includes...), filepath.SplitList(env)...) {
+		if d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Source returns the text of a file named in a diagnostic, from the
+// embedded standard library for std/... names and from disk otherwise. It
+// suits diag.RenderOptions.Source.
+func Source(filename string) ([]byte, bool) {
+	if b, err := fs.ReadFile(stdlib.FS(), filename); err == nil && strings.HasPrefix(filename, "std/") {
+		return b, true
+	}
+	b, err := os.ReadFile(filename)
+	return b, err == nil
+}
+
+// IsSpecFile reports whether name has a spec file extension that Load
+// understands (.sieve or .cue).
+func IsSpecFile(name string) bool {
+	ext := filepath.Ext(name)
+	return ext == ".sieve" || ext == ".cue"
+}
+
+func fileError(path, code, format string, args ...any) *diag.Diagnostic {
+	at := diag.Position{Filename: path}
+	return diag.Errorf(diag.Range{Start: at, End: at}, code, format, args...)
+}
+
+// pathErr drops the path from an *fs.PathError, which the diagnostic names
+// already.
+func pathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// SelectTest finds the test called name in spec. When there is none it
+// returns an error diagnostic naming the spec file, with the nearest test
+// name as a hint, for verbs that take --test.
+func SelectTest(spec *ir.Spec, name string) (*ir.Test, *diag.Diagnostic) {
+	var names []string
+	for _, t := range spec.Tests {
+		if t.Name == name {
+			return t, nil
+		}
+		names = append(names, t.Name)
+	}
+	d := fileError(spec.File, "undefined", "no test named %q in %s", name, spec.File)
+	d.Detail = spell.Hint(name, names)
+	if d.Detail == "" && len(names) > 0 {
+		d.Detail = "tests: " + strings.Join(names, ", ")
+	}
+	return nil, d
+}

@@ -1,0 +1,78 @@
+package load_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/load"
+)
+
+// TestRepositorySpecsCheck checks every .sieve file under stdlib/ and
+// specs/: each must check with no diagnostic at all.
+func TestRepositorySpecsCheck(t *testing.T) {
+	t.Chdir("../..")
+	var files []string
+	for _, root := range []string{"stdlib", "specs"} {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".sieve") {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	if len(files) < 3 {
+		t.Fatalf("found only %d .sieve files; the standard library alone has 3", len(files))
+	}
+	for _, f := range files {
+		if _, ds := load.Load(f, load.Options{}); len(ds) > 0 {
+			var b strings.Builder
+			_ = diag.WriteText(&b, ds, diag.RenderOptions{Source: load.Source})
+			t.Errorf("%s does not check clean:\n%s", f, b.String())
+		}
+	}
+}
+
+func TestLoadDispatch(t *testing.T) {
+	dir := t.TempDir()
+	for name, want := range map[string]string{
+		"x.yaml":        "unknown spec file type",
+		"missing.sieve": "cannot read spec",
+	} {
+		_, ds := load.Load(filepath.Join(dir, name), load.Options{})
+		if len(ds) != 1 || !strings.Contains(ds[0].Summary, want) {
+			t.Errorf("Load(%s) = %v, want one diagnostic containing %q", name, ds, want)
+		}
+	}
+}
+
+func TestSearchPath(t *testing.T) {
+	got := load.SearchPath([]string{"a", "", "b"}, "c"+string(filepath.ListSeparator)+""+string(filepath.ListSeparator)+"d")
+	if strings.Join(got, ",") != "a,b,c,d" {
+		t.Errorf("SearchPath = %q, want a,b,c,d", got)
+	}
+}
+
+func TestSelectTest(t *testing.T) {
+	spec := &ir.Spec{File: "x.sieve", Tests: []*ir.Test{{Name: "buggy"}, {Name: "fixed"}}}
+	if got, d := load.SelectTest(spec, "fixed"); d != nil || got.Name != "fixed" {
+		t.Errorf("SelectTest(fixed) = %v, %v", got, d)
+	}
+	_, d := load.SelectTest(spec, "bugy")
+	if d == nil || d.Detail != `did you mean "buggy"?` {
+		t.Errorf("SelectTest(bugy) = %v, want a did-you-mean hint", d)
+	}
+}
+
+func TestSourceStd(t *testing.T) {
+	if b, ok := load.Source("std/masks.sieve"); !ok || !strings.Contains(string(b), "mask default") {
+		t.Errorf("Source(std/masks.sieve) = %q, %v", b, ok)
+	}
+}

@@ -1,0 +1,157 @@
+package syntax
+
+// Mask declares fields the oracle ignores.
+type Mask struct {
+	Span
+	Name  *Ident      `parser:"'mask' @@"`
+	Rules []*MaskRule `parser:"'{' @@* '}'"`
+}
+
+// MaskRule masks one thing on the objects Target matches (every object when
+// Target is nil): a key at any depth (Key, source text, quoted or not), a
+// Path, string values of a kind (Value), or the whole object. Oracle is
+// "end", "history" or empty (every oracle).
+type MaskRule struct {
+	Span
+	Target *KeyLit `parser:"@@?"`
+	Key    string  `parser:"(  'key' @(Ident | String)"`
+	Path   *Path   `parser:" | 'path' @@"`
+	Value  string  `parser:" | 'value' @Ident"`
+	Whole  bool    `parser:" | @'whole' )"`
+	Oracle string  `parser:"('in' @('end' | 'history'))?"`
+}
+
+// Invariant declares a CEL expression that must hold; When is "always",
+// "end" or empty (always).
+type Invariant struct {
+	Span
+	Name *Ident     `parser:"'invariant' @@"`
+	When string     `parser:"@('always' | 'end')?"`
+	CEL  *StringLit `parser:"@@"`
+}
+
+// Plan declares an explicit test plan: steps run one after another.
+type Plan struct {
+	Span
+	Name  *Ident      `parser:"'plan' @@"`
+	Steps []*PlanStep `parser:"'{' @@* '}'"`
+}
+
+// PlanStep is an action, fired by Trigger (or right after the previous
+// step when Trigger is nil).
+type PlanStep struct {
+	Span
+	Trigger *Trigger `parser:"(@@ ':')?"`
+	Action  Action   `parser:"@@"`
+}
+
+// Action is what a plan step does: *Crash, *Restart, *Stale, *Hold,
+// *Release or *Pause.
+type Action interface {
+	Node
+	action()
+}
+
+// Crash kills the controller and starts it again.
+type Crash struct {
+	Span
+	Crash bool `parser:"@'crash'"`
+}
+
+// Restart stops the controller gracefully and starts it again.
+type Restart struct {
+	Span
+	Restart bool `parser:"@'restart'"`
+}
+
+// Stale freezes (Switch "on") or unfreezes (Switch "off") the controller's
+// view of Scope.
+type Stale struct {
+	Span
+	Switch string `parser:"'stale' @('on' | 'off')"`
+	Scope  *Expr  `parser:"@@"`
+}
+
+// Hold holds watch events for Scope.
+type Hold struct {
+	Span
+	Scope *Expr `parser:"'hold' @@"`
+}
+
+// Release delivers the newest held state of Scope.
+type Release struct {
+	Span
+	Scope *Expr `parser:"'release' @@"`
+}
+
+// Pause pauses the plan for Duration ("wait D").
+type Pause struct {
+	Span
+	Duration *Expr `parser:"'wait' @@"`
+}
+
+// Trigger is a sequence A ; B ; ...: each part after the previous fired.
+type Trigger struct {
+	Span
+	Seq []*Either `parser:"@@ (';' @@)*"`
+}
+
+// Either fires when any of its alternatives A | B | ... fires.
+type Either struct {
+	Span
+	Alts []*Both `parser:"@@ ('|' @@)*"`
+}
+
+// Both fires when all of its parts A & B & ... have fired.
+type Both struct {
+	Span
+	All []TriggerAtom `parser:"@@ ('&' @@)*"`
+}
+
+// TriggerAtom is *Group, *Event, *Write or *Timeout.
+type TriggerAtom interface {
+	Node
+	triggerAtom()
+}
+
+// Group is a parenthesised trigger.
+type Group struct {
+	Span
+	Trigger *Trigger `parser:"'(' @@ ')'"`
+}
+
+// Event fires when the controller observes the Count-th matching event.
+type Event struct {
+	Span
+	Verb   string     `parser:"'on' @('create' | 'update' | 'delete')"`
+	Target *Expr      `parser:"@@"`
+	Where  *Cond      `parser:"('where' @@)?"`
+	Count  *NumberLit `parser:"('#' @@)?"`
+}
+
+// Write fires when the controller's Count-th matching write succeeded.
+type Write struct {
+	Span
+	Verb   string     `parser:"(?= 'after' 'write') 'after' 'write' @('create' | 'update' | 'patch' | 'delete')"`
+	Target *Expr      `parser:"@@"`
+	Where  *Cond      `parser:"('where' @@)?"`
+	Count  *NumberLit `parser:"('#' @@)?"`
+}
+
+// Timeout fires Duration after the step started.
+type Timeout struct {
+	Span
+	Duration *Expr `parser:"'after' @@"`
+}
+
+func (*Crash) action()   {}
+func (*Restart) action() {}
+func (*Stale) action()   {}
+func (*Hold) action()    {}
+func (*Release) action() {}
+func (*Pause) action()   {}
+
+func (*Group) triggerAtom()   {}
+func (*Event) triggerAtom()   {}
+func (*Write) triggerAtom()   {}
+func (*Timeout) triggerAtom() {}

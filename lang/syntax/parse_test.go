@@ -1,0 +1,107 @@
+package syntax
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// TestGolden parses in.sieve of every testdata/*.txtar archive and compares
+// the tree (out/ast) and the diagnostics (out/diag) with the archive; a
+// missing section expects nothing. SIEVE_UPDATE=1 rewrites the archives.
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata/*.txtar (%v)", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			golden(t, file)
+		})
+	}
+}
+
+func golden(t *testing.T, file string) {
+	a, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := section(a, "in.sieve")
+	if in == nil {
+		t.Fatalf("%s: no in.sieve section", file)
+	}
+	f, ds := Parse("in.sieve", in)
+	checkRanges(t, f, in)
+	got := map[string]string{"out/ast": Dump(f), "out/diag": diagText(ds)}
+	if len(f.Decls) == 0 {
+		got["out/ast"] = ""
+	}
+	update := os.Getenv("SIEVE_UPDATE") != ""
+	for _, name := range []string{"out/ast", "out/diag"} {
+		want := string(section(a, name))
+		if got[name] == want {
+			continue
+		}
+		if !update {
+			t.Errorf("%s: %s differs:\n--- got\n%s--- want\n%s", file, name, got[name], want)
+		}
+		setSection(a, name, got[name])
+	}
+	if update {
+		if err := os.WriteFile(file, txtar.Format(a), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func diagText(ds interface{ Error() string }) string {
+	s := ds.Error()
+	if s == "" {
+		return ""
+	}
+	return s + "\n"
+}
+
+func section(a *txtar.Archive, name string) []byte {
+	for _, f := range a.Files {
+		if f.Name == name {
+			return f.Data
+		}
+	}
+	return nil
+}
+
+// setSection replaces or adds a section; an empty one is removed.
+func setSection(a *txtar.Archive, name, data string) {
+	for i, f := range a.Files {
+		if f.Name == name {
+			if data == "" {
+				a.Files = append(a.Files[:i], a.Files[i+1:]...)
+			} else {
+				a.Files[i].Data = []byte(data)
+			}
+			return
+		}
+	}
+	if data != "" {
+		a.Files = append(a.Files, txtar.File{Name: name, Data: []byte(data)})
+	}
+}
+
+// checkRanges fails if any node's range is inverted or outside src.
+func checkRanges(t testing.TB, f *File, src []byte) {
+	t.Helper()
+	Walk(f, func(n Node) bool {
+		r := n.Range()
+		if r.Start.Offset > r.End.Offset || r.End.Offset > len(src) || r.Start.Offset < 0 {
+			t.Fatalf("%T: bad range %d..%d (file has %d bytes)", n, r.Start.Offset, r.End.Offset, len(src))
+		}
+		if r.Start.Line < 1 || r.Start.Column < 1 {
+			t.Fatalf("%T: bad start %v", n, r.Start)
+		}
+		return true
+	})
+}

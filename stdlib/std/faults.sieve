@@ -1,0 +1,39 @@
+// std/faults: one default fault policy per pattern, and one with all three.
+//
+//   import "std/faults"
+//   test t { ... policies [faults.all] }
+//
+// Every policy keeps all pruning passes on (the checker's default) and
+// leaves out Events and leader-election Leases, which controllers write as
+// a log and a heartbeat rather than as state.
+
+// intermediate crashes the controller right after each distinct write it
+// makes, before it sees the response (Sieve's intermediate-state pattern).
+policy intermediate {
+  patterns [intermediate]
+  exclude  [event/*/*, lease/*/*]
+}
+
+// stale restarts the controller against a view of the cluster frozen at an
+// earlier revision, then lets time catch up after stale_for (Sieve's
+// stale-state pattern, "time travel").
+policy stale {
+  patterns  [stale]
+  exclude   [event/*/*, lease/*/*]
+  stale_for 10s
+}
+
+// unobserved hides a watch event from the controller until the event that
+// cancels it arrives, so it never sees that state (Sieve's unobserved-state
+// pattern).
+policy unobserved {
+  patterns [unobserved]
+  exclude  [event/*/*, lease/*/*]
+}
+
+// all is the three patterns together.
+policy all {
+  patterns  [intermediate, stale, unobserved]
+  exclude   [event/*/*, lease/*/*]
+  stale_for 10s
+}
