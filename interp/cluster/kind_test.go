@@ -100,4 +100,3 @@ func TestExistingNeedsExplicitPath(t *testing.T) {
 		t.Fatal("Start with a missing file: no error")
 	}
 }
-

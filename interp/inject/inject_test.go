@@ -14,7 +14,7 @@ import (
 )
 
 type fakeController struct {
-	mu               sync.Mutex
+	mu              sync.Mutex
 	kills, restarts int
 }
 
