@@ -43,6 +43,15 @@ type Options struct {
 	Progress io.Writer
 	// OnResult is called after each plan's result is written; may be nil.
 	OnResult func(*report.Result)
+	// Cache, when set, reuses reference runs recorded before for the same
+	// test, controller and sieve build, and keeps newly recorded ones.
+	Cache *Cache
+	// References, when set, is a results directory whose reference runs
+	// are reused instead of recording new ones (sieve reproduce).
+	References string
+	// ReferencesOnly stops Prepare after the reference runs and the
+	// learned masks: no plans are generated (sieve record).
+	ReferencesOnly bool
 }
 
 // TestOutcome is what a test's pipeline produced.
@@ -83,7 +92,7 @@ func RunTest(ctx context.Context, o Options) (*TestOutcome, error) {
 func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 	p := &Prepared{o: &o, layout: report.Layout{Root: o.Out}, Outcome: &TestOutcome{},
 		run: &report.TestRun{Test: o.Test.Name, Spec: o.Spec, Started: time.Now()}}
-	refs, err := o.references(ctx, p.layout, p.run)
+	refs, store, err := o.references(ctx, p.layout, p.run)
 	if err != nil {
 		return p, err
 	}
@@ -95,6 +104,14 @@ func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 	comment := []string{fmt.Sprintf("learned from %d reference runs of test %s", len(refs), o.Test.Name)}
 	if err := report.WriteLearned(p.layout, p.oracle.Learned(), comment); err != nil {
 		return p, err
+	}
+	if store != "" {
+		o.store(store, p.layout)
+	}
+	if o.ReferencesOnly {
+		now := time.Now()
+		p.run.Finished = &now
+		return p, report.WriteRun(p.layout, p.run)
 	}
 	if p.masks, err = plan.Masks(o.Test); err != nil {
 		return p, err
@@ -118,13 +135,40 @@ func (p *Prepared) Run(ctx context.Context) error {
 	return report.WriteRun(p.layout, p.run)
 }
 
-// references records the reference runs on the first worker.
-func (o *Options) references(ctx context.Context, layout report.Layout, run *report.TestRun) ([]*trace.Trace, error) {
+// references records the reference runs on the first worker, or reuses
+// them from o.References or the cache. store is the cache entry to keep
+// newly recorded runs in ("" for none).
+func (o *Options) references(ctx context.Context, layout report.Layout, run *report.TestRun) (refs []*trace.Trace, store string, err error) {
 	n := max(o.Test.Runs, 1)
+	if o.References != "" {
+		n = max(CountReferences(o.References), 1)
+	}
 	run.References = n
 	if err := report.WriteRun(layout, run); err != nil {
-		return nil, err
+		return nil, "", err
 	}
+	if o.References != "" {
+		o.progressf("reusing %d reference run(s) from %s", n, o.References)
+		refs, err = reuse(o.References, layout, n)
+		return refs, "", err
+	}
+	key, entry, hit := o.cached(ctx)
+	if hit {
+		o.progressf("reusing reference runs from %s", entry)
+		if refs, err = reuse(entry, layout, n); err == nil {
+			return refs, "", nil
+		}
+		o.progressf("reference cache: %v (recording them again)", err)
+	}
+	if key != "" {
+		store = entry
+	}
+	refs, err = o.record(ctx, layout, n)
+	return refs, store, err
+}
+
+// record records n reference runs on the first worker.
+func (o *Options) record(ctx context.Context, layout report.Layout, n int) ([]*trace.Trace, error) {
 	var refs []*trace.Trace
 	for i := 1; i <= n; i++ {
 		o.progressf("reference run %d/%d", i, n)

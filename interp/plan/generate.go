@@ -19,7 +19,7 @@ type Options struct {
 	// duplicates pass keeps. Default 3, as in Sieve.
 	MaxOccurrence int
 	// StaleFor is how long a stale view lasts when the policy does not
-	// say. Default 10s.
+	// say. Default 5s.
 	StaleFor time.Duration
 	// Masks replaces the masks compiled from the test (see Masks).
 	Masks *mask.Matcher
@@ -34,7 +34,7 @@ func (o Options) withDefaults() Options {
 		o.MaxOccurrence = 3
 	}
 	if o.StaleFor <= 0 {
-		o.StaleFor = 10 * time.Second
+		o.StaleFor = 5 * time.Second
 	}
 	return o
 }

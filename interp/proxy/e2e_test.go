@@ -201,9 +201,11 @@ func customVerbs(t *testing.T, admin, through *rest.Config, ns string, step func
 		"apiVersion": "example.com/v1", "kind": "DataStore", "metadata": map[string]any{"name": "ds"}, "spec": map[string]any{"replicas": int64(3)},
 	}}
 	err = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 20*time.Second, true, func(ctx context.Context) (bool, error) {
-		_, err := dyn.Resource(gvr).Namespace(ns).Create(ctx, cr, metav1.CreateOptions{})
-		return err == nil, nil
+		_, err := adm.Resource(gvr).Namespace(ns).List(ctx, metav1.ListOptions{})
+		return err == nil, nil // served (directly, so the recorded requests stay the same)
 	})
+	step("wait for the crd", err)
+	_, err = dyn.Resource(gvr).Namespace(ns).Create(ctx, cr, metav1.CreateOptions{})
 	step("create custom resource", err)
 	cur, err := dyn.Resource(gvr).Namespace(ns).Get(ctx, "ds", metav1.GetOptions{})
 	step("get custom resource", err)
@@ -291,10 +293,21 @@ func BenchmarkOverhead(b *testing.B) {
 	}
 	b.Run("http2", func(b *testing.B) { benchOverhead(b, cluster, direct, Options{}) })
 	b.Run("http1", func(b *testing.B) { benchOverhead(b, cluster, direct, Options{HTTP1: true}) })
+	b.Run("http2-tracefile", func(b *testing.B) {
+		tw, err := trace.Create(b.TempDir()+"/trace.jsonl", trace.Header{Test: "bench"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer tw.Close()
+		benchOverhead(b, cluster, direct, Options{Sink: tw})
+	})
 }
 
 func benchOverhead(b *testing.B, cluster *embedded.Cluster, direct kubernetes.Interface, opts Options) {
-	opts.Upstream, opts.Sink = cluster.RESTConfig(), &memSink{}
+	opts.Upstream = cluster.RESTConfig()
+	if opts.Sink == nil {
+		opts.Sink = &memSink{}
+	}
 	p, err := Start(opts)
 	if err != nil {
 		b.Fatal(err)

@@ -1,14 +1,31 @@
 // Package check is the second half of the .sieve front end: it resolves
-// imports (relative files, the embedded std/... library, the search path),
-// checks every declaration of the parsed files, and lowers the result to
-// the IR (lang/ir) with parameters substituted and test inheritance
-// flattened.
+// imports, checks every declaration of the parsed files, and lowers the
+// result to the IR (lang/ir) with parameters substituted and test
+// inheritance flattened. File is the entry point; lang/load calls it.
 //
 // The checker is strict where the parser is lenient: it reports every
 // problem it finds, sorted and once each, with "did you mean" hints for
 // misspelt names and the first definition as a related position for
-// duplicates. CEL expressions are compiled with lang/celenv at check time.
+// duplicates. CEL expressions are compiled with lang/celenv at check time
+// and their errors placed inside the expression when the literal allows.
+// A file with syntax errors is not checked further.
 //
-// It does not parse (lang/syntax does) and does not run anything. It reads
-// imported files through the file system it is given.
+// Imports: "std/NAME" comes from Options.Std; a path starting with ./ or
+// ../ or ending in .sieve is relative to the importing file; any other path
+// is looked up on Options.SearchPath (as NAME.sieve, or a directory of
+// .sieve files). Imported names are qualified by the import name; import
+// cycles are errors.
+//
+// Lowering: file paths in the IR are relative to the root spec's
+// directory, slash-separated and cleaned (a build package keeps a leading
+// "./"); a path passed as a workload argument is relative to the file that
+// passes it. Defaults: a test runs 2 reference runs; a controller manages
+// namespace "default" and gets KUBECONFIG unless a flag or incluster is
+// set; a policy prunes with every pass on; wait steps time out after 60s
+// and settle waits for 5s of quiet. Only the root file's tests must be
+// complete (a controller and a workload); imported tests serve as bases.
+// Lowered policies, masks, invariants and plans are shallow copies that
+// share slices: treat the IR as read-only.
+//
+// It does not parse (lang/syntax does) and does not run anything.
 package check

@@ -56,6 +56,7 @@ type source struct {
 	modRoot string // CUE module root (may be virtual)
 	overlay map[string]load.Source
 	files   map[string][]byte // source text by absolute file name, for columns
+	orig    cue.Value         // the instance as written, once built
 }
 
 func newSource(path string) (*source, diag.Diagnostics) {
@@ -88,11 +89,36 @@ func (s *source) build() (orig, spec cue.Value, _ diag.Diagnostics) {
 	if err != nil {
 		return cue.Value{}, cue.Value{}, s.errDiags(err)
 	}
+	s.orig = v
+	if ds := s.testShape(v); ds != nil {
+		return cue.Value{}, cue.Value{}, ds
+	}
 	u, err := unifySpec(ctx, v)
 	if err != nil {
-		return cue.Value{}, cue.Value{}, s.errDiags(err)
+		return cue.Value{}, cue.Value{}, s.errDiags(err).Sort()
 	}
 	return v, u, nil
+}
+
+// testShape reports tests without a controller or workloads in the
+// .sieve checker's words, before CUE reports them as incomplete values.
+func (s *source) testShape(v cue.Value) diag.Diagnostics {
+	var ds diag.Diagnostics
+	it, err := v.LookupPath(cue.ParsePath("test")).Fields()
+	if err != nil {
+		return nil
+	}
+	for it.Next() {
+		t, name := it.Value(), it.Selector().Unquoted()
+		r := s.rangeAt(t.Pos(), t.Pos())
+		if !t.LookupPath(cue.ParsePath("controller")).Exists() {
+			ds = append(ds, diag.Errorf(r, "test", "test %s has no controller (add: controller: controllers.NAME)", name))
+		}
+		if !t.LookupPath(cue.ParsePath("workloads")).Exists() {
+			ds = append(ds, diag.Errorf(r, "test", "test %s has no workload (add: workloads: [workload.NAME])", name))
+		}
+	}
+	return ds
 }
 
 // instance loads and builds the spec's CUE instance.
@@ -126,13 +152,20 @@ func unifySpec(ctx *cue.Context, v cue.Value) (cue.Value, error) {
 		return cue.Value{}, err
 	}
 	u := v.Unify(schema)
-	if err := u.Validate(); err != nil {
-		return cue.Value{}, err
-	}
+	err := u.Validate()
 	if t := u.LookupPath(cue.ParsePath("test")); t.Exists() {
-		if err := t.Validate(cue.Concrete(true)); err != nil {
-			return cue.Value{}, err
+		// Both, so a test missing a value and a conflict elsewhere are
+		// reported together.
+		switch cerr := t.Validate(cue.Concrete(true)); {
+		case cerr == nil:
+		case err == nil:
+			err = cerr
+		default:
+			err = cueerrors.Append(cueerrors.Promote(err, ""), cueerrors.Promote(cerr, ""))
 		}
+	}
+	if err != nil {
+		return cue.Value{}, err
 	}
 	return u, nil
 }

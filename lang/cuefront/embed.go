@@ -52,8 +52,10 @@ func overlay(dir string, gen []byte) (string, map[string]load.Source) {
 	root := findModRoot(dir)
 	if root == "" {
 		root = dir
-		ov[filepath.Join(root, "cue.mod", "module.cue")] = load.FromString(
-			"module: \"sieve.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
+	}
+	modFile := filepath.Join(root, "cue.mod", "module.cue")
+	if _, err := os.Stat(modFile); err != nil {
+		ov[modFile] = load.FromString("module: \"sieve.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
 	}
 	pkg := filepath.Join(root, "cue.mod", "pkg")
 	ov[filepath.Join(pkg, filepath.FromSlash(schemaFile))] = load.FromString(SchemaText())

@@ -5,9 +5,11 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
@@ -52,8 +54,8 @@ func (s *source) errDiag(e cueerrors.Error) *diag.Diagnostic {
 		}
 	}
 	if d.Subject == nil {
-		at := diag.Position{Filename: s.given}
-		d.Subject = &diag.Range{Start: at, End: at}
+		r := s.pathRange(e.Path())
+		d.Subject = &r
 	}
 	return d
 }
@@ -61,6 +63,30 @@ func (s *source) errDiag(e cueerrors.Error) *diag.Diagnostic {
 // innerPos matches positions that wrapped CUE errors repeat in their
 // messages; the diagnostic has them already.
 var innerPos = regexp.MustCompile(`\S+\.cue:\d+:\d+: `)
+
+// pathRange is where the value at path was written, for errors CUE gives
+// no position in a spec file; the spec itself when that is unknown.
+func (s *source) pathRange(path []string) diag.Range {
+	at := diag.Position{Filename: s.given}
+	fallback := diag.Range{Start: at, End: at}
+	if !s.orig.Exists() || len(path) == 0 {
+		return fallback
+	}
+	var sels []cue.Selector
+	for _, p := range path {
+		if n, err := strconv.Atoi(p); err == nil {
+			sels = append(sels, cue.Index(n))
+		} else {
+			sels = append(sels, cue.Str(p))
+		}
+	}
+	for n := len(sels); n > 0; n-- {
+		if u := s.orig.LookupPath(cue.MakePath(sels[:n]...)); u.Exists() && u.Pos().IsValid() && !s.isInternal(u.Pos()) {
+			return s.rangeAt(u.Pos(), u.Pos())
+		}
+	}
+	return fallback
+}
 
 // positions lists the error's positions, the primary one first, without
 // duplicates or invalid ones.
@@ -88,6 +114,12 @@ func (s *source) relatedMessage(p token.Pos) string {
 func (s *source) isInternal(p token.Pos) bool {
 	f := p.Filename()
 	return f == schemaFile || strings.Contains(filepath.ToSlash(f), "/cue.mod/pkg/sieve.dev/")
+}
+
+// isInternalName reports whether a displayed file name is one of the
+// embedded packages.
+func (s *source) isInternalName(name string) bool {
+	return strings.HasPrefix(name, "sieve.dev/")
 }
 
 // rangeAt converts CUE positions to a diagnostic range with the file name

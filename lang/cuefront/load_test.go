@@ -77,3 +77,31 @@ func TestHostileInput(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadOwnModule loads a spec inside a CUE module of its own, which
+// imports a package of that module and the standard library.
+func TestLoadOwnModule(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"cue.mod/module.cue": "module: \"example.com/ops\"\nlanguage: version: \"v0.17.0\"\n",
+		"lib/lib.cue":        "package lib\n\nctl: {name: \"c\", command: \"x\"}\n",
+		"specs/spec.cue": "package spec\n\nimport (\n\t\"example.com/ops/lib\"\n\t\"sieve.dev/std\"\n)\n\n" +
+			"test: t: {controller: lib.ctl, workloads: [{name: \"w\", steps: [{settle: true}]}], masks: [std.masks.default]}\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec, ds := Load(filepath.Join(dir, "specs", "spec.cue"), Options{})
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	if got := spec.Tests[0].Controller.Name; got != "c" || len(spec.Tests[0].Masks) != 1 {
+		t.Errorf("unexpected test: controller %q, %d masks", got, len(spec.Tests[0].Masks))
+	}
+}

@@ -91,7 +91,7 @@ func fieldElem(s string) (pathElem, int, error) {
 		return pathElem{name: name}, len(q), nil
 	}
 	n := 0
-	for n < len(s) && isIdent(s[n], n == 0) {
+	for n < len(s) && isIdent(s[n]) {
 		n++
 	}
 	if n == 0 {
@@ -102,7 +102,7 @@ func fieldElem(s string) (pathElem, int, error) {
 
 // isIdent reports whether c may appear in a bare path element: letters,
 // digits, "_" and "-" (as ir.JoinPath writes them).
-func isIdent(c byte, _ bool) bool {
+func isIdent(c byte) bool {
 	return c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 

@@ -47,8 +47,28 @@ func (l *lowerer) rng(v cue.Value) diag.Range {
 	return l.src.rangeAt(start, end)
 }
 
+// errorf reports a problem with v. A problem in the standard library's
+// CUE (a bad argument a workload passes on) is reported where the spec
+// uses it, since the user cannot see or change the library.
 func (l *lowerer) errorf(v cue.Value, code, format string, args ...any) {
-	l.ds = append(l.ds, diag.Errorf(l.rng(v), code, format, args...))
+	r := l.rng(v)
+	if l.src.isInternalName(r.Start.Filename) {
+		r = l.userRange(v, r)
+	}
+	l.ds = append(l.ds, diag.Errorf(r, code, format, args...))
+}
+
+// userRange is the range of the nearest enclosing value of v written in a
+// spec file, or r when there is none.
+func (l *lowerer) userRange(v cue.Value, r diag.Range) diag.Range {
+	sels := v.Path().Selectors()
+	for n := len(sels) - 1; n > 0; n-- {
+		u := l.orig.LookupPath(cue.MakePath(sels[:n]...))
+		if u.Exists() && u.Pos().IsValid() && !l.src.isInternal(u.Pos()) {
+			return l.src.rangeAt(u.Pos(), u.Pos())
+		}
+	}
+	return r
 }
 
 // declaration follows a plain reference (controller: controllers.c) to

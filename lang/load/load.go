@@ -73,8 +73,10 @@ func SearchPath(includes []string, env string) []string {
 // embedded standard library for std/... names and from disk otherwise. It
 // suits diag.RenderOptions.Source.
 func Source(filename string) ([]byte, bool) {
-	if b, err := fs.ReadFile(stdlib.FS(), filename); err == nil && strings.HasPrefix(filename, "std/") {
-		return b, true
+	if strings.HasPrefix(filename, "std/") {
+		if b, err := fs.ReadFile(stdlib.FS(), filename); err == nil {
+			return b, true
+		}
 	}
 	b, err := os.ReadFile(filename)
 	return b, err == nil

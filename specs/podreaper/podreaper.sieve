@@ -16,10 +16,12 @@ controller podreaper {
 
 // Start a three-member ring and shrink it to one. The StatefulSet
 // controller deletes pods cass-2 then cass-1; each goes terminating, then
-// gone, and the controller deletes its PVC.
+// gone, and the controller deletes its PVC. (The first wait is on the pods,
+// not on the Ring's Ready condition: a plan that hides a StatefulSet status
+// update from the controller would otherwise hold the workload up.)
 workload shrink(members = 1) {
   apply  "ring.yaml"
-  wait   ring/default/cass ready within 90s
+  wait   pod/default/cass-* 3 ready within 90s
   patch  ring/default/cass merge { spec: { members: members } }
   wait   pod/default/cass-2 gone within 60s
   wait   pod/default/cass-1 gone within 60s

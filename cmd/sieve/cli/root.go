@@ -109,6 +109,8 @@ func newRoot(g *globals) *cobra.Command {
 		newPlanCmd(g),
 		newFmtCmd(g),
 		newRunCmd(g),
+		newRecordCmd(g),
+		newReproduceCmd(g),
 	)
 	return root
 }

@@ -29,6 +29,7 @@ type runFlags struct {
 	parallel int
 	maxPlans int
 	out      string
+	noCache  bool
 	report   reportFlags
 	backend  backendFlags
 }
@@ -54,6 +55,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl.IntVar(&f.parallel, "parallel", 1, "run `N` plans at once, each on its own control plane")
 	fl.IntVar(&f.maxPlans, "max-plans", 0, "run at most `N` plans per test, spread over all of them")
 	fl.StringVarP(&f.out, "out", "o", "sieve-results", "the results `DIR`")
+	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs even when cached ones match")
 	fl.StringVar(&f.report.junit, "junit", "", "also write JUnit XML to `FILE`")
 	fl.StringVar(&f.report.html, "html", "", "also write an HTML report into `DIR`")
 	f.backend.register(cmd)
@@ -141,7 +143,12 @@ func signalContext(ctx context.Context) (context.Context, func()) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // the next signal is not caught
+	}()
+	return ctx, stop
 }
 
 // runOne runs one test's pipeline on fresh backends.
@@ -156,14 +163,21 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 	if err != nil {
 		return nil, err
 	}
+	disp := newProgress(g)
+	defer disp.end()
 	o := pipeline.Options{
 		Test: t, Spec: file, BaseDir: filepath.Dir(file), Out: out, Workers: workers,
-		MaxPlans: f.maxPlans, Progress: g.progress(),
+		MaxPlans: f.maxPlans, Progress: disp, OnResult: disp.result, Cache: cacheFor(f.noCache),
 	}
 	if f.pattern != "" {
 		o.Patterns = []ir.Pattern{ir.Pattern(f.pattern)}
 	}
-	return pipeline.RunTest(ctx, o)
+	p, err := pipeline.Prepare(ctx, o)
+	if err != nil {
+		return p.Outcome, err
+	}
+	disp.planned(len(p.Outcome.Plans))
+	return p.Outcome, p.Run(ctx)
 }
 
 // finish prints the counts, timings and the summary of the results, and

@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 )
 
 // pollInterval is how often readiness is checked.
@@ -32,7 +33,7 @@ type check struct {
 // waitReady waits until every component serves: API server first, then
 // the others together.
 func (c *Cluster) waitReady(ctx context.Context) error {
-	client, err := kubernetes.NewForConfig(c.rest)
+	client, err := c.probeClient()
 	if err != nil {
 		return fmt.Errorf("admin client: %w", err)
 	}
@@ -47,11 +48,29 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 	return c.poll(ctx, c.settledChecks(client))
 }
 
+// probeClient is an admin client whose requests give up after a while, so
+// that one stuck probe does not hold a whole wait.
+func (c *Cluster) probeClient() (kubernetes.Interface, error) {
+	cfg := rest.CopyConfig(c.rest)
+	cfg.Timeout = 2 * time.Second
+	return kubernetes.NewForConfig(cfg)
+}
+
 // settledChecks are the conditions of a settled cluster: scheduler ready,
 // nodes Ready, system namespaces populated by the controller manager.
 func (c *Cluster) settledChecks(client kubernetes.Interface) []check {
+	sched := &http.Client{
+		Timeout:   time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}},
+	}
 	checks := []check{
-		{"kube-scheduler /readyz", c.schedulerReady},
+		{"kube-scheduler /readyz", func(ctx context.Context) bool {
+			ok := c.schedulerReady(ctx, sched)
+			if ok {
+				sched.CloseIdleConnections()
+			}
+			return ok
+		}},
 		{"nodes Ready", func(ctx context.Context) bool { return c.nodesReady(ctx, client) }},
 	}
 	if slices.Contains(c.layout.controllers, "serviceaccount-controller") {
@@ -100,12 +119,7 @@ func (c *Cluster) nodesReady(ctx context.Context, client kubernetes.Interface) b
 
 // schedulerReady asks the scheduler's /readyz; it serves a self-signed
 // certificate on loopback, which is not verified.
-func (c *Cluster) schedulerReady(ctx context.Context) bool {
-	client := &http.Client{
-		Timeout:   time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}},
-	}
-	defer client.CloseIdleConnections()
+func (c *Cluster) schedulerReady(ctx context.Context, client *http.Client) bool {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.layout.schedulerURL()+"/readyz", nil)
 	if err != nil {
 		return false

@@ -10,7 +10,6 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // registryPrefix is where the API server keeps objects in etcd.
@@ -166,7 +165,7 @@ func (c *Cluster) commit(ctx context.Context, ops []clientv3.Op) error {
 // waitNamespaces waits until the API server lists as many namespaces as
 // at the checkpoint.
 func (c *Cluster) waitNamespaces(ctx context.Context) error {
-	client, err := kubernetes.NewForConfig(c.rest)
+	client, err := c.probeClient()
 	if err != nil {
 		return fmt.Errorf("reset: %w", err)
 	}

@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -36,13 +35,10 @@ func main() {
 	}
 }
 
-// out serialises log lines.
-var out sync.Mutex
-
+// logf prints one log line; a line is written with one call, so lines of
+// concurrent callers do not mix.
 func logf(format string, args ...any) {
-	out.Lock()
-	defer out.Unlock()
-	fmt.Printf(format+"\n", args...)
+	_, _ = os.Stdout.WriteString(fmt.Sprintf(format+"\n", args...))
 }
 
 func config(kubeconfig, namespace string) (*rest.Config, string, error) {

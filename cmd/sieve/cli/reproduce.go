@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// reproduceFlags are the flags of `sieve reproduce`.
+type reproduceFlags struct {
+	includes []string
+	spec     string
+	backend  backendFlags
+}
+
+func newReproduceCmd(g *globals) *cobra.Command {
+	f := &reproduceFlags{}
+	cmd := &cobra.Command{
+		Use:   "reproduce RESULTS/plans/PLAN",
+		Short: "Run one plan of a results directory again and say whether its findings reproduce",
+		Long: "Reproduce reruns one plan that `sieve run` wrote, against the reference runs of\n" +
+			"the same results directory (they are not recorded again), and says for each of\n" +
+			"the plan's findings whether the rerun found it again (same check, object and\n" +
+			"field). The rerun goes into RESULTS/reproduce/PLAN-N; the original results are\n" +
+			"left as they are. The spec and test come from RESULTS/summary.json (--spec\n" +
+			"overrides the spec file when the results were moved). Exit status: 1 a finding\n" +
+			"reproduced (or, for a plan without findings, the rerun found one), 0 none did,\n" +
+			"2 spec or usage errors, 3 infrastructure errors, 130 interrupted.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReproduce(cmd.Context(), g, f, args[0])
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
+	fl.StringVar(&f.spec, "spec", "", "the spec `FILE` (default: the one in RESULTS/summary.json)")
+	f.backend.register(cmd)
+	return cmd
+}
+
+// original is what a results directory says about one plan.
+type original struct {
+	root   string // the test's results directory
+	run    *report.TestRun
+	plan   *plan.Plan
+	result *report.Result // nil when the plan did not finish
+}
+
+func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir string) error {
+	if err := f.backend.check(); err != nil {
+		return usageErr(err)
+	}
+	orig, err := readOriginal(planDir)
+	if err != nil {
+		return usageErr(err)
+	}
+	spec := orig.run.Spec
+	if f.spec != "" {
+		spec = f.spec
+	}
+	if _, err := os.Stat(spec); err != nil {
+		return usageErr(fmt.Errorf("spec %s: %w (run from the directory sieve run ran in, or give --spec FILE)", spec, err))
+	}
+	tests, err := loadTests(g, spec, f.includes, []string{orig.run.Test})
+	if err != nil {
+		return err
+	}
+	ctx, stop := signalContext(ctx)
+	defer stop()
+	out, err := reproduceDir(orig.root, orig.plan.Name)
+	if err != nil {
+		return infraErr(err)
+	}
+	res, err := rerun(ctx, g, f, spec, tests[0], orig, out)
+	if ctx.Err() != nil {
+		g.note("interrupted: the plan did not finish")
+		return printedErr(exitInterrupted)
+	}
+	if err != nil {
+		return infraErr(err)
+	}
+	return verdict(g, orig, res, out)
+}
+
+// readOriginal reads the plan, its result and the run's summary.
+func readOriginal(planDir string) (*original, error) {
+	planDir = filepath.Clean(planDir)
+	root := filepath.Dir(filepath.Dir(planDir))
+	if filepath.Base(filepath.Dir(planDir)) != "plans" {
+		return nil, fmt.Errorf("%s: not a plan directory (want RESULTS/plans/PLAN)", planDir)
+	}
+	o := &original{root: root, run: &report.TestRun{}}
+	if err := readJSONFile(filepath.Join(root, report.SummaryFile), o.run); err != nil {
+		return nil, err
+	}
+	if o.run.Test == "" || o.run.Spec == "" {
+		return nil, fmt.Errorf("%s: names no test or spec", filepath.Join(root, report.SummaryFile))
+	}
+	p, err := plan.Read(filepath.Join(planDir, report.PlanFile))
+	if err != nil {
+		return nil, err
+	}
+	o.plan = p
+	if pipeline.CountReferences(root) == 0 {
+		return nil, fmt.Errorf("%s: no reference runs (reference/run-1/%s)", root, report.TraceFile)
+	}
+	r := &report.Result{}
+	err = readJSONFile(filepath.Join(planDir, report.ResultFile), r)
+	switch {
+	case err == nil:
+		o.result = r
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	return o, nil
+}
+
+func readJSONFile(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// reproduceDir creates ROOT/reproduce/PLAN-N with the first free N.
+func reproduceDir(root, planName string) (string, error) {
+	base := filepath.Join(root, "reproduce", report.SafeName(planName))
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return "", err
+	}
+	for n := 1; ; n++ {
+		dir := base + "-" + strconv.Itoa(n)
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+}
+
+// rerun runs the plan again on a fresh backend, reusing the references.
+func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *ir.Test, orig *original, out string) (*report.Result, error) {
+	g.note("reproducing %s of test %s into %s", orig.plan.Name, t.Name, out)
+	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, 1)
+	defer func() {
+		if err := stopBackends(); err != nil {
+			g.note("stopping control planes: %v", err)
+		}
+	}()
+	if err != nil {
+		return nil, err
+	}
+	o := pipeline.Options{
+		Test: t, Spec: spec, BaseDir: filepath.Dir(spec), Out: out, Workers: workers,
+		Plans: []*plan.Plan{orig.plan}, References: orig.root, Progress: g.progress(),
+	}
+	outcome, err := pipeline.RunTest(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if len(outcome.Results) != 1 {
+		return nil, fmt.Errorf("plan %s: no result", orig.plan.Name)
+	}
+	return outcome.Results[0], nil
+}
+
+// findingID is what makes two findings the same finding.
+type findingID struct{ check, key, path, invariant string }
+
+func idOf(f *oracle.Finding) findingID {
+	return findingID{string(f.Check), f.Key, f.Path, f.Invariant}
+}
+
+// verdict prints, for each original finding, whether the rerun found it
+// again, then the rerun's new findings, and returns the exit status.
+func verdict(g *globals, orig *original, res *report.Result, out string) error {
+	again := map[findingID]bool{}
+	for _, f := range res.Findings {
+		again[idOf(f)] = true
+	}
+	w := g.stdout
+	fmt.Fprintf(w, "plan %s: rerun %s (%s, %.1fs)\n", orig.plan.Name, res.Status, out, res.Seconds)
+	if res.Error != "" {
+		fmt.Fprintf(w, "  error: %s\n", res.Error)
+	}
+	reproduced, seen := 0, map[findingID]bool{}
+	if orig.result == nil {
+		fmt.Fprintf(w, "  the original run of this plan did not finish: nothing to compare with\n")
+	} else {
+		for _, f := range orig.result.Findings {
+			seen[idOf(f)] = true
+			if again[idOf(f)] {
+				reproduced++
+				fmt.Fprintf(w, "  reproduced:     %s\n", f.Message)
+			} else {
+				fmt.Fprintf(w, "  not reproduced: %s\n", f.Message)
+			}
+		}
+	}
+	for _, f := range res.Findings {
+		if !seen[idOf(f)] {
+			fmt.Fprintf(w, "  new:            %s\n", f.Message)
+		}
+	}
+	return reproduceExit(orig, res, reproduced)
+}
+
+func reproduceExit(orig *original, res *report.Result, reproduced int) error {
+	switch {
+	case res.Status == report.Errored:
+		return printedErr(exitInfra)
+	case reproduced > 0:
+		return printedErr(exitFindings)
+	case (orig.result == nil || len(orig.result.Findings) == 0) && len(res.Findings) > 0:
+		return printedErr(exitFindings)
+	}
+	return nil
+}

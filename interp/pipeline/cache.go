@@ -1,0 +1,351 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/sievetool/sieve/interp/controller"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Cache keeps reference runs and their learned masks between invocations,
+// so that a rerun of an unchanged test (in CI, say) skips recording them.
+// An entry is keyed by a hash of the test's IR without source positions,
+// the files it reads (CRDs, manifests), the controller binary's content,
+// the backend kind and the sieve build. The zero value is usable.
+type Cache struct {
+	// Dir is the cache root (default: the user cache directory's
+	// sieve/references).
+	Dir string
+	// Version identifies the sieve build (default: the module version and
+	// VCS revision from the build info, plus this executable's hash when
+	// the tree was modified or no revision is known).
+	Version string
+}
+
+// dir is the cache root.
+func (c *Cache) dir() string {
+	if c.Dir != "" {
+		return c.Dir
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		d = os.TempDir()
+	}
+	return filepath.Join(d, "sieve", "references")
+}
+
+// version identifies the sieve build.
+func (c *Cache) version() (string, error) {
+	if c.Version != "" {
+		return c.Version, nil
+	}
+	v, exact := buildVersion()
+	if exact {
+		return v, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	sum, err := fileHash(exe)
+	if err != nil {
+		return "", err
+	}
+	return v + " " + sum, nil
+}
+
+// buildVersion is the module version and VCS revision; exact is false when
+// they do not pin the build (a modified tree, a development build).
+func buildVersion() (v string, exact bool) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown", false
+	}
+	v, exact = bi.Main.Version, bi.Main.Version != "" && bi.Main.Version != "(devel)"
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			v, exact = v+" "+s.Value, true
+		case s.Key == "vcs.modified" && s.Value == "true":
+			return v + " modified", false
+		}
+	}
+	return v, exact
+}
+
+// cacheKey hashes what the reference runs of o's test depend on. w is the
+// worker that records them (its backend kind and binary cache).
+func (o *Options) cacheKey(ctx context.Context, w *Worker) (string, error) {
+	version, err := o.Cache.version()
+	if err != nil {
+		return "", fmt.Errorf("reference cache: sieve version: %w", err)
+	}
+	spec, err := testJSON(o.Test)
+	if err != nil {
+		return "", err
+	}
+	bin, err := controllerHash(ctx, o.Test.Controller, o.BaseDir, w.CacheDir)
+	if err != nil {
+		return "", fmt.Errorf("reference cache: controller: %w", err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "sieve %s\nbackend %T\ncontroller %s\nruns %d\n", version, w.Backend, bin, max(o.Test.Runs, 1))
+	h.Write(spec)
+	for _, f := range inputFiles(o.Test) {
+		sum, err := fileHash(filepath.Join(o.BaseDir, filepath.FromSlash(f)))
+		if err != nil {
+			sum = "missing"
+		}
+		fmt.Fprintf(h, "file %s %s\n", f, sum)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32], nil
+}
+
+// testJSON is the test's IR as JSON without source positions, so that
+// editing comments or moving declarations keeps the cache.
+func testJSON(t *ir.Test) ([]byte, error) {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return nil, fmt.Errorf("reference cache: %w", err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("reference cache: %w", err)
+	}
+	dropSrc(v)
+	return json.Marshal(v)
+}
+
+// dropSrc removes every "src" member of v, recursively.
+func dropSrc(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		delete(v, "src")
+		for _, c := range v {
+			dropSrc(c)
+		}
+	case []any:
+		for _, c := range v {
+			dropSrc(c)
+		}
+	}
+}
+
+// inputFiles are the files the test reads: CRDs and applied manifests.
+func inputFiles(t *ir.Test) []string {
+	files := append([]string(nil), t.Controller.CRDs...)
+	for _, w := range t.Workloads {
+		for _, s := range w.Steps {
+			if s.File != "" {
+				files = append(files, s.File)
+			}
+		}
+	}
+	return files
+}
+
+// controllerHash identifies the controller binary: the built binary's
+// content for a Go package (built once and cached by interp/controller),
+// the executable's content for a command, this executable's for a
+// built-in controller.
+func controllerHash(ctx context.Context, c *ir.Controller, baseDir, cacheDir string) (string, error) {
+	var bin string
+	var err error
+	switch {
+	case c.Build != "":
+		bin, err = controller.Build(ctx, workDir(c, baseDir), c.Build, binCache(cacheDir))
+	case len(c.Command) > 0:
+		bin, err = lookPath(c.Command[0], workDir(c, baseDir))
+	default:
+		bin, err = os.Executable()
+	}
+	if err != nil {
+		return "", err
+	}
+	return fileHash(bin)
+}
+
+// workDir and binCache mirror interp/controller's defaults.
+func workDir(c *ir.Controller, baseDir string) string {
+	if baseDir == "" {
+		baseDir = "."
+	}
+	if c.Dir == "" {
+		return baseDir
+	}
+	if filepath.IsAbs(c.Dir) {
+		return c.Dir
+	}
+	return filepath.Join(baseDir, c.Dir)
+}
+
+func binCache(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		d = os.TempDir()
+	}
+	return filepath.Join(d, "sieve", "bin")
+}
+
+func lookPath(name, dir string) (string, error) {
+	if strings.ContainsRune(name, '/') && !filepath.IsAbs(name) {
+		name = filepath.Join(dir, name)
+	}
+	return exec.LookPath(name)
+}
+
+func fileHash(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// cached looks up the test's reference runs in the cache. It returns the
+// entry's directory (laid out like a results directory) and whether it
+// holds the runs; a key that cannot be computed is told and means a miss.
+func (o *Options) cached(ctx context.Context) (key, dir string, hit bool) {
+	if o.Cache == nil {
+		return "", "", false
+	}
+	key, err := o.cacheKey(ctx, o.Workers[0])
+	if err != nil {
+		o.progressf("%v (recording the reference runs)", err)
+		return "", "", false
+	}
+	dir = filepath.Join(o.Cache.dir(), key)
+	n := max(o.Test.Runs, 1)
+	_, err = os.Stat(report.Layout{Root: dir}.ReferenceDir(n))
+	return key, dir, err == nil
+}
+
+// store copies the recorded reference runs and learned masks of layout
+// into the cache entry dir, atomically (a temporary directory renamed into
+// place). Failing to store is told, not an error.
+func (o *Options) store(dir string, layout report.Layout) {
+	if err := storeEntry(dir, layout, max(o.Test.Runs, 1)); err != nil {
+		o.progressf("reference cache: %v", err)
+	}
+}
+
+func storeEntry(dir string, layout report.Layout, n int) error {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	dst := report.Layout{Root: tmp}
+	for i := 1; i <= n; i++ {
+		if err := copyDir(layout.ReferenceDir(i), dst.ReferenceDir(i)); err != nil {
+			return err
+		}
+	}
+	if err := copyFile(layout.Learned(), dst.Learned()); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) && !isNotEmpty(err) {
+		return err
+	}
+	return nil
+}
+
+// isNotEmpty is a rename onto an entry another process stored meanwhile.
+func isNotEmpty(err error) bool {
+	return strings.Contains(err.Error(), "directory not empty")
+}
+
+// reuse copies n reference runs from src (a results directory or a cache
+// entry) into layout and reads their traces.
+func reuse(src string, layout report.Layout, n int) ([]*trace.Trace, error) {
+	from := report.Layout{Root: src}
+	var refs []*trace.Trace
+	for i := 1; i <= n; i++ {
+		if filepath.Clean(src) != filepath.Clean(layout.Root) {
+			if err := copyDir(from.ReferenceDir(i), layout.ReferenceDir(i)); err != nil {
+				return nil, fmt.Errorf("reference run %d: %w", i, err)
+			}
+		}
+		t, err := trace.Read(filepath.Join(layout.ReferenceDir(i), report.TraceFile))
+		if err != nil {
+			return nil, fmt.Errorf("reference run %d: %w", i, err)
+		}
+		refs = append(refs, t)
+	}
+	return refs, nil
+}
+
+// CountReferences is how many reference runs (reference/run-1, run-2, ...)
+// the results directory dir holds.
+func CountReferences(dir string) int {
+	l := report.Layout{Root: dir}
+	n := 0
+	for {
+		if _, err := os.Stat(filepath.Join(l.ReferenceDir(n+1), report.TraceFile)); err != nil {
+			return n
+		}
+		n++
+	}
+}
+
+// copyDir copies the regular files of src into dst (not recursively: run
+// directories are flat but for the in-cluster service-account files, which
+// are not needed again).
+func copyDir(src, dst string) error {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if err := copyFile(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
