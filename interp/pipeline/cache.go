@@ -349,3 +349,22 @@ func copyFile(src, dst string) error {
 	}
 	return err
 }
+
+// ClusterMask masks what differs between two control planes whatever the
+// test does: the cluster's CA in the kube-root-ca.crt config maps and the
+// authentication config map, the API server's lease and port. Reference
+// runs recorded on another control plane (from the cache, by sieve
+// reproduce, or on the first worker of several) would otherwise differ
+// from every test run there.
+func ClusterMask() *ir.Mask {
+	ref := func(kind, ns, name string) ir.Ref { return ir.Ref{Kind: kind, Namespace: ns, Name: name} }
+	return &ir.Mask{
+		Name: "cluster",
+		Rules: []*ir.MaskRule{
+			{Target: ref("configmap", "*", "kube-root-ca.crt"), Path: `data."ca.crt"`},
+			{Target: ref("configmap", "kube-system", "extension-apiserver-authentication"), Whole: true},
+			{Target: ref("lease", "kube-system", "apiserver-*"), Whole: true},
+			{Target: ref("service", "default", "kubernetes"), Path: "spec.ports.*.targetPort"},
+		},
+	}
+}

@@ -44,6 +44,15 @@ type Worker struct {
 	CacheDir string
 
 	used bool
+	// checkpointed says the backend's resets keep the CRDs installed by
+	// the first run.
+	checkpointed bool
+}
+
+// checkpointer is a backend whose Reset returns to a state it can be
+// told to remember (the embedded one).
+type checkpointer interface {
+	Checkpoint(ctx context.Context) error
 }
 
 // Run is one run of a test: a reference run (Plan nil) or a plan run.
@@ -182,7 +191,7 @@ func (s *session) start(ctx context.Context) error {
 		return err
 	}
 	s.exec = &record.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink}
-	if err := s.exec.InstallCRDs(ctx, t.Controller); err != nil {
+	if err := s.installCRDs(ctx); err != nil {
 		return err
 	}
 	if err := ensureNamespaces(ctx, s.w.Backend, t.Controller.Namespaces); err != nil {
@@ -201,6 +210,25 @@ func (s *session) start(ctx context.Context) error {
 	}
 	if err := s.startController(ctx, kubeconfig); err != nil {
 		return err
+	}
+	return nil
+}
+
+// installCRDs installs the controller's CRDs. A backend that can
+// checkpoint keeps them from the first run on, so later runs start with
+// them in place, as the reference runs did.
+func (s *session) installCRDs(ctx context.Context) error {
+	if s.w.checkpointed {
+		return nil
+	}
+	if err := s.exec.InstallCRDs(ctx, s.r.Test.Controller); err != nil {
+		return err
+	}
+	if cp, ok := s.w.Backend.(checkpointer); ok {
+		if err := cp.Checkpoint(ctx); err != nil {
+			return err
+		}
+		s.w.checkpointed = true
 	}
 	return nil
 }

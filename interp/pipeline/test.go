@@ -92,12 +92,16 @@ func RunTest(ctx context.Context, o Options) (*TestOutcome, error) {
 func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 	p := &Prepared{o: &o, layout: report.Layout{Root: o.Out}, Outcome: &TestOutcome{},
 		run: &report.TestRun{Test: o.Test.Name, Spec: o.Spec, Started: time.Now()}}
+	var err error
+	if o.Test, err = buildOnce(ctx, o.Test, o.BaseDir, o.Workers[0].CacheDir); err != nil {
+		return p, err
+	}
 	refs, store, err := o.references(ctx, p.layout, p.run)
 	if err != nil {
 		return p, err
 	}
 	p.Outcome.References = len(refs)
-	p.oracle, err = oracle.New(refs, oracle.Options{Masks: o.Test.Masks, Invariants: o.Test.Invariants, ResultsDir: o.Out})
+	p.oracle, err = oracle.New(refs, oracle.Options{Masks: append([]*ir.Mask{ClusterMask()}, o.Test.Masks...), Invariants: o.Test.Invariants, ResultsDir: o.Out})
 	if err != nil {
 		return p, err
 	}

@@ -114,14 +114,55 @@ func (c *Cluster) Reset(ctx context.Context) error {
 	if c.etcd == nil || c.baseline == nil {
 		return fmt.Errorf("reset: cluster not started")
 	}
-	resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
-	if err != nil {
-		return fmt.Errorf("reset: listing etcd keys: %w", err)
-	}
-	if err := c.commit(ctx, c.baseline.resetOps(resp.Kvs)); err != nil {
+	if err := c.sweep(ctx); err != nil {
 		return err
 	}
 	return c.waitNamespaces(ctx)
+}
+
+// Sweep timing: a controller acting on a cache that has not yet seen the
+// deletions (the StatefulSet controller recreating a pod and its claim
+// for a StatefulSet just deleted) writes within moments, so Reset sweeps
+// again after sweepGap until a sweep finds nothing, at most sweepPasses
+// times.
+const (
+	sweepGap    = 150 * time.Millisecond
+	sweepPasses = 20
+)
+
+// sweep deletes what appeared since the checkpoint, pass after pass,
+// until a pass finds nothing left to delete.
+func (c *Cluster) sweep(ctx context.Context) error {
+	for pass := 0; pass < sweepPasses; pass++ {
+		resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+		if err != nil {
+			return fmt.Errorf("reset: listing etcd keys: %w", err)
+		}
+		ops := c.baseline.resetOps(resp.Kvs)
+		if err := c.commit(ctx, ops); err != nil {
+			return err
+		}
+		if pass > 0 && !hasState(ops) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(sweepGap):
+		}
+	}
+	return fmt.Errorf("reset: objects kept reappearing after %d sweeps (a controller keeps recreating them)", sweepPasses)
+}
+
+// hasState reports whether ops touch anything but events, which the
+// controller manager goes on writing for a moment about what it did.
+func hasState(ops []clientv3.Op) bool {
+	for _, op := range ops {
+		if !strings.HasPrefix(string(op.KeyBytes()), registryPrefix+"events/") {
+			return true
+		}
+	}
+	return false
 }
 
 // resetOps returns the operations that bring keys back to the snapshot.
@@ -150,12 +191,20 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 	return false
 }
 
-// commit applies ops in transactions of at most txnOps operations.
+// commit applies ops in transactions of at most txnOps operations. The
+// restored keys it writes get new revisions, which it notes so that the
+// next sweep does not write them again.
 func (c *Cluster) commit(ctx context.Context, ops []clientv3.Op) error {
 	for len(ops) > 0 {
 		n := min(len(ops), txnOps)
-		if _, err := c.etcd.Txn(ctx).Then(ops[:n]...).Commit(); err != nil {
+		resp, err := c.etcd.Txn(ctx).Then(ops[:n]...).Commit()
+		if err != nil {
 			return fmt.Errorf("reset: deleting in etcd: %w", err)
+		}
+		for _, op := range ops[:n] {
+			if op.IsPut() {
+				c.baseline.revisions[string(op.KeyBytes())] = resp.Header.Revision
+			}
 		}
 		ops = ops[n:]
 	}

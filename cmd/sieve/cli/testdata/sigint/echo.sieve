@@ -1,6 +1,8 @@
 // A quick spec for the interrupt test (sigint_test.go): the echo
 // controller of interp/controller/testdata copies ConfigMap in-X to out-X.
 // Four user plans give the test time to interrupt the run between two.
+import "std/masks"
+
 controller echo {
   build     "../../../../../interp/controller/testdata/echo"
   namespace "default"
@@ -34,4 +36,5 @@ test copy {
   controller echo
   workloads  [copy]
   plans      [crash_a, crash_b, restart_a, restart_b]
+  masks      [masks.default]
 }
