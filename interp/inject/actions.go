@@ -35,8 +35,12 @@ func (in *Injector) after(ctx context.Context, r *proxy.Request, resp *proxy.Res
 		return nil
 	}
 	now := time.Now()
+	sent := r.Start // the controller's view when it sent the write is the write's basis
+	if sent.IsZero() {
+		sent = now
+	}
 	key := r.Key
-	e := trace.Entry{Time: now, Type: trace.Request, Key: &key, Verb: r.Verb, Subresource: r.Subresource,
+	e := trace.Entry{Time: sent, Type: trace.Request, Key: &key, Verb: r.Verb, Subresource: r.Subresource,
 		Body: r.Body, Code: resp.Code, Response: resp.Body, Done: &now}
 	if in.run(in.eng.Observe(&e), nil) {
 		return proxy.ErrAbort
@@ -73,61 +77,68 @@ func (in *Injector) filter(_ *proxy.Stream, ev *proxy.Event) proxy.Verdict {
 
 // run carries out fired actions in order. cur is the watch event being
 // filtered, if any. It reports whether the controller was killed (so an
-// answer on its way must be dropped).
+// answer on its way must be dropped). Each action's Fault entry is written
+// just before its effect (a kill, deliveries of held events), so that the
+// trace shows the cause before what it caused.
 func (in *Injector) run(fired []trigger.Fired, cur *event) (killed bool) {
 	for _, f := range fired {
 		a := in.opts.Plan.Actions[f.Action]
-		msg, k, err := in.do(a, cur)
 		if a.Kind == ir.ActCrash || a.Kind == ir.ActRestart {
 			killed = true
 		}
-		if err != nil {
-			in.fail(fmt.Errorf("inject: plan %s: action %d (%s): %w", in.opts.Plan.Name, f.Action+1, a.Kind, err))
-			msg = "failed: " + err.Error()
+		noted := false
+		note := func(msg string, k *trace.Key) { noted = true; in.record(f, a, k, msg) }
+		if err := in.do(a, cur, note); err != nil {
+			err = fmt.Errorf("inject: plan %s: action %d (%s): %w", in.opts.Plan.Name, f.Action+1, a.Kind, err)
+			in.fail(err)
+			if !noted {
+				in.record(f, a, nil, "failed: "+err.Error())
+			}
 		}
-		in.record(f, a, k, msg)
 	}
 	return killed
 }
 
-// do carries out one action and says what it did.
-func (in *Injector) do(a *plan.Action, cur *event) (string, *trace.Key, error) {
+// do carries out one action, calling note with what it does just before
+// doing it.
+func (in *Injector) do(a *plan.Action, cur *event, note func(string, *trace.Key)) error {
 	switch a.Kind {
 	case ir.ActCrash, ir.ActRestart:
+		note("controller killed (SIGKILL) and started again", nil)
 		if err := in.opts.Controller.Kill(); err != nil {
-			return "", nil, err
+			return err
 		}
 		in.restart()
-		return "controller killed (SIGKILL) and started again", nil, nil
 	case ir.ActStaleOn:
 		s := in.scope(a.Scope)
 		rev, how := in.revision(a, s)
-		if err := in.opts.Proxy.StaleView(s, rev); err != nil {
-			return "", nil, err
-		}
-		return fmt.Sprintf("view frozen at revision %s (%s)", rev, how), scopeKey(s), nil
+		note(fmt.Sprintf("view frozen at revision %s (%s)", rev, how), scopeKey(s))
+		return in.opts.Proxy.StaleView(s, rev)
 	case ir.ActStaleOff:
 		s := in.scope(a.Scope)
-		n := in.opts.Proxy.Resume(s)
-		return fmt.Sprintf("view resumed, %d held events delivered", n), scopeKey(s), nil
+		note("view resumed, held events delivered", scopeKey(s))
+		in.opts.Proxy.Resume(s)
 	case ir.ActHold:
+		note("holding events", refKey(a.Scope))
 		in.mu.Lock()
 		in.holding = append(in.holding, a.Scope)
+		in.heldAt[a.Scope] = time.Now()
 		in.mu.Unlock()
 		if cur != nil && in.covers(a.Scope, cur.ev.Key) {
 			cur.verdict = proxy.Hold
 		}
-		return "holding events", refKey(a.Scope), nil
 	case ir.ActRelease:
-		return in.release(a.Scope, cur), refKey(a.Scope), nil
+		in.release(a.Scope, cur, note)
+	default:
+		note("", nil) // wait: the engine keeps the time
 	}
-	return "", nil, nil // wait: the engine keeps the time
+	return nil
 }
 
 // release stops holding a scope. When the event being filtered is in the
 // scope, it replaces the held ones (hold-and-coalesce); otherwise the held
 // events are delivered in order.
-func (in *Injector) release(scope *ir.Ref, cur *event) string {
+func (in *Injector) release(scope *ir.Ref, cur *event, note func(string, *trace.Key)) {
 	in.mu.Lock()
 	keep := in.holding[:0]
 	for _, h := range in.holding {
@@ -138,11 +149,50 @@ func (in *Injector) release(scope *ir.Ref, cur *event) string {
 	in.holding = keep
 	in.mu.Unlock()
 	if cur != nil && in.covers(scope, cur.ev.Key) {
+		note("held events dropped, "+cur.ev.Type+" "+cur.ev.ResourceVersion+" delivered instead", refKey(scope))
 		cur.verdict = proxy.Supersede
-		return "held events dropped, " + cur.ev.Type + " " + cur.ev.ResourceVersion + " delivered instead"
+		return
 	}
-	n := in.opts.Proxy.Release(func(_ *proxy.Stream, ev *proxy.Event) bool { return in.covers(scope, ev.Key) })
-	return fmt.Sprintf("%d held events delivered", n)
+	note("held events delivered", refKey(scope))
+	in.opts.Proxy.Release(func(_ *proxy.Stream, ev *proxy.Event) bool { return in.covers(scope, ev.Key) })
+}
+
+// unhold stops holding the events of a scope.
+func (in *Injector) unhold(scope *ir.Ref) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	keep := in.holding[:0]
+	for _, h := range in.holding {
+		if *h != *scope {
+			keep = append(keep, h)
+		} else {
+			delete(in.heldAt, h)
+		}
+	}
+	in.holding = keep
+}
+
+// expireHolds delivers the events of holds older than MaxHold: the event
+// that cancels them has not come, and holding on would only stall the
+// run. The plan stays injected (the controller did miss the state for that
+// long), and the trace says what happened.
+func (in *Injector) expireHolds() {
+	in.mu.Lock()
+	var expired []*ir.Ref
+	for h, at := range in.heldAt {
+		if time.Since(at) > in.opts.MaxHold {
+			expired = append(expired, h)
+		}
+	}
+	in.mu.Unlock()
+	for _, h := range expired {
+		in.unhold(h)
+		n := in.opts.Proxy.Release(func(_ *proxy.Stream, ev *proxy.Event) bool { return in.covers(h, ev.Key) })
+		if in.opts.Sink != nil {
+			in.opts.Sink(trace.Entry{Time: time.Now(), Type: trace.Fault, What: "release", Key: refKey(h),
+				Message: fmt.Sprintf("no cancelling event within %s: %d held events delivered", in.opts.MaxHold, n)})
+		}
+	}
 }
 
 // restart starts the killed controller again in the background; a plan's

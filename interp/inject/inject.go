@@ -43,6 +43,10 @@ type Options struct {
 	// Errors receives problems that happen while carrying out an action
 	// (a restart that fails); may be nil.
 	Errors func(error)
+	// MaxHold bounds how long events stay held when the event that cancels
+	// them never comes (the controller may wait for what it cannot see);
+	// default 10s.
+	MaxHold time.Duration
 }
 
 // Injector carries out one plan. Install its Hooks on the proxy, feed it
@@ -57,6 +61,7 @@ type Injector struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	holding  []*ir.Ref                // scopes whose events are held
+	heldAt   map[*ir.Ref]time.Time    // when each hold began
 	verdicts map[string]proxy.Verdict // per event, so every stream agrees
 	revs     []seenRev                // deliveries, for stale-on revisions
 	wg       sync.WaitGroup
@@ -84,7 +89,11 @@ func New(opts Options) (*Injector, error) {
 			return nil, err
 		}
 	}
-	return &Injector{opts: opts, eng: eng, tracker: plan.NewTracker(masks), verdicts: map[string]proxy.Verdict{}}, nil
+	if opts.MaxHold == 0 {
+		opts.MaxHold = 10 * time.Second
+	}
+	return &Injector{opts: opts, eng: eng, tracker: plan.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
+		heldAt: map[*ir.Ref]time.Time{}}, nil
 }
 
 // Hooks are the proxy hooks that observe the controller's traffic and
@@ -138,6 +147,7 @@ func (in *Injector) tick() {
 			return
 		case <-t.C:
 			in.run(in.eng.Tick(), nil)
+			in.expireHolds()
 		}
 	}
 }

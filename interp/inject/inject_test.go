@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/proxy"
@@ -193,5 +194,37 @@ func TestStaleViewUsesThisRunsRevision(t *testing.T) {
 	}
 	if c.kills != 1 || c.restarts != 1 {
 		t.Errorf("kills %d restarts %d, want 1 and 1", c.kills, c.restarts)
+	}
+}
+
+func TestHoldExpires(t *testing.T) {
+	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	p := &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
+		{Kind: ir.ActHold, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: pod}},
+		{Kind: ir.ActRelease, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: pod}},
+	}}
+	c, px := &fakeController{}, &fakeProxy{}
+	var mu sync.Mutex
+	var faults []trace.Entry
+	in, err := New(Options{Plan: p, Proxy: px, Controller: c, MaxHold: 50 * time.Millisecond,
+		Sink: func(e trace.Entry) { mu.Lock(); faults = append(faults, e); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Start(context.Background())
+	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	ev := proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}
+	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold {
+		t.Fatalf("verdict %d, want hold", v)
+	}
+	time.Sleep(300 * time.Millisecond)
+	in.Stop()
+	if in.held(k) {
+		t.Error("still holding after MaxHold")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if px.released != 1 || len(faults) != 2 || faults[1].What != "release" {
+		t.Errorf("released %d times, faults %+v", px.released, faults)
 	}
 }

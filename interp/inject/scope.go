@@ -19,6 +19,14 @@ func (in *Injector) held(k trace.Key) bool {
 	return false
 }
 
+// Holding reports whether the plan holds events now (between a hold and
+// its release).
+func (in *Injector) Holding() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return len(in.holding) > 0
+}
+
 func (in *Injector) covers(r *ir.Ref, k trace.Key) bool {
 	return r != nil && plan.MatchRef(r, k.Kind, k.Namespace, k.Name)
 }

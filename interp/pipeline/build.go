@@ -26,7 +26,10 @@ func buildOnce(ctx context.Context, t *ir.Test, baseDir, cacheDir string) (*ir.T
 		cacheDir = filepath.Join(dir, "sieve", "bin")
 	}
 	dir := baseDir
-	if c.Dir != "" {
+	switch {
+	case filepath.IsAbs(c.Dir):
+		dir = c.Dir
+	case c.Dir != "":
 		dir = filepath.Join(baseDir, c.Dir)
 	}
 	bin, err := controller.Build(ctx, dir, c.Build, cacheDir)

@@ -203,7 +203,7 @@ func (s *session) start(ctx context.Context) error {
 	}
 	s.px = px
 	s.onClose(func() { px.Close() })
-	s.exec.Settle = px.WaitQuiet
+	s.exec.Settle = s.settle
 	kubeconfig := filepath.Join(s.r.Dir, "kubeconfig")
 	if err := px.WriteKubeconfig(kubeconfig); err != nil {
 		return err
@@ -245,6 +245,7 @@ func (s *session) startController(ctx context.Context, kubeconfig string) error 
 		Access: controller.Access{Kubeconfig: kubeconfig, Host: host, Port: port, Token: s.px.Token(), CA: s.px.CA()},
 	})
 	if err != nil {
+		s.noteNotStarted(err)
 		return err
 	}
 	s.onClose(func() { s.runner.Stop() })
@@ -264,6 +265,18 @@ func (s *session) startController(ctx context.Context, kubeconfig string) error 
 		s.onClose(s.inj.Stop)
 	}
 	return nil
+}
+
+// noteNotStarted writes why the controller could not be prepared (a
+// command not found, a build that failed) to the run's controller log, so
+// that the run's directory says it where the controller's output would be.
+func (s *session) noteNotStarted(err error) {
+	f, ferr := os.OpenFile(filepath.Join(s.r.Dir, report.ControllerLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "--- sieve: controller not started: %v\n", err)
 }
 
 func (s *session) onInjectError(err error) {
@@ -305,9 +318,35 @@ func (s *session) workloads(ctx context.Context) error {
 	}
 	sctx, cancel := context.WithTimeout(ctx, maxSettle)
 	defer cancel()
-	_ = s.px.WaitQuiet(sctx, settle) // a controller that never settles is compared as it is
+	_ = s.settle(sctx, settle) // a controller that never settles is compared as it is
 	return failed
 }
+
+// settle waits until the controller has been quiet for the window: no
+// request in flight, no activity, and no event held — except those a
+// hold action hides on purpose, which stay held until a later event
+// releases them, often one that the workload's next steps cause.
+func (s *session) settle(ctx context.Context, window time.Duration) error {
+	if s.inj == nil {
+		return s.px.WaitQuiet(ctx, window)
+	}
+	tick := time.NewTicker(settlePoll)
+	defer tick.Stop()
+	for {
+		a := s.px.Activity()
+		if a.InFlight == 0 && (a.Held == 0 || s.inj.Holding()) && time.Since(a.Last) >= window {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// settlePoll is how often settle looks at the proxy's activity.
+const settlePoll = 20 * time.Millisecond
 
 // ensureNamespaces creates the controller's namespaces, claiming them on
 // a cluster sieve does not own.

@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/sievetool/sieve/lang/ir"
 )
 
-// getPath returns the value at a dotted path ("spec.replicas",
-// "spec.containers.0.image"); numeric segments index lists.
+// getPath returns the value at an IR field path ("spec.replicas",
+// "spec.containers.0.image", `metadata.labels."app.kubernetes.io/name"`);
+// numeric elements index lists.
 func getPath(obj map[string]any, path string) (any, bool) {
 	var cur any = obj
-	for _, seg := range strings.Split(path, ".") {
+	for _, seg := range ir.SplitPath(path) {
 		switch c := cur.(type) {
 		case map[string]any:
 			v, ok := c[seg]
@@ -31,10 +34,13 @@ func getPath(obj map[string]any, path string) (any, bool) {
 	return cur, true
 }
 
-// setPath sets the value at a dotted path, creating maps on the way. A
-// numeric segment indexes an existing list.
+// setPath sets the value at an IR field path, creating maps on the way. A
+// numeric element indexes an existing list.
 func setPath(obj map[string]any, path string, v any) error {
-	segs := strings.Split(path, ".")
+	segs := ir.SplitPath(path)
+	if len(segs) == 0 {
+		return fmt.Errorf("bad field path %q", path)
+	}
 	var cur any = obj
 	for i, seg := range segs {
 		last := i == len(segs)-1

@@ -25,6 +25,9 @@ func (x *Executor) wait(ctx context.Context, s *ir.Step) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if s.Target == nil {
+		return x.waitUntil(ctx, s.Until, timeout)
+	}
 	cond, err := x.condition(s.Until)
 	if err != nil {
 		return err
@@ -55,6 +58,34 @@ func (x *Executor) wait(ctx context.Context, s *ir.Step) error {
 		case <-tick.C:
 		case <-ctx.Done():
 			return fmt.Errorf("%s %s: timed out after %s (%s)", s.Target, describe(s.Until), timeout, progress)
+		}
+	}
+}
+
+// waitUntil waits for a CEL condition on the whole cluster (a wait step
+// with no target), evaluating it every quarter second.
+func (x *Executor) waitUntil(ctx context.Context, c *ir.WaitCond, timeout time.Duration) error {
+	if c == nil || c.Kind != ir.WaitCEL {
+		return fmt.Errorf("wait without a target needs a CEL condition")
+	}
+	prg, err := x.CEL.Compile(celenv.Invariant, c.Expr)
+	if err != nil {
+		return fmt.Errorf("cel: %w", err)
+	}
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		ok, err := prg.Eval(ctx, &liveWorld{ctx: ctx, x: x}, nil)
+		if err != nil && ctx.Err() == nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return fmt.Errorf("until %s: timed out after %s", c.Expr, timeout)
 		}
 	}
 }
@@ -145,7 +176,13 @@ func fieldCond(c *ir.WaitCond) condFunc {
 			return false, "no object seen", nil
 		}
 		for _, o := range objs {
-			v, _ := getPath(o, c.Path)
+			v, found := getPath(o, c.Path)
+			if c.Exists {
+				if !found {
+					return false, fmt.Sprintf("%s of %s is not set", c.Path, nameOf(o)), nil
+				}
+				continue
+			}
 			got, _ := json.Marshal(v)
 			if string(got) != string(want) {
 				return false, fmt.Sprintf("%s of %s is %s", c.Path, nameOf(o), got), nil
@@ -282,6 +319,9 @@ func nameOf(o map[string]any) string {
 func describe(c *ir.WaitCond) string {
 	switch c.Kind {
 	case ir.WaitField:
+		if c.Exists {
+			return c.Path + " exists"
+		}
 		v, _ := json.Marshal(c.Value)
 		return fmt.Sprintf("%s == %s", c.Path, v)
 	case ir.WaitCEL:

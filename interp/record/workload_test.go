@@ -19,7 +19,10 @@ func TestSetAndGetPath(t *testing.T) {
 	if err := setPath(obj, "metadata.labels.app", "x"); err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]any{"spec.replicas": int64(3), "spec.containers.0.image": "b", "metadata.labels.app": "x"} {
+	if err := setPath(obj, `metadata.labels."app.kubernetes.io/name"`, "y"); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]any{"spec.replicas": int64(3), "spec.containers.0.image": "b", "metadata.labels.app": "x", `metadata.labels."app.kubernetes.io/name"`: "y"} {
 		if got, ok := getPath(obj, path); !ok || got != want {
 			t.Errorf("getPath(%s) = %v, %v; want %v", path, got, ok, want)
 		}

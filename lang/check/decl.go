@@ -173,3 +173,30 @@ func (c *checker) resolveRef(v *value, k declKind, what string) *decl {
 
 // spellHint is spell.Hint.
 func spellHint(x string, names []string) string { return spell.Hint(x, names) }
+
+// irName is the name a declaration gets in the IR: its own name in the
+// root file, and otherwise its qualified name, the alias the root file
+// imports its unit under (masks.default), or for a unit the root file does
+// not import itself, the alias of the first import that loaded it. The
+// name does not depend on where the declaration is used from.
+func (c *checker) irName(d *decl) string {
+	root := c.units[0]
+	if d.file.unit == root {
+		return d.name
+	}
+	best := ""
+	for _, f := range root.files {
+		for alias, im := range f.imports {
+			if im.unit == d.file.unit && (best == "" || alias < best) {
+				best = alias // the smallest, should two imports load the unit
+			}
+		}
+	}
+	if best != "" {
+		return best + "." + d.name
+	}
+	if q := d.file.unit.qualifier; q != "" {
+		return q + "." + d.name
+	}
+	return d.name
+}

@@ -24,7 +24,7 @@ func (c *checker) lowerPolicy(d *decl) *ir.Policy {
 	n := d.node.(*syntax.Policy)
 	what := "policy " + d.name
 	attrs := c.body(d, n.Body, &scope{file: d.file}, what, policyAttrs(), false)
-	p := &ir.Policy{Name: d.name, Src: n.Range(), Patterns: []ir.Pattern{}, Prune: ir.DefaultPrune}
+	p := &ir.Policy{Name: c.irName(d), Src: n.Range(), Patterns: []ir.Pattern{}, Prune: ir.DefaultPrune}
 	val := func(name string) *value {
 		if ops := attrs.ops[name]; len(ops) > 0 {
 			return ops[0].val
@@ -145,7 +145,7 @@ func (c *checker) pruneField(p *ir.Prune, f *field) {
 
 func (c *checker) lowerMask(d *decl) *ir.Mask {
 	n := d.node.(*syntax.Mask)
-	m := &ir.Mask{Name: d.name, Src: n.Range(), Rules: []*ir.MaskRule{}}
+	m := &ir.Mask{Name: c.irName(d), Src: n.Range(), Rules: []*ir.MaskRule{}}
 	sc := &scope{file: d.file}
 	for _, r := range n.Rules {
 		if rule := c.maskRule(r, sc); rule != nil {
@@ -194,7 +194,7 @@ func (c *checker) maskRule(r *syntax.MaskRule, sc *scope) *ir.MaskRule {
 
 func (c *checker) lowerInvariant(d *decl) *ir.Invariant {
 	n := d.node.(*syntax.Invariant)
-	inv := &ir.Invariant{Name: d.name, Src: n.Range(), When: ir.Always}
+	inv := &ir.Invariant{Name: c.irName(d), Src: n.Range(), When: ir.Always}
 	if n.When == "end" {
 		inv.When = ir.AtEnd
 	}

@@ -9,7 +9,7 @@ import (
 
 func (c *checker) lowerPlan(d *decl) *ir.Plan {
 	n := d.node.(*syntax.Plan)
-	p := &ir.Plan{Name: d.name, Src: n.Range(), Actions: []*ir.Action{}}
+	p := &ir.Plan{Name: c.irName(d), Src: n.Range(), Actions: []*ir.Action{}}
 	sc := &scope{file: d.file}
 	for _, s := range n.Steps {
 		if a := c.action(s, sc); a != nil {

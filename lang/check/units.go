@@ -23,6 +23,9 @@ type unit struct {
 	tests   map[string]*decl
 	order   []*decl // declarations in source order, tests included
 	loading bool
+	// qualifier is the alias of the first import that loaded the unit; see
+	// irName.
+	qualifier string
 }
 
 // file is one parsed file of a unit.
@@ -117,6 +120,9 @@ func (c *checker) importDecl(f *file, im *syntax.Import, stack []*unit) {
 	it := &imp{alias: alias, node: im}
 	f.imports[alias] = it
 	it.unit = c.loadImport(f, im, p, stack)
+	if it.unit != nil && it.unit.qualifier == "" {
+		it.unit.qualifier = alias
+	}
 }
 
 // importAlias is the default import name: the last path element without

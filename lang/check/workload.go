@@ -56,7 +56,7 @@ func (c *checker) instantiate(v *value) *ir.Workload {
 	if !ok {
 		return nil
 	}
-	out := &ir.Workload{Name: v.s, Src: v.rng}
+	out := &ir.Workload{Name: c.irName(d), Src: v.rng}
 	for _, p := range w.Params {
 		if p.Name != nil && params[p.Name.Name] != nil {
 			out.Args = append(out.Args, ir.Arg{Name: p.Name.Name, Value: params[p.Name.Name].toAny()})

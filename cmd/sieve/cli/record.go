@@ -31,7 +31,9 @@ func newRecordCmd(g *globals) *cobra.Command {
 			"test's runs, 2 unless the spec says otherwise), and writes the traces and the\n" +
 			"masks learned from what differs between the runs. The masks are a .sieve file\n" +
 			"(learned.sieve, a mask named \"learned\") to review, commit and import into the\n" +
-			"spec. Reference runs are cached (see sieve run); --no-cache records them anew.\n" +
+			"spec. Reference runs are cached in the user cache directory (sieve/references),\n" +
+			"keyed by the test, the files it reads, the controller binary and the sieve build,\n" +
+			"and sieve run and record reuse them; --no-cache records them anew.\n" +
 			"Exit status: 0 recorded, 2 spec or usage errors, 3 infrastructure errors,\n" +
 			"130 interrupted.",
 		Args: cobra.ExactArgs(1),
@@ -42,7 +44,7 @@ func newRecordCmd(g *globals) *cobra.Command {
 	fl.StringArrayVar(&f.tests, "test", nil, "record only the test `NAME` (repeatable; default every test)")
 	fl.IntVar(&f.runs, "runs", 0, "record `N` reference runs (default: the test's runs)")
 	fl.StringVarP(&f.out, "out", "o", "sieve-record", "the output `DIR`")
-	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs even when cached ones match")
+	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
 	f.backend.register(cmd)
 	return cmd
 }

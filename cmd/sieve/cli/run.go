@@ -55,7 +55,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl.IntVar(&f.parallel, "parallel", 1, "run `N` plans at once, each on its own control plane")
 	fl.IntVar(&f.maxPlans, "max-plans", 0, "run at most `N` plans per test, spread over all of them")
 	fl.StringVarP(&f.out, "out", "o", "sieve-results", "the results `DIR`")
-	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs even when cached ones match")
+	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
 	fl.StringVar(&f.report.junit, "junit", "", "also write JUnit XML to `FILE`")
 	fl.StringVar(&f.report.html, "html", "", "also write an HTML report into `DIR`")
 	f.backend.register(cmd)
@@ -187,6 +187,10 @@ func finish(ctx context.Context, g *globals, rf *reportFlags, root string, outco
 		for _, o := range outcomes {
 			printStats(g.stdout, o)
 		}
+	}
+	if _, err := os.Stat(root); err != nil && ctx.Err() != nil {
+		g.note("interrupted before any result was written")
+		return printedErr(exitInterrupted)
 	}
 	s, err := report.Load(root)
 	if err != nil {

@@ -1,0 +1,110 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// cacheTest is a test with a command controller (this test binary) and
+// one manifest file in dir.
+func cacheTest(t *testing.T, dir string) *ir.Test {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m.yaml"), []byte("kind: ConfigMap\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return &ir.Test{
+		Name:       "t",
+		Src:        diag.Range{Start: diag.Position{Line: 3}},
+		Controller: &ir.Controller{Name: "c", Command: []string{exe}, Namespaces: []string{"default"}},
+		Workloads: []*ir.Workload{{Name: "w", Steps: []*ir.Step{
+			{Kind: ir.StepApply, File: "m.yaml", Src: diag.Range{Start: diag.Position{Line: 7}}},
+		}}},
+		Runs: 2,
+	}
+}
+
+func key(t *testing.T, o *Options) string {
+	t.Helper()
+	k, err := o.cacheKey(context.Background(), &Worker{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// TestCacheKey checks what the reference cache key depends on: not source
+// positions; the IR, the manifests it reads and the sieve version.
+func TestCacheKey(t *testing.T) {
+	dir := t.TempDir()
+	o := &Options{Test: cacheTest(t, dir), BaseDir: dir, Cache: &Cache{Version: "v1"}}
+	base := key(t, o)
+
+	o.Test.Src.Start.Line, o.Test.Workloads[0].Steps[0].Src.Start.Line = 30, 70
+	if got := key(t, o); got != base {
+		t.Errorf("moving declarations changed the key")
+	}
+	o.Test.Controller.Args = []string{"--fixed"}
+	if got := key(t, o); got == base {
+		t.Errorf("new controller arguments kept the key")
+	}
+	o.Test.Controller.Args = nil
+	if err := os.WriteFile(filepath.Join(dir, "m.yaml"), []byte("kind: Secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed := key(t, o)
+	if changed == base {
+		t.Errorf("an edited manifest kept the key")
+	}
+	o.Cache.Version = "v2"
+	if got := key(t, o); got == changed {
+		t.Errorf("another sieve version kept the key")
+	}
+}
+
+// TestCacheStoreReuse stores two reference runs and reuses them in
+// another results directory.
+func TestCacheStoreReuse(t *testing.T) {
+	src := report.Layout{Root: t.TempDir()}
+	for i := 1; i <= 2; i++ {
+		if err := os.MkdirAll(src.ReferenceDir(i), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		w, err := trace.Create(filepath.Join(src.ReferenceDir(i), report.TraceFile), trace.Header{Test: "t", Run: i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+	}
+	if err := report.WriteLearned(src, nil, []string{"none"}); err != nil {
+		t.Fatal(err)
+	}
+	entry := filepath.Join(t.TempDir(), "cache", "k")
+	if err := storeEntry(entry, src, 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(entry, report.LearnedFile)); err != nil {
+		t.Errorf("learned masks not stored: %v", err)
+	}
+	dst := report.Layout{Root: t.TempDir()}
+	refs, err := reuse(entry, dst, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refs) != 2 || refs[1].Header.Run != 2 {
+		t.Errorf("reused %d runs (second: %+v), want runs 1 and 2", len(refs), refs)
+	}
+	if n := CountReferences(dst.Root); n != 2 {
+		t.Errorf("CountReferences = %d, want 2", n)
+	}
+}
