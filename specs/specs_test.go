@@ -21,6 +21,7 @@ func TestSpecsCheck(t *testing.T) {
 		"datastore/datastore.cue":       {"buggy", "fixed"},
 		"podreaper/podreaper.sieve":     {"buggy", "fixed"},
 		"statefulset/statefulset.sieve": {"default"},
+		"testdata/volresize_e2e.sieve":  {"buggy", "fixed"},
 		"volresize/volresize.sieve":     {"buggy", "fixed"},
 	}
 	files, err := filepath.Glob("*/*.*")

@@ -139,15 +139,7 @@ func (in *Injector) do(a *plan.Action, cur *event, note func(string, *trace.Key)
 // scope, it replaces the held ones (hold-and-coalesce); otherwise the held
 // events are delivered in order.
 func (in *Injector) release(scope *ir.Ref, cur *event, note func(string, *trace.Key)) {
-	in.mu.Lock()
-	keep := in.holding[:0]
-	for _, h := range in.holding {
-		if *h != *scope {
-			keep = append(keep, h)
-		}
-	}
-	in.holding = keep
-	in.mu.Unlock()
+	in.unhold(scope)
 	if cur != nil && in.covers(scope, cur.ev.Key) {
 		note("held events dropped, "+cur.ev.Type+" "+cur.ev.ResourceVersion+" delivered instead", refKey(scope))
 		cur.verdict = proxy.Supersede
@@ -165,11 +157,16 @@ func (in *Injector) unhold(scope *ir.Ref) {
 	for _, h := range in.holding {
 		if *h != *scope {
 			keep = append(keep, h)
-		} else {
-			delete(in.heldAt, h)
 		}
 	}
 	in.holding = keep
+	// A released hold must not expire later: expireHolds would report it
+	// again on every tick.
+	for h := range in.heldAt {
+		if *h == *scope {
+			delete(in.heldAt, h)
+		}
+	}
 }
 
 // expireHolds delivers the events of holds older than MaxHold: the event

@@ -56,13 +56,13 @@ func (in *Injector) scope(r *ir.Ref) proxy.Scope {
 // noteRevision remembers a delivered event with its revision, so a stale
 // view can be frozen at the state the plan was made from.
 func (in *Injector) noteRevision(e *trace.Entry) {
+	in.mu.Lock() // watch streams filter their events concurrently; the tracker is not safe for that
+	defer in.mu.Unlock()
 	o, ok := in.tracker.Observe(e)
 	if !ok {
 		return
 	}
-	in.mu.Lock()
 	in.revs = append(in.revs, seenRev{key: *e.Key, obs: o, rev: e.ResourceVersion})
-	in.mu.Unlock()
 }
 
 // revision finds, in this run, the revision of the state the stale view

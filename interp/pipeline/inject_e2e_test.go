@@ -219,7 +219,7 @@ func TestGeneratedPlans(t *testing.T) {
 	defer cancel()
 	out, err := pipeline.RunTest(ctx, pipeline.Options{
 		Test: loadTest(t, "generated"), Spec: specFile, BaseDir: filepath.Dir(specFile), Out: outDir(t),
-		Workers: []*pipeline.Worker{{Backend: c}}, MaxPlans: 6, Progress: logWriter{t},
+		Workers: []*pipeline.Worker{{Backend: c}}, MaxPlans: 3, Progress: logWriter{t},
 	})
 	if err != nil {
 		t.Fatal(err)

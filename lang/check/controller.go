@@ -270,13 +270,17 @@ func (c *checker) kubeconfig(out *ir.Controller, v *value) {
 	}
 }
 
+// kubeconfigObject lowers the object form. KUBECONFIG is set unless a flag
+// or in-cluster emulation is chosen, or env is set to false explicitly.
 func (c *checker) kubeconfigObject(v *value) ir.Kubeconfig {
 	var k ir.Kubeconfig
+	envGiven := false
 	for _, f := range v.fields {
 		name := strings.Join(f.path, ".")
 		switch name {
 		case "env":
 			k.Env, _ = c.boolean(f.val, "kubeconfig env")
+			envGiven = true
 		case "incluster":
 			k.InCluster, _ = c.boolean(f.val, "kubeconfig incluster")
 		case "flag":
@@ -285,6 +289,9 @@ func (c *checker) kubeconfigObject(v *value) ir.Kubeconfig {
 			d := c.errorf(f.rng, "unknown", "unknown kubeconfig field %q", name)
 			hint(d, spell.Hint(name, []string{"env", "incluster", "flag"}))
 		}
+	}
+	if !envGiven {
+		k.Env = k.Flag == "" && !k.InCluster
 	}
 	return k
 }

@@ -193,6 +193,9 @@ func (c *checker) lowerStep(s syntax.Step, sc *scope) *ir.Step {
 				st.Timeout = c.toDuration(&value{kind: kDuration, rng: s.Quiet.Range(), d: d}, "settle", true)
 			}
 		}
+		if s.Param != nil {
+			st.Timeout = c.settleParam(s.Param, sc)
+		}
 	default:
 		return nil
 	}
@@ -258,7 +261,7 @@ func (c *checker) wait(st *ir.Step, s *syntax.Wait, sc *scope) {
 	}
 	if s.Until != nil {
 		v := c.eval(s.Until, sc)
-		st.Until = &ir.WaitCond{Kind: ir.WaitCEL, Expr: c.celValue(v, celenv.Invariant, "wait until")}
+		st.Until = &ir.WaitCond{Kind: ir.WaitCEL, Expr: c.celInScope(v, sc, celenv.Invariant, "wait until")}
 		return
 	}
 	st.Target = c.toRef(c.eval(s.Target, sc), keyGlob, "wait")
@@ -291,7 +294,7 @@ func (c *checker) waitWhere(cd *syntax.Cond, sc *scope) *ir.WaitCond {
 func (c *checker) cond(cd *syntax.Cond, sc *scope, k celenv.Kind) *ir.Cond {
 	if cd.CEL != nil {
 		v := c.evalPrimary(cd.CEL, sc)
-		return &ir.Cond{Expr: c.celValue(v, k, "where")}
+		return &ir.Cond{Expr: c.celInScope(v, sc, k, "where")}
 	}
 	path := c.path(cd.Path)
 	if path == nil {
@@ -304,4 +307,18 @@ func (c *checker) cond(cd *syntax.Cond, sc *scope, k celenv.Kind) *ir.Cond {
 	}
 	out.Value = c.eval(cd.Equals, sc).toAny()
 	return out
+}
+
+// settleParam is the duration of `settle PARAM`: a workload parameter that
+// holds a duration.
+func (c *checker) settleParam(id *syntax.Ident, sc *scope) ir.Duration {
+	pv, ok := sc.params[id.Name]
+	if !ok {
+		d := c.errorf(id.Range(), "undefined", "settle: undefined parameter %q in workload %s (settle takes a duration or a parameter)", id.Name, sc.workload.name)
+		hint(d, spell.Hint(id.Name, sc.paramNames()))
+		return 0
+	}
+	v := sc.useParam(pv, id.Range())
+	v.use(kDuration)
+	return c.toDuration(v, "settle", true)
 }

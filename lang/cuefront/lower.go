@@ -205,7 +205,8 @@ func (l *lowerer) namespaces(c *ir.Controller, attr func(string) (cue.Value, boo
 }
 
 // kubeconfig: "env", "incluster", a flag ("--kubeconfig") or a struct
-// whose fields are as given (like the .sieve object form).
+// (like the .sieve object form: KUBECONFIG is set unless a flag or
+// in-cluster emulation is chosen, or env is false explicitly).
 func (l *lowerer) kubeconfig(f cue.Value) ir.Kubeconfig {
 	if s, err := f.String(); err == nil {
 		switch s {
@@ -216,7 +217,9 @@ func (l *lowerer) kubeconfig(f cue.Value) ir.Kubeconfig {
 		}
 		return ir.Kubeconfig{Flag: s}
 	}
-	return ir.Kubeconfig{Env: boolean(f, "env", false), Flag: str(f, "flag"), InCluster: boolean(f, "incluster", false)}
+	k := ir.Kubeconfig{Flag: str(f, "flag"), InCluster: boolean(f, "incluster", false)}
+	k.Env = boolean(f, "env", k.Flag == "" && !k.InCluster)
+	return k
 }
 
 func (l *lowerer) ready(v cue.Value) *ir.Readiness {

@@ -109,6 +109,9 @@ func (p *printer) stepItem(s syntax.Step) item {
 			if s.Quiet != nil {
 				p.write(s.Quiet.Text)
 			}
+			if s.Param != nil {
+				p.write(s.Param.Name)
+			}
 		}}
 	}
 	return item{node: s, rest: func() {}}

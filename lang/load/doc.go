@@ -1,6 +1,6 @@
 // Package load turns a spec file into IR, whichever front end it needs: it
 // dispatches by file extension (.sieve to the syntax and check packages,
-// .cue to the CUE front end) and is the one entry point every CLI verb
+// .cue and CUE package directories to the CUE front end) and is the one entry point every CLI verb
 // uses. It also builds the import search path from -I flags and
 // SIEVE_PATH, and serves source text for diagnostic excerpts, including
 // the embedded standard library.

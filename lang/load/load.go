@@ -23,9 +23,14 @@ type Options struct {
 	SearchPath []string
 }
 
-// Load reads, checks and compiles the spec file at path. It returns the IR
-// (nil when there are errors) and every diagnostic, sorted.
+// Load reads, checks and compiles the spec file at path, or the CUE package
+// in the directory path. It returns the IR (nil when there are errors) and
+// every diagnostic, sorted. A directory without .cue files is an error: .sieve
+// files are specs one by one.
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return loadDir(path, opts)
+	}
 	switch filepath.Ext(path) {
 	case ".sieve":
 		return loadSieve(path, opts)
@@ -54,6 +59,21 @@ func loadSieve(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 // apply.
 func loadCUE(path string, _ Options) (*ir.Spec, diag.Diagnostics) {
 	return cuefront.Load(path, cuefront.Options{})
+}
+
+// loadDir loads the CUE package in dir through the CUE front end.
+func loadDir(dir string, opts Options) (*ir.Spec, diag.Diagnostics) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, diag.Diagnostics{fileError(dir, "read", "cannot read spec directory: %s", pathErr(err))}
+	}
+	for _, e := range entries {
+		if !e.IsDir() && filepath.Ext(e.Name()) == ".cue" {
+			return loadCUE(dir, opts)
+		}
+	}
+	return nil, diag.Diagnostics{fileError(dir, "unknown-file",
+		"not a CUE package: %s has no .cue files (name a .sieve file)", dir)}
 }
 
 // SearchPath builds the import search path: the -I directories in order,

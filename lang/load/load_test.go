@@ -76,3 +76,30 @@ func TestSourceStd(t *testing.T) {
 		t.Errorf("Source(std/masks.sieve) = %q, %v", b, ok)
 	}
 }
+
+// TestLoadDirectory loads a CUE package directory through the CUE front
+// end, and refuses a directory of .sieve files.
+func TestLoadDirectory(t *testing.T) {
+	pkg := t.TempDir()
+	files := map[string]string{
+		"a.cue": "package p\n\ncontrollers: c: command: \"x\"\n",
+		"b.cue": "package p\n\nworkload: w: steps: [{settle: true}]\n\ntest: t: {controller: controllers.c, workloads: [workload.w]}\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(pkg, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec, ds := load.Load(pkg, load.Options{})
+	if ds.HasErrors() || len(spec.Tests) != 1 || spec.Tests[0].Name != "t" {
+		t.Fatalf("Load(package dir) = %v, %v; want one test t", spec, ds)
+	}
+	sieveDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(sieveDir, "x.sieve"), []byte("controller c { command \"x\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, ds = load.Load(sieveDir, load.Options{})
+	if len(ds) != 1 || !strings.Contains(ds[0].Summary, "not a CUE package") {
+		t.Errorf("Load(.sieve dir) = %v, want one 'not a CUE package' diagnostic", ds)
+	}
+}

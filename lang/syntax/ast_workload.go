@@ -71,11 +71,13 @@ type WaitCond struct {
 	Count *Expr  `parser:"| @@ 'ready'"`
 }
 
-// Settle waits until the controller has been quiet for Quiet (default
-// decided by the checker).
+// Settle waits until the controller has been quiet for Quiet, or for the
+// duration in the workload parameter Param (default decided by the
+// checker). A step keyword after settle starts the next step.
 type Settle struct {
 	Span
-	Quiet *DurationLit `parser:"'settle' @@?"`
+	Quiet *DurationLit `parser:"'settle' ( @@"`
+	Param *Ident       `parser:"  | (?! 'apply' | 'patch' | 'delete' | 'scale' | 'wait' | 'settle') @@ )?"`
 }
 
 // Cond is a condition on one object: a CEL expression over `object`, or a

@@ -13,9 +13,10 @@ import (
 // exactly the grammar of the participle tags on the AST types (the
 // reference grammar, printed by EBNF), about fifty times faster than
 // participle's reflective parser; TestDescentMatchesParticiple holds the two
-// to the same trees, positions and error positions. Each method parses the
-// production of the same name. After the first error every method returns
-// at once, so the tree is best effort.
+// to the same trees, positions and first-error positions. Each method
+// parses the production of the same name. After an error every method
+// returns at once, so the declaration is best effort; parseTokens then
+// recovers at the next declaration (see recover).
 type descent struct {
 	toks    []lexer.Token // without whitespace and comments, ending with EOF
 	i       int
@@ -44,18 +45,52 @@ func (s *slab[T]) new() *T {
 	return &s.block[len(s.block)-1]
 }
 
+// maxSyntaxErrors bounds the syntax errors of one file: after that many,
+// the rest of the file is not parsed.
+const maxSyntaxErrors = 10
+
 // parseTokens parses the significant tokens of a file (no whitespace or
-// comments), ending with EOF.
-func parseTokens(toks []lexer.Token) (*File, *diag.Diagnostic) {
+// comments), ending with EOF. After a syntax error it skips to the next
+// word in column 1 (where declarations start) and goes on, so each broken
+// declaration gives one error, in source order. A declaration cut short by
+// an error is kept, its unfinished ranges ending at the error.
+func parseTokens(toks []lexer.Token) (*File, diag.Diagnostics) {
 	p := &descent{toks: toks}
 	p.lastEnd = diag.Position(toks[0].Pos)
 	f := &File{}
-	for p.err == nil && !p.peek().EOF() {
-		if d := p.decl(); d != nil {
+	var errs diag.Diagnostics
+	for !p.peek().EOF() && len(errs) < maxSyntaxErrors {
+		start := p.i
+		d := p.decl()
+		if d != nil {
 			f.Decls = append(f.Decls, d)
 		}
+		if p.err == nil {
+			continue
+		}
+		if d != nil {
+			repairRanges(d, p.err.Subject.Start)
+		}
+		errs = append(errs, p.err)
+		p.recover(start)
 	}
-	return f, p.err
+	return f, errs
+}
+
+// recover skips, after an error in the declaration that started at token
+// start, to the next word in column 1 (at or after the error, and after
+// start): a declaration keyword, or a misspelt one that decl reports. It
+// clears the error.
+func (p *descent) recover(start int) {
+	p.i = max(p.i, start+1)
+	for ; p.i < len(p.toks)-1; p.i++ {
+		t := &p.toks[p.i]
+		if t.Pos.Column == 1 && t.Type == tIdent {
+			break
+		}
+	}
+	p.i = min(p.i, len(p.toks)-1)
+	p.err = nil
 }
 
 func (p *descent) peek() *lexer.Token { return &p.toks[p.i] }

@@ -101,9 +101,20 @@ func (p *descent) step() Step {
 		p.open(&n.Quiet.Span)
 		n.Quiet.Text = p.next().Value
 		p.close(&n.Quiet.Span)
+	} else if p.isType(tIdent) && !isStepKeyword(p.peek().Value) {
+		n.Param = p.ident()
 	}
 	p.close(&n.Span)
 	return n
+}
+
+func isStepKeyword(w string) bool {
+	for _, k := range stepKeywords {
+		if k == w {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *descent) wait() *Wait {

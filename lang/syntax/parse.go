@@ -66,18 +66,17 @@ func Parse(filename string, src []byte) (*File, diag.Diagnostics) {
 	if ds := checkTokens(toks); len(ds) > 0 {
 		return f, ds
 	}
-	parsed, d := parseTokens(toks)
+	parsed, ds := parseTokens(toks)
 	parsed.Span, parsed.Comments = f.Span, f.Comments
-	if d != nil {
-		repairRanges(parsed, d.Subject.Start)
-		return parsed, diag.Diagnostics{d}
+	if len(ds) > 0 {
+		return parsed, ds
 	}
 	return parsed, nil
 }
 
-// repairRanges ends the nodes of a partial tree that participle left
-// unfinished (EndPos unset) at the syntax error.
-func repairRanges(f *File, at diag.Position) {
+// repairRanges ends the nodes of a partial tree (a file or a declaration)
+// that the parser left unfinished (EndPos unset) at the syntax error.
+func repairRanges(f Node, at diag.Position) {
 	Walk(f, func(n Node) bool {
 		s := span(n)
 		if s != nil && (!s.EndPos.IsValid() || s.EndPos.Offset < s.Pos.Offset) {

@@ -17,17 +17,20 @@ controller datastore {
 // Create a Datastore, delete it (its finalizer deletes its PVCs), then
 // create a new one with the same name. A controller that restarts with a
 // stale view during the second life sees the first one, still deleting.
+// The waits are on status.readyReplicas, not on `ready`: a Datastore the
+// controller has not yet given a Ready condition already counts as ready,
+// and the first life would then end at a different point in every run.
 workload recreate(replicas = 3) {
   apply  "datastore.yaml" set { spec.replicas: replicas }
-  wait   datastore/default/ds ready within 90s
+  wait   datastore/default/ds where status.readyReplicas == replicas within 90s
   delete datastore/default/ds
   wait   datastore/default/ds gone within 60s
   wait   statefulset/default/ds gone within 60s
   wait   pod/default/ds-* gone within 60s
   wait   persistentvolumeclaim/default/data-ds-* gone within 60s
   apply  "datastore.yaml" set { spec.replicas: replicas }
-  wait   datastore/default/ds ready within 90s
-  settle 5s
+  wait   datastore/default/ds where status.readyReplicas == replicas within 90s
+  settle 3s
 }
 
 // The cluster UID is stamped on the StatefulSet's claim template and so on

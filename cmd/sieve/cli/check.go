@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -25,7 +26,9 @@ func newCheckCmd(g *globals) *cobra.Command {
 		Use:   "check PATH...",
 		Short: "Check spec files for errors",
 		Long: "Check parses and checks .sieve and .cue spec files, and every file they import.\n" +
-			"A directory stands for the spec files in it (not its subdirectories).\n" +
+			"A directory stands for the spec files in it (not its subdirectories); DIR/...\n" +
+			"for those in DIR and every directory below it, except testdata and names\n" +
+			"starting with . or _ (as in Go).\n" +
 			"Exit status 0 means no errors, 2 means errors were printed.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runCheck(g, f, args) },
@@ -68,10 +71,18 @@ func (g *globals) reportDiags(ds diag.Diagnostics) error {
 }
 
 // specFiles expands the arguments: files as given, directories to the spec
-// files directly inside them, sorted.
+// files directly inside them, DIR/... to the spec files of the tree, sorted.
 func specFiles(args []string) ([]string, error) {
 	var out []string
 	for _, arg := range args {
+		if root, ok := treeArg(arg); ok {
+			files, err := treeSpecFiles(root)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, files...)
+			continue
+		}
 		st, err := os.Stat(arg)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", arg, pathErrOnly(err))
@@ -89,6 +100,48 @@ func specFiles(args []string) ([]string, error) {
 		}
 		out = append(out, files...)
 	}
+	return out, nil
+}
+
+// treeArg reports whether arg is DIR/... (or ...), and returns DIR.
+func treeArg(arg string) (string, bool) {
+	if arg == "..." {
+		return ".", true
+	}
+	root, ok := strings.CutSuffix(filepath.ToSlash(arg), "/...")
+	if !ok {
+		return "", false
+	}
+	if root == "" {
+		root = "/"
+	}
+	return filepath.FromSlash(root), true
+}
+
+// treeSpecFiles lists the spec files under root, skipping directories
+// named testdata or starting with . or _ below it, as go ./... does.
+func treeSpecFiles(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, pathErrOnly(err))
+		}
+		name := d.Name()
+		if d.IsDir() && p != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && load.IsSpecFile(name) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s/...: no .sieve or .cue files in the tree", root)
+	}
+	sort.Strings(out)
 	return out, nil
 }
 

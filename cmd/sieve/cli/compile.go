@@ -17,9 +17,9 @@ type compileFlags struct {
 func newCompileCmd(g *globals) *cobra.Command {
 	f := &compileFlags{}
 	cmd := &cobra.Command{
-		Use:   "compile FILE",
+		Use:   "compile PATH",
 		Short: "Print the compiled IR of a spec as JSON",
-		Long: "Compile checks a spec file and prints its intermediate representation (the\n" +
+		Long: "Compile checks a spec file (or a CUE package directory) and prints its intermediate representation (the\n" +
 			"tests with imports resolved, parameters substituted and inheritance flattened)\n" +
 			"as JSON on stdout. With --test, only that test.",
 		Args: cobra.ExactArgs(1),

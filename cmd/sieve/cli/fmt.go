@@ -28,7 +28,7 @@ func newFmtCmd(g *globals) *cobra.Command {
 		Long: "Fmt prints spec files in the canonical layout (comments kept; formatting twice\n" +
 			"changes nothing). Without flags it writes the formatted text to stdout; -w\n" +
 			"rewrites the files in place; --check lists the files that are not formatted\n" +
-			"and exits 1. A directory stands for the spec files in it.\n" +
+			"and exits 1. A directory stands for the spec files in it, DIR/... for the tree.\n" +
 			"Exit status 2 means a file has syntax errors (printed on stderr).",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runFmt(g, f, args) },

@@ -1,11 +1,11 @@
-import "std/faults"
-import "std/masks"
-
 // Specs for the pipeline's end-to-end tests (e2e_test.go). The relay
 // controller (./relay) copies ConfigMap in-X to out-X in namespace e2e and
 // logs every request it sends, every answer it gets and every event it
 // receives. The tests run hand-written plans against these workloads, and
 // check that bad input is reported at its line.
+
+import "std/faults"
+import "std/masks"
 
 controller relay {
   build     "./relay"
