@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
@@ -21,34 +25,40 @@ type planFlags struct {
 	trace    string
 	pattern  string
 	out      string
+	noCache  bool
+	backend  backendFlags
 }
 
 func newPlanCmd(g *globals) *cobra.Command {
 	f := &planFlags{}
 	cmd := &cobra.Command{
-		Use:   "plan SPEC --trace FILE",
+		Use:   "plan SPEC [--test NAME] [--trace FILE]",
 		Short: "Generate and prune test plans from a reference trace",
 		Long: "Plan generates the test plans of a test from a reference trace: for each policy\n" +
 			"and pattern, the candidates, pruned pass by pass, plus the test's own plans. It\n" +
 			"prints the counts per pattern (baseline, after each pruning pass, final) and\n" +
 			"the plan names; --out DIR writes one JSON file per plan (docs/plan.md).\n" +
-			"The test defaults to the one the trace was recorded for.",
+			"Without --trace it records the reference runs first (or reuses them from the\n" +
+			"reference cache, as sieve run does); with --trace the test defaults to the one\n" +
+			"the trace was recorded for.",
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error { return runPlan(g, f, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(cmd.Context(), g, f, args[0]) },
 	}
 	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
 	cmd.Flags().StringVar(&f.test, "test", "", "the test NAME (default: the trace's)")
-	cmd.Flags().StringVar(&f.trace, "trace", "", "the reference trace FILE (required until recording exists)")
+	cmd.Flags().StringVar(&f.trace, "trace", "", "generate from the reference trace FILE instead of recording one")
 	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved or user")
-	cmd.Flags().StringVar(&f.out, "out", "", "write the plans and counts.json to DIR")
+	cmd.Flags().StringVar(&f.out, "out", "", "write the plans and counts.json (and recorded reference runs) to DIR")
+	cmd.Flags().BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
+	f.backend.register(cmd)
 	return cmd
 }
 
-func runPlan(g *globals, f *planFlags, file string) error {
-	if f.trace == "" {
-		return usageErr(fmt.Errorf("plan: --trace FILE is required (recording a reference is not available yet)"))
-	}
+func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	if err := checkPattern(f.pattern); err != nil {
+		return usageErr(err)
+	}
+	if err := f.backend.check(); err != nil {
 		return usageErr(err)
 	}
 	spec, ds := load.Load(file, load.Options{SearchPath: searchPath(f.includes)})
@@ -58,13 +68,22 @@ func runPlan(g *globals, f *planFlags, file string) error {
 	if err := g.printDiags(ds); err != nil {
 		return infraErr(err)
 	}
-	tr, err := trace.Read(f.trace)
-	if err != nil {
-		return usageErr(err)
+	var tr *trace.Trace
+	if f.trace != "" {
+		var err error
+		if tr, err = trace.Read(f.trace); err != nil {
+			return usageErr(err)
+		}
 	}
 	t, d := load.SelectTest(spec, planTestName(f.test, tr, spec))
 	if d != nil {
 		return g.failDiags(diag.Diagnostics{d})
+	}
+	if tr == nil {
+		var err error
+		if tr, err = f.record(ctx, g, file, t); err != nil {
+			return err
+		}
 	}
 	set, err := plan.Generate(tr, onlyPattern(t, f.pattern), plan.Options{})
 	if err != nil {
@@ -76,6 +95,35 @@ func runPlan(g *globals, f *planFlags, file string) error {
 		}
 	}
 	return printPlans(g, f, set)
+}
+
+// record records (or reuses) the test's reference runs and returns the
+// first one's trace. They are kept under --out, else in a temporary
+// directory removed afterwards.
+func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.Test) (*trace.Trace, error) {
+	out := f.out
+	if out == "" {
+		dir, err := os.MkdirTemp("", "sieve-plan-")
+		if err != nil {
+			return nil, infraErr(err)
+		}
+		defer os.RemoveAll(dir)
+		out = dir
+	}
+	ctx, stop := signalContext(ctx)
+	defer stop()
+	rf := &recordFlags{noCache: f.noCache, backend: f.backend}
+	if err := recordOne(ctx, g, rf, file, t, out); err != nil {
+		if ctx.Err() != nil {
+			return nil, printedErr(exitInterrupted)
+		}
+		return nil, infraErr(fmt.Errorf("test %s: %w", t.Name, err))
+	}
+	tr, err := trace.Read(filepath.Join(report.Layout{Root: out}.ReferenceDir(1), report.TraceFile))
+	if err != nil {
+		return nil, infraErr(err)
+	}
+	return tr, nil
 }
 
 // checkPattern validates --pattern.
@@ -93,7 +141,7 @@ func planTestName(flag string, tr *trace.Trace, spec *ir.Spec) string {
 	switch {
 	case flag != "":
 		return flag
-	case tr.Header.Test != "":
+	case tr != nil && tr.Header.Test != "":
 		return tr.Header.Test
 	case len(spec.Tests) == 1:
 		return spec.Tests[0].Name

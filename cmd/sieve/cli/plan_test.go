@@ -58,7 +58,7 @@ func TestPlanCmdErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"plan", planSpec}, "--trace FILE is required"},
+		{[]string{"plan", planSpec, "--backend", "nope"}, "unknown backend"},
 		{[]string{"plan", planSpec, "--trace", planTrace, "--pattern", "sideways"}, "unknown pattern"},
 		{[]string{"plan", planSpec, "--trace", "nope.jsonl"}, "nope.jsonl"},
 		{[]string{"plan", planSpec, "--trace", planTrace, "--test", "buggyy"}, "no test named"},
