@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -258,9 +259,11 @@ func (w *liveWorld) Object(kind, namespace, name string) map[string]any {
 }
 
 // isReady says whether an object is ready: a pod's Ready condition, a
-// PVC bound, a Ready, Available or Established (CRD) condition, or for workloads all
-// replicas ready at the current generation. Anything else is ready when
-// it exists.
+// PVC bound, a Ready, Available or Established (CRD) condition, or for
+// workloads all replicas ready at the current generation. A custom
+// resource is ready only through such a condition or replica count (its
+// controller may not have written any status yet); other built-in
+// objects are ready when they exist.
 func isReady(o map[string]any) bool {
 	kind, _ := o["kind"].(string)
 	switch kind {
@@ -270,18 +273,28 @@ func isReady(o map[string]any) bool {
 	case "StatefulSet", "ReplicaSet", "Deployment", "ReplicationController":
 		return replicasReady(o)
 	}
-	conds, ok := getPath(o, "status.conditions")
-	if !ok {
-		return true
-	}
-	list, _ := conds.([]any)
-	for _, c := range list {
-		m, _ := c.(map[string]any)
-		if readyTypes[m["type"]] && m["status"] == "True" {
-			return true
+	if conds, ok := getPath(o, "status.conditions"); ok {
+		list, _ := conds.([]any)
+		for _, c := range list {
+			m, _ := c.(map[string]any)
+			if readyTypes[m["type"]] && m["status"] == "True" {
+				return true
+			}
 		}
+		return false
 	}
-	return false
+	if _, ok := getPath(o, "status.readyReplicas"); ok {
+		return replicasReady(o)
+	}
+	return !isCustom(o)
+}
+
+// isCustom reports whether an object's API group is not one of
+// Kubernetes' own (see trace.KindName).
+func isCustom(o map[string]any) bool {
+	apiVersion, _ := o["apiVersion"].(string)
+	group, _, found := strings.Cut(apiVersion, "/")
+	return found && strings.Contains(group, ".") && !strings.HasSuffix(group, ".k8s.io")
 }
 
 // readyTypes are the condition types that mean an object is ready.

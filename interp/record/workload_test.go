@@ -65,7 +65,10 @@ func TestIsReady(t *testing.T) {
 		{"pvc pending", map[string]any{"kind": "PersistentVolumeClaim", "status": map[string]any{"phase": "Pending"}}, false},
 		{"sts ready", map[string]any{"kind": "StatefulSet", "metadata": map[string]any{"generation": int64(2)}, "spec": map[string]any{"replicas": int64(3)}, "status": map[string]any{"readyReplicas": int64(3), "observedGeneration": int64(2)}}, true},
 		{"sts stale generation", map[string]any{"kind": "StatefulSet", "metadata": map[string]any{"generation": int64(2)}, "spec": map[string]any{"replicas": int64(3)}, "status": map[string]any{"readyReplicas": int64(3), "observedGeneration": int64(1)}}, false},
-		{"configmap", map[string]any{"kind": "ConfigMap"}, true},
+		{"configmap", map[string]any{"kind": "ConfigMap", "apiVersion": "v1"}, true},
+		{"custom resource without status", map[string]any{"kind": "Datastore", "apiVersion": "example.com/v1"}, false},
+		{"custom resource with replicas", map[string]any{"kind": "Datastore", "apiVersion": "example.com/v1", "spec": map[string]any{"replicas": int64(2)}, "status": map[string]any{"readyReplicas": int64(2)}}, true},
+		{"custom resource with a Ready condition", map[string]any{"kind": "Datastore", "apiVersion": "example.com/v1", "status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}}}, true},
 	}
 	for _, c := range cases {
 		if got := isReady(c.obj); got != c.want {

@@ -17,9 +17,8 @@ controller datastore {
 // Create a Datastore, delete it (its finalizer deletes its PVCs), then
 // create a new one with the same name. A controller that restarts with a
 // stale view during the second life sees the first one, still deleting.
-// The waits are on status.readyReplicas, not on `ready`: a Datastore the
-// controller has not yet given a Ready condition already counts as ready,
-// and the first life would then end at a different point in every run.
+// The waits name the replica count they need, so the first life always
+// ends at the same point: every pod and PVC made, in every run.
 workload recreate(replicas = 3) {
   apply  "datastore.yaml" set { spec.replicas: replicas }
   wait   datastore/default/ds where status.readyReplicas == replicas within 90s
