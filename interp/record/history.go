@@ -62,8 +62,10 @@ func (h *History) Start(ctx context.Context) error {
 		if err != nil {
 			continue
 		}
-		if !builtinGroup(gv.Group) {
-			continue // custom resources are watched once their CRD is established
+		if !trace.BuiltinGroup(gv.Group) {
+			// Discovery may still list the resources of a CRD deleted a
+			// moment ago (a reset), and a watch on those would never sync:
+			// custom resources are watched once their CRD is established
 		}
 		for _, r := range l.APIResources {
 			if strings.Contains(r.Name, "/") || !hasVerbs(r.Verbs, "list", "watch") {
@@ -199,14 +201,6 @@ func (h *History) record(kind, event string, o any) {
 		ResourceVersion: u.GetResourceVersion(),
 		Object:          b,
 	})
-}
-
-// builtinGroup reports whether an API group is Kubernetes' own. Discovery
-// may still list the resources of a CRD deleted a moment ago (a reset), and
-// a watch on those would never sync, so custom resources are only watched
-// through their CRDs.
-func builtinGroup(group string) bool {
-	return !strings.Contains(group, ".") || strings.HasSuffix(group, ".k8s.io")
 }
 
 func hasVerbs(verbs []string, want ...string) bool {

@@ -294,7 +294,7 @@ func isReady(o map[string]any) bool {
 func isCustom(o map[string]any) bool {
 	apiVersion, _ := o["apiVersion"].(string)
 	group, _, found := strings.Cut(apiVersion, "/")
-	return found && strings.Contains(group, ".") && !strings.HasSuffix(group, ".k8s.io")
+	return found && !trace.BuiltinGroup(group)
 }
 
 // readyTypes are the condition types that mean an object is ready.

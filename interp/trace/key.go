@@ -7,15 +7,15 @@ import "strings"
 // lowercase kind + "." + group for the rest ("datastore.example.com").
 func KindName(group, kind string) string {
 	k := strings.ToLower(kind)
-	if builtinGroup(group) {
+	if BuiltinGroup(group) {
 		return k
 	}
 	return k + "." + group
 }
 
-// builtinGroup reports whether group is one of Kubernetes' own: the core
+// BuiltinGroup reports whether group is one of Kubernetes' own: the core
 // group, the unqualified groups (apps, batch, ...) and *.k8s.io.
-func builtinGroup(group string) bool {
+func BuiltinGroup(group string) bool {
 	return !strings.Contains(group, ".") || strings.HasSuffix(group, ".k8s.io")
 }
 
