@@ -65,7 +65,8 @@ func (h *History) Start(ctx context.Context) error {
 		if !trace.BuiltinGroup(gv.Group) {
 			// Discovery may still list the resources of a CRD deleted a
 			// moment ago (a reset), and a watch on those would never sync:
-			// custom resources are watched once their CRD is established
+			// custom resources are watched once their CRD is established.
+			continue
 		}
 		for _, r := range l.APIResources {
 			if strings.Contains(r.Name, "/") || !hasVerbs(r.Verbs, "list", "watch") {
