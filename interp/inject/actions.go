@@ -27,11 +27,11 @@ func (in *Injector) before(ctx context.Context, r *proxy.Request) error {
 	return in.opts.Proxy.WaitReleased(ctx, r.Key)
 }
 
-// after observes an answered request. A crash that its write fires kills
-// the controller before the answer is written back, and the answer is
-// dropped.
+// after observes an answered request (a watch once it is open). A crash
+// that its write fires kills the controller before the answer is written
+// back, and the answer is dropped.
 func (in *Injector) after(ctx context.Context, r *proxy.Request, resp *proxy.Response) error {
-	if !r.IsResource() || r.Verb == "watch" {
+	if !r.IsResource() {
 		return nil
 	}
 	now := time.Now()

@@ -18,9 +18,13 @@ type Options struct {
 	// MaxOccurrence is the highest occurrence of one signature that the
 	// duplicates pass keeps. Default 3, as in Sieve.
 	MaxOccurrence int
-	// StaleFor is how long a stale view lasts when the policy does not
-	// say. Default 5s.
+	// StaleFor is how long a stale view lasts at most when the policy
+	// does not say. Default 5s.
 	StaleFor time.Duration
+	// StaleQuiet ends a stale view early: once the restarted controller
+	// has read the frozen objects and then been quiet this long, it has
+	// acted on what it saw. Default 1s.
+	StaleQuiet time.Duration
 	// Masks replaces the masks compiled from the test (see Masks).
 	Masks *mask.Matcher
 }
@@ -35,6 +39,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StaleFor <= 0 {
 		o.StaleFor = 5 * time.Second
+	}
+	if o.StaleQuiet <= 0 {
+		o.StaleQuiet = time.Second
 	}
 	return o
 }

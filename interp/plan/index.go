@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -356,6 +357,34 @@ func (ix *index) readBetween(k trace.Key, lo, hi time.Time) bool {
 		}
 		if r.Name == "" || r.Name == k.Name {
 			return true
+		}
+	}
+	return false
+}
+
+// currentStates is how many of an object's newest states, delivered
+// before a write, the write may have been based on: the state in the
+// controller's cache when it wrote, and the one before it, which a
+// reconcile under way when the newer one arrived may still have acted on.
+const currentStates = 2
+
+// current reports whether delivered event n carried one of the
+// currentStates newest states of its object that the controller had
+// received before it sent write w. A controller acts on the latest state
+// in its cache, so an older state of n's object, already replaced there,
+// did not lead to w: freezing the controller's view at it tests a
+// different decision than the one w made.
+func (ix *index) current(n, w *item) bool {
+	list := ix.delivByKey[n.Key]
+	i := sort.Search(len(list), func(i int) bool { return !list[i].at().Before(w.at()) })
+	var states []string // newest first; a state delivered on two watches counts once
+	for j := i - 1; j >= 0 && len(states) < currentStates; j-- {
+		rv := list[j].Entry.ResourceVersion
+		if rv == n.Entry.ResourceVersion {
+			return true
+		}
+		if !slices.Contains(states, rv) {
+			states = append(states, rv)
 		}
 	}
 	return false

@@ -51,7 +51,8 @@ func (g *generator) caused(w *item) bool {
 // stale makes one candidate per pair (event N delivered, later delete U):
 // when U's object comes back (or the controller sees newer state of N's
 // object), restart the controller into a view of N's object frozen at N's
-// revision, and lift the freeze after the policy's StaleFor.
+// revision, and lift the freeze once the controller has read it and gone
+// quiet, or after the policy's StaleFor at the latest.
 func (g *generator) stale(pol *ir.Policy) ([]*candidate, []pass) {
 	var cands []*candidate
 	for _, u := range g.ix.writes {
@@ -70,7 +71,9 @@ func (g *generator) stale(pol *ir.Policy) ([]*candidate, []pass) {
 		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool {
 			return !g.nondeterministic(c.event) && !g.nondeterministic(c.write)
 		}},
-		{PassCausality, pr.Causality, func(c *candidate) bool { return g.ix.causes(c.event, c.write) }},
+		{PassCausality, pr.Causality, func(c *candidate) bool {
+			return g.ix.causes(c.event, c.write) && g.ix.current(c.event, c.write)
+		}},
 		{PassEffect, true, func(c *candidate) bool { return g.staleBack(pol, c) }},
 		{PassDuplicates, pr.Duplicates, func(c *candidate) bool {
 			return !g.duplicate(c.event) && !g.duplicate(c.write)
@@ -105,19 +108,26 @@ func (g *generator) staleBack(pol *ir.Policy, c *candidate) bool {
 	if staleFor <= 0 {
 		staleFor = g.opts.StaleFor
 	}
-	c.build = func() *Plan { return stalePlan(c, ir.Duration(staleFor)) }
+	quiet := min(g.opts.StaleQuiet, staleFor)
+	c.build = func() *Plan { return stalePlan(c, ir.Duration(quiet), ir.Duration(staleFor)) }
 	return true
 }
 
-// stalePlan builds the stale-state plan of a completed candidate.
-func stalePlan(c *candidate, staleFor ir.Duration) *Plan {
+// stalePlan builds the stale-state plan of a completed candidate: the
+// view is lifted once the restarted controller has read the frozen object
+// and been quiet for quiet, or after staleFor.
+func stalePlan(c *candidate, quiet, staleFor ir.Duration) *Plan {
 	n, u, back := c.event, c.write, c.back
+	off := &Trigger{Op: ir.TrigAny, Args: []*Trigger{
+		{Op: ir.TrigQuiet, Target: ref(n.Key), Duration: quiet},
+		{Op: ir.TrigTimeout, Duration: staleFor},
+	}}
 	return &Plan{
 		Workload: n.workload,
 		Actions: []*Action{
 			{Kind: ir.ActStaleOn, Scope: ref(n.Key), Revision: n.Entry.ResourceVersion, Trigger: leaf(back)},
 			{Kind: ir.ActRestart},
-			{Kind: ir.ActStaleOff, Scope: ref(n.Key), Trigger: &Trigger{Op: ir.TrigTimeout, Duration: staleFor}},
+			{Kind: ir.ActStaleOff, Scope: ref(n.Key), Trigger: off},
 		},
 		Why: []Why{why("event", n), why("delete", u), why("back", back)},
 	}

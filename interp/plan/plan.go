@@ -98,7 +98,9 @@ type Trigger struct {
 	// when the leaf is armed.
 	Count int `json:"count,omitempty"`
 
-	// Timeout leaves: Duration after the leaf is armed.
+	// Timeout leaves: Duration after the leaf is armed. Quiet leaves: the
+	// controller has read Target since the leaf was armed, then sent no
+	// request and received no event for Duration.
 	Duration ir.Duration `json:"duration,omitempty"`
 
 	// Combinators: then (in order), all (in any order), any.

@@ -48,7 +48,7 @@ func triggerFromIR(t *ir.Trigger) (*Trigger, error) {
 	}
 	out := &Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration}
 	switch t.Op {
-	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout:
+	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet:
 		if len(t.Args) > 0 {
 			return nil, fmt.Errorf("trigger %s: a leaf has no arguments", t.Op)
 		}

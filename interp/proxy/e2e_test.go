@@ -291,9 +291,9 @@ func BenchmarkOverhead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("http2", func(b *testing.B) { benchOverhead(b, cluster, direct, Options{}) })
-	b.Run("http1", func(b *testing.B) { benchOverhead(b, cluster, direct, Options{HTTP1: true}) })
-	b.Run("http2-tracefile", func(b *testing.B) {
+	b.Run("http1", func(b *testing.B) { benchOverhead(b, cluster, direct, Options{}) })
+	b.Run("http2", func(b *testing.B) { benchOverhead(b, cluster, direct, Options{HTTP2: true}) })
+	b.Run("http1-tracefile", func(b *testing.B) {
 		tw, err := trace.Create(b.TempDir()+"/trace.jsonl", trace.Header{Test: "bench"})
 		if err != nil {
 			b.Fatal(err)

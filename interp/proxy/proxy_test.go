@@ -97,10 +97,12 @@ func (f *fakeAPI) config() *rest.Config {
 	return &rest.Config{Host: f.srv.URL, BearerToken: "upstream-admin", TLSClientConfig: rest.TLSClientConfig{Insecure: true}}
 }
 
-// startProxy starts a proxy in front of f with a table mapper.
+// startProxy starts a proxy in front of f with a table mapper. It offers
+// HTTP/2, so that the unit tests cover it; the end-to-end tests cover the
+// default, HTTP/1.1.
 func startProxy(t *testing.T, f *fakeAPI, h Hooks, sink Sink) *Proxy {
 	t.Helper()
-	p, err := Start(Options{Upstream: f.config(), Mapper: testKinds, Hooks: h, Sink: sink})
+	p, err := Start(Options{Upstream: f.config(), Mapper: testKinds, Hooks: h, Sink: sink, HTTP2: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,6 +118,9 @@ func (e *Engine) Observe(ent *trace.Entry) []Fired {
 	var out []Fired
 	now := e.clock.Now()
 	e.poll(now, nil, 0, &out)
+	if e.root != nil {
+		e.root.touch(now, ent)
+	}
 	if ok {
 		e.poll(now, &obs{Observed: o}, ent.Seq, &out)
 	}

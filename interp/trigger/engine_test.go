@@ -140,12 +140,18 @@ func step(e *Engine, clock *fakeClock, seq *int64, line string) ([]Fired, error)
 // eventTypes maps script verbs to watch event types.
 var eventTypes = map[string]string{"create": "ADDED", "update": "MODIFIED", "delete": "DELETED"}
 
-// entry parses an observation line into a trace entry.
+// entry parses an observation line into a trace entry: "deliver|history
+// VERB KEY [OBJECT]", "write VERB[/SUB] KEY CODE [OBJECT]" or "get|list KEY
+// CODE" (a list's key has no name).
 func entry(f []string, line string) (*trace.Entry, error) {
 	if len(f) < 3 {
 		return nil, fmt.Errorf("short line %q", line)
 	}
-	key, err := parseKey(f[2])
+	keyField, codeField := 2, 3
+	if f[0] == "get" || f[0] == "list" {
+		keyField, codeField = 1, 2
+	}
+	key, err := parseKey(f[keyField])
 	if err != nil {
 		return nil, err
 	}
@@ -160,15 +166,13 @@ func entry(f []string, line string) (*trace.Entry, error) {
 			typ = trace.History
 		}
 		return &trace.Entry{Type: typ, Key: &key, Event: eventTypes[f[1]], Object: obj}, nil
-	case "write", "get":
-		verb, sub, _ := strings.Cut(f[1], "/")
-		codeField := 3
-		if f[0] == "get" {
-			verb, sub, codeField = "get", "", 2
-			key, err = parseKey(f[1])
-			if err != nil {
-				return nil, err
-			}
+	case "write", "get", "list":
+		verb, sub := f[0], ""
+		if f[0] == "write" {
+			verb, sub, _ = strings.Cut(f[1], "/")
+		}
+		if len(f) <= codeField {
+			return nil, fmt.Errorf("no status code in %q", line)
 		}
 		code, err := strconv.Atoi(f[codeField])
 		if err != nil {

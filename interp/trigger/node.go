@@ -9,6 +9,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -49,6 +50,10 @@ type node struct {
 	at    time.Time // when it was armed
 	count int
 	done  bool
+	// A quiet leaf: whether the controller has read its target since it
+	// was armed, and when the controller was last active.
+	read bool
+	last time.Time
 }
 
 // newNode builds the evaluation tree of a trigger, with the CEL
@@ -84,6 +89,8 @@ func (n *node) step(now time.Time, o *obs) bool {
 	switch n.t.Op {
 	case ir.TrigTimeout:
 		n.done = !now.Before(n.at.Add(n.t.Duration.D()))
+	case ir.TrigQuiet:
+		n.done = n.read && !now.Before(n.last.Add(n.t.Duration.D()))
 	case ir.TrigEvent, ir.TrigWrite:
 		if o != nil && match(n.t, o) && n.celOK(o) {
 			n.count++
@@ -128,8 +135,11 @@ func (n *node) deadline() (time.Time, bool) {
 	if n.done || !n.armed {
 		return time.Time{}, false
 	}
-	if n.t.Op == ir.TrigTimeout {
+	switch {
+	case n.t.Op == ir.TrigTimeout:
 		return n.at.Add(n.t.Duration.D()), true
+	case n.t.Op == ir.TrigQuiet && n.read:
+		return n.last.Add(n.t.Duration.D()), true
 	}
 	var best time.Time
 	found := false
@@ -139,6 +149,41 @@ func (n *node) deadline() (time.Time, bool) {
 		}
 	}
 	return best, found
+}
+
+// touch tells the armed quiet leaves of a tree about the controller's
+// activity: a request it made (answered now) or an event delivered to it.
+func (n *node) touch(now time.Time, e *trace.Entry) {
+	if n.done || !n.armed {
+		return
+	}
+	if n.t.Op == ir.TrigQuiet && (e.Type == trace.Request || e.Type == trace.Delivery) {
+		n.last = now
+		n.read = n.read || reads(n.t.Target, e)
+	}
+	for _, k := range n.kids {
+		k.touch(now, e)
+	}
+}
+
+// reads reports whether request e is a get, list or watch that may return
+// an object of target (a list or watch names no object; a read across
+// namespaces names no namespace).
+func reads(target *ir.Ref, e *trace.Entry) bool {
+	if e.Type != trace.Request || e.Key == nil || (e.Verb != "get" && e.Verb != "list" && e.Verb != "watch") {
+		return false
+	}
+	k := *e.Key
+	if target == nil {
+		return true
+	}
+	if k.Namespace == "" {
+		k.Namespace = target.Namespace
+	}
+	if k.Name == "" {
+		k.Name = target.Name
+	}
+	return plan.MatchRef(target, k.Kind, k.Namespace, k.Name)
 }
 
 // celOK evaluates a leaf's CEL condition on the object after the change;
@@ -195,13 +240,13 @@ func check(t *plan.Trigger) error {
 				return fmt.Errorf("trigger %s: %w", t.Op, err)
 			}
 		}
-	case ir.TrigTimeout:
+	case ir.TrigTimeout, ir.TrigQuiet:
 	case ir.TrigSeq, ir.TrigAll, ir.TrigAny:
 		if len(t.Args) == 0 {
 			return fmt.Errorf("trigger %s: no arguments", t.Op)
 		}
 	default:
-		return fmt.Errorf("unknown trigger %q (want event, write, timeout, then, all or any)", t.Op)
+		return fmt.Errorf("unknown trigger %q (want event, write, timeout, quiet, then, all or any)", t.Op)
 	}
 	return nil
 }

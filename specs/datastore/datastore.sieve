@@ -29,7 +29,7 @@ workload recreate(replicas = 3) {
   wait   persistentvolumeclaim/default/data-ds-* gone within 60s
   apply  "datastore.yaml" set { spec.replicas: replicas }
   wait   datastore/default/ds where status.readyReplicas == replicas within 90s
-  settle 3s
+  settle 2s
 }
 
 // The cluster UID is stamped on the StatefulSet's claim template and so on

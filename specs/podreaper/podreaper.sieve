@@ -26,7 +26,7 @@ workload shrink(members = 1) {
   wait   pod/default/cass-2 gone within 60s
   wait   pod/default/cass-1 gone within 60s
   wait   ring/default/cass ready within 60s
-  settle 5s
+  settle 2s
 }
 
 // Provisioned volumes are named after their claim's UID ("pvc-<uid>"), so

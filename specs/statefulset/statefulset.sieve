@@ -23,7 +23,7 @@ workload recreate {
   wait   pod/default/web-* gone within 60s
   apply  "web.yaml"
   wait   pod/default/web-* 3 ready within 90s
-  settle 5s
+  settle 2s
 }
 
 // Scale a StatefulSet up from 3 to 5 members, then down to 1.
@@ -34,7 +34,7 @@ workload scale_up_down {
   wait   pod/default/web-* 5 ready within 90s
   scale  statefulset/default/web to 1
   wait   pod/default/web-1 gone within 90s
-  settle 5s
+  settle 2s
 }
 
 // Provisioned volumes are named after their claim's UID ("pvc-<uid>"), so

@@ -23,7 +23,7 @@ workload resize {
   patch  brokercluster/default/bc merge { spec: { storage: "2Gi" } }
   wait   statefulset/default/bc where spec.volumeClaimTemplates[0].spec.resources.requests.storage == "2Gi" within 90s
   wait   brokercluster/default/bc ready within 90s
-  settle 5s
+  settle 2s
 }
 
 // Provisioned volumes are named after their claim's UID ("pvc-<uid>"), so

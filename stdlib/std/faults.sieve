@@ -15,11 +15,12 @@ policy intermediate {
 }
 
 // stale restarts the controller against a view of the cluster frozen at an
-// earlier revision, then lets time catch up after stale_for (Sieve's
-// stale-state pattern, "time travel"). Sieve kept the view stale for 20s
-// because its controllers restarted as pods; a process restarted by sieve
-// lists and reconciles within a second, so 5s leaves it room and keeps a
-// plan short.
+// earlier revision, then lets time catch up once the controller has read
+// the frozen object and been quiet for a second, or after stale_for at the
+// latest (Sieve's stale-state pattern, "time travel"). Sieve kept the view
+// stale for 20s because its controllers restarted as pods; a process
+// restarted by sieve lists and reconciles within a second, so 5s is ample
+// for the controller that never goes quiet.
 policy stale {
   patterns  [stale]
   exclude   [event/*/*, lease/*/*]
