@@ -339,14 +339,16 @@ const (
 	TrigEvent   TriggerOp = "event"   // the controller observes an object change
 	TrigWrite   TriggerOp = "write"   // the controller's write succeeded
 	TrigTimeout TriggerOp = "timeout" // Duration after the plan (or the previous action) started
-	// TrigQuiet fires once the controller has read Target (a get, list or
-	// watch that may return it) and then sent no request and received no
-	// event for Duration. Generated stale-state plans end their stale view
-	// with it; the .sieve language has no syntax for it yet.
-	TrigQuiet TriggerOp = "quiet"
 	TrigSeq     TriggerOp = "then"    // a ; b — b after a has fired
 	TrigAll     TriggerOp = "all"     // a & b — both, in any order
 	TrigAny     TriggerOp = "any"     // a | b — either
+
+	// TrigQuiet is the fourth leaf: it fires once the controller has read
+	// Target (a get, list or watch that may return it) and then sent no
+	// request and received no event for Duration. Generated stale-state
+	// plans end their stale view with it; the .sieve language has no
+	// syntax for it yet.
+	TrigQuiet TriggerOp = "quiet"
 )
 
 // Trigger is a tree: leaves match what the controller sees or does,
