@@ -48,7 +48,7 @@ func TestE2E(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.test, func(t *testing.T) {
 			out := t.TempDir()
-			cmd := exec.Command(sieve, "run", e2eSpec, "--test", c.test, "--no-cache", "--no-color", "-o", out)
+			cmd := exec.Command(sieve, "run", e2eSpec, "--test", c.test, "--parallel", "1", "--no-cache", "--no-color", "-o", out)
 			cmd.Dir = ".."
 			log, err := cmd.CombinedOutput()
 			code := exitCode(err)

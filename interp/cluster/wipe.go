@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -149,15 +150,12 @@ func emptyDefault(ctx context.Context, cfg *rest.Config, dyn dynamic.Interface) 
 }
 
 func hasVerbs(verbs []string, want ...string) bool {
-	n := 0
-	for _, v := range verbs {
-		for _, w := range want {
-			if v == w {
-				n++
-			}
+	for _, w := range want {
+		if !slices.Contains(verbs, w) {
+			return false
 		}
 	}
-	return n == len(want)
+	return true
 }
 
 func waitGone(ctx context.Context, gone wait.ConditionWithContextFunc, what string) error {

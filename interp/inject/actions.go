@@ -3,6 +3,8 @@ package inject
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"slices"
 	"time"
 
 	"github.com/sievetool/sieve/interp/plan"
@@ -19,12 +21,58 @@ type event struct {
 }
 
 // before makes reads of an object whose events are held wait until they
-// are released, so the controller cannot learn the hidden state by a get.
+// are released, so the controller cannot learn the hidden state by a get,
+// and holds back writes about an object whose deletion is hidden.
 func (in *Injector) before(ctx context.Context, r *proxy.Request) error {
-	if r.Verb != "get" || !in.held(r.Key) {
-		return nil
+	switch {
+	case r.Verb == "get" && in.held(r.Key):
+		return in.opts.Proxy.WaitReleased(ctx, r.Key)
+	case r.IsWrite():
+		if k, ok := in.aboutHidden(r); ok {
+			return in.refuse(ctx, r, k)
+		}
 	}
-	return in.opts.Proxy.WaitReleased(ctx, r.Key)
+	return nil
+}
+
+// aboutHidden returns the object whose deletion is hidden from the
+// controller that write r is about: the object itself, or the owner named
+// in the ownerReferences of the object it writes.
+func (in *Injector) aboutHidden(r *proxy.Request) (trace.Key, bool) {
+	in.mu.Lock()
+	hidden := slices.Clone(in.hidden)
+	in.mu.Unlock()
+	if len(hidden) == 0 {
+		return trace.Key{}, false
+	}
+	owners := plan.OwnerKeys(r.Key, r.Body)
+	for _, k := range hidden {
+		if r.Key == k || slices.Contains(owners, k) {
+			return k, true
+		}
+	}
+	return trace.Key{}, false
+}
+
+// refuse makes a write about object k, whose deletion the controller has
+// not been shown, wait until the hold ends, then answers it with a
+// conflict without sending it. Sieve pauses the controller before it reads
+// a hidden object; sieve cannot pause reads of the controller's own cache,
+// so it pauses what the controller would do with them. Without this, a
+// controller that believes a deleted object still exists recreates its
+// dependents for as long as the hold lasts, only for the garbage collector
+// to delete them: a false alarm that Sieve's controllers never saw. After
+// the conflict the controller retries with the state it sees then.
+func (in *Injector) refuse(ctx context.Context, r *proxy.Request, k trace.Key) error {
+	if err := in.opts.Proxy.WaitReleased(ctx, k); err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("%s %s held while the deletion of %s was hidden, then refused", r.Verb, r.Key, k)
+	if in.opts.Sink != nil {
+		key := r.Key
+		in.opts.Sink(trace.Entry{Time: time.Now(), Type: trace.Fault, What: "refuse", Key: &key, Message: msg})
+	}
+	return &proxy.StatusError{Code: http.StatusConflict, Reason: "Conflict", Message: "sieve proxy: " + msg + " (retry with the current state)"}
 }
 
 // after observes an answered request (a watch once it is open). A crash
@@ -123,6 +171,9 @@ func (in *Injector) do(a *plan.Action, cur *event, note func(string, *trace.Key)
 		in.mu.Lock()
 		in.holding = append(in.holding, a.Scope)
 		in.heldAt[a.Scope] = time.Now()
+		if cur != nil && cur.ev.Type == "DELETED" && in.covers(a.Scope, cur.ev.Key) {
+			in.hidden = append(in.hidden, cur.ev.Key)
+		}
 		in.mu.Unlock()
 		if cur != nil && in.covers(a.Scope, cur.ev.Key) {
 			cur.verdict = proxy.Hold
@@ -160,6 +211,7 @@ func (in *Injector) unhold(scope *ir.Ref) {
 		}
 	}
 	in.holding = keep
+	in.hidden = slices.DeleteFunc(in.hidden, func(k trace.Key) bool { return in.covers(scope, k) })
 	// A released hold must not expire later: expireHolds would report it
 	// again on every tick.
 	for h := range in.heldAt {
@@ -183,12 +235,32 @@ func (in *Injector) expireHolds() {
 	}
 	in.mu.Unlock()
 	for _, h := range expired {
-		in.unhold(h)
-		n := in.opts.Proxy.Release(func(_ *proxy.Stream, ev *proxy.Event) bool { return in.covers(h, ev.Key) })
-		if in.opts.Sink != nil {
-			in.opts.Sink(trace.Entry{Time: time.Now(), Type: trace.Fault, What: "release", Key: refKey(h),
-				Message: fmt.Sprintf("no cancelling event within %s: %d held events delivered", in.opts.MaxHold, n)})
-		}
+		in.lift(h, fmt.Sprintf("no cancelling event within %s", in.opts.MaxHold))
+	}
+}
+
+// EndHolds lifts the holds still in place, as if they had expired. The
+// pipeline calls it when the workload is over and the controller has gone
+// quiet: a controller can wait for the very state a hold hides (its own
+// status write, say), and the end state is compared once the fault is over
+// and the controller has had the chance to catch up, not in the middle of
+// it.
+func (in *Injector) EndHolds() {
+	in.mu.Lock()
+	holds := slices.Clone(in.holding)
+	in.mu.Unlock()
+	for _, h := range holds {
+		in.lift(h, "the workload is over")
+	}
+}
+
+// lift stops holding a scope and delivers its held events in order.
+func (in *Injector) lift(h *ir.Ref, why string) {
+	in.unhold(h)
+	n := in.opts.Proxy.Release(func(_ *proxy.Stream, ev *proxy.Event) bool { return in.covers(h, ev.Key) })
+	if in.opts.Sink != nil {
+		in.opts.Sink(trace.Entry{Time: time.Now(), Type: trace.Fault, What: "release", Key: refKey(h),
+			Message: fmt.Sprintf("%s: %d held events delivered", why, n)})
 	}
 }
 

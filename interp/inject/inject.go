@@ -61,6 +61,7 @@ type Injector struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	holding  []*ir.Ref                // scopes whose events are held
+	hidden   []trace.Key              // objects whose deletion a hold hides
 	heldAt   map[*ir.Ref]time.Time    // when each hold began
 	verdicts map[string]proxy.Verdict // per event, so every stream agrees
 	revs     []seenRev                // deliveries, for stale-on revisions

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -226,5 +229,90 @@ func TestHoldExpires(t *testing.T) {
 	defer mu.Unlock()
 	if px.released != 1 || len(faults) != 2 || faults[1].What != "release" {
 		t.Errorf("released %d times, faults %+v", px.released, faults)
+	}
+}
+
+// TestHiddenDeletionRefusesWrites holds a StatefulSet's deletion from the
+// controller: while it is hidden, the controller's writes about the
+// StatefulSet (to it, or creating objects it owns) are refused with a
+// conflict and traced; other writes pass, and so does everything once the
+// re-creation releases the hold.
+func TestHiddenDeletionRefusesWrites(t *testing.T) {
+	sts := &ir.Ref{Kind: "statefulset", Namespace: "default", Name: "web"}
+	p := &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
+		{Kind: ir.ActHold, Scope: sts, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: sts}},
+		{Kind: ir.ActRelease, Scope: sts, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "create", Target: sts}},
+	}}
+	in, _, _, entries := start(t, p)
+	h := in.Hooks()
+	k := trace.Key{Kind: "statefulset", Namespace: "default", Name: "web"}
+	owned := json.RawMessage(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-0","ownerReferences":[{"apiVersion":"apps/v1","kind":"StatefulSet","name":"web","uid":"1","controller":true}]}}`)
+	writes := []*proxy.Request{
+		{Verb: "create", Resource: "pods", Key: trace.Key{Kind: "pod", Namespace: "default", Name: "web-0"}, Body: owned},
+		{Verb: "update", Resource: "statefulsets", Subresource: "status", Key: k},
+		{Verb: "create", Resource: "configmaps", Key: trace.Key{Kind: "configmap", Namespace: "default", Name: "other"}, Body: json.RawMessage(`{"metadata":{"name":"other"}}`)},
+	}
+	refused := func() []bool {
+		var out []bool
+		for _, w := range writes {
+			err := h.Before(context.Background(), w)
+			var se *proxy.StatusError
+			if err != nil && (!errors.As(err, &se) || se.Code != http.StatusConflict) {
+				t.Fatalf("%s %s: %v, want a conflict or nothing", w.Verb, w.Key, err)
+			}
+			out = append(out, err != nil)
+		}
+		return out
+	}
+	if got := refused(); !slices.Equal(got, []bool{false, false, false}) {
+		t.Errorf("before the hold: refused %v, want none", got)
+	}
+	del := proxy.Event{Type: "DELETED", Key: k, ResourceVersion: "5", Object: obj("web", "5", nil)}
+	if v := h.Filter(nil, &del); v != proxy.Hold {
+		t.Fatalf("deletion: verdict %d, want hold", v)
+	}
+	if got := refused(); !slices.Equal(got, []bool{true, true, false}) {
+		t.Errorf("while the deletion is hidden: refused %v, want the owned pod and the status update", got)
+	}
+	n := 0
+	for _, e := range *entries {
+		if e.Type == trace.Fault && e.What == "refuse" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d refuse entries in the trace, want 2", n)
+	}
+	add := proxy.Event{Type: "ADDED", Key: k, ResourceVersion: "7", Object: obj("web", "7", nil)}
+	if v := h.Filter(nil, &add); v != proxy.Supersede {
+		t.Fatalf("re-creation: verdict %d, want supersede", v)
+	}
+	if got := refused(); !slices.Equal(got, []bool{false, false, false}) {
+		t.Errorf("after the release: refused %v, want none", got)
+	}
+}
+
+// TestEndHolds lifts a hold whose cancelling event never came when the
+// workload is over, and says so in the trace.
+func TestEndHolds(t *testing.T) {
+	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	p := &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
+		{Kind: ir.ActHold, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: pod}},
+		{Kind: ir.ActRelease, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: pod}},
+	}}
+	in, _, px, faults := start(t, p)
+	in.EndHolds() // nothing held: nothing to do
+	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	ev := proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}
+	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold || !in.Holding() {
+		t.Fatalf("verdict %d, holding %v: want hold", v, in.Holding())
+	}
+	in.EndHolds()
+	if in.Holding() || px.released != 1 {
+		t.Errorf("after EndHolds: holding %v, released %d times", in.Holding(), px.released)
+	}
+	last := (*faults)[len(*faults)-1]
+	if last.What != "release" || !strings.Contains(last.Message, "workload is over") {
+		t.Errorf("last fault entry %+v, want the release", last)
 	}
 }

@@ -303,7 +303,8 @@ func (s *session) controller(kubeconfig string) (*ir.Controller, error) {
 }
 
 // workloads runs the test's workloads, then waits for the controller to
-// settle. It returns the first failed step.
+// settle; events a plan still holds then are delivered (the fault is over)
+// and the controller settles again. It returns the first failed step.
 func (s *session) workloads(ctx context.Context) error {
 	var failed error
 	for _, wl := range s.r.Test.Workloads {
@@ -319,6 +320,10 @@ func (s *session) workloads(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(ctx, maxSettle)
 	defer cancel()
 	_ = s.settle(sctx, settle) // a controller that never settles is compared as it is
+	if s.inj != nil && s.inj.Holding() {
+		s.inj.EndHolds()
+		_ = s.settle(sctx, settle)
+	}
 	return failed
 }
 

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"slices"
 	"sort"
 	"strings"
@@ -191,6 +192,20 @@ func ownerRefs(obj map[string]any) []ownerRef {
 		if r.kind != "" && r.name != "" {
 			out = append(out, r)
 		}
+	}
+	return out
+}
+
+// OwnerKeys returns the keys of the owners that the ownerReferences of a
+// JSON object, written as key k, name (in k's namespace).
+func OwnerKeys(k trace.Key, body json.RawMessage) []trace.Key {
+	var obj map[string]any
+	if len(body) == 0 || json.Unmarshal(body, &obj) != nil {
+		return nil
+	}
+	var out []trace.Key
+	for _, r := range ownerRefs(obj) {
+		out = append(out, trace.Key{Kind: kindOf(r.apiVersion, r.kind), Namespace: k.Namespace, Name: r.name})
 	}
 	return out
 }

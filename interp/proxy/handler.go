@@ -169,6 +169,11 @@ func (p *Proxy) runHook(w http.ResponseWriter, err error) bool {
 	case errors.Is(err, ErrAbort):
 		panic(http.ErrAbortHandler)
 	}
+	var se *StatusError
+	if errors.As(err, &se) {
+		writeStatus(w, se.Code, se.Reason, se.Message)
+		return false
+	}
 	writeStatus(w, http.StatusInternalServerError, "InternalError", "sieve proxy: "+err.Error())
 	return false
 }

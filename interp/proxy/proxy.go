@@ -50,9 +50,20 @@ type Sink interface {
 
 // ErrAbort, returned (possibly wrapped) by a Before or After hook, makes the
 // proxy drop the connection without writing any response, as if the API
-// server had vanished. Any other hook error is answered with a 500 status
-// that names it.
+// server had vanished. A *StatusError is answered with its status; any
+// other hook error with a 500 status that names it.
 var ErrAbort = errors.New("proxy: request aborted by hook")
+
+// StatusError, returned by a Before or After hook, is answered to the
+// controller as a Kubernetes Status with this code and reason, as if the
+// API server had refused the request.
+type StatusError struct {
+	Code    int    // HTTP status, e.g. 409
+	Reason  string // metav1.StatusReason, e.g. "Conflict"
+	Message string
+}
+
+func (e *StatusError) Error() string { return e.Message }
 
 // Proxy is a running interception proxy.
 type Proxy struct {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"syscall"
@@ -52,7 +53,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
 	fl.StringArrayVar(&f.tests, "test", nil, "run only the test `NAME` (repeatable; default every test)")
 	fl.StringVar(&f.pattern, "pattern", "", "only plans of `PATTERN`: intermediate, stale, unobserved or user")
-	fl.IntVar(&f.parallel, "parallel", 1, "run `N` plans at once, each on its own control plane")
+	fl.IntVar(&f.parallel, "parallel", 0, "run `N` plans at once, each on its own control plane (default: on the embedded backend, one per processor up to 4; otherwise 1)")
 	fl.IntVar(&f.maxPlans, "max-plans", 0, "run at most `N` plans per test, spread over all of them")
 	fl.StringVarP(&f.out, "out", "o", "sieve-results", "the results `DIR`")
 	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
@@ -93,7 +94,7 @@ func (f *runFlags) check() error {
 	if err := checkPattern(f.pattern); err != nil {
 		return err
 	}
-	if f.parallel < 1 {
+	if f.parallel < 0 {
 		return fmt.Errorf("--parallel: %d (want 1 or more)", f.parallel)
 	}
 	if f.maxPlans < 0 {
@@ -137,6 +138,28 @@ func testDir(root string, t *ir.Test, n int) string {
 	return filepath.Join(root, report.SafeName(t.Name))
 }
 
+// maxAutoWorkers caps the default number of workers: each embedded
+// control plane takes about 450 MB, and a plan spends most of its time
+// waiting for the controller and the cluster, so on two processors two
+// workers run twice as many plans in the same time.
+const maxAutoWorkers = 4
+
+// workerCount is the number of plans to run at once: --parallel, or by
+// default one per processor (at most maxAutoWorkers) on the embedded
+// backend, whose control planes are cheap, and 1 on the others (a kind
+// cluster is not; an existing cluster is shared).
+func (f *runFlags) workerCount() int {
+	switch {
+	case f.backend.backend == "kubeconfig":
+		return 1
+	case f.parallel > 0:
+		return f.parallel
+	case f.backend.backend == "embedded":
+		return min(runtime.NumCPU(), maxAutoWorkers)
+	}
+	return 1
+}
+
 // signalContext is cancelled by SIGINT or SIGTERM; a second signal kills
 // the process the default way.
 func signalContext(ctx context.Context) (context.Context, func()) {
@@ -153,8 +176,9 @@ func signalContext(ctx context.Context) (context.Context, func()) {
 
 // runOne runs one test's pipeline on fresh backends.
 func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Test, out string) (*pipeline.TestOutcome, error) {
-	g.note("test %s: starting %d %s control plane(s)", t.Name, f.parallel, f.backend.backend)
-	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, f.parallel)
+	n := f.workerCount()
+	g.note("test %s: starting %d %s control plane(s)", t.Name, n, f.backend.backend)
+	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, n)
 	defer func() {
 		if err := stopBackends(); err != nil {
 			g.note("stopping control planes: %v", err)
