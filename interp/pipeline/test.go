@@ -139,7 +139,7 @@ func (p *Prepared) Run(ctx context.Context) error {
 	return report.WriteRun(p.layout, p.run)
 }
 
-// references records the reference runs on the first worker, or reuses
+// references records the reference runs, or reuses
 // them from o.References or the cache. store is the cache entry to keep
 // newly recorded runs in ("" for none).
 func (o *Options) references(ctx context.Context, layout report.Layout, run *report.TestRun) (refs []*trace.Trace, store string, err error) {
@@ -171,29 +171,50 @@ func (o *Options) references(ctx context.Context, layout report.Layout, run *rep
 	return refs, store, err
 }
 
-// record records n reference runs on the first worker.
+// record records n reference runs, spread over the workers and run at
+// once. Masks are then learned across control planes as well as across
+// runs, as plans run on every worker.
 func (o *Options) record(ctx context.Context, layout report.Layout, n int) ([]*trace.Trace, error) {
-	var refs []*trace.Trace
-	for i := 1; i <= n; i++ {
-		o.progressf("reference run %d/%d", i, n)
-		start := time.Now()
-		r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: layout.ReferenceDir(i),
-			Header: trace.Header{Test: o.Test.Name, Spec: o.Spec, Run: i}}
-		res, err := o.Workers[0].Execute(ctx, r)
-		if err != nil {
-			return nil, fmt.Errorf("reference run %d: %w", i, err)
-		}
-		if res.WorkloadErr != nil {
-			return nil, fmt.Errorf("reference run %d: the workload fails without any fault (fix the spec or the controller first): %w", i, res.WorkloadErr)
-		}
-		t, err := trace.Read(res.Trace)
+	refs := make([]*trace.Trace, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for w := range min(n, len(o.Workers)) {
+		wg.Go(func() {
+			for i := w; i < n && ctx.Err() == nil; i += len(o.Workers) {
+				if refs[i], errs[i] = o.recordOne(ctx, o.Workers[w], layout, i+1, n); errs[i] != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		o.progressf("reference run %d: %d trace entries in %.1fs", i, len(t.Entries), time.Since(start).Seconds())
-		refs = append(refs, t)
 	}
 	return refs, nil
+}
+
+// recordOne records reference run i of n on worker w.
+func (o *Options) recordOne(ctx context.Context, w *Worker, layout report.Layout, i, n int) (*trace.Trace, error) {
+	o.progressf("reference run %d/%d", i, n)
+	start := time.Now()
+	r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: layout.ReferenceDir(i),
+		Header: trace.Header{Test: o.Test.Name, Spec: o.Spec, Run: i}}
+	res, err := w.Execute(ctx, r)
+	if err != nil {
+		return nil, fmt.Errorf("reference run %d: %w", i, err)
+	}
+	if res.WorkloadErr != nil {
+		return nil, fmt.Errorf("reference run %d: the workload fails without any fault (fix the spec or the controller first): %w", i, res.WorkloadErr)
+	}
+	t, err := trace.Read(res.Trace)
+	if err != nil {
+		return nil, err
+	}
+	o.progressf("reference run %d: %d trace entries in %.1fs", i, len(t.Entries), time.Since(start).Seconds())
+	return t, nil
 }
 
 // plans generates and selects the plans to run, writing them to the
