@@ -26,7 +26,7 @@ type event struct {
 func (in *Injector) before(ctx context.Context, r *proxy.Request) error {
 	switch {
 	case r.Verb == "get" && in.held(r.Key):
-		return in.opts.Proxy.WaitReleased(ctx, r.Key)
+		return in.waitReleased(ctx, r.Key)
 	case r.IsWrite():
 		if k, ok := in.aboutHidden(r); ok {
 			return in.refuse(ctx, r, k)
@@ -64,7 +64,7 @@ func (in *Injector) aboutHidden(r *proxy.Request) (trace.Key, bool) {
 // to delete them: a false alarm that Sieve's controllers never saw. After
 // the conflict the controller retries with the state it sees then.
 func (in *Injector) refuse(ctx context.Context, r *proxy.Request, k trace.Key) error {
-	if err := in.opts.Proxy.WaitReleased(ctx, k); err != nil {
+	if err := in.waitReleased(ctx, k); err != nil {
 		return err
 	}
 	msg := fmt.Sprintf("%s %s held while the deletion of %s was hidden, then refused", r.Verb, r.Key, k)
@@ -74,6 +74,20 @@ func (in *Injector) refuse(ctx context.Context, r *proxy.Request, k trace.Key) e
 	}
 	return &proxy.StatusError{Code: http.StatusConflict, Reason: "Conflict", Message: "sieve proxy: " + msg + " (retry with the current state)"}
 }
+
+// waitReleased holds a request until no event of k is held, counting it
+// among the requests Waiting.
+func (in *Injector) waitReleased(ctx context.Context, k trace.Key) error {
+	in.waiting.Add(1)
+	defer in.waiting.Add(-1)
+	return in.opts.Proxy.WaitReleased(ctx, k)
+}
+
+// Waiting returns how many of the controller's requests are being held
+// until a hold ends. They are in flight for the proxy, but they wait for
+// the plan, not for the API server: a controller whose only requests are
+// these is quiet.
+func (in *Injector) Waiting() int { return int(in.waiting.Load()) }
 
 // after observes an answered request (a watch once it is open). A crash
 // that its write fires kills the controller before the answer is written

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sievetool/sieve/interp/mask"
@@ -65,6 +66,7 @@ type Injector struct {
 	heldAt   map[*ir.Ref]time.Time    // when each hold began
 	verdicts map[string]proxy.Verdict // per event, so every stream agrees
 	revs     []seenRev                // deliveries, for stale-on revisions
+	waiting  atomic.Int32             // requests held until a hold ends
 	wg       sync.WaitGroup
 }
 

@@ -316,3 +316,56 @@ func TestEndHolds(t *testing.T) {
 		t.Errorf("last fault entry %+v, want the release", last)
 	}
 }
+
+// blockingProxy holds WaitReleased until release is closed.
+type blockingProxy struct {
+	fakeProxy
+	release chan struct{}
+}
+
+func (p *blockingProxy) WaitReleased(ctx context.Context, _ trace.Key) error {
+	select {
+	case <-p.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// TestWaitingCountsHeldReads counts a get of a held object among the
+// requests Waiting for as long as it is held.
+func TestWaitingCountsHeldReads(t *testing.T) {
+	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	p := &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
+		{Kind: ir.ActHold, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: pod}},
+		{Kind: ir.ActRelease, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: pod}},
+	}}
+	px := &blockingProxy{release: make(chan struct{})}
+	in, err := New(Options{Plan: p, Proxy: px, Controller: &fakeController{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Start(context.Background())
+	defer in.Stop()
+	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	ev := proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}
+	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold {
+		t.Fatalf("verdict %d, want hold", v)
+	}
+	done := make(chan error)
+	go func() { done <- in.Hooks().Before(context.Background(), &proxy.Request{Verb: "get", Resource: "pods", Key: k}) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for in.Waiting() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("Waiting() = %d, want 1 while the get is held", in.Waiting())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(px.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := in.Waiting(); n != 0 {
+		t.Errorf("Waiting() = %d after the release, want 0", n)
+	}
+}

@@ -330,7 +330,8 @@ func (s *session) workloads(ctx context.Context) error {
 // settle waits until the controller has been quiet for the window: no
 // request in flight, no activity, and no event held — except those a
 // hold action hides on purpose, which stay held until a later event
-// releases them, often one that the workload's next steps cause.
+// releases them, often one that the workload's next steps cause, and the
+// requests the injector holds until then.
 func (s *session) settle(ctx context.Context, window time.Duration) error {
 	if s.inj == nil {
 		return s.px.WaitQuiet(ctx, window)
@@ -339,7 +340,7 @@ func (s *session) settle(ctx context.Context, window time.Duration) error {
 	defer tick.Stop()
 	for {
 		a := s.px.Activity()
-		if a.InFlight == 0 && (a.Held == 0 || s.inj.Holding()) && time.Since(a.Last) >= window {
+		if a.InFlight-s.inj.Waiting() <= 0 && (a.Held == 0 || s.inj.Holding()) && time.Since(a.Last) >= window {
 			return nil
 		}
 		select {
