@@ -353,7 +353,9 @@ func TestWaitingCountsHeldReads(t *testing.T) {
 		t.Fatalf("verdict %d, want hold", v)
 	}
 	done := make(chan error)
-	go func() { done <- in.Hooks().Before(context.Background(), &proxy.Request{Verb: "get", Resource: "pods", Key: k}) }()
+	go func() {
+		done <- in.Hooks().Before(context.Background(), &proxy.Request{Verb: "get", Resource: "pods", Key: k})
+	}()
 	deadline := time.Now().Add(5 * time.Second)
 	for in.Waiting() != 1 {
 		if time.Now().After(deadline) {

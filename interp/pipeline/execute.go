@@ -194,6 +194,9 @@ func (s *session) start(ctx context.Context) error {
 	if err := s.installCRDs(ctx); err != nil {
 		return err
 	}
+	if err := hist.WatchCRDs(hctx); err != nil {
+		return err
+	}
 	if err := ensureNamespaces(ctx, s.w.Backend, t.Controller.Namespaces); err != nil {
 		return err
 	}

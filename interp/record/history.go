@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
@@ -30,6 +31,7 @@ type History struct {
 	Sink func(trace.Entry)
 
 	mu       sync.Mutex
+	dyn      dynamic.Interface
 	factory  dynamicinformer.DynamicSharedInformerFactory
 	watching map[schema.GroupResource]bool
 	synced   []cache.InformerSynced
@@ -50,7 +52,7 @@ func (h *History) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
-	h.ctx = ctx
+	h.ctx, h.dyn = ctx, dyn
 	h.factory = dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0)
 	h.watching = map[schema.GroupResource]bool{}
 	lists, err := dc.ServerPreferredResources()
@@ -126,6 +128,24 @@ func (h *History) sync() error {
 		return fmt.Errorf("history: initial lists did not complete")
 	}
 	return nil
+}
+
+// WatchCRDs makes sure that the custom resources of every established CRD
+// are watched and their initial lists recorded, and returns then. The CRD
+// watch starts those watches on its own, but some time after a CRD is
+// established; a workload that starts before would have its first steps
+// missing from the history. Call it after installing CRDs.
+func (h *History) WatchCRDs(ctx context.Context) error {
+	crds, err := h.dyn.Resource(schema.GroupVersionResource{
+		Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions",
+	}).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return fmt.Errorf("history: list CRDs: %w", err)
+	}
+	for i := range crds.Items {
+		h.crd(&crds.Items[i])
+	}
+	return h.sync()
 }
 
 // crd starts watching a custom resource once its CRD is established.
