@@ -371,3 +371,48 @@ func TestWaitingCountsHeldReads(t *testing.T) {
 		t.Errorf("Waiting() = %d after the release, want 0", n)
 	}
 }
+
+// TestStaleViewFindsTheSameState freezes the view at the delivery whose
+// whole masked state is the plan's, not at the first one that made the
+// same change from another state (a status change seen before the spec
+// change in this run, after it in the reference).
+func TestStaleViewFindsTheSameState(t *testing.T) {
+	sts := &ir.Ref{Kind: "statefulset", Namespace: "default", Name: "web"}
+	p := &plan.Plan{Name: "p", Pattern: ir.Stale,
+		Actions: []*plan.Action{
+			{Kind: ir.ActStaleOn, Scope: sts, Revision: "999", Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "create", Target: pvc, Seen: plan.SeenCluster}},
+			{Kind: ir.ActRestart},
+		},
+	}
+	in, _, px, _ := start(t, p)
+	k := trace.Key{Kind: "statefulset", Namespace: "default", Name: "web"}
+	mk := func(rv string, spec, ready int) json.RawMessage {
+		b, _ := json.Marshal(map[string]any{"apiVersion": "apps/v1", "kind": "StatefulSet",
+			"metadata": map[string]any{"name": "web", "namespace": "default", "resourceVersion": rv},
+			"spec":     map[string]any{"replicas": spec}, "status": map[string]any{"readyReplicas": ready}})
+		return b
+	}
+	f := in.Hooks().Filter
+	for _, ev := range []proxy.Event{
+		{Type: "ADDED", Key: k, ResourceVersion: "10", Object: mk("10", 5, 4)},
+		{Type: "MODIFIED", Key: k, ResourceVersion: "11", Object: mk("11", 5, 5)}, // ready 4→5 with 5 wanted
+		{Type: "MODIFIED", Key: k, ResourceVersion: "12", Object: mk("12", 1, 4)},
+		{Type: "MODIFIED", Key: k, ResourceVersion: "13", Object: mk("13", 1, 5)}, // ready 4→5 with 1 wanted
+	} {
+		f(nil, &ev)
+	}
+	// The plan was made from the second ready 4→5: same diff, other state.
+	in.mu.Lock()
+	for _, r := range in.revs {
+		if r.rev == "13" {
+			p.Why = []plan.Why{{Role: "event", Key: "statefulset/default/web", Verb: "update", Diff: r.obs.Diff, Occurrence: 1,
+				State: plan.StateHash(r.obs.Object)}}
+		}
+	}
+	in.mu.Unlock()
+	in.ObserveHistory(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}, Event: "ADDED", ResourceVersion: "31", Object: obj("data-ds-0", "31", nil)})
+	in.Stop()
+	if len(px.stale) != 1 || px.stale[0] != "statefulset/default/web@13" {
+		t.Errorf("stale views %v, want the state with one replica wanted, at revision 13", px.stale)
+	}
+}

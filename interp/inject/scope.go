@@ -67,9 +67,10 @@ func (in *Injector) noteRevision(e *trace.Entry) {
 
 // revision finds, in this run, the revision of the state the stale view
 // must show. Resource versions differ between runs, so the plan's
-// reference revision is the last resort: first the delivery with the same
-// change and occurrence as the plan's "event", then the latest with the
-// same change. A plan that names no revision freezes the latest state.
+// reference revision is the last resort: first a delivery of the very
+// state of the plan's "event" (same masked object), then the delivery
+// with the same change and occurrence, then the latest with the same
+// change. A plan that names no revision freezes the latest state.
 func (in *Injector) revision(a *plan.Action, s proxy.Scope) (string, string) {
 	var want *plan.Why
 	for i := range in.opts.Plan.Why {
@@ -80,6 +81,13 @@ func (in *Injector) revision(a *plan.Action, s proxy.Scope) (string, string) {
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	if want != nil && want.State != "" {
+		for _, seen := range in.revs {
+			if s.Covers(seen.key) && seen.key.String() == want.Key && plan.StateHash(seen.obs.Object) == want.State {
+				return seen.rev, "the state the plan was made from"
+			}
+		}
+	}
 	var same, latest string
 	for _, seen := range in.revs {
 		if !s.Covers(seen.key) {

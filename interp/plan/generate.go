@@ -143,6 +143,8 @@ func why(role string, it *item) Why {
 	}
 	if it.Stream == Written {
 		w.Code = it.Entry.Code
+	} else {
+		w.State = StateHash(it.Object)
 	}
 	if w.Diff.Empty() {
 		w.Diff = nil

@@ -3,6 +3,7 @@ package plan
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"strings"
 
 	"github.com/sievetool/sieve/lang/ir"
@@ -126,6 +127,24 @@ type Why struct {
 	// Occurrence is how many times this signature had been seen, this one
 	// included.
 	Occurrence int `json:"occurrence,omitempty"`
+	// State, for an event, identifies the object's whole state after it,
+	// masked (StateHash): the diff says only what changed, and the same
+	// change can happen from a different state in another run.
+	State string `json:"state,omitempty"`
+}
+
+// StateHash identifies a normalised (masked) object: equal objects, in
+// any run, have equal hashes; nil has none.
+func StateHash(obj map[string]any) string {
+	if obj == nil {
+		return ""
+	}
+	b, err := json.Marshal(obj) // map keys sorted: canonical
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // setName derives the plan's stable name from its pattern, a slug of the
