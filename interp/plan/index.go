@@ -379,9 +379,11 @@ func (ix *index) readBetween(k trace.Key, lo, hi time.Time) bool {
 
 // currentStates is how many of an object's newest states, delivered
 // before a write, the write may have been based on: the state in the
-// controller's cache when it wrote, and the one before it, which a
-// reconcile under way when the newer one arrived may still have acted on.
-const currentStates = 2
+// controller's cache when it wrote. (Admitting the one before it as well,
+// for an event that arrives while a reconcile is under way, let in states
+// that did not cause the write: a StatefulSet frozen before the user's
+// scale-down, paired with a pod deletion the scale-down caused.)
+const currentStates = 1
 
 // current reports whether delivered event n carried one of the
 // currentStates newest states of its object that the controller had
