@@ -118,12 +118,17 @@ func TestFailedWriteDoesNotCrash(t *testing.T) {
 	}
 }
 
-func TestHoldAndCoalesce(t *testing.T) {
+// holdPodPlan hides the updates of pod ds-1 until it is deleted.
+func holdPodPlan() *plan.Plan {
 	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "ds-1"}
-	p := &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
+	return &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
 		{Kind: ir.ActHold, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: pod}},
 		{Kind: ir.ActRelease, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: pod}},
 	}}
+}
+
+func TestHoldAndCoalesce(t *testing.T) {
+	p := holdPodPlan()
 	in, _, _, _ := start(t, p)
 	f := in.Hooks().Filter
 	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
@@ -201,11 +206,7 @@ func TestStaleViewUsesThisRunsRevision(t *testing.T) {
 }
 
 func TestHoldExpires(t *testing.T) {
-	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "ds-1"}
-	p := &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
-		{Kind: ir.ActHold, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: pod}},
-		{Kind: ir.ActRelease, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: pod}},
-	}}
+	p := holdPodPlan()
 	c, px := &fakeController{}, &fakeProxy{}
 	var mu sync.Mutex
 	var faults []trace.Entry
@@ -295,11 +296,7 @@ func TestHiddenDeletionRefusesWrites(t *testing.T) {
 // TestEndHolds lifts a hold whose cancelling event never came when the
 // workload is over, and says so in the trace.
 func TestEndHolds(t *testing.T) {
-	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "ds-1"}
-	p := &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
-		{Kind: ir.ActHold, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: pod}},
-		{Kind: ir.ActRelease, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: pod}},
-	}}
+	p := holdPodPlan()
 	in, _, px, faults := start(t, p)
 	in.EndHolds() // nothing held: nothing to do
 	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
@@ -335,11 +332,7 @@ func (p *blockingProxy) WaitReleased(ctx context.Context, _ trace.Key) error {
 // TestWaitingCountsHeldReads counts a get of a held object among the
 // requests Waiting for as long as it is held.
 func TestWaitingCountsHeldReads(t *testing.T) {
-	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "ds-1"}
-	p := &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
-		{Kind: ir.ActHold, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: pod}},
-		{Kind: ir.ActRelease, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: pod}},
-	}}
+	p := holdPodPlan()
 	px := &blockingProxy{release: make(chan struct{})}
 	in, err := New(Options{Plan: p, Proxy: px, Controller: &fakeController{}})
 	if err != nil {

@@ -139,9 +139,9 @@ func (p *Prepared) Run(ctx context.Context) error {
 	return report.WriteRun(p.layout, p.run)
 }
 
-// references records the reference runs, or reuses
-// them from o.References or the cache. store is the cache entry to keep
-// newly recorded runs in ("" for none).
+// references records the reference runs, or reuses them from
+// o.References or the cache. store is the cache entry to keep newly
+// recorded runs in ("" for none).
 func (o *Options) references(ctx context.Context, layout report.Layout, run *report.TestRun) (refs []*trace.Trace, store string, err error) {
 	n := max(o.Test.Runs, 1)
 	if o.References != "" {

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"encoding/json"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -377,34 +376,19 @@ func (ix *index) readBetween(k trace.Key, lo, hi time.Time) bool {
 	return false
 }
 
-// currentStates is how many of an object's newest states, delivered
-// before a write, the write may have been based on: the state in the
-// controller's cache when it wrote. (Admitting the one before it as well,
-// for an event that arrives while a reconcile is under way, let in states
-// that did not cause the write: a StatefulSet frozen before the user's
-// scale-down, paired with a pod deletion the scale-down caused.)
-const currentStates = 1
-
-// current reports whether delivered event n carried one of the
-// currentStates newest states of its object that the controller had
-// received before it sent write w. A controller acts on the latest state
-// in its cache, so an older state of n's object, already replaced there,
-// did not lead to w: freezing the controller's view at it tests a
-// different decision than the one w made.
+// current reports whether delivered event n carried the newest state of
+// its object that the controller had received before it sent write w. A
+// controller acts on the newest state in its cache, so an older state of
+// n's object, already replaced there, did not lead to w: freezing the
+// controller's view at it tests a different decision than the one w made.
+// (Admitting the state before it as well, for an event that arrives while
+// a reconcile is under way, let in states that did not cause the write: a
+// StatefulSet frozen before the user's scale-down, paired with a pod
+// deletion the scale-down caused.)
 func (ix *index) current(n, w *item) bool {
 	list := ix.delivByKey[n.Key]
 	i := sort.Search(len(list), func(i int) bool { return !list[i].at().Before(w.at()) })
-	var states []string // newest first; a state delivered on two watches counts once
-	for j := i - 1; j >= 0 && len(states) < currentStates; j-- {
-		rv := list[j].Entry.ResourceVersion
-		if rv == n.Entry.ResourceVersion {
-			return true
-		}
-		if !slices.Contains(states, rv) {
-			states = append(states, rv)
-		}
-	}
-	return false
+	return i > 0 && list[i-1].Entry.ResourceVersion == n.Entry.ResourceVersion
 }
 
 // causes reports whether delivered event n may have caused write w.
