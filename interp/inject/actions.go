@@ -235,22 +235,41 @@ func (in *Injector) unhold(scope *ir.Ref) {
 	}
 }
 
-// expireHolds delivers the events of holds older than MaxHold: the event
+// expireHolds delivers the events of holds older than MaxHold (the event
 // that cancels them has not come, and holding on would only stall the
-// run. The plan stays injected (the controller did miss the state for that
+// run) and of holds during which everything has stood still for Stall.
+// The plan stays injected (the controller did miss the state for that
 // long), and the trace says what happened.
 func (in *Injector) expireHolds() {
+	still := in.stillFor()
 	in.mu.Lock()
-	var expired []*ir.Ref
+	var expired, stalled []*ir.Ref
 	for h, at := range in.heldAt {
-		if time.Since(at) > in.opts.MaxHold {
+		switch held := time.Since(at); {
+		case held > in.opts.MaxHold:
 			expired = append(expired, h)
+		case held >= in.opts.Stall && still >= in.opts.Stall:
+			stalled = append(stalled, h)
 		}
 	}
 	in.mu.Unlock()
 	for _, h := range expired {
 		in.lift(h, fmt.Sprintf("no cancelling event within %s", in.opts.MaxHold))
 	}
+	for _, h := range stalled {
+		in.lift(h, fmt.Sprintf("nothing moved for %s (the controller and the cluster wait for the held state)", in.opts.Stall))
+	}
+}
+
+// stillFor returns how long neither the controller nor the cluster has
+// done anything; 0 while a request of the controller's is under way
+// (other than those held until a hold ends).
+func (in *Injector) stillFor() time.Duration {
+	a := in.opts.Proxy.Activity()
+	if a.InFlight-in.Waiting() > 0 {
+		return 0
+	}
+	return min(time.Since(a.Last), time.Since(time.Unix(0, in.moved.Load())))
 }
 
 // EndHolds lifts the holds still in place, as if they had expired. The

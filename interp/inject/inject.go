@@ -29,6 +29,7 @@ type Proxy interface {
 	Resume(s proxy.Scope) int
 	Release(match func(s *proxy.Stream, ev *proxy.Event) bool) int
 	WaitReleased(ctx context.Context, k trace.Key) error
+	Activity() proxy.Activity
 }
 
 // Options configure an Injector. Plan, Proxy and Controller are required.
@@ -48,6 +49,14 @@ type Options struct {
 	// them never comes (the controller may wait for what it cannot see);
 	// default 10s.
 	MaxHold time.Duration
+	// Stall lifts a hold sooner, once it has lasted this long and both the
+	// controller and the cluster have been still for as long: no request
+	// of the controller's in flight (but those the hold makes wait), no
+	// request or event through the proxy, no change in the cluster but
+	// lease renewals. Nothing will then bring the cancelling event; the
+	// controller (or the workload) waits for the held state itself.
+	// Default 2s, the default settle window.
+	Stall time.Duration
 }
 
 // Injector carries out one plan. Install its Hooks on the proxy, feed it
@@ -67,6 +76,7 @@ type Injector struct {
 	verdicts map[string]proxy.Verdict // per event, so every stream agrees
 	revs     []seenRev                // deliveries, for stale-on revisions
 	waiting  atomic.Int32             // requests held until a hold ends
+	moved    atomic.Int64             // when the cluster last changed (Unix ns), leases aside
 	wg       sync.WaitGroup
 }
 
@@ -94,6 +104,9 @@ func New(opts Options) (*Injector, error) {
 	}
 	if opts.MaxHold == 0 {
 		opts.MaxHold = 10 * time.Second
+	}
+	if opts.Stall == 0 {
+		opts.Stall = 2 * time.Second
 	}
 	return &Injector{opts: opts, eng: eng, tracker: plan.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
 		heldAt: map[*ir.Ref]time.Time{}}, nil
@@ -135,9 +148,13 @@ func (in *Injector) Injected() bool { return in.eng.Done() }
 
 // ObserveHistory feeds a change in the cluster history to the engine.
 func (in *Injector) ObserveHistory(e trace.Entry) {
-	if e.Type == trace.History {
-		in.run(in.eng.Observe(&e), nil)
+	if e.Type != trace.History {
+		return
 	}
+	if e.Key == nil || e.Key.Kind != "lease" { // leases are heartbeats, not progress
+		in.moved.Store(time.Now().UnixNano())
+	}
+	in.run(in.eng.Observe(&e), nil)
 }
 
 func (in *Injector) tick() {

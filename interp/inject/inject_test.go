@@ -52,6 +52,7 @@ func (p *fakeProxy) Release(func(*proxy.Stream, *proxy.Event) bool) int {
 	return 0
 }
 func (p *fakeProxy) WaitReleased(context.Context, trace.Key) error { return nil }
+func (p *fakeProxy) Activity() proxy.Activity                      { return proxy.Activity{Last: time.Now()} }
 
 func start(t *testing.T, p *plan.Plan) (*Injector, *fakeController, *fakeProxy, *[]trace.Entry) {
 	t.Helper()
@@ -230,6 +231,58 @@ func TestHoldExpires(t *testing.T) {
 	defer mu.Unlock()
 	if px.released != 1 || len(faults) != 2 || faults[1].What != "release" {
 		t.Errorf("released %d times, faults %+v", px.released, faults)
+	}
+}
+
+// stillProxy is a proxy through which nothing has passed for an hour.
+type stillProxy struct{ fakeProxy }
+
+func (p *stillProxy) Activity() proxy.Activity {
+	return proxy.Activity{Last: time.Now().Add(-time.Hour)}
+}
+
+// TestStalledHoldIsLifted lifts a hold once neither the controller nor the
+// cluster has moved for Stall, long before MaxHold; changes in the cluster
+// keep it in place, lease renewals do not.
+func TestStalledHoldIsLifted(t *testing.T) {
+	px := &stillProxy{}
+	var mu sync.Mutex
+	var faults []trace.Entry
+	in, err := New(Options{Plan: holdPodPlan(), Proxy: px, Controller: &fakeController{}, MaxHold: time.Hour, Stall: 100 * time.Millisecond,
+		Sink: func(e trace.Entry) { mu.Lock(); faults = append(faults, e); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Start(context.Background())
+	defer in.Stop()
+	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	ev := proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}
+	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold {
+		t.Fatalf("verdict %d, want hold", v)
+	}
+	change := func(kind string) {
+		in.ObserveHistory(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: kind, Namespace: "default", Name: "x"}, Event: "MODIFIED"})
+	}
+	for range 20 { // 400ms of changes in the cluster
+		change("configmap")
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !in.held(k) {
+		t.Fatal("hold lifted while the cluster was changing")
+	}
+	for range 20 { // then 400ms of lease renewals only
+		change("lease")
+		time.Sleep(20 * time.Millisecond)
+	}
+	if in.held(k) {
+		t.Fatal("still holding after everything stood still for Stall")
+	}
+	in.Stop()
+	mu.Lock()
+	defer mu.Unlock()
+	last := faults[len(faults)-1]
+	if px.released != 1 || last.What != "release" || !strings.Contains(last.Message, "nothing moved") {
+		t.Errorf("released %d times, last fault %+v", px.released, last)
 	}
 }
 

@@ -182,12 +182,22 @@ func ReproduceDir(planDir string) string {
 	return "sieve reproduce " + shellQuote(planDir)
 }
 
-// Injected reports whether a fault fired in the run.
+// Injected reports whether the run's plan was carried out: every one of
+// its actions (the header says how many) fired. For a trace that does not
+// say, any fault firing counts.
 func Injected(t *trace.Trace) bool {
+	fired := map[int]bool{}
 	for i := range t.Entries {
-		if t.Entries[i].Type == trace.Fault {
+		e := &t.Entries[i]
+		if e.Type != trace.Fault {
+			continue
+		}
+		if t.Header.Actions == 0 {
 			return true
 		}
+		if e.Action != nil {
+			fired[*e.Action] = true
+		}
 	}
-	return false
+	return t.Header.Actions > 0 && len(fired) == t.Header.Actions
 }

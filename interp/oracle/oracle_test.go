@@ -170,3 +170,36 @@ func compareGolden(t *testing.T, file string, ar *txtar.Archive, got map[string]
 		}
 	}
 }
+
+// TestInjected counts a plan as injected only when every one of its
+// actions fired; the injector's own entries (a hold lifted, a write
+// refused) are not actions.
+func TestInjected(t *testing.T) {
+	fault := func(action int) trace.Entry {
+		if action < 0 {
+			return trace.Entry{Type: trace.Fault, What: "release"}
+		}
+		return trace.Entry{Type: trace.Fault, What: "hold", Action: &action}
+	}
+	cases := []struct {
+		actions int
+		fired   []int
+		want    bool
+	}{
+		{2, []int{0, 1}, true},
+		{2, []int{0}, false},
+		{2, []int{0, -1}, false},
+		{2, nil, false},
+		{0, []int{-1}, true}, // a trace that does not say how many: any fault
+		{0, nil, false},
+	}
+	for _, c := range cases {
+		tr := &trace.Trace{Header: trace.Header{Plan: "p", Actions: c.actions}}
+		for _, a := range c.fired {
+			tr.Entries = append(tr.Entries, fault(a))
+		}
+		if got := Injected(tr); got != c.want {
+			t.Errorf("%d actions, fired %v: injected %v, want %v", c.actions, c.fired, got, c.want)
+		}
+	}
+}

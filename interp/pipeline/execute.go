@@ -254,7 +254,7 @@ func (s *session) startController(ctx context.Context, kubeconfig string) error 
 	s.onClose(func() { s.runner.Stop() })
 	if s.r.Plan != nil {
 		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: s.runner, Masks: s.r.Masks,
-			Sink: s.sink, Errors: s.onInjectError})
+			Stall: s.r.Settle, Sink: s.sink, Errors: s.onInjectError})
 		if err != nil {
 			return err
 		}

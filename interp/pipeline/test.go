@@ -318,7 +318,7 @@ func (o *Options) runPlan(ctx context.Context, w *Worker, layout report.Layout, 
 	}
 	start := time.Now()
 	r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: dir, Plan: p, Masks: masks,
-		Header: trace.Header{Test: o.Test.Name, Spec: o.Spec, Plan: p.Name, Pattern: string(p.Pattern)},
+		Header: trace.Header{Test: o.Test.Name, Spec: o.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
 		Errors: func(err error) { o.progressf("%v", err) }}
 	res, runErr := w.Execute(ctx, r)
 	if ctx.Err() != nil {

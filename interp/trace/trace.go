@@ -26,6 +26,9 @@ type Header struct {
 	// Pattern is the fault pattern of the plan (intermediate, stale,
 	// unobserved; empty for a user-written plan or a reference run).
 	Pattern string `json:"pattern,omitempty"`
+	// Actions is the number of actions of the plan, so that a reader can
+	// tell whether every one fired.
+	Actions int `json:"actions,omitempty"`
 }
 
 // Type names the kind of a trace entry.
