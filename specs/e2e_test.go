@@ -58,12 +58,15 @@ func TestE2E(t *testing.T) {
 			if code != c.exit {
 				t.Fatalf("sieve run exited %d, want %d (%v)\n%s", code, c.exit, err, log)
 			}
-			fs := findings(t, out)
+			fs, reruns := findings(t, out)
 			if c.want == nil && len(fs) > 0 {
 				t.Errorf("fixed run reported %d findings, want none: %+v\n%s", len(fs), fs, log)
 			}
 			if c.want != nil && !anyOf(fs, c.want) {
 				t.Errorf("no finding of the bug's shape among %+v\n%s", fs, log)
+			}
+			if c.want != nil && !strings.Contains(strings.Join(reruns, " "), "failed") {
+				t.Errorf("reruns %v: want the failed plan run again and failing again (findings are confirmed)", reruns)
 			}
 		})
 	}
@@ -93,8 +96,9 @@ func exitCode(err error) int {
 }
 
 // findings returns every finding of every plan's result in the results
-// directory dir (laid out for one test, or for several).
-func findings(t *testing.T, dir string) []finding {
+// directory dir (laid out for one test, or for several), and the status of
+// every rerun made to confirm them.
+func findings(t *testing.T, dir string) ([]finding, []string) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*", "plans", "*", "result.json"))
 	if err != nil {
@@ -106,9 +110,13 @@ func findings(t *testing.T, dir string) []finding {
 		t.Fatalf("no plan results in %s", dir)
 	}
 	var out []finding
+	var reruns []string
 	for _, f := range files {
 		var r struct {
 			Findings []finding `json:"findings"`
+			Reruns   []struct {
+				Status string `json:"status"`
+			} `json:"reruns"`
 		}
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -118,8 +126,11 @@ func findings(t *testing.T, dir string) []finding {
 			t.Fatalf("%s: %v", f, err)
 		}
 		out = append(out, r.Findings...)
+		for _, rr := range r.Reruns {
+			reruns = append(reruns, rr.Status)
+		}
 	}
-	return out
+	return out, reruns
 }
 
 func anyOf(fs []finding, ok func(finding) bool) bool {

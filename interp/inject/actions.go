@@ -237,9 +237,9 @@ func (in *Injector) unhold(scope *ir.Ref) {
 
 // expireHolds delivers the events of holds older than MaxHold (the event
 // that cancels them has not come, and holding on would only stall the
-// run) and of holds during which everything has stood still for Stall.
-// The plan stays injected (the controller did miss the state for that
-// long), and the trace says what happened.
+// run) and of holds during which everything has stood still for Stall
+// while the workload waits. The trace says what happened; the plan's
+// release action still fires when the cancelling event comes.
 func (in *Injector) expireHolds() {
 	still := in.stillFor()
 	in.mu.Lock()
@@ -257,28 +257,58 @@ func (in *Injector) expireHolds() {
 		in.lift(h, fmt.Sprintf("no cancelling event within %s", in.opts.MaxHold))
 	}
 	for _, h := range stalled {
-		in.lift(h, fmt.Sprintf("nothing moved for %s (the controller and the cluster wait for the held state)", in.opts.Stall))
+		in.lift(h, fmt.Sprintf("nothing moved for %s (the workload, the controller and the cluster wait for the held state)", in.opts.Stall))
 	}
 }
 
 // stillFor returns how long neither the controller nor the cluster has
-// done anything; 0 while a request of the controller's is under way
-// (other than those held until a hold ends).
+// done anything while the workload waits; 0 while the workload is not in
+// a wait step or a request of the controller's is under way (other than
+// those held until a hold ends).
 func (in *Injector) stillFor() time.Duration {
 	a := in.opts.Proxy.Activity()
-	if a.InFlight-in.Waiting() > 0 {
+	if !in.waitStep.Load() || a.InFlight-in.Waiting() > 0 {
 		return 0
 	}
 	return min(time.Since(a.Last), time.Since(time.Unix(0, in.moved.Load())))
 }
 
-// EndHolds lifts the holds still in place, as if they had expired. The
-// pipeline calls it when the workload is over and the controller has gone
-// quiet: a controller can wait for the very state a hold hides (its own
-// status write, say), and the end state is compared once the fault is over
-// and the controller has had the chance to catch up, not in the middle of
-// it.
-func (in *Injector) EndHolds() {
+// Finish ends the fault when the workload is over, so that the run is
+// judged once it is: it waits for the plan's actions that a timer will
+// fire (a stale view's bound, a wait), then lifts the holds still in
+// place (endHolds). It reports whether it did anything, in which case the
+// controller should be given the chance to settle again.
+func (in *Injector) Finish(ctx context.Context) bool {
+	acted := false
+	for !in.eng.Done() {
+		at, ok := in.eng.Deadline()
+		if !ok {
+			break // the next action waits for an event
+		}
+		acted = true
+		select {
+		case <-ctx.Done():
+			return acted
+		case <-time.After(max(time.Until(at), finishPoll)):
+		}
+		in.run(in.eng.Tick(), nil)
+	}
+	if in.Holding() {
+		in.endHolds()
+		acted = true
+	}
+	return acted
+}
+
+// finishPoll is the shortest wait of Finish between two looks at the plan.
+const finishPoll = 20 * time.Millisecond
+
+// endHolds lifts the holds still in place, as if they had expired (Finish,
+// when the workload is over): a controller can wait for the very state a
+// hold hides (its own status write, say), and the end state is compared
+// once the fault is over and the controller has had the chance to catch
+// up, not in the middle of it.
+func (in *Injector) endHolds() {
 	in.mu.Lock()
 	holds := slices.Clone(in.holding)
 	in.mu.Unlock()

@@ -49,19 +49,20 @@ type Options struct {
 	// them never comes (the controller may wait for what it cannot see);
 	// default 10s.
 	MaxHold time.Duration
-	// Stall lifts a hold sooner, once it has lasted this long and both the
-	// controller and the cluster have been still for as long: no request
-	// of the controller's in flight (but those the hold makes wait), no
-	// request or event through the proxy, no change in the cluster but
-	// lease renewals. Nothing will then bring the cancelling event; the
-	// controller (or the workload) waits for the held state itself.
-	// Default 2s, the default settle window.
+	// Stall lifts a hold sooner, once it has lasted this long while the
+	// workload waits for a condition and both the controller and the
+	// cluster have been still for as long: no request of the controller's
+	// in flight (but those the hold makes wait), no request or event
+	// through the proxy, no change in the cluster but lease renewals.
+	// Nothing will then bring the cancelling event: the controller, and
+	// the workload with it, waits for the held state itself. Default 2s,
+	// the default settle window.
 	Stall time.Duration
 }
 
 // Injector carries out one plan. Install its Hooks on the proxy, feed it
-// the history with ObserveHistory, call Start when the run starts and Stop
-// when it ends.
+// the history and the workload steps with Observe, call Start when the run
+// starts, Finish when the workload is over and Stop when the run ends.
 type Injector struct {
 	opts    Options
 	eng     *trigger.Engine
@@ -77,6 +78,7 @@ type Injector struct {
 	revs     []seenRev                // deliveries, for stale-on revisions
 	waiting  atomic.Int32             // requests held until a hold ends
 	moved    atomic.Int64             // when the cluster last changed (Unix ns), leases aside
+	waitStep atomic.Bool              // the workload is in a wait step
 	wg       sync.WaitGroup
 }
 
@@ -146,15 +148,19 @@ func (in *Injector) Status() []trigger.Status { return in.eng.Status() }
 // Injected reports whether every action of the plan fired.
 func (in *Injector) Injected() bool { return in.eng.Done() }
 
-// ObserveHistory feeds a change in the cluster history to the engine.
-func (in *Injector) ObserveHistory(e trace.Entry) {
-	if e.Type != trace.History {
-		return
+// Observe feeds the injector an entry of the run that the proxy does not
+// see: a change in the cluster history, for the engine, or a workload
+// step (a stalled hold is lifted early only while the workload waits).
+func (in *Injector) Observe(e trace.Entry) {
+	switch e.Type {
+	case trace.Step:
+		in.waitStep.Store(e.What == "wait" && e.Phase == "start")
+	case trace.History:
+		if e.Key == nil || e.Key.Kind != "lease" { // leases are heartbeats, not progress
+			in.moved.Store(time.Now().UnixNano())
+		}
+		in.run(in.eng.Observe(&e), nil)
 	}
-	if e.Key == nil || e.Key.Kind != "lease" { // leases are heartbeats, not progress
-		in.moved.Store(time.Now().UnixNano())
-	}
-	in.run(in.eng.Observe(&e), nil)
 }
 
 func (in *Injector) tick() {

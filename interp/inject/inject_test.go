@@ -196,7 +196,7 @@ func TestStaleViewUsesThisRunsRevision(t *testing.T) {
 		}
 	}
 	in.mu.Unlock()
-	in.ObserveHistory(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}, Event: "ADDED", ResourceVersion: "31", Object: obj("data-ds-0", "31", nil)})
+	in.Observe(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}, Event: "ADDED", ResourceVersion: "31", Object: obj("data-ds-0", "31", nil)})
 	in.Stop()
 	if len(px.stale) != 1 || px.stale[0] != "datastore.example.com/default/ds@17" {
 		t.Errorf("stale views %v, want the deleting state at revision 17", px.stale)
@@ -241,8 +241,9 @@ func (p *stillProxy) Activity() proxy.Activity {
 	return proxy.Activity{Last: time.Now().Add(-time.Hour)}
 }
 
-// TestStalledHoldIsLifted lifts a hold once neither the controller nor the
-// cluster has moved for Stall, long before MaxHold; changes in the cluster
+// TestStalledHoldIsLifted lifts a hold once, while the workload waits,
+// neither the controller nor the cluster has moved for Stall, long before
+// MaxHold; a workload step other than a wait, and changes in the cluster,
 // keep it in place, lease renewals do not.
 func TestStalledHoldIsLifted(t *testing.T) {
 	px := &stillProxy{}
@@ -260,8 +261,16 @@ func TestStalledHoldIsLifted(t *testing.T) {
 	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold {
 		t.Fatalf("verdict %d, want hold", v)
 	}
+	step := func(what, phase string) { in.Observe(trace.Entry{Type: trace.Step, What: what, Phase: phase}) }
+	step("settle", "start") // the workload takes its time: nothing waits for the held state yet
+	time.Sleep(300 * time.Millisecond)
+	if !in.held(k) {
+		t.Fatal("hold lifted while the workload was not waiting")
+	}
+	step("settle", "end")
+	step("wait", "start")
 	change := func(kind string) {
-		in.ObserveHistory(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: kind, Namespace: "default", Name: "x"}, Event: "MODIFIED"})
+		in.Observe(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: kind, Namespace: "default", Name: "x"}, Event: "MODIFIED"})
 	}
 	for range 20 { // 400ms of changes in the cluster
 		change("configmap")
@@ -351,15 +360,15 @@ func TestHiddenDeletionRefusesWrites(t *testing.T) {
 func TestEndHolds(t *testing.T) {
 	p := holdPodPlan()
 	in, _, px, faults := start(t, p)
-	in.EndHolds() // nothing held: nothing to do
+	in.endHolds() // nothing held: nothing to do
 	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
 	ev := proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}
 	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold || !in.Holding() {
 		t.Fatalf("verdict %d, holding %v: want hold", v, in.Holding())
 	}
-	in.EndHolds()
+	in.endHolds()
 	if in.Holding() || px.released != 1 {
-		t.Errorf("after EndHolds: holding %v, released %d times", in.Holding(), px.released)
+		t.Errorf("after endHolds: holding %v, released %d times", in.Holding(), px.released)
 	}
 	last := (*faults)[len(*faults)-1]
 	if last.What != "release" || !strings.Contains(last.Message, "workload is over") {
@@ -456,9 +465,34 @@ func TestStaleViewFindsTheSameState(t *testing.T) {
 		}
 	}
 	in.mu.Unlock()
-	in.ObserveHistory(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}, Event: "ADDED", ResourceVersion: "31", Object: obj("data-ds-0", "31", nil)})
+	in.Observe(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}, Event: "ADDED", ResourceVersion: "31", Object: obj("data-ds-0", "31", nil)})
 	in.Stop()
 	if len(px.stale) != 1 || px.stale[0] != "statefulset/default/web@13" {
 		t.Errorf("stale views %v, want the state with one replica wanted, at revision 13", px.stale)
+	}
+}
+
+// TestFinish ends a plan whose last action a timer fires when the workload
+// is over, and leaves alone one that waits for an event.
+func TestFinish(t *testing.T) {
+	scope := &ir.Ref{Kind: "configmap", Namespace: "default", Name: "c"}
+	p := &plan.Plan{Name: "p", Pattern: ir.Stale, Actions: []*plan.Action{
+		{Kind: ir.ActStaleOn, Scope: scope, Revision: "5"},
+		{Kind: ir.ActStaleOff, Scope: scope, Trigger: &plan.Trigger{Op: ir.TrigTimeout, Duration: ir.Duration(200 * time.Millisecond)}},
+	}}
+	in, _, px, _ := start(t, p)
+	begin := time.Now()
+	if !in.Finish(context.Background()) || !in.Injected() {
+		t.Fatalf("Finish: plan injected %v", in.Injected())
+	}
+	if d := time.Since(begin); d < 150*time.Millisecond {
+		t.Errorf("Finish returned after %s, before the stale view's timeout", d)
+	}
+	if len(px.resumed) != 1 {
+		t.Errorf("resumed %v, want the stale view", px.resumed)
+	}
+	waiting, _, _, _ := start(t, holdPodPlan())
+	if waiting.Finish(context.Background()) || waiting.Injected() {
+		t.Error("Finish acted on a plan that waits for an event")
 	}
 }

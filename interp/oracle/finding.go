@@ -118,6 +118,19 @@ type Finding struct {
 	Reproduce string `json:"reproduce,omitempty"`
 }
 
+// Identity is what makes two findings the same finding wherever they are
+// found (another plan, a rerun of the plan): the check, the object, the
+// field path and the invariant.
+type Identity struct {
+	Check                Check
+	Key, Path, Invariant string
+}
+
+// Identity returns the finding's identity.
+func (f *Finding) Identity() Identity {
+	return Identity{Check: f.Check, Key: f.Key, Path: f.Path, Invariant: f.Invariant}
+}
+
 // Sort orders findings most severe first, then by check, object, path and
 // trace position, so that output is deterministic.
 func Sort(fs []*Finding) {

@@ -143,13 +143,14 @@ type session struct {
 	closers []func()
 }
 
-// sink writes an entry to the trace and shows history to the injector.
+// sink writes an entry to the trace and shows history and workload steps
+// to the injector.
 func (s *session) sink(e trace.Entry) {
 	if _, err := s.tw.Add(e); err != nil {
 		s.fail(err)
 	}
-	if s.inj != nil && e.Type == trace.History {
-		s.inj.ObserveHistory(e)
+	if s.inj != nil && (e.Type == trace.History || e.Type == trace.Step) {
+		s.inj.Observe(e)
 	}
 }
 
@@ -306,8 +307,9 @@ func (s *session) controller(kubeconfig string) (*ir.Controller, error) {
 }
 
 // workloads runs the test's workloads, then waits for the controller to
-// settle; events a plan still holds then are delivered (the fault is over)
-// and the controller settles again. It returns the first failed step.
+// settle; then the fault ends (the plan's actions due by a timer fire,
+// events it still holds are delivered) and the controller settles again.
+// It returns the first failed step.
 func (s *session) workloads(ctx context.Context) error {
 	var failed error
 	for _, wl := range s.r.Test.Workloads {
@@ -323,8 +325,7 @@ func (s *session) workloads(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(ctx, maxSettle)
 	defer cancel()
 	_ = s.settle(sctx, settle) // a controller that never settles is compared as it is
-	if s.inj != nil && s.inj.Holding() {
-		s.inj.EndHolds()
+	if s.inj != nil && s.inj.Finish(sctx) {
 		_ = s.settle(sctx, settle)
 	}
 	return failed

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,6 +54,10 @@ type Options struct {
 	// ReferencesOnly stops Prepare after the reference runs and the
 	// learned masks: no plans are generated (sieve record).
 	ReferencesOnly bool
+	// Confirm is how many times a failed plan is run again, at most, to
+	// confirm its findings: a finding no rerun finds again is reported
+	// as unconfirmed and not counted (0: no reruns, every finding counts).
+	Confirm int
 }
 
 // TestOutcome is what a test's pipeline produced.
@@ -302,7 +308,8 @@ send:
 	return errors.Join(errs...)
 }
 
-// runPlan runs one plan and writes its result. A run that could not be
+// runPlan runs one plan and writes its result; a failed plan is then run
+// again to confirm its findings (Options.Confirm). A run that could not be
 // done is a result with status error, not an error, unless ctx ended.
 func (o *Options) runPlan(ctx context.Context, w *Worker, layout report.Layout, orc *oracle.Oracle, masks *mask.Matcher, p *plan.Plan) (*report.Result, error) {
 	dir := layout.PlanDir(p.Name)
@@ -316,20 +323,43 @@ func (o *Options) runPlan(ctx context.Context, w *Worker, layout report.Layout, 
 	if err := os.WriteFile(filepath.Join(dir, report.PlanFile), b, 0o644); err != nil {
 		return nil, err
 	}
+	result, err := o.judgeRun(ctx, w, orc, masks, p, dir, report.PlanRel(p.Name))
+	if err != nil {
+		return nil, err // interrupted: the plan did not finish
+	}
+	if err := report.WriteResult(layout, result); err != nil {
+		return nil, err
+	}
+	if result.Status == report.Failed && o.Confirm > 0 {
+		// The first verdict is on disk: an interrupted rerun leaves it.
+		o.confirm(ctx, w, orc, masks, p, dir, result)
+		if len(result.Reruns) > 0 {
+			if err := report.WriteResult(layout, result); err != nil {
+				return nil, err
+			}
+		}
+	}
+	o.progressf("plan %s: %s (%.1fs)%s", p.Name, result.Status, result.Seconds, rerunNote(result))
+	return result, nil
+}
+
+// judgeRun runs plan p into dir (rel, relative to the results root) and
+// judges its trace. It fails only when ctx ends.
+func (o *Options) judgeRun(ctx context.Context, w *Worker, orc *oracle.Oracle, masks *mask.Matcher, p *plan.Plan, dir, rel string) (*report.Result, error) {
 	start := time.Now()
 	r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: dir, Plan: p, Masks: masks,
 		Header: trace.Header{Test: o.Test.Name, Spec: o.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
 		Errors: func(err error) { o.progressf("%v", err) }}
 	res, runErr := w.Execute(ctx, r)
 	if ctx.Err() != nil {
-		return nil, ctx.Err() // interrupted: the plan did not finish
+		return nil, ctx.Err()
 	}
-	result := &report.Result{Test: o.Test.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: report.PlanRel(p.Name)}
+	result := &report.Result{Test: o.Test.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: rel}
 	if runErr == nil {
 		var t *trace.Trace
 		if t, runErr = trace.Read(res.Trace); runErr == nil {
 			var judged *report.Result
-			if judged, runErr = report.Judge(orc, t, report.PlanRel(p.Name)); runErr == nil {
+			if judged, runErr = report.Judge(orc, t, rel); runErr == nil {
 				result = judged
 			}
 		}
@@ -338,11 +368,35 @@ func (o *Options) runPlan(ctx context.Context, w *Worker, layout report.Layout, 
 		result.Status, result.Error, result.Findings = report.Errored, runErr.Error(), nil
 	}
 	result.Started, result.Seconds = start, time.Since(start).Seconds()
-	if err := report.WriteResult(layout, result); err != nil {
-		return nil, err
-	}
-	o.progressf("plan %s: %s (%.1fs)", p.Name, result.Status, result.Seconds)
 	return result, nil
+}
+
+// confirm runs a failed plan again into DIR/rerun-N, up to
+// Options.Confirm times or until every finding has been found again, and
+// settles its findings with the reruns (report.Result.Confirm).
+func (o *Options) confirm(ctx context.Context, w *Worker, orc *oracle.Oracle, masks *mask.Matcher, p *plan.Plan, dir string, res *report.Result) {
+	var reruns []*report.Result
+	for i := 1; i <= o.Confirm && !res.FoundAgain(reruns); i++ {
+		name := "rerun-" + strconv.Itoa(i)
+		rr, err := o.judgeRun(ctx, w, orc, masks, p, filepath.Join(dir, name), res.Dir+"/"+name)
+		if err != nil {
+			break // interrupted
+		}
+		reruns = append(reruns, rr)
+	}
+	res.Confirm(reruns)
+}
+
+// rerunNote says, for a progress line, what the reruns of a plan showed.
+func rerunNote(r *report.Result) string {
+	if len(r.Reruns) == 0 {
+		return ""
+	}
+	var sts []string
+	for _, rr := range r.Reruns {
+		sts = append(sts, string(rr.Status))
+	}
+	return fmt.Sprintf("; rerun: %s", strings.Join(sts, ", "))
 }
 
 func (o *Options) progressf(format string, args ...any) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/trace"
@@ -30,14 +31,14 @@ type htmlPage struct {
 }
 
 // HTML writes DIR/index.html: the summary, every finding group, and for
-// each failing plan a timeline of its run (with the reference run's
+// each failing or flaky plan a timeline of its run (with the reference run's
 // beside it) and the table of differences against the reference. root is
 // the results directory the traces are read from. The page is
 // self-contained: no script, no remote asset.
 func HTML(dir, root string, s *Summary) error {
 	page := &htmlPage{Summary: s, Groups: Groups(s)}
 	for _, r := range s.Results {
-		if r.Status == Failed || r.Status == Errored {
+		if r.Status == Failed || r.Status == Flaky || r.Status == Errored {
 			page.Runs = append(page.Runs, htmlRunOf(root, s, r))
 		}
 	}
@@ -71,7 +72,7 @@ func htmlRunOf(root string, s *Summary, r *Result) *htmlRun {
 		return hr
 	}
 	var marks []int64
-	for _, f := range r.Findings {
+	for _, f := range append(slices.Clip(r.Findings), r.Unconfirmed...) {
 		if f.Seq > 0 {
 			marks = append(marks, f.Seq)
 		}
@@ -113,7 +114,7 @@ th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-al
 th { background: #f5f5f5; }
 .sev-high { color: #b71c1c; font-weight: bold; } .sev-medium { color: #e65100; } .sev-low { color: #00838f; }
 .status-failed { color: #b71c1c; font-weight: bold; } .status-passed { color: #2e7d32; }
-.status-not-injected { color: #e65100; } .status-error { color: #6a1b9a; font-weight: bold; }
+.status-not-injected, .status-flaky { color: #e65100; } .status-error { color: #6a1b9a; font-weight: bold; }
 pre { margin: 0; white-space: pre-wrap; font-size: 0.85em; }
 code { background: #f5f5f5; padding: 1px 4px; }
 .totals span { margin-right: 1.5em; }
@@ -126,7 +127,8 @@ details { margin: 0.5em 0; }
 <span>{{.Summary.Totals.Plans}} plans</span>
 <span class="status-failed">{{.Summary.Totals.Failed}} failed</span>
 <span class="status-passed">{{.Summary.Totals.Passed}} passed</span>
-<span class="status-not-injected">{{.Summary.Totals.NotInjected}} not injected</span>
+{{if .Summary.Totals.Flaky}}<span class="status-flaky">{{.Summary.Totals.Flaky}} flaky</span>
+{{end}}<span class="status-not-injected">{{.Summary.Totals.NotInjected}} not injected</span>
 <span class="status-error">{{.Summary.Totals.Errors}} {{if eq .Summary.Totals.Errors 1}}error{{else}}errors{{end}}</span>
 <span>{{len .Groups}} distinct findings</span>
 </p>
@@ -160,18 +162,22 @@ details { margin: 0.5em 0; }
 {{if .Reference}}<details><summary>Timeline of the reference run</summary>{{.Reference}}</details>{{end}}
 {{else}}<p>{{.Note}}</p>{{end}}
 <h3>Differences against the reference</h3>
-<table class="diff">
+{{template "diffs" .Result.Findings}}
+{{with .Result.Unconfirmed}}<h3>Not found again by the reruns (not counted)</h3>
+{{template "diffs" .}}{{end}}
+{{with .Result.Reruns}}<p>Reruns: {{range .}}<code>{{.Dir}}</code> {{.Status}} ({{printf "%.1f" .Seconds}}s) {{end}}</p>{{end}}
+</section>
+{{end}}
+</body>
+</html>
+{{define "diffs"}}<table class="diff">
 <tr><th>severity</th><th>check</th><th>object</th><th>path</th><th>reference</th><th>test run</th><th>message</th></tr>
-{{range .Result.Findings}}<tr class="finding">
+{{range .}}<tr class="finding">
 <td class="sev-{{sev .Severity}}">{{sev .Severity}}</td><td>{{.Check}}</td>
 <td>{{if .Key}}<code>{{.Key}}</code>{{else}}{{.Invariant}}{{end}}</td><td>{{if .Path}}<code>{{.Path}}</code>{{end}}</td>
 <td>{{if .RefCounts}}created {{.RefCounts.Created}}, deleted {{.RefCounts.Deleted}}{{else if or .Reference .Value}}<pre>{{raw .Reference}}</pre>{{end}}</td>
 <td>{{if .TestCounts}}created {{.TestCounts.Created}}, deleted {{.TestCounts.Deleted}}{{else if or .Reference .Value}}<pre>{{raw .Value}}</pre>{{end}}</td>
 <td>{{.Message}}</td>
 </tr>
-{{end}}</table>
-</section>
-{{end}}
-</body>
-</html>
+{{end}}</table>{{end}}
 `

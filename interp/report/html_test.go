@@ -12,13 +12,16 @@ import (
 )
 
 // TestHTMLStructure checks the generated page without a browser: one
-// timeline per failing plan, the fault line, the finding rows, escaping.
+// timeline per failing or flaky plan, the fault line, the finding rows, escaping.
 func TestHTMLStructure(t *testing.T) {
 	page := writeFixtureHTML(t)
 	for _, want := range []string{
 		`<section class="run" id="plan-intermediate-3">`,
 		`<section class="run" id="plan-stale-1">`,
 		`<section class="run" id="plan-stale-2">`,
+		`<section class="run" id="plan-stale-3">`,
+		`<h3>Not found again by the reruns (not counted)</h3>`,
+		`<code>plans/stale-3/rerun-1</code> passed`,
 		`<svg class="timeline"`,
 		`<g class="fault">`,
 		`<td>persistentvolumeclaim/default/data-ds-1 is missing at the end (the reference has it)</td>`,
@@ -29,8 +32,8 @@ func TestHTMLStructure(t *testing.T) {
 			t.Errorf("index.html lacks %s", want)
 		}
 	}
-	if n := strings.Count(page, `<svg class="timeline"`); n != 4 {
-		t.Errorf("%d timelines, want 4 (two failing plans, each with its reference)", n)
+	if n := strings.Count(page, `<svg class="timeline"`); n != 6 {
+		t.Errorf("%d timelines, want 6 (two failing plans and a flaky one, each with its reference)", n)
 	}
 	rest := strings.ReplaceAll(page, `xmlns="http://www.w3.org/2000/svg"`, "")
 	if strings.Contains(page, "<script") || strings.Contains(rest, "http://") || strings.Contains(rest, "https://") {

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/oracle"
@@ -51,7 +52,8 @@ type (
 // JUnit writes the summary as JUnit XML: one test suite per test, one test
 // case per plan. A failed plan is a failure listing its findings; a plan
 // whose fault never fired is a skipped test case, never a pass; an errored
-// plan is an error.
+// plan is an error; a flaky plan passes, its unconfirmed findings in its
+// output.
 func JUnit(w io.Writer, s *Summary) error {
 	doc := junitSuites{Name: "sieve"}
 	var total float64
@@ -103,10 +105,14 @@ func junitCaseOf(r *Result) junitCase {
 	case Errored:
 		c.Error = &junitMessage{Message: r.Error, Type: "sieve.infrastructure"}
 	case NotInjected:
-		c.Skipped = &junitMessage{Message: "the fault never fired: nothing was tested"}
+		c.Skipped = &junitMessage{Message: "not injected (an action of the plan never fired): nothing was tested"}
 	}
-	if len(r.Findings) > 0 && r.Findings[0].Reproduce != "" {
-		c.SystemOut = "reproduce: " + r.Findings[0].Reproduce + "\n"
+	if len(r.Unconfirmed) > 0 {
+		c.SystemOut = fmt.Sprintf("not found again by %d %s, not counted:\n", len(r.Reruns), plural(len(r.Reruns), "rerun", "reruns")) +
+			findingsText(r.Unconfirmed)
+	}
+	if fs := append(slices.Clip(r.Findings), r.Unconfirmed...); len(fs) > 0 && fs[0].Reproduce != "" {
+		c.SystemOut += "reproduce: " + fs[0].Reproduce + "\n"
 	}
 	return c
 }

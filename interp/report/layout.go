@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -203,7 +204,7 @@ func loadResults(dir, rel string) ([]*Result, error) {
 // directory where it was found, which may differ from where the run wrote
 // it (a results directory copied out of CI).
 func reproduceFrom(planDir string, r *Result) {
-	for _, f := range r.Findings {
+	for _, f := range append(slices.Clip(r.Findings), r.Unconfirmed...) {
 		if f.Plan != "" {
 			f.Reproduce = oracle.ReproduceDir(filepath.ToSlash(planDir))
 		}

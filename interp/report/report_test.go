@@ -39,6 +39,9 @@ func TestResultsFromTraces(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.Version, r.Started, r.Seconds = Version, tr.Header.Started, float64(len(tr.Entries))/2
+		if r.Status == Failed {
+			r.Confirm(fixtureReruns(t, o, filepath.Dir(p), r.Dir))
+		}
 		if update {
 			if err := WriteResult(l, r); err != nil {
 				t.Fatal(err)
@@ -83,6 +86,27 @@ func fixtureOracle(t *testing.T) *oracle.Oracle {
 	return o
 }
 
+// fixtureReruns judges the reruns of a plan of the fixture
+// (plans/PLAN/rerun-N), as the pipeline does when it confirms findings.
+func fixtureReruns(t *testing.T, o *oracle.Oracle, dir, rel string) []*Result {
+	t.Helper()
+	traces, _ := filepath.Glob(filepath.Join(dir, "rerun-*", TraceFile))
+	var out []*Result
+	for _, p := range traces {
+		tr, err := trace.Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Judge(o, tr, rel+"/"+filepath.Base(filepath.Dir(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Seconds = float64(len(tr.Entries)) / 2
+		out = append(out, r)
+	}
+	return out
+}
+
 // TestRender holds the text (plain and coloured), JSON and JUnit renderings
 // of the fixture to goldens in testdata/out.
 func TestRender(t *testing.T) {
@@ -90,7 +114,7 @@ func TestRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Totals; got.Plans != 5 || got.Failed != 2 || got.Passed != 1 || got.NotInjected != 1 || got.Errors != 1 {
+	if got := s.Totals; got.Plans != 6 || got.Failed != 2 || got.Flaky != 1 || got.Passed != 1 || got.NotInjected != 1 || got.Errors != 1 {
 		t.Errorf("totals: %+v", got)
 	}
 	if s.ExitCode() != 1 {
@@ -182,7 +206,7 @@ func TestJUnitSchema(t *testing.T) {
 	if err := exec.Command(xmllint, "--noout", "--schema", "testdata/junit.xsd", "testdata/junit-invalid.xml").Run(); err == nil {
 		t.Error("xmllint accepted testdata/junit-invalid.xml: the schema check cannot fail")
 	}
-	for _, want := range []string{`<skipped message="the fault never fired`, `<failure message="2 findings`, `<error message="start controller`} {
+	for _, want := range []string{`<skipped message="not injected`, `<failure message="2 findings`, `<error message="start controller`} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("JUnit output lacks %s", want)
 		}
@@ -259,5 +283,40 @@ func TestWriteLearned(t *testing.T) {
 	want := "// learned from 2 reference runs\nmask learned {\n  pod/default/web-* whole\n}\n"
 	if string(b) != want {
 		t.Errorf("got %q", b)
+	}
+}
+
+// TestConfirm settles a failed plan's findings against its reruns: only
+// reruns that tested the plan count, findings found again stay, the others
+// move to Unconfirmed, and a plan left with none is flaky.
+func TestConfirm(t *testing.T) {
+	missing := &oracle.Finding{Check: oracle.CheckMissing, Key: "pvc/default/a"}
+	count := &oracle.Finding{Check: oracle.CheckCount, Key: "pvc/default/b"}
+	run := func(st Status, fs ...*oracle.Finding) *Result { return &Result{Status: st, Findings: fs} }
+	cases := []struct {
+		name              string
+		reruns            []*Result
+		status            Status
+		kept, unconfirmed int
+	}{
+		{"no rerun", nil, Failed, 2, 0},
+		{"rerun errored", []*Result{run(Errored)}, Failed, 2, 0},
+		{"rerun not injected", []*Result{run(NotInjected)}, Failed, 2, 0},
+		{"rerun passed", []*Result{run(Passed)}, Flaky, 0, 2},
+		{"one found again", []*Result{run(Failed, &oracle.Finding{Check: oracle.CheckMissing, Key: "pvc/default/a", Message: "other words"})}, Failed, 1, 1},
+		{"found over two reruns", []*Result{run(Failed, count), run(Failed, missing)}, Failed, 2, 0},
+		{"same object, other check", []*Result{run(Failed, &oracle.Finding{Check: oracle.CheckExtra, Key: "pvc/default/a"})}, Flaky, 0, 2},
+	}
+	for _, c := range cases {
+		r := run(Failed, missing, count)
+		r.Confirm(c.reruns)
+		if r.Status != c.status || len(r.Findings) != c.kept || len(r.Unconfirmed) != c.unconfirmed || len(r.Reruns) != len(c.reruns) {
+			t.Errorf("%s: status %s, %d kept, %d unconfirmed, %d reruns; want %s, %d, %d, %d", c.name,
+				r.Status, len(r.Findings), len(r.Unconfirmed), len(r.Reruns), c.status, c.kept, c.unconfirmed, len(c.reruns))
+		}
+	}
+	r := run(Failed, missing)
+	if r.FoundAgain(nil) || !r.FoundAgain([]*Result{run(Failed, missing)}) {
+		t.Error("FoundAgain: want false with no rerun, true once a rerun found the finding")
 	}
 }

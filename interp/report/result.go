@@ -17,7 +17,8 @@ type Status string
 const (
 	Passed      Status = "passed"       // the fault fired and the oracle found nothing
 	Failed      Status = "failed"       // the oracle found something
-	NotInjected Status = "not-injected" // the fault never fired: nothing was tested
+	Flaky       Status = "flaky"        // the oracle found something that no rerun found again
+	NotInjected Status = "not-injected" // an action never fired: nothing was tested
 	Errored     Status = "error"        // the run itself failed (infrastructure)
 )
 
@@ -33,8 +34,76 @@ type Result struct {
 	// Error says why the run failed (Status error).
 	Error    string            `json:"error,omitempty"`
 	Findings []*oracle.Finding `json:"findings"`
-	Started  time.Time         `json:"started"`
-	Seconds  float64           `json:"seconds"`
+	// Unconfirmed are findings of the first run that no rerun of the plan
+	// found again: reported, not counted (a flaky plan has only these).
+	Unconfirmed []*oracle.Finding `json:"unconfirmed,omitempty"`
+	// Reruns are the runs of a failed plan made to confirm its findings.
+	Reruns  []*Rerun  `json:"reruns,omitempty"`
+	Started time.Time `json:"started"`
+	Seconds float64   `json:"seconds"`
+}
+
+// Rerun is one more run of a failed plan, made to confirm its findings.
+type Rerun struct {
+	// Dir is the rerun's directory, relative to the results root.
+	Dir     string  `json:"dir"`
+	Status  Status  `json:"status"`
+	Seconds float64 `json:"seconds"`
+}
+
+// tested reports whether a run tested its plan (every action fired and
+// the oracle judged it), so that not finding a finding in it means
+// something.
+func tested(s Status) bool { return s == Passed || s == Failed }
+
+// FoundAgain reports whether the reruns found every finding of r again.
+func (r *Result) FoundAgain(reruns []*Result) bool {
+	again := identities(reruns)
+	for _, f := range r.Findings {
+		if !again[f.Identity()] {
+			return false
+		}
+	}
+	return true
+}
+
+func identities(rs []*Result) map[oracle.Identity]bool {
+	out := map[oracle.Identity]bool{}
+	for _, r := range rs {
+		for _, f := range r.Findings {
+			out[f.Identity()] = true
+		}
+	}
+	return out
+}
+
+// Confirm records the reruns of a failed plan and settles its findings:
+// those no rerun found again move to Unconfirmed, and a plan left with
+// none is flaky. A rerun that tested nothing (an error, an action that
+// did not fire) is no evidence either way: without a rerun that tested
+// the plan, the findings stand.
+func (r *Result) Confirm(reruns []*Result) {
+	evidence := false
+	for _, rr := range reruns {
+		r.Reruns = append(r.Reruns, &Rerun{Dir: rr.Dir, Status: rr.Status, Seconds: rr.Seconds})
+		evidence = evidence || tested(rr.Status)
+	}
+	if !evidence {
+		return
+	}
+	again := identities(reruns)
+	kept := []*oracle.Finding{}
+	for _, f := range r.Findings {
+		if again[f.Identity()] {
+			kept = append(kept, f)
+		} else {
+			r.Unconfirmed = append(r.Unconfirmed, f)
+		}
+	}
+	r.Findings = kept
+	if len(kept) == 0 {
+		r.Status = Flaky
+	}
 }
 
 // Classify decides a plan's status: an infrastructure error first, then
@@ -96,6 +165,7 @@ type Totals struct {
 	Plans       int `json:"plans"`
 	Passed      int `json:"passed"`
 	Failed      int `json:"failed"`
+	Flaky       int `json:"flaky"`
 	NotInjected int `json:"notInjected"`
 	Errors      int `json:"errors"`
 	Findings    int `json:"findings"`
@@ -114,6 +184,8 @@ func count(rs []*Result) Totals {
 			t.Passed++
 		case Failed:
 			t.Failed++
+		case Flaky:
+			t.Flaky++
 		case NotInjected:
 			t.NotInjected++
 		case Errored:

@@ -25,11 +25,17 @@ type Group struct {
 	Plans []*Result
 }
 
+// groupID identifies a group: one finding of one test.
+type groupID struct {
+	test string
+	oracle.Identity
+}
+
 // Groups gathers the findings of s into groups, most severe first, in a
 // deterministic order.
 func Groups(s *Summary) []*Group {
 	var out []*Group
-	index := map[string]*Group{}
+	index := map[groupID]*Group{}
 	var all []*oracle.Finding
 	owner := map[*oracle.Finding]*Result{}
 	for _, r := range s.Results {
@@ -40,7 +46,7 @@ func Groups(s *Summary) []*Group {
 	}
 	oracle.Sort(all)
 	for _, f := range all {
-		id := strings.Join([]string{string(f.Check), f.Test, f.Key, f.Path, f.Invariant}, "\x00")
+		id := groupID{f.Test, f.Identity()}
 		g := index[id]
 		if g == nil {
 			g = &Group{First: f}
@@ -119,8 +125,12 @@ func (p *printer) headline(s *Summary) {
 		verdict = p.paint(ansiRed+ansiBold, fmt.Sprintf("%d %s", len(Groups(s)), plural(len(Groups(s)), "finding", "findings")))
 		verdict += fmt.Sprintf(" (%d across all plans)", t.Findings)
 	}
-	p.printf("%s: %d %s: %d failed, %d passed, %d not injected, %d %s; %s\n",
-		testNames(s), t.Plans, plural(t.Plans, "plan", "plans"), t.Failed, t.Passed, t.NotInjected,
+	flaky := ""
+	if t.Flaky > 0 {
+		flaky = fmt.Sprintf(", %d flaky", t.Flaky)
+	}
+	p.printf("%s: %d %s: %d failed%s, %d passed, %d not injected, %d %s; %s\n",
+		testNames(s), t.Plans, plural(t.Plans, "plan", "plans"), t.Failed, flaky, t.Passed, t.NotInjected,
 		t.Errors, plural(t.Errors, "error", "errors"), verdict)
 	for _, r := range s.Runs {
 		if r.Finished == nil && r.Started.Unix() > 0 {
@@ -183,10 +193,14 @@ func (p *printer) group(s *Summary, g *Group) {
 	}
 }
 
-// problems lists errored plans and counts plans whose fault never fired.
+// problems lists unconfirmed findings and errored plans, and counts plans
+// whose fault did not fire.
 func (p *printer) problems(s *Summary) {
 	var missed []string
 	for _, r := range s.Results {
+		if len(r.Unconfirmed) > 0 {
+			p.unconfirmed(s, r)
+		}
 		switch r.Status {
 		case Errored:
 			p.printf("\n%s %s: %s\n", p.paint(ansiRed, "ERROR "), relName(s, r), r.Error)
@@ -195,8 +209,26 @@ func (p *printer) problems(s *Summary) {
 		}
 	}
 	if len(missed) > 0 {
-		p.printf("\n%s %d %s never fired, so nothing was tested: %s\n", p.paint(ansiYellow, "SKIP  "),
-			len(missed), plural(len(missed), "plan's fault", "plans' faults"), strings.Join(missed, ", "))
+		p.printf("\n%s %d %s not injected (an action never fired), so nothing was tested: %s\n", p.paint(ansiYellow, "SKIP  "),
+			len(missed), plural(len(missed), "plan was", "plans were"), strings.Join(missed, ", "))
+	}
+}
+
+// unconfirmed prints the findings of a plan that its reruns did not find
+// again.
+func (p *printer) unconfirmed(s *Summary, r *Result) {
+	var reruns []string
+	for _, rr := range r.Reruns {
+		reruns = append(reruns, string(rr.Status))
+	}
+	p.printf("\n%s %s: %d %s not found again by %d %s (%s); not counted\n", p.paint(ansiYellow, "FLAKY "), relName(s, r),
+		len(r.Unconfirmed), plural(len(r.Unconfirmed), "finding", "findings"),
+		len(r.Reruns), plural(len(r.Reruns), "rerun", "reruns"), strings.Join(reruns, ", "))
+	for _, f := range r.Unconfirmed {
+		p.printf("       %s\n", f.Message)
+	}
+	if f := r.Unconfirmed[0]; f.Reproduce != "" {
+		p.printf("       %s\n", p.paint(ansiDim, "reproduce: "+f.Reproduce))
 	}
 }
 

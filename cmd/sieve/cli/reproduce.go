@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -183,32 +184,25 @@ func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *i
 	return outcome.Results[0], nil
 }
 
-// findingID is what makes two findings the same finding.
-type findingID struct{ check, key, path, invariant string }
-
-func idOf(f *oracle.Finding) findingID {
-	return findingID{string(f.Check), f.Key, f.Path, f.Invariant}
-}
-
 // verdict prints, for each original finding, whether the rerun found it
 // again, then the rerun's new findings, and returns the exit status.
 func verdict(g *globals, orig *original, res *report.Result, out string) error {
-	again := map[findingID]bool{}
+	again := map[oracle.Identity]bool{}
 	for _, f := range res.Findings {
-		again[idOf(f)] = true
+		again[f.Identity()] = true
 	}
 	w := g.stdout
 	fmt.Fprintf(w, "plan %s: rerun %s (%s, %.1fs)\n", orig.plan.Name, res.Status, out, res.Seconds)
 	if res.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", res.Error)
 	}
-	reproduced, seen := 0, map[findingID]bool{}
+	reproduced, seen := 0, map[oracle.Identity]bool{}
 	if orig.result == nil {
 		fmt.Fprintf(w, "  the original run of this plan did not finish: nothing to compare with\n")
 	} else {
-		for _, f := range orig.result.Findings {
-			seen[idOf(f)] = true
-			if again[idOf(f)] {
+		for _, f := range append(slices.Clip(orig.result.Findings), orig.result.Unconfirmed...) {
+			seen[f.Identity()] = true
+			if again[f.Identity()] {
 				reproduced++
 				fmt.Fprintf(w, "  reproduced:     %s\n", f.Message)
 			} else {
@@ -217,7 +211,7 @@ func verdict(g *globals, orig *original, res *report.Result, out string) error {
 		}
 	}
 	for _, f := range res.Findings {
-		if !seen[idOf(f)] {
+		if !seen[f.Identity()] {
 			fmt.Fprintf(w, "  new:            %s\n", f.Message)
 		}
 	}

@@ -29,6 +29,7 @@ type runFlags struct {
 	pattern  string
 	parallel int
 	maxPlans int
+	confirm  int
 	out      string
 	noCache  bool
 	report   reportFlags
@@ -43,7 +44,9 @@ func newRunCmd(g *globals) *cobra.Command {
 		Long: "Run records fault-free reference runs of each test, learns what differs between\n" +
 			"them, generates and prunes the fault plans its policies ask for, runs each plan\n" +
 			"with its fault injected, and compares every run with the reference. Results are\n" +
-			"written to the results directory as each plan finishes; Ctrl-C stops cleanly and\n" +
+			"written to the results directory as each plan finishes. A plan that fails is run\n" +
+			"again (--confirm): a finding that no rerun finds again is reported as unconfirmed\n" +
+			"and does not count, and a plan left with none is flaky. Ctrl-C stops cleanly and\n" +
 			"reports the plans that finished. Exit status: 0 no findings, 1 findings, 2 spec\n" +
 			"or usage errors, 3 infrastructure errors, 130 interrupted without findings.",
 		Args: cobra.ExactArgs(1),
@@ -55,6 +58,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl.StringVar(&f.pattern, "pattern", "", "only plans of `PATTERN`: intermediate, stale, unobserved or user")
 	fl.IntVar(&f.parallel, "parallel", 0, "run `N` plans at once, each on its own control plane (default: on the embedded backend, one per processor up to 4; otherwise 1)")
 	fl.IntVar(&f.maxPlans, "max-plans", 0, "run at most `N` plans per test, spread over all of them")
+	fl.IntVar(&f.confirm, "confirm", 1, "run a failed plan up to `N` more times; a finding no rerun finds again is reported as unconfirmed and does not count (0: every finding counts)")
 	fl.StringVarP(&f.out, "out", "o", "sieve-results", "the results `DIR`")
 	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
 	fl.StringVar(&f.report.junit, "junit", "", "also write JUnit XML to `FILE`")
@@ -99,6 +103,9 @@ func (f *runFlags) check() error {
 	}
 	if f.maxPlans < 0 {
 		return fmt.Errorf("--max-plans: %d (want 0 for no cap, or more)", f.maxPlans)
+	}
+	if f.confirm < 0 {
+		return fmt.Errorf("--confirm: %d (want 0 for no reruns, or more)", f.confirm)
 	}
 	return f.backend.check()
 }
@@ -191,7 +198,7 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 	defer disp.end()
 	o := pipeline.Options{
 		Test: t, Spec: file, BaseDir: filepath.Dir(file), Out: out, Workers: workers,
-		MaxPlans: f.maxPlans, Progress: disp, OnResult: disp.result, Cache: cacheFor(f.noCache),
+		MaxPlans: f.maxPlans, Confirm: f.confirm, Progress: disp, OnResult: disp.result, Cache: cacheFor(f.noCache),
 	}
 	if f.pattern != "" {
 		o.Patterns = []ir.Pattern{ir.Pattern(f.pattern)}
