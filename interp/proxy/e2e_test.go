@@ -71,6 +71,11 @@ func TestEmbedded(t *testing.T) {
 	coreVerbs(t, cs, ns, step)
 	appsVerbs(t, cs, ns, step)
 	customVerbs(t, cluster.RESTConfig(), cfg, ns, step)
+	// An answer reaches the client just before its request's trace entry
+	// is written: wait until no request is in flight.
+	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	step("wait for the proxy to be quiet", p.WaitQuiet(qctx, time.Millisecond))
 	var got strings.Builder
 	for _, e := range sink.entries() {
 		if e.Type == trace.Request && e.Key.Namespace == ns || e.Type == trace.Request && e.Key.Kind == "namespace" {
