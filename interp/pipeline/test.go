@@ -135,14 +135,14 @@ func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 }
 
 // Run runs the prepared plans and marks the test finished.
-func (p *Prepared) Run(ctx context.Context) error {
-	p.o.progressf("%d plans to run on %d worker(s)", len(p.Outcome.Plans), len(p.o.Workers))
-	if err := p.o.runPlans(ctx, p.layout, p.oracle, p.masks, p.Outcome.Plans, p.Outcome); err != nil {
+func (pr *Prepared) Run(ctx context.Context) error {
+	pr.o.progressf("%d plans to run on %d worker(s)", len(pr.Outcome.Plans), len(pr.o.Workers))
+	if err := pr.runPlans(ctx); err != nil {
 		return err
 	}
 	now := time.Now()
-	p.run.Finished = &now
-	return report.WriteRun(p.layout, p.run)
+	pr.run.Finished = &now
+	return report.WriteRun(pr.layout, pr.run)
 }
 
 // references records the reference runs, or reuses them from
@@ -266,7 +266,8 @@ func spread(plans []*plan.Plan, n int) []*plan.Plan {
 }
 
 // runPlans runs the plans on the workers and writes each result.
-func (o *Options) runPlans(ctx context.Context, layout report.Layout, orc *oracle.Oracle, masks *mask.Matcher, plans []*plan.Plan, out *TestOutcome) error {
+func (pr *Prepared) runPlans(ctx context.Context) error {
+	o, out := pr.o, pr.Outcome
 	queue := make(chan *plan.Plan)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -276,7 +277,7 @@ func (o *Options) runPlans(ctx context.Context, layout report.Layout, orc *oracl
 		go func() {
 			defer wg.Done()
 			for p := range queue {
-				res, err := o.runPlan(ctx, w, layout, orc, masks, p)
+				res, err := pr.runPlan(ctx, w, p)
 				mu.Lock()
 				if err != nil {
 					errs = append(errs, err)
@@ -292,7 +293,7 @@ func (o *Options) runPlans(ctx context.Context, layout report.Layout, orc *oracl
 		}()
 	}
 send:
-	for _, p := range plans {
+	for _, p := range out.Plans {
 		select {
 		case queue <- p:
 		case <-ctx.Done():
@@ -311,8 +312,8 @@ send:
 // runPlan runs one plan and writes its result; a failed plan is then run
 // again to confirm its findings (Options.Confirm). A run that could not be
 // done is a result with status error, not an error, unless ctx ended.
-func (o *Options) runPlan(ctx context.Context, w *Worker, layout report.Layout, orc *oracle.Oracle, masks *mask.Matcher, p *plan.Plan) (*report.Result, error) {
-	dir := layout.PlanDir(p.Name)
+func (pr *Prepared) runPlan(ctx context.Context, w *Worker, p *plan.Plan) (*report.Result, error) {
+	dir := pr.layout.PlanDir(p.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -323,31 +324,32 @@ func (o *Options) runPlan(ctx context.Context, w *Worker, layout report.Layout, 
 	if err := os.WriteFile(filepath.Join(dir, report.PlanFile), b, 0o644); err != nil {
 		return nil, err
 	}
-	result, err := o.judgeRun(ctx, w, orc, masks, p, dir, report.PlanRel(p.Name))
+	result, err := pr.judgeRun(ctx, w, p, dir, report.PlanRel(p.Name))
 	if err != nil {
 		return nil, err // interrupted: the plan did not finish
 	}
-	if err := report.WriteResult(layout, result); err != nil {
+	if err := report.WriteResult(pr.layout, result); err != nil {
 		return nil, err
 	}
-	if result.Status == report.Failed && o.Confirm > 0 {
+	if result.Status == report.Failed && pr.o.Confirm > 0 {
 		// The first verdict is on disk: an interrupted rerun leaves it.
-		o.confirm(ctx, w, orc, masks, p, dir, result)
+		pr.confirm(ctx, w, p, dir, result)
 		if len(result.Reruns) > 0 {
-			if err := report.WriteResult(layout, result); err != nil {
+			if err := report.WriteResult(pr.layout, result); err != nil {
 				return nil, err
 			}
 		}
 	}
-	o.progressf("plan %s: %s (%.1fs)%s", p.Name, result.Status, result.Seconds, rerunNote(result))
+	pr.o.progressf("plan %s: %s (%.1fs)%s", p.Name, result.Status, result.Seconds, rerunNote(result))
 	return result, nil
 }
 
 // judgeRun runs plan p into dir (rel, relative to the results root) and
 // judges its trace. It fails only when ctx ends.
-func (o *Options) judgeRun(ctx context.Context, w *Worker, orc *oracle.Oracle, masks *mask.Matcher, p *plan.Plan, dir, rel string) (*report.Result, error) {
+func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, rel string) (*report.Result, error) {
+	o := pr.o
 	start := time.Now()
-	r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: dir, Plan: p, Masks: masks,
+	r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: dir, Plan: p, Masks: pr.masks,
 		Header: trace.Header{Test: o.Test.Name, Spec: o.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
 		Errors: func(err error) { o.progressf("%v", err) }}
 	res, runErr := w.Execute(ctx, r)
@@ -359,7 +361,7 @@ func (o *Options) judgeRun(ctx context.Context, w *Worker, orc *oracle.Oracle, m
 		var t *trace.Trace
 		if t, runErr = trace.Read(res.Trace); runErr == nil {
 			var judged *report.Result
-			if judged, runErr = report.Judge(orc, t, rel); runErr == nil {
+			if judged, runErr = report.Judge(pr.oracle, t, rel); runErr == nil {
 				result = judged
 			}
 		}
@@ -374,11 +376,11 @@ func (o *Options) judgeRun(ctx context.Context, w *Worker, orc *oracle.Oracle, m
 // confirm runs a failed plan again into DIR/rerun-N, up to
 // Options.Confirm times or until every finding has been found again, and
 // settles its findings with the reruns (report.Result.Confirm).
-func (o *Options) confirm(ctx context.Context, w *Worker, orc *oracle.Oracle, masks *mask.Matcher, p *plan.Plan, dir string, res *report.Result) {
+func (pr *Prepared) confirm(ctx context.Context, w *Worker, p *plan.Plan, dir string, res *report.Result) {
 	var reruns []*report.Result
-	for i := 1; i <= o.Confirm && !res.FoundAgain(reruns); i++ {
+	for i := 1; i <= pr.o.Confirm && !res.FoundAgain(reruns); i++ {
 		name := "rerun-" + strconv.Itoa(i)
-		rr, err := o.judgeRun(ctx, w, orc, masks, p, filepath.Join(dir, name), res.Dir+"/"+name)
+		rr, err := pr.judgeRun(ctx, w, p, filepath.Join(dir, name), res.Dir+"/"+name)
 		if err != nil {
 			break // interrupted
 		}
