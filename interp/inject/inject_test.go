@@ -128,6 +128,18 @@ func holdPodPlan() *plan.Plan {
 	}}
 }
 
+// holdUpdate shows the injector of holdPodPlan an update of pod ds-1,
+// which it must hold, and returns the pod's key.
+func holdUpdate(t *testing.T, in *Injector) trace.Key {
+	t.Helper()
+	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	ev := proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}
+	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold || !in.Holding() {
+		t.Fatalf("verdict %d, holding %v: want hold", v, in.Holding())
+	}
+	return k
+}
+
 func TestHoldAndCoalesce(t *testing.T) {
 	p := holdPodPlan()
 	in, _, _, _ := start(t, p)
@@ -217,11 +229,7 @@ func TestHoldExpires(t *testing.T) {
 		t.Fatal(err)
 	}
 	in.Start(context.Background())
-	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
-	ev := proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}
-	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold {
-		t.Fatalf("verdict %d, want hold", v)
-	}
+	k := holdUpdate(t, in)
 	time.Sleep(300 * time.Millisecond)
 	in.Stop()
 	if in.held(k) {
@@ -256,11 +264,7 @@ func TestStalledHoldIsLifted(t *testing.T) {
 	}
 	in.Start(context.Background())
 	defer in.Stop()
-	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
-	ev := proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}
-	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold {
-		t.Fatalf("verdict %d, want hold", v)
-	}
+	k := holdUpdate(t, in)
 	step := func(what, phase string) { in.Observe(trace.Entry{Type: trace.Step, What: what, Phase: phase}) }
 	step("settle", "start") // the workload takes its time: nothing waits for the held state yet
 	time.Sleep(300 * time.Millisecond)
@@ -361,11 +365,7 @@ func TestEndHolds(t *testing.T) {
 	p := holdPodPlan()
 	in, _, px, faults := start(t, p)
 	in.endHolds() // nothing held: nothing to do
-	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
-	ev := proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}
-	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold || !in.Holding() {
-		t.Fatalf("verdict %d, holding %v: want hold", v, in.Holding())
-	}
+	holdUpdate(t, in)
 	in.endHolds()
 	if in.Holding() || px.released != 1 {
 		t.Errorf("after endHolds: holding %v, released %d times", in.Holding(), px.released)
@@ -402,11 +402,7 @@ func TestWaitingCountsHeldReads(t *testing.T) {
 	}
 	in.Start(context.Background())
 	defer in.Stop()
-	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
-	ev := proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}
-	if v := in.Hooks().Filter(nil, &ev); v != proxy.Hold {
-		t.Fatalf("verdict %d, want hold", v)
-	}
+	k := holdUpdate(t, in)
 	done := make(chan error)
 	go func() {
 		done <- in.Hooks().Before(context.Background(), &proxy.Request{Verb: "get", Resource: "pods", Key: k})
