@@ -12,12 +12,15 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/sievetool/sieve/interp/internal/cachedir"
 )
 
 // Build builds the Go package pkg (a path relative to dir, or an import
 // path) and returns the binary's path. Binaries are cached in cacheDir by
 // the package's build ID, which changes whenever any of its sources or
-// dependencies do, so an unchanged controller is built (linked) once.
+// dependencies do, so an unchanged controller is built (linked) once;
+// binaries not used for cachedir.MaxAge are removed.
 func Build(ctx context.Context, dir, pkg, cacheDir string) (string, error) {
 	id, err := buildID(ctx, dir, pkg)
 	if err != nil {
@@ -26,6 +29,7 @@ func Build(ctx context.Context, dir, pkg, cacheDir string) (string, error) {
 	sum := sha256.Sum256([]byte(id + "\x00" + runtime.GOOS + "/" + runtime.GOARCH))
 	bin := filepath.Join(cacheDir, hex.EncodeToString(sum[:8]), path.Base(strings.TrimSuffix(pkg, "/")))
 	if _, err := os.Stat(bin); err == nil {
+		cachedir.Use(filepath.Dir(bin))
 		return bin, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
@@ -38,6 +42,7 @@ func Build(ctx context.Context, dir, pkg, cacheDir string) (string, error) {
 	if err := os.Rename(tmp, bin); err != nil {
 		return "", fmt.Errorf("controller build: %w", err)
 	}
+	_ = cachedir.Trim(cacheDir) // best effort: a cache left untrimmed only takes room
 	return bin, nil
 }
 

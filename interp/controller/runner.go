@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sievetool/sieve/interp/internal/cachedir"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -130,13 +132,13 @@ func (r *Runner) command(ctx context.Context) ([]string, error) {
 	c := r.opts.Controller
 	switch {
 	case c.Build != "":
-		bin, err := Build(ctx, r.workDir(), c.Build, r.cacheDir())
+		bin, err := Build(ctx, r.workDir(), c.Build, CacheDir(r.opts.CacheDir))
 		if err != nil {
 			return nil, err
 		}
 		return []string{bin}, nil
 	case len(c.Command) > 0:
-		bin, err := r.lookPath(c.Command[0])
+		bin, err := LookPath(c.Command[0], r.workDir())
 		if err != nil {
 			return nil, err
 		}
@@ -150,9 +152,12 @@ func (r *Runner) command(ctx context.Context) ([]string, error) {
 	return nil, errors.New("no command and no package to build")
 }
 
-func (r *Runner) lookPath(name string) (string, error) {
+// LookPath finds a controller's command: a name with a slash is a path
+// relative to dir (the controller's WorkDir), one without is looked up in
+// PATH. The result is absolute.
+func LookPath(name, dir string) (string, error) {
 	if strings.ContainsRune(name, '/') && !filepath.IsAbs(name) {
-		name = filepath.Join(r.workDir(), name)
+		name = filepath.Join(dir, name)
 	}
 	bin, err := exec.LookPath(name)
 	if err != nil {
@@ -161,26 +166,22 @@ func (r *Runner) lookPath(name string) (string, error) {
 	return filepath.Abs(bin)
 }
 
-func (r *Runner) workDir() string {
-	if d := r.opts.Controller.Dir; d != "" {
-		if filepath.IsAbs(d) {
-			return d
-		}
-		return filepath.Join(r.opts.BaseDir, d)
+// WorkDir is the directory controller c runs in: its dir, relative to
+// baseDir (the spec's directory; empty for the working directory).
+func WorkDir(c *ir.Controller, baseDir string) string {
+	if c.Dir == "" || filepath.IsAbs(c.Dir) {
+		return cmp.Or(c.Dir, baseDir)
 	}
-	return r.opts.BaseDir
+	return filepath.Join(baseDir, c.Dir)
 }
 
-func (r *Runner) cacheDir() string {
-	if r.opts.CacheDir != "" {
-		return r.opts.CacheDir
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		d = os.TempDir()
-	}
-	return filepath.Join(d, "sieve", "bin")
+// CacheDir is where built controllers are kept: dir, or by default the
+// user cache directory's sieve/bin.
+func CacheDir(dir string) string {
+	return cmp.Or(dir, cachedir.Root("bin"))
 }
+
+func (r *Runner) workDir() string { return WorkDir(r.opts.Controller, r.opts.BaseDir) }
 
 // LogPath is the controller's log file.
 func (r *Runner) LogPath() string { return filepath.Join(r.opts.RunDir, "controller.log") }

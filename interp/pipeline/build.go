@@ -3,8 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/lang/ir"
@@ -18,21 +16,7 @@ func buildOnce(ctx context.Context, t *ir.Test, baseDir, cacheDir string) (*ir.T
 	if c.Build == "" {
 		return t, nil
 	}
-	if cacheDir == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			dir = os.TempDir()
-		}
-		cacheDir = filepath.Join(dir, "sieve", "bin")
-	}
-	dir := baseDir
-	switch {
-	case filepath.IsAbs(c.Dir):
-		dir = c.Dir
-	case c.Dir != "":
-		dir = filepath.Join(baseDir, c.Dir)
-	}
-	bin, err := controller.Build(ctx, dir, c.Build, cacheDir)
+	bin, err := controller.Build(ctx, controller.WorkDir(c, baseDir), c.Build, controller.CacheDir(cacheDir))
 	if err != nil {
 		return nil, fmt.Errorf("%s: controller %s: %w", c.Src, c.Name, err)
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,12 +9,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/controller"
+	"github.com/sievetool/sieve/interp/internal/cachedir"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -23,7 +24,8 @@ import (
 // so that a rerun of an unchanged test (in CI, say) skips recording them.
 // An entry is keyed by a hash of the test's IR without source positions,
 // the files it reads (CRDs, manifests), the controller binary's content,
-// the backend kind and the sieve build. The zero value is usable.
+// the backend kind and the sieve build. Entries not used for
+// cachedir.MaxAge (5 days) are removed. The zero value is usable.
 type Cache struct {
 	// Dir is the cache root (default: the user cache directory's
 	// sieve/references).
@@ -35,16 +37,7 @@ type Cache struct {
 }
 
 // dir is the cache root.
-func (c *Cache) dir() string {
-	if c.Dir != "" {
-		return c.Dir
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		d = os.TempDir()
-	}
-	return filepath.Join(d, "sieve", "references")
-}
+func (c *Cache) dir() string { return cmp.Or(c.Dir, cachedir.Root("references")) }
 
 // version identifies the sieve build.
 func (c *Cache) version() (string, error) {
@@ -165,9 +158,9 @@ func controllerHash(ctx context.Context, c *ir.Controller, baseDir, cacheDir str
 	var err error
 	switch {
 	case c.Build != "":
-		bin, err = controller.Build(ctx, workDir(c, baseDir), c.Build, binCache(cacheDir))
+		bin, err = controller.Build(ctx, controller.WorkDir(c, baseDir), c.Build, controller.CacheDir(cacheDir))
 	case len(c.Command) > 0:
-		bin, err = lookPath(c.Command[0], workDir(c, baseDir))
+		bin, err = controller.LookPath(c.Command[0], controller.WorkDir(c, baseDir))
 	default:
 		bin, err = os.Executable()
 	}
@@ -175,38 +168,6 @@ func controllerHash(ctx context.Context, c *ir.Controller, baseDir, cacheDir str
 		return "", err
 	}
 	return fileHash(bin)
-}
-
-// workDir and binCache mirror interp/controller's defaults.
-func workDir(c *ir.Controller, baseDir string) string {
-	if baseDir == "" {
-		baseDir = "."
-	}
-	if c.Dir == "" {
-		return baseDir
-	}
-	if filepath.IsAbs(c.Dir) {
-		return c.Dir
-	}
-	return filepath.Join(baseDir, c.Dir)
-}
-
-func binCache(dir string) string {
-	if dir != "" {
-		return dir
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		d = os.TempDir()
-	}
-	return filepath.Join(d, "sieve", "bin")
-}
-
-func lookPath(name, dir string) (string, error) {
-	if strings.ContainsRune(name, '/') && !filepath.IsAbs(name) {
-		name = filepath.Join(dir, name)
-	}
-	return exec.LookPath(name)
 }
 
 func fileHash(path string) (string, error) {
@@ -236,15 +197,23 @@ func (o *Options) cached(ctx context.Context) (key, dir string, hit bool) {
 	}
 	dir = filepath.Join(o.Cache.dir(), key)
 	n := max(o.Test.Runs, 1)
-	_, err = os.Stat(report.Layout{Root: dir}.ReferenceDir(n))
-	return key, dir, err == nil
+	if _, err = os.Stat(report.Layout{Root: dir}.ReferenceDir(n)); err != nil {
+		return key, dir, false
+	}
+	cachedir.Use(dir)
+	return key, dir, true
 }
 
 // store copies the recorded reference runs and learned masks of layout
 // into the cache entry dir, atomically (a temporary directory renamed into
-// place). Failing to store is told, not an error.
+// place), and trims the entries not used for cachedir.MaxAge. Failing to
+// store is told, not an error.
 func (o *Options) store(dir string, layout report.Layout) {
-	if err := storeEntry(dir, layout, max(o.Test.Runs, 1)); err != nil {
+	err := storeEntry(dir, layout, max(o.Test.Runs, 1))
+	if err == nil {
+		err = cachedir.Trim(filepath.Dir(dir))
+	}
+	if err != nil {
 		o.progressf("reference cache: %v", err)
 	}
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/sievetool/sieve/interp/internal/cachedir"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/diag"
@@ -72,8 +75,8 @@ func TestCacheKey(t *testing.T) {
 	}
 }
 
-// TestCacheStoreReuse stores two reference runs and reuses them in
-// another results directory.
+// TestCacheStoreReuse stores two reference runs, which trims an entry
+// not used for long, and reuses them in another results directory.
 func TestCacheStoreReuse(t *testing.T) {
 	src := report.Layout{Root: t.TempDir()}
 	for i := 1; i <= 2; i++ {
@@ -89,9 +92,24 @@ func TestCacheStoreReuse(t *testing.T) {
 	if err := report.WriteLearned(src, nil, []string{"none"}); err != nil {
 		t.Fatal(err)
 	}
-	entry := filepath.Join(t.TempDir(), "cache", "k")
-	if err := storeEntry(entry, src, 2); err != nil {
+	root := t.TempDir()
+	unused := filepath.Join(root, "unused")
+	if err := os.Mkdir(unused, 0o755); err != nil {
 		t.Fatal(err)
+	}
+	long := time.Now().Add(-cachedir.MaxAge - time.Hour)
+	if err := os.Chtimes(unused, long, long); err != nil {
+		t.Fatal(err)
+	}
+	entry := filepath.Join(root, "k")
+	var progress strings.Builder
+	o := &Options{Test: &ir.Test{Runs: 2}, Progress: &progress}
+	o.store(entry, src)
+	if progress.Len() > 0 {
+		t.Fatalf("store: %s", progress.String())
+	}
+	if _, err := os.Stat(unused); !os.IsNotExist(err) {
+		t.Errorf("an entry unused for %s was kept (%v)", cachedir.MaxAge, err)
 	}
 	if _, err := os.Stat(filepath.Join(entry, report.LearnedFile)); err != nil {
 		t.Errorf("learned masks not stored: %v", err)
