@@ -169,8 +169,11 @@ func LookPath(name, dir string) (string, error) {
 // WorkDir is the directory controller c runs in: its dir, relative to
 // baseDir (the spec's directory; empty for the working directory).
 func WorkDir(c *ir.Controller, baseDir string) string {
-	if c.Dir == "" || filepath.IsAbs(c.Dir) {
-		return cmp.Or(c.Dir, baseDir)
+	switch {
+	case c.Dir == "":
+		return baseDir
+	case filepath.IsAbs(c.Dir):
+		return c.Dir
 	}
 	return filepath.Join(baseDir, c.Dir)
 }
