@@ -104,7 +104,7 @@ func (in *Injector) after(ctx context.Context, r *proxy.Request, resp *proxy.Res
 	key := r.Key
 	e := trace.Entry{Time: sent, Type: trace.Request, Key: &key, Verb: r.Verb, Subresource: r.Subresource,
 		Body: r.Body, Code: resp.Code, Response: resp.Body, Done: &now}
-	if in.run(in.eng.Observe(&e), nil) {
+	if in.advance(func() []trigger.Fired { return in.eng.Observe(&e) }, nil) {
 		return proxy.ErrAbort
 	}
 	return nil
@@ -127,7 +127,7 @@ func (in *Injector) filter(_ *proxy.Stream, ev *proxy.Event) proxy.Verdict {
 	e := trace.Entry{Time: time.Now(), Type: trace.Delivery, Key: &key, Event: ev.Type, ResourceVersion: ev.ResourceVersion, Object: ev.Object}
 	in.noteRevision(&e)
 	cur := &event{ev: ev, verdict: proxy.Deliver}
-	in.run(in.eng.Observe(&e), cur)
+	in.advance(func() []trigger.Fired { return in.eng.Observe(&e) }, cur)
 	if cur.verdict == proxy.Deliver && in.held(ev.Key) {
 		cur.verdict = proxy.Hold
 	}
@@ -135,6 +135,16 @@ func (in *Injector) filter(_ *proxy.Stream, ev *proxy.Event) proxy.Verdict {
 	in.verdicts[id] = cur.verdict
 	in.mu.Unlock()
 	return cur.verdict
+}
+
+// advance takes from the engine the actions that step fires and carries
+// them out (see run). One step at a time: an action the engine counts as
+// fired has taken effect by the time another step, or next, looks at the
+// engine.
+func (in *Injector) advance(step func() []trigger.Fired, cur *event) (killed bool) {
+	in.acting.Lock()
+	defer in.acting.Unlock()
+	return in.run(step(), cur)
 }
 
 // run carries out fired actions in order. cur is the watch event being
@@ -280,10 +290,10 @@ func (in *Injector) stillFor() time.Duration {
 // controller should be given the chance to settle again.
 func (in *Injector) Finish(ctx context.Context) bool {
 	acted := false
-	for !in.eng.Done() {
-		at, ok := in.eng.Deadline()
+	for {
+		at, ok := in.next()
 		if !ok {
-			break // the next action waits for an event
+			break
 		}
 		acted = true
 		select {
@@ -291,13 +301,25 @@ func (in *Injector) Finish(ctx context.Context) bool {
 			return acted
 		case <-time.After(max(time.Until(at), finishPoll)):
 		}
-		in.run(in.eng.Tick(), nil)
+		in.advance(in.eng.Tick, nil)
 	}
 	if in.Holding() {
 		in.endHolds()
 		acted = true
 	}
 	return acted
+}
+
+// next returns, once no action is under way, when the plan's next action
+// is due; false when every action has fired or the next waits for an
+// event.
+func (in *Injector) next() (time.Time, bool) {
+	in.acting.Lock()
+	defer in.acting.Unlock()
+	if in.eng.Done() {
+		return time.Time{}, false
+	}
+	return in.eng.Deadline()
 }
 
 // finishPoll is the shortest wait of Finish between two looks at the plan.

@@ -68,6 +68,8 @@ type Injector struct {
 	eng     *trigger.Engine
 	tracker *plan.Tracker // the run's own deliveries, to find stale revisions
 
+	acting sync.Mutex // one engine step and its actions at a time (advance)
+
 	mu       sync.Mutex
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -126,7 +128,7 @@ func (in *Injector) Start(ctx context.Context) {
 	in.mu.Lock()
 	in.ctx, in.cancel = context.WithCancel(ctx)
 	in.mu.Unlock()
-	in.run(in.eng.Start(), nil)
+	in.advance(in.eng.Start, nil)
 	in.wg.Add(1)
 	go in.tick()
 }
@@ -159,7 +161,7 @@ func (in *Injector) Observe(e trace.Entry) {
 		if e.Key == nil || e.Key.Kind != "lease" { // leases are heartbeats, not progress
 			in.moved.Store(time.Now().UnixNano())
 		}
-		in.run(in.eng.Observe(&e), nil)
+		in.advance(func() []trigger.Fired { return in.eng.Observe(&e) }, nil)
 	}
 }
 
@@ -172,7 +174,7 @@ func (in *Injector) tick() {
 		case <-in.ctx.Done():
 			return
 		case <-t.C:
-			in.run(in.eng.Tick(), nil)
+			in.advance(in.eng.Tick, nil)
 			in.expireHolds()
 		}
 	}
