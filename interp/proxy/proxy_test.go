@@ -57,6 +57,33 @@ func (s *memSink) entries() []trace.Entry {
 	return append([]trace.Entry(nil), s.es...)
 }
 
+// await returns the entries of a type once there are n of them: the proxy
+// records an answer or a delivery just after the controller has it.
+func (s *memSink) await(t *testing.T, typ trace.Type, n int) []trace.Entry {
+	t.Helper()
+	var got []trace.Entry
+	waitFor(t, fmt.Sprintf("%d %s entries", n, typ), func() bool {
+		got = got[:0]
+		for _, e := range s.entries() {
+			if e.Type == typ {
+				got = append(got, e)
+			}
+		}
+		return len(got) >= n
+	})
+	return got
+}
+
+// waitFor polls cond until it holds, for a few seconds at most.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 // seen is a request as the fake upstream received it.
 type seen struct {
 	Method, Path, Query, Accept, Auth, ContentType string
@@ -234,7 +261,7 @@ func TestForward(t *testing.T) {
 	if resp.StatusCode != 201 || string(body) != pod("a", "11") || resp.ProtoMajor != 2 {
 		t.Errorf("controller got %d %s over HTTP/%d", resp.StatusCode, body, resp.ProtoMajor)
 	}
-	es := sink.entries()
+	es := sink.await(t, trace.Request, 1)
 	if len(es) != 1 {
 		t.Fatalf("sink has %d entries, want 1", len(es))
 	}
@@ -360,10 +387,7 @@ func TestHoldAndCoalesce(t *testing.T) {
 	a.events <- watchEvent("ADDED", "a", "1")
 	a.events <- watchEvent("MODIFIED", "a", "2")
 	<-held
-	time.Sleep(20 * time.Millisecond) // let the stream store the held event
-	if got := p.Activity().Held; got != 1 {
-		t.Errorf("held events: got %d, want 1", got)
-	}
+	waitFor(t, "the stream to store the held event", func() bool { return p.Activity().Held == 1 })
 	a.events <- watchEvent("MODIFIED", "b", "3")
 	a.events <- watchEvent("MODIFIED", "a", "4")
 	got := strings.Join(readEvents(t, body, 3), ", ")
@@ -371,10 +395,8 @@ func TestHoldAndCoalesce(t *testing.T) {
 		t.Errorf("delivered %s, want %s", got, want)
 	}
 	var rec []string
-	for _, e := range sink.entries() {
-		if e.Type == trace.Delivery {
-			rec = append(rec, e.Event+" "+e.Key.Name+"@"+e.ResourceVersion)
-		}
+	for _, e := range sink.await(t, trace.Delivery, 3) {
+		rec = append(rec, e.Event+" "+e.Key.Name+"@"+e.ResourceVersion)
 	}
 	if strings.Join(rec, ", ") != got {
 		t.Errorf("recorded %v, delivered %s", rec, got)
