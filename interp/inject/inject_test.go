@@ -140,6 +140,18 @@ func holdUpdate(t *testing.T, in *Injector) trace.Key {
 	return k
 }
 
+// lifted reports whether the hold on k ends within d, calling meanwhile
+// every 20ms.
+func lifted(in *Injector, k trace.Key, d time.Duration, meanwhile func()) bool {
+	for end := time.Now().Add(d); in.held(k); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			return false
+		}
+		meanwhile()
+	}
+	return true
+}
+
 func TestHoldAndCoalesce(t *testing.T) {
 	p := holdPodPlan()
 	in, _, _, _ := start(t, p)
@@ -230,11 +242,10 @@ func TestHoldExpires(t *testing.T) {
 	}
 	in.Start(context.Background())
 	k := holdUpdate(t, in)
-	time.Sleep(300 * time.Millisecond)
-	in.Stop()
-	if in.held(k) {
-		t.Error("still holding after MaxHold")
+	if !lifted(in, k, 5*time.Second, func() {}) {
+		t.Error("still holding 5s after a MaxHold of 50ms")
 	}
+	in.Stop()
 	mu.Lock()
 	defer mu.Unlock()
 	if px.released != 1 || len(faults) != 2 || faults[1].What != "release" {
@@ -257,7 +268,7 @@ func TestStalledHoldIsLifted(t *testing.T) {
 	px := &stillProxy{}
 	var mu sync.Mutex
 	var faults []trace.Entry
-	in, err := New(Options{Plan: holdPodPlan(), Proxy: px, Controller: &fakeController{}, MaxHold: time.Hour, Stall: 100 * time.Millisecond,
+	in, err := New(Options{Plan: holdPodPlan(), Proxy: px, Controller: &fakeController{}, MaxHold: time.Hour, Stall: 300 * time.Millisecond,
 		Sink: func(e trace.Entry) { mu.Lock(); faults = append(faults, e); mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
@@ -267,7 +278,7 @@ func TestStalledHoldIsLifted(t *testing.T) {
 	k := holdUpdate(t, in)
 	step := func(what, phase string) { in.Observe(trace.Entry{Type: trace.Step, What: what, Phase: phase}) }
 	step("settle", "start") // the workload takes its time: nothing waits for the held state yet
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(600 * time.Millisecond)
 	if !in.held(k) {
 		t.Fatal("hold lifted while the workload was not waiting")
 	}
@@ -276,19 +287,15 @@ func TestStalledHoldIsLifted(t *testing.T) {
 	change := func(kind string) {
 		in.Observe(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: kind, Namespace: "default", Name: "x"}, Event: "MODIFIED"})
 	}
-	for range 20 { // 400ms of changes in the cluster
+	for range 30 { // 600ms of changes in the cluster
 		change("configmap")
 		time.Sleep(20 * time.Millisecond)
 	}
 	if !in.held(k) {
 		t.Fatal("hold lifted while the cluster was changing")
 	}
-	for range 20 { // then 400ms of lease renewals only
-		change("lease")
-		time.Sleep(20 * time.Millisecond)
-	}
-	if in.held(k) {
-		t.Fatal("still holding after everything stood still for Stall")
+	if !lifted(in, k, 5*time.Second, func() { change("lease") }) {
+		t.Fatal("still holding after 5s of lease renewals only, with a Stall of 300ms")
 	}
 	in.Stop()
 	mu.Lock()
