@@ -104,7 +104,7 @@ func (in *Injector) after(ctx context.Context, r *proxy.Request, resp *proxy.Res
 	key := r.Key
 	e := trace.Entry{Time: sent, Type: trace.Request, Key: &key, Verb: r.Verb, Subresource: r.Subresource,
 		Body: r.Body, Code: resp.Code, Response: resp.Body, Done: &now}
-	if in.advance(func() []trigger.Fired { return in.eng.Observe(&e) }, nil) {
+	if in.observe(&e, nil) {
 		return proxy.ErrAbort
 	}
 	return nil
@@ -127,7 +127,7 @@ func (in *Injector) filter(_ *proxy.Stream, ev *proxy.Event) proxy.Verdict {
 	e := trace.Entry{Time: time.Now(), Type: trace.Delivery, Key: &key, Event: ev.Type, ResourceVersion: ev.ResourceVersion, Object: ev.Object}
 	in.noteRevision(&e)
 	cur := &event{ev: ev, verdict: proxy.Deliver}
-	in.advance(func() []trigger.Fired { return in.eng.Observe(&e) }, cur)
+	in.observe(&e, cur)
 	if cur.verdict == proxy.Deliver && in.held(ev.Key) {
 		cur.verdict = proxy.Hold
 	}
@@ -145,6 +145,12 @@ func (in *Injector) advance(step func() []trigger.Fired, cur *event) (killed boo
 	in.acting.Lock()
 	defer in.acting.Unlock()
 	return in.run(step(), cur)
+}
+
+// observe shows the engine an entry of the run and carries out the
+// actions it fires.
+func (in *Injector) observe(e *trace.Entry, cur *event) (killed bool) {
+	return in.advance(func() []trigger.Fired { return in.eng.Observe(e) }, cur)
 }
 
 // run carries out fired actions in order. cur is the watch event being

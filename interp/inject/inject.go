@@ -161,7 +161,7 @@ func (in *Injector) Observe(e trace.Entry) {
 		if e.Key == nil || e.Key.Kind != "lease" { // leases are heartbeats, not progress
 			in.moved.Store(time.Now().UnixNano())
 		}
-		in.advance(func() []trigger.Fired { return in.eng.Observe(&e) }, nil)
+		in.observe(&e, nil)
 	}
 }
 
