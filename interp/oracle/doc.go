@@ -5,7 +5,8 @@
 //   - the end state of every object (present in one run only; field values,
 //     compared recursively, lists by index);
 //   - per-object counts of creations and deletions over the run, which catch
-//     transient deletions that the end state hides;
+//     transient deletions that the end state hides (a difference complete
+//     before the plan's first fault is nondeterminism, not a finding);
 //   - objects with generated names (metadata.generateName), folded to
 //     kind/namespace/prefix* and compared by count;
 //   - invariants (CEL, through lang/celenv, compiled once) on every state of

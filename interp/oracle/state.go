@@ -15,8 +15,9 @@ type run struct {
 	header trace.Header
 	// end holds the last non-deleted object per key.
 	end map[trace.Key]map[string]any
-	// counts holds creations and deletions per key over the run.
-	counts map[trace.Key]*Counts
+	// counts holds creations and deletions per key over the run; pre, those
+	// before the plan's first fault (nil for a run without one).
+	counts, pre map[trace.Key]*Counts
 	// fold maps keys with generated names to kind/ns/prefix*.
 	fold map[trace.Key]trace.Key
 	// trace is the trace itself, for the invariant and event checks.
@@ -35,6 +36,9 @@ func replay(t *trace.Trace, own func(trace.Key) bool) (*run, error) {
 	}
 	for i := range t.Entries {
 		e := &t.Entries[i]
+		if e.Type == trace.Fault && r.pre == nil {
+			r.pre = cloneCounts(r.counts)
+		}
 		if e.Type != trace.History || e.Key == nil || own(*e.Key) {
 			continue
 		}
@@ -67,6 +71,15 @@ func (r *run) apply(k trace.Key, event string, obj map[string]any) {
 	case "MODIFIED":
 		r.end[k] = obj
 	}
+}
+
+func cloneCounts(m map[trace.Key]*Counts) map[trace.Key]*Counts {
+	out := make(map[trace.Key]*Counts, len(m))
+	for k, c := range m {
+		cp := *c
+		out[k] = &cp
+	}
+	return out
 }
 
 // decodeObject decodes the object of a history entry.

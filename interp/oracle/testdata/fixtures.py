@@ -57,7 +57,7 @@ class Trace:
         return "".join(json.dumps(x, sort_keys=False) + "\n" for x in [self.h] + self.e)
 
 def base(t, replicas=3, pvcs=3, ready=3, extra=None, skip_pvc=None, lease="ctl-1", podcount=2, recreate_pvc=None,
-         transient_replicas=None, generated_prefix="web-", fail_step=None, end_steps=True):
+         transient_replicas=None, generated_prefix="web-", fail_step=None, end_steps=True, late_fault=False):
     t.ctl("start", pid=100)
     t.step(0, "start")
     t.hist("ADDED", "datastore.example.com", "ds", spec={"replicas": replicas})
@@ -72,11 +72,13 @@ def base(t, replicas=3, pvcs=3, ready=3, extra=None, skip_pvc=None, lease="ctl-1
         t.e[-1]["object"]["metadata"]["generateName"] = generated_prefix
     t.step(0, "end")
     t.step(1, "start")
-    if "plan" in t.h:
+    if "plan" in t.h and not late_fault:
         t.fault()
     if recreate_pvc:
         t.hist("DELETED", "persistentvolumeclaim", recreate_pvc, spec={"resources": {"requests": {"storage": "1Gi"}}})
         t.hist("ADDED", "persistentvolumeclaim", recreate_pvc, spec={"resources": {"requests": {"storage": "1Gi"}}})
+    if "plan" in t.h and late_fault:
+        t.fault()
     if transient_replicas:
         t.hist("MODIFIED", "statefulset", "ds", spec={"replicas": transient_replicas, "serviceName": "ds"}, status={"readyReplicas": 0})
     t.hist("MODIFIED", "statefulset", "ds", spec={"replicas": replicas, "serviceName": "ds"}, status={"readyReplicas": ready})
@@ -132,6 +134,8 @@ write("extra", "The test run leaves a ConfigMap the reference does not have: one
       refs(), with_fault(test_trace(extra="leftover")), opts())
 write("count", "A PVC is deleted and recreated during the test run; the end state is the same\nas the reference, the creation/deletion counts are not: one finding.",
       refs(), with_fault(test_trace(recreate_pvc="data-ds-0")), opts())
+write("count-before-fault", "A PVC is deleted and recreated in the test run before the plan's fault\nfires, and not after: the fault-free part of the run did more than the whole\nreference, which is nondeterminism the reference runs missed, not the\nplan's doing: no finding.",
+      refs(), with_fault(test_trace(recreate_pvc="data-ds-0", late_fault=True)), opts())
 write("generated", "Pods with generated names (generateName web-) are compared by count per\nprefix: three at the end instead of two gives one finding.",
       refs(), with_fault(test_trace(podcount=3)), opts())
 write("masked", "Every difference is masked: the spec masks status.readyReplicas on\nStatefulSets, the whole leftover ConfigMap, and the\nhistory of data-ds-0 for the history oracle: no finding.",
