@@ -14,13 +14,14 @@ import (
 
 // TestSpecsCheck loads every spec under specs/ with the checker and holds
 // each to the tests it must define: buggy and fixed (the fixed one passing
-// --fixed to the controller), or default for the built-in controller.
+// --fixed to the controller), or one per workload for the built-in
+// controller.
 func TestSpecsCheck(t *testing.T) {
 	want := map[string][]string{
 		"datastore/datastore.sieve":     {"buggy", "fixed"},
 		"datastore/datastore.cue":       {"buggy", "fixed"},
 		"podreaper/podreaper.sieve":     {"buggy", "fixed"},
-		"statefulset/statefulset.sieve": {"default"},
+		"statefulset/statefulset.sieve": {"recreate", "scale"},
 		"testdata/volresize_e2e.sieve":  {"buggy", "fixed"},
 		"volresize/volresize.sieve":     {"buggy", "fixed"},
 	}

@@ -47,10 +47,18 @@ mask volumes {
   persistentvolumeclaim/*/* path metadata.annotations."volume.beta.kubernetes.io/storage-provisioner"
 }
 
-// One test: there is no fix to compare with.
-test default {
+// One test per workload, so that each plan runs only the workload it was
+// made from. There is no fix to compare with: both must pass.
+test recreate {
   controller statefulset
-  workloads  [recreate, scale_up_down]
+  workloads  [recreate]
+  policies   [faults.all]
+  masks      [masks.default, volumes]
+}
+
+test scale {
+  controller statefulset
+  workloads  [scale_up_down]
   policies   [faults.all]
   masks      [masks.default, volumes]
 }
