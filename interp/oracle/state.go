@@ -73,6 +73,7 @@ func (r *run) apply(k trace.Key, event string, obj map[string]any) {
 	}
 }
 
+// cloneCounts copies counts, so that replay can go on counting.
 func cloneCounts(m map[trace.Key]*Counts) map[trace.Key]*Counts {
 	out := make(map[trace.Key]*Counts, len(m))
 	for k, c := range m {
