@@ -195,6 +195,10 @@ plan("intermediate-3", "intermediate", ready=2, skip_pvc=1)
 plan("intermediate-4", "intermediate")
 plan("stale-1", "stale", skip_pvc=1, recreate_pvc="data-ds-0")
 plan("unobserved-2", "unobserved", fault=False)
+plan("stale-3", "stale", skip_pvc=1, recreate_pvc="data-ds-0")  # flaky: its rerun finds nothing
+rerun = Trace(0, plan="stale-3", pattern="stale", uidseed="c")
+base(rerun, lease="ctl-3")
+put('plans/stale-3/rerun-1/trace.jsonl', rerun.text())
 put('plans/stale-2/plan.json', json.dumps({"name": "stale-2", "pattern": "stale"}, indent=2) + "\n")
 put('plans/stale-2/result.json', json.dumps({"version": 1, "test": "buggy", "plan": "stale-2", "pattern": "stale",
     "dir": "plans/stale-2", "status": "error", "error": "start controller: exec: \"bin/operator\": file not found",
