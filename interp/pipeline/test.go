@@ -35,7 +35,9 @@ type Options struct {
 	Workers []*Worker
 	// Patterns keeps only plans of these patterns (empty: all).
 	Patterns []ir.Pattern
-	// MaxPlans caps the plans run, spread evenly (0: no cap).
+	// Shard keeps only the plans of one part (zero: all plans).
+	Shard Shard
+	// MaxPlans caps the plans run, spread evenly (0: no cap), after Shard.
 	MaxPlans int
 	// Plans, when set, replaces generation: exactly these plans run
 	// (sieve reproduce).
@@ -97,7 +99,7 @@ func RunTest(ctx context.Context, o Options) (*TestOutcome, error) {
 // to Out) and generates the plans. The outcome is never nil.
 func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 	p := &Prepared{o: &o, layout: report.Layout{Root: o.Out}, Outcome: &TestOutcome{},
-		run: &report.TestRun{Test: o.Test.Name, Spec: o.Spec, Started: time.Now()}}
+		run: &report.TestRun{Test: o.Test.Name, Spec: o.Spec, Shard: o.Shard.String(), Started: time.Now()}}
 	var err error
 	if o.Test, err = buildOnce(ctx, o.Test, o.BaseDir, o.Workers[0].CacheDir); err != nil {
 		return p, err
@@ -236,6 +238,11 @@ func (o *Options) plans(ref *trace.Trace, masks *mask.Matcher) ([]*plan.Plan, []
 	plans := set.Plans
 	if len(o.Patterns) > 0 {
 		plans = keepPatterns(plans, o.Patterns)
+	}
+	if o.Shard.Of > 1 {
+		all := len(plans)
+		plans = o.Shard.keep(plans)
+		o.progressf("shard %s: %d of %d plans", o.Shard, len(plans), all)
 	}
 	if o.MaxPlans > 0 && len(plans) > o.MaxPlans {
 		plans = spread(plans, o.MaxPlans)

@@ -320,3 +320,25 @@ func TestConfirm(t *testing.T) {
 		t.Error("FoundAgain: want false with no rerun, true once a rerun found the finding")
 	}
 }
+
+// TestShardHeadline names the shard a run kept, from summary.json.
+func TestShardHeadline(t *testing.T) {
+	l := Layout{Root: t.TempDir()}
+	if err := WriteRun(l, &TestRun{Test: "buggy", Shard: "2/4", Planned: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteResult(l, &Result{Test: "buggy", Plan: "p", Status: Passed}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(l.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := Text(&b, s, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "test buggy (shard 2/4): 1 plan:") {
+		t.Errorf("headline: %s", b.String())
+	}
+}

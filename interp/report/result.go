@@ -144,7 +144,8 @@ type TestRun struct {
 	Version    int        `json:"version"`
 	Test       string     `json:"test"`
 	Spec       string     `json:"spec,omitempty"`
-	Dir        string     `json:"dir"` // relative to the results root; "" for the root itself
+	Shard      string     `json:"shard,omitempty"` // "I/N" when the run kept part I of N of the plans (--shard)
+	Dir        string     `json:"dir"`             // relative to the results root; "" for the root itself
 	Started    time.Time  `json:"started"`
 	Finished   *time.Time `json:"finished,omitempty"`
 	References int        `json:"references"`

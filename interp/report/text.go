@@ -147,6 +147,9 @@ func testNames(s *Summary) string {
 	if len(names) == 0 {
 		return "sieve"
 	}
+	if sh := s.Runs[0].Shard; sh != "" {
+		return "test " + strings.Join(names, ", ") + " (shard " + sh + ")"
+	}
 	return "test " + strings.Join(names, ", ")
 }
 

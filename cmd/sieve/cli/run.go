@@ -29,6 +29,8 @@ type runFlags struct {
 	pattern  string
 	parallel int
 	maxPlans int
+	shard    string         // --shard as given
+	part     pipeline.Shard // and as check parsed it
 	confirm  int
 	out      string
 	noCache  bool
@@ -58,6 +60,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl.StringVar(&f.pattern, "pattern", "", "only plans of `PATTERN`: intermediate, stale, unobserved or user")
 	fl.IntVar(&f.parallel, "parallel", 0, "run `N` plans at once, each on its own control plane (default: on the embedded backend, one per processor up to 4; otherwise 1)")
 	fl.IntVar(&f.maxPlans, "max-plans", 0, "run at most `N` plans per test, spread over all of them")
+	fl.StringVar(&f.shard, "shard", "", "run only part `I/N` of each test's plans, to split a run across N CI jobs (a plan's part comes from its name)")
 	fl.IntVar(&f.confirm, "confirm", 1, "run a failed plan up to `N` more times; a finding no rerun finds again is reported as unconfirmed and does not count (0: every finding counts)")
 	fl.StringVarP(&f.out, "out", "o", "sieve-results", "the results `DIR`")
 	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
@@ -103,6 +106,13 @@ func (f *runFlags) check() error {
 	}
 	if f.maxPlans < 0 {
 		return fmt.Errorf("--max-plans: %d (want 0 for no cap, or more)", f.maxPlans)
+	}
+	if f.shard != "" {
+		part, err := pipeline.ParseShard(f.shard)
+		if err != nil {
+			return fmt.Errorf("--shard: %w", err)
+		}
+		f.part = part
 	}
 	if f.confirm < 0 {
 		return fmt.Errorf("--confirm: %d (want 0 for no reruns, or more)", f.confirm)
@@ -198,7 +208,7 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 	defer disp.end()
 	o := pipeline.Options{
 		Test: t, Spec: file, BaseDir: filepath.Dir(file), Out: out, Workers: workers,
-		MaxPlans: f.maxPlans, Confirm: f.confirm, Progress: disp, OnResult: disp.result, Cache: cacheFor(f.noCache),
+		MaxPlans: f.maxPlans, Shard: f.part, Confirm: f.confirm, Progress: disp, OnResult: disp.result, Cache: cacheFor(f.noCache),
 	}
 	if f.pattern != "" {
 		o.Patterns = []ir.Pattern{ir.Pattern(f.pattern)}

@@ -1,0 +1,51 @@
+package pipeline
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/sievetool/sieve/interp/plan"
+)
+
+func TestParseShard(t *testing.T) {
+	for in, want := range map[string]Shard{"1/1": {1, 1}, "2/4": {2, 4}, "4/4": {4, 4}} {
+		if got, err := ParseShard(in); err != nil || got != want {
+			t.Errorf("ParseShard(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "2", "0/4", "5/4", "1/0", "a/b", "-1/2", "1/2/3"} {
+		if _, err := ParseShard(in); err == nil {
+			t.Errorf("ParseShard(%q): no error", in)
+		}
+	}
+}
+
+// TestShardsSplitPlans puts every plan in exactly one of the shards, each
+// with a fair share, and keeps all plans in the zero shard and in 1/1.
+func TestShardsSplitPlans(t *testing.T) {
+	var plans []*plan.Plan
+	for i := range 200 {
+		plans = append(plans, &plan.Plan{Name: fmt.Sprintf("stale-pod-default-web-%d-update-%08x", i%5, i*2654435761)})
+	}
+	in := map[string]int{}
+	for i := 1; i <= 4; i++ {
+		kept := Shard{i, 4}.keep(plans)
+		if len(kept) < 30 {
+			t.Errorf("shard %d/4 has %d of 200 plans", i, len(kept))
+		}
+		for _, p := range kept {
+			in[p.Name]++
+		}
+	}
+	for _, p := range plans {
+		if in[p.Name] != 1 {
+			t.Errorf("plan %s is in %d shards, want 1", p.Name, in[p.Name])
+		}
+	}
+	if n := len((Shard{}).keep(plans)); n != 200 {
+		t.Errorf("the zero shard keeps %d plans, want 200", n)
+	}
+	if n := len((Shard{1, 1}).keep(plans)); n != 200 {
+		t.Errorf("shard 1/1 keeps %d plans, want 200", n)
+	}
+}
