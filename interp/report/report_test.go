@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -321,24 +322,33 @@ func TestConfirm(t *testing.T) {
 	}
 }
 
-// TestShardHeadline names the shard a run kept, from summary.json.
+// TestShardHeadline names the shard a run kept, from summary.json, and
+// the shards of several jobs' results read together, each test once.
 func TestShardHeadline(t *testing.T) {
-	l := Layout{Root: t.TempDir()}
-	if err := WriteRun(l, &TestRun{Test: "buggy", Shard: "2/4", Planned: 1}); err != nil {
-		t.Fatal(err)
+	root := t.TempDir()
+	for i, part := range []string{"1/2", "2/2"} {
+		l := Layout{Root: filepath.Join(root, fmt.Sprintf("job-%d", i+1))}
+		if err := WriteRun(l, &TestRun{Test: "buggy", Shard: part, Planned: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteResult(l, &Result{Test: "buggy", Plan: fmt.Sprintf("p%d", i), Status: Passed}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := WriteResult(l, &Result{Test: "buggy", Plan: "p", Status: Passed}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Load(l.Root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	if err := Text(&b, s, TextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(b.String(), "test buggy (shard 2/4): 1 plan:") {
-		t.Errorf("headline: %s", b.String())
+	for dir, want := range map[string]string{
+		filepath.Join(root, "job-1"): "test buggy (shard 1/2): 1 plan:",
+		root:                         "test buggy (shards 1/2, 2/2): 2 plans:",
+	} {
+		s, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := Text(&b, s, TextOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(b.String(), want) {
+			t.Errorf("headline of %s: %s, want %s...", dir, b.String(), want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/oracle"
@@ -139,18 +140,30 @@ func (p *printer) headline(s *Summary) {
 	}
 }
 
+// testNames names the tests of the summary, once each, and the shards
+// (--shard) their runs kept: results of several jobs can be read together.
 func testNames(s *Summary) string {
-	var names []string
+	var names, shards []string
 	for _, r := range s.Runs {
-		names = append(names, r.Test)
+		if !slices.Contains(names, r.Test) {
+			names = append(names, r.Test)
+		}
+		if r.Shard != "" && !slices.Contains(shards, r.Shard) {
+			shards = append(shards, r.Shard)
+		}
 	}
 	if len(names) == 0 {
 		return "sieve"
 	}
-	if sh := s.Runs[0].Shard; sh != "" {
-		return "test " + strings.Join(names, ", ") + " (shard " + sh + ")"
+	out := "test " + strings.Join(names, ", ")
+	switch len(shards) {
+	case 0:
+	case 1:
+		out += " (shard " + shards[0] + ")"
+	default:
+		out += " (shards " + strings.Join(shards, ", ") + ")"
 	}
-	return "test " + strings.Join(names, ", ")
+	return out
 }
 
 func countTest(s *Summary, test string) int {
