@@ -26,6 +26,7 @@ type htmlRun struct {
 // htmlPage is the data of the HTML template.
 type htmlPage struct {
 	Summary *Summary
+	Title   string // the tests and shards, as the text headline names them
 	Groups  []*Group
 	Runs    []*htmlRun
 }
@@ -36,7 +37,7 @@ type htmlPage struct {
 // the results directory the traces are read from. The page is
 // self-contained: no script, no remote asset.
 func HTML(dir, root string, s *Summary) error {
-	page := &htmlPage{Summary: s, Groups: Groups(s)}
+	page := &htmlPage{Summary: s, Title: testNames(s), Groups: Groups(s)}
 	for _, r := range s.Results {
 		if r.Status == Failed || r.Status == Flaky || r.Status == Errored {
 			page.Runs = append(page.Runs, htmlRunOf(root, s, r))
@@ -122,7 +123,7 @@ details { margin: 0.5em 0; }
 </style>
 </head>
 <body>
-<h1>sieve report{{range .Summary.Runs}} — test {{.Test}}{{end}}</h1>
+<h1>sieve report{{if .Summary.Runs}} — {{.Title}}{{end}}</h1>
 <p class="totals">
 <span>{{.Summary.Totals.Plans}} plans</span>
 <span class="status-failed">{{.Summary.Totals.Failed}} failed</span>

@@ -59,12 +59,15 @@ func JUnit(w io.Writer, s *Summary) error {
 	var total float64
 	for _, run := range s.Runs {
 		suite := junitSuite{Name: run.Test}
+		if run.Shard != "" {
+			suite.Name += " (shard " + run.Shard + ")"
+		}
 		if !run.Started.IsZero() {
 			suite.Timestamp = run.Started.UTC().Format("2006-01-02T15:04:05")
 		}
 		var secs float64
 		for _, r := range s.Results {
-			if r.Test != run.Test {
+			if !run.Has(r) {
 				continue
 			}
 			suite.Cases = append(suite.Cases, junitCaseOf(r))

@@ -323,7 +323,8 @@ func TestConfirm(t *testing.T) {
 }
 
 // TestShardHeadline names the shard a run kept, from summary.json, and
-// the shards of several jobs' results read together, each test once.
+// the shards of several jobs' results read together, each test once; in
+// JUnit each job's run is a suite of its own plans.
 func TestShardHeadline(t *testing.T) {
 	root := t.TempDir()
 	for i, part := range []string{"1/2", "2/2"} {
@@ -349,6 +350,20 @@ func TestShardHeadline(t *testing.T) {
 		}
 		if !strings.HasPrefix(b.String(), want) {
 			t.Errorf("headline of %s: %s, want %s...", dir, b.String(), want)
+		}
+	}
+	// In JUnit, each job's run is a suite with its own plan.
+	s, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x bytes.Buffer
+	if err := JUnit(&x, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<testsuite name="buggy (shard 1/2)" tests="1"`, `<testsuite name="buggy (shard 2/2)" tests="1"`} {
+		if !strings.Contains(x.String(), want) {
+			t.Errorf("JUnit lacks %s:\n%s", want, x.String())
 		}
 	}
 }

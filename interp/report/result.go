@@ -1,6 +1,8 @@
 package report
 
 import (
+	"path"
+	"strings"
 	"time"
 
 	"github.com/sievetool/sieve/interp/oracle"
@@ -150,6 +152,16 @@ type TestRun struct {
 	Finished   *time.Time `json:"finished,omitempty"`
 	References int        `json:"references"`
 	Planned    int        `json:"planned"` // plans the run meant to execute
+}
+
+// Has reports whether r is one of the run's results: in the run's plans
+// directory once loaded (so that several jobs' runs of one test can be
+// read together), of the run's test otherwise.
+func (t *TestRun) Has(r *Result) bool {
+	if r.Dir == "" {
+		return r.Test == t.Test
+	}
+	return strings.HasPrefix(r.Dir, path.Join(t.Dir, "plans")+"/")
 }
 
 // Summary is everything a results directory holds, as the report

@@ -135,7 +135,7 @@ func (p *printer) headline(s *Summary) {
 		t.Errors, plural(t.Errors, "error", "errors"), verdict)
 	for _, r := range s.Runs {
 		if r.Finished == nil && r.Started.Unix() > 0 {
-			p.printf("%s\n", p.paint(ansiYellow, fmt.Sprintf("test %s: the run did not finish (%d of %d plans have results)", r.Test, countTest(s, r.Test), r.Planned)))
+			p.printf("%s\n", p.paint(ansiYellow, fmt.Sprintf("test %s: the run did not finish (%d of %d plans have results)", r.Test, countRun(s, r), r.Planned)))
 		}
 	}
 }
@@ -166,10 +166,10 @@ func testNames(s *Summary) string {
 	return out
 }
 
-func countTest(s *Summary, test string) int {
+func countRun(s *Summary, run *TestRun) int {
 	n := 0
 	for _, r := range s.Results {
-		if r.Test == test {
+		if run.Has(r) {
 			n++
 		}
 	}
