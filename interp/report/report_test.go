@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -336,34 +337,33 @@ func TestShardHeadline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for dir, want := range map[string]string{
-		filepath.Join(root, "job-1"): "test buggy (shard 1/2): 1 plan:",
-		root:                         "test buggy (shards 1/2, 2/2): 2 plans:",
-	} {
+	// render loads a results directory and renders it with write.
+	render := func(dir string, write func(io.Writer, *Summary) error) string {
+		t.Helper()
 		s, err := Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var b strings.Builder
-		if err := Text(&b, s, TextOptions{}); err != nil {
+		if err := write(&b, s); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(b.String(), want) {
-			t.Errorf("headline of %s: %s, want %s...", dir, b.String(), want)
+		return b.String()
+	}
+	text := func(w io.Writer, s *Summary) error { return Text(w, s, TextOptions{}) }
+	for dir, want := range map[string]string{
+		filepath.Join(root, "job-1"): "test buggy (shard 1/2): 1 plan:",
+		root:                         "test buggy (shards 1/2, 2/2): 2 plans:",
+	} {
+		if got := render(dir, text); !strings.HasPrefix(got, want) {
+			t.Errorf("headline of %s: %s, want %s...", dir, got, want)
 		}
 	}
 	// In JUnit, each job's run is a suite with its own plan.
-	s, err := Load(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var x bytes.Buffer
-	if err := JUnit(&x, s); err != nil {
-		t.Fatal(err)
-	}
+	x := render(root, JUnit)
 	for _, want := range []string{`<testsuite name="buggy (shard 1/2)" tests="1"`, `<testsuite name="buggy (shard 2/2)" tests="1"`} {
-		if !strings.Contains(x.String(), want) {
-			t.Errorf("JUnit lacks %s:\n%s", want, x.String())
+		if !strings.Contains(x, want) {
+			t.Errorf("JUnit lacks %s:\n%s", want, x)
 		}
 	}
 }
