@@ -54,16 +54,23 @@ func (c *checker) evalUnary(u *syntax.Unary, sc *scope) *value {
 	}
 	out := *v
 	out.rng = u.Range()
+	ok := true
 	switch v.kind {
 	case kInt:
-		out.i = -v.i
+		out.i, ok = negInt(v.i)
 	case kFloat:
 		out.f = -v.f
 	case kDuration:
-		out.d = -v.d
+		var d int64
+		d, ok = negInt(int64(v.d))
+		out.d = timeDuration(d)
 	case kUnknown:
 	default:
 		c.errorf(u.Range(), "type", "cannot negate %s", v.describe())
+		out.kind = kUnknown
+	}
+	if !ok {
+		c.errorf(u.Range(), "overflow", "%s overflow: -%s is out of range (%s)", v.kind, v.describe(), limitOf(v.kind))
 		out.kind = kUnknown
 	}
 	return &out

@@ -24,7 +24,7 @@ func (l *lowerer) policy(v cue.Value) *ir.Policy {
 	}
 	p.Include = l.filters(v, "include")
 	p.Exclude = l.filters(v, "exclude")
-	p.MaxPlans = integer(v, "max_plans", 0)
+	p.MaxPlans = l.integer(v, "max_plans", 0)
 	if pr, ok := field(v, "prune"); ok {
 		p.Prune = prune(pr)
 	}
@@ -184,7 +184,7 @@ func (l *lowerer) leaf(t *ir.Trigger, v cue.Value) {
 	} else {
 		t.Target = l.key(target, true)
 	}
-	t.Count = integer(v, "count", 1)
+	t.Count = l.integer(v, "count", 1)
 	if w, ok := field(v, "where"); ok {
 		t.Where = l.cond(w, celenv.Where)
 	}

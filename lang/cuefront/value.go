@@ -111,13 +111,18 @@ func str(v cue.Value, name string) string {
 }
 
 // integer returns the integer field name of v, or def when it is absent.
-func integer(v cue.Value, name string, def int) int {
+// CUE integers have no bound; one that does not fit in 64 bits is an
+// error, never a wrapped or defaulted value.
+func (l *lowerer) integer(v cue.Value, name string, def int) int {
 	f, ok := field(v, name)
 	if !ok {
 		return def
 	}
 	n, err := f.Int64()
 	if err != nil {
+		if f.Kind() == cue.IntKind {
+			l.errorf(f, "overflow", "integer overflow: %s: %v is out of range (integers are 64-bit)", name, f)
+		}
 		return def
 	}
 	return int(n)
@@ -218,7 +223,7 @@ func (l *lowerer) value(v cue.Value) ir.Value {
 	case cue.IntKind:
 		n, err := v.Int64()
 		if err != nil {
-			l.errorf(v, "type", "integer out of range: %v", v)
+			l.errorf(v, "overflow", "integer overflow: %v is out of range (integers are 64-bit)", v)
 		}
 		return n
 	case cue.FloatKind:
