@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/sievetool/sieve/lang/input"
 )
 
 // Set is the outcome of generation: the plans, in a deterministic order,
@@ -56,7 +58,7 @@ func (s *Set) Write(dir string) error {
 
 // Read reads one plan file.
 func Read(file string) (*Plan, error) {
-	b, err := os.ReadFile(file)
+	b, err := input.ReadFile(file, input.PlanLimit)
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}

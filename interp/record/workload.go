@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -180,7 +180,7 @@ func (x *Executor) applyOne(ctx context.Context, o *unstructured.Unstructured) e
 
 // manifestObjects reads the objects of a manifest file named in the IR.
 func (x *Executor) manifestObjects(file string) ([]*unstructured.Unstructured, error) {
-	b, err := os.ReadFile(filepath.Join(x.BaseDir, filepath.FromSlash(file)))
+	b, err := input.ReadFile(filepath.Join(x.BaseDir, filepath.FromSlash(file)), input.ManifestLimit)
 	if err != nil {
 		return nil, err
 	}

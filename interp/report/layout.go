@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -212,7 +213,7 @@ func reproduceFrom(planDir string, r *Result) {
 }
 
 func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
+	b, err := input.ReadFile(path, input.ResultLimit)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/sievetool/sieve/lang/input"
 )
 
 // Writer appends entries to a trace file, assigning sequence numbers. It is
@@ -94,7 +96,7 @@ func Read(path string) (*Trace, error) {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
 	defer f.Close()
-	t, err := Decode(f)
+	t, err := Decode(input.Reader(f, "", input.TraceLimit))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

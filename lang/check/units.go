@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
@@ -60,16 +61,11 @@ func (c *checker) loadRoot(filename string, src []byte) *unit {
 	return u
 }
 
-// MaxFileSize is the largest spec file the checker reads. Real specs are a
-// few kilobytes; the bound keeps a huge or hostile file from taking the
-// parser minutes.
-const MaxFileSize = 2 << 20
-
 // parse parses one file into u and declares its names.
 func (c *checker) parse(u *unit, name string, std bool, src []byte) *file {
-	if len(src) > MaxFileSize {
+	if len(src) > input.SpecLimit {
 		at := diag.Position{Filename: name, Line: 1, Column: 1}
-		c.errorf(diag.Range{Start: at, End: at}, "size", "file too large: %d bytes (the limit is %d)", len(src), MaxFileSize)
+		c.errorf(diag.Range{Start: at, End: at}, "size", "file too large: more than %s (the limit for spec files)", input.Size(input.SpecLimit))
 		src = nil
 	}
 	ast, ds := syntax.Parse(name, src)
@@ -249,7 +245,7 @@ func (c *checker) readFile(std bool, name string) ([]byte, error) {
 	if std {
 		return fs.ReadFile(c.opts.Std, name)
 	}
-	return os.ReadFile(name)
+	return input.ReadFile(name, input.SpecLimit)
 }
 
 // importHint suggests the nearest standard library name for a misspelt

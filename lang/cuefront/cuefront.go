@@ -1,9 +1,11 @@
 package cuefront
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/build"
@@ -13,18 +15,58 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// Options says how to load a CUE spec. The zero value is the default; there
-// are no options yet (CUE specs find their imports through their own CUE
-// module and the embedded sieve.dev packages, not the .sieve search path).
-type Options struct{}
+// Options says how to load a CUE spec. The zero value is the default. CUE
+// specs find their imports through their own CUE module and the embedded
+// sieve.dev packages, not the .sieve search path.
+type Options struct {
+	// Timeout bounds the time CUE may take to load and evaluate the spec.
+	// Defaults to DefaultTimeout.
+	Timeout time.Duration
+}
+
+// DefaultTimeout is the default Options.Timeout. Real specs evaluate in
+// well under a second; the CUE evaluator is quadratic in places (a list
+// of 100,000 elements takes over a minute), and cue.Value has no way to be
+// cancelled, so the bound is a wall-clock one.
+const DefaultTimeout = 10 * time.Second
 
 // Load reads the CUE spec at path — a .cue file or a directory holding a
 // CUE package — and lowers it to IR. It returns the IR (nil when there are
-// errors) and every diagnostic, sorted.
-func Load(path string, _ Options) (spec *ir.Spec, ds diag.Diagnostics) {
+// errors) and every diagnostic, sorted. An evaluation that takes longer
+// than opts.Timeout is an error; since the CUE evaluator cannot be
+// stopped, it runs on in the background until it ends, which a command
+// line tool that then exits can afford.
+func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	type result struct {
+		spec *ir.Spec
+		ds   diag.Diagnostics
+	}
+	done := make(chan result, 1)
+	go func() {
+		spec, ds := loadSpec(path)
+		done <- result{spec, ds}
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.spec, r.ds
+	case <-timer.C:
+		return nil, fileDiags(path, "budget", "CUE evaluation took longer than %s (the limit): "+
+			"the CUE evaluator is slow on very long lists and long chains of references (make them shorter)", timeout)
+	}
+}
+
+// loadSpec is Load without the time bound.
+func loadSpec(path string) (spec *ir.Spec, ds diag.Diagnostics) {
 	defer func() {
 		// The CUE evaluator is not ours; a panic in it must not take the
 		// CLI down with a stack trace.
@@ -78,7 +120,38 @@ func newSource(path string) (*source, diag.Diagnostics) {
 		return nil, ds
 	}
 	s.modRoot, s.overlay = overlay(s.dir, gen)
+	if ds := s.readSpecFiles(); ds != nil {
+		return nil, ds
+	}
 	return s, nil
+}
+
+// readSpecFiles reads the spec's own .cue files (the file, or those of the
+// directory) within input.SpecLimit and hands them to cue/load through the
+// overlay, so cue/load never reads an unbounded file itself. Files it
+// cannot read are left to cue/load to report.
+func (s *source) readSpecFiles() diag.Diagnostics {
+	files := []string{s.abs}
+	if s.isDir {
+		files, _ = filepath.Glob(filepath.Join(s.abs, "*.cue"))
+	}
+	var ds diag.Diagnostics
+	for _, f := range files {
+		b, err := input.ReadFile(f, input.SpecLimit)
+		switch {
+		case errors.Is(err, input.ErrTooLarge):
+			name := s.given
+			if s.isDir {
+				name = filepath.Join(s.given, filepath.Base(f))
+			}
+			at := diag.Position{Filename: filepath.ToSlash(name), Line: 1, Column: 1}
+			ds = append(ds, diag.Errorf(diag.Range{Start: at, End: at}, "size",
+				"file too large: more than %s (the limit for spec files)", input.Size(input.SpecLimit)))
+		case err == nil:
+			s.overlay[f] = load.FromBytes(b)
+		}
+	}
+	return ds
 }
 
 // build loads the CUE instance and unifies it with #Spec. It returns the
@@ -221,7 +294,7 @@ func (s *source) readFiles(inst *build.Instance) {
 			s.files[f.Filename] = b
 			continue
 		}
-		if b, err := os.ReadFile(f.Filename); err == nil {
+		if b, err := input.ReadFile(f.Filename, input.SpecLimit); err == nil {
 			s.files[f.Filename] = b
 		}
 	}

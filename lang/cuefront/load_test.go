@@ -1,10 +1,14 @@
 package cuefront
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/sievetool/sieve/lang/input"
 )
 
 // TestLoadPackageDir loads a CUE package spread over two files by its
@@ -103,5 +107,44 @@ func TestLoadOwnModule(t *testing.T) {
 	}
 	if got := spec.Tests[0].Controller.Name; got != "c" || len(spec.Tests[0].Masks) != 1 {
 		t.Errorf("unexpected test: controller %q, %d masks", got, len(spec.Tests[0].Masks))
+	}
+}
+
+// TestLoadSizeLimit refuses a .cue file over the spec size limit while
+// reading it, naming the file at 1:1.
+func TestLoadSizeLimit(t *testing.T) {
+	dir := t.TempDir()
+	src := "package spec\n// " + strings.Repeat("x", input.SpecLimit) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "big.cue"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	_, ds := Load("big.cue", Options{})
+	if len(ds) != 1 || ds[0].Subject.Start.Line != 1 || ds[0].Summary != "file too large: more than 2 MiB (the limit for spec files)" {
+		t.Errorf("got %v; want one file too large error at big.cue:1:1", ds)
+	}
+}
+
+// TestLoadTimeout holds the evaluation of a spec that CUE takes long over
+// to the time bound, with a message that says so.
+func TestLoadTimeout(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package spec\ncontrollers: ds: {builtin: \"job\"}\nworkload: w: steps: [{settle: \"1s\"}]\n")
+	b.WriteString("test: t: {controller: controllers.ds, workloads: [workload.w]}\n_l: [")
+	for i := range 50000 {
+		fmt.Fprintf(&b, "%d,", i)
+	}
+	b.WriteString("]\n")
+	p := filepath.Join(t.TempDir(), "big.cue")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	spec, ds := Load(p, Options{Timeout: 200 * time.Millisecond})
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Errorf("Load took %v with a 200ms bound", elapsed)
+	}
+	if spec != nil || len(ds) != 1 || !strings.Contains(ds[0].Summary, "CUE evaluation took longer than 200ms (the limit)") {
+		t.Errorf("got spec %v, diagnostics %v; want the time bound's error", spec != nil, ds)
 	}
 }

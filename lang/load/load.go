@@ -10,6 +10,7 @@ import (
 	"github.com/sievetool/sieve/lang/check"
 	"github.com/sievetool/sieve/lang/cuefront"
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/internal/spell"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/stdlib"
@@ -42,14 +43,9 @@ func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 }
 
 func loadSieve(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
-	if st, err := os.Stat(path); err == nil && st.Size() > check.MaxFileSize {
-		at := diag.Position{Filename: path, Line: 1, Column: 1}
-		return nil, diag.Diagnostics{diag.Errorf(diag.Range{Start: at, End: at}, "size",
-			"file too large: %d bytes (the limit is %d)", st.Size(), check.MaxFileSize)}
-	}
-	src, err := os.ReadFile(path)
+	src, err := input.ReadFile(path, input.SpecLimit)
 	if err != nil {
-		return nil, diag.Diagnostics{fileError(path, "read", "cannot read spec: %s", pathErr(err))}
+		return nil, diag.Diagnostics{readError(path, err)}
 	}
 	return check.File(path, src, check.Options{SearchPath: opts.SearchPath, Std: stdlib.FS()})
 }
@@ -98,7 +94,7 @@ func Source(filename string) ([]byte, bool) {
 			return b, true
 		}
 	}
-	b, err := os.ReadFile(filename)
+	b, err := input.ReadFile(filename, input.SpecLimit)
 	return b, err == nil
 }
 
@@ -107,6 +103,16 @@ func Source(filename string) ([]byte, bool) {
 func IsSpecFile(name string) bool {
 	ext := filepath.Ext(name)
 	return ext == ".sieve" || ext == ".cue"
+}
+
+// readError is the diagnostic of a spec file that could not be read: too
+// large (at 1:1, so it renders like other errors of the file) or unreadable.
+func readError(path string, err error) *diag.Diagnostic {
+	if errors.Is(err, input.ErrTooLarge) {
+		at := diag.Position{Filename: path, Line: 1, Column: 1}
+		return diag.Errorf(diag.Range{Start: at, End: at}, "size", "file too large: more than %s (the limit for spec files)", input.Size(input.SpecLimit))
+	}
+	return fileError(path, "read", "cannot read spec: %s", pathErr(err))
 }
 
 func fileError(path, code, format string, args ...any) *diag.Diagnostic {

@@ -103,3 +103,23 @@ func TestLoadDirectory(t *testing.T) {
 		t.Errorf("Load(.sieve dir) = %v, want one 'not a CUE package' diagnostic", ds)
 	}
 }
+
+// TestLoadEndlessFile stops reading a spec that never ends (a link to
+// /dev/zero, or a FIFO with a writer that keeps writing) at the spec size
+// limit, with the limit in the message, instead of reading it all.
+func TestLoadEndlessFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"zero.sieve", "zero.cue"} {
+		p := filepath.Join(dir, name)
+		if err := os.Symlink("/dev/zero", p); err != nil {
+			t.Skipf("cannot make a symbolic link: %v", err)
+		}
+		_, ds := load.Load(p, load.Options{})
+		if len(ds) != 1 || ds[0].Summary != "file too large: more than 2 MiB (the limit for spec files)" {
+			t.Errorf("%s: got %v, want the size limit's error", name, ds)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/sievetool/sieve/lang/cuefront"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/format"
+	"github.com/sievetool/sieve/lang/input"
 )
 
 // fmtFlags are the flags of `sieve fmt`.
@@ -73,7 +74,7 @@ func runFmt(g *globals, f *fmtFlags, args []string) error {
 // fmtFile formats one file as the flags say and reports whether its text
 // was not already canonical.
 func fmtFile(g *globals, f *fmtFlags, file string) (bool, diag.Diagnostics, error) {
-	src, err := os.ReadFile(file)
+	src, err := input.ReadFile(file, input.SpecLimit)
 	if err != nil {
 		return false, nil, fmt.Errorf("fmt: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -130,7 +131,7 @@ func readOriginal(planDir string) (*original, error) {
 }
 
 func readJSONFile(path string, v any) error {
-	b, err := os.ReadFile(path)
+	b, err := input.ReadFile(path, input.ResultLimit)
 	if err != nil {
 		return err
 	}
