@@ -75,18 +75,23 @@ func (x *Executor) waitUntil(ctx context.Context, c *ir.WaitCond, timeout time.D
 	}
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
+	progress := "expression false"
 	for {
 		ok, err := prg.Eval(ctx, &liveWorld{ctx: ctx, x: x}, nil)
-		if err != nil && ctx.Err() == nil {
+		switch {
+		case celenv.IsMissing(err):
+			progress = "expression meets a missing field: " + strings.TrimPrefix(err.Error(), "cel: ")
+		case err != nil && ctx.Err() == nil:
 			return err
-		}
-		if ok {
+		case ok:
 			return nil
+		default:
+			progress = "expression false"
 		}
 		select {
 		case <-tick.C:
 		case <-ctx.Done():
-			return fmt.Errorf("until %s: timed out after %s", c.Expr, timeout)
+			return fmt.Errorf("until %s: timed out after %s (%s)", c.Expr, timeout, progress)
 		}
 	}
 }
@@ -217,6 +222,9 @@ func (x *Executor) celCond(prg *celenv.Program) condFunc {
 		w := &liveWorld{ctx: ctx, x: x}
 		for _, o := range objs {
 			ok, err := prg.Eval(ctx, w, o)
+			if celenv.IsMissing(err) {
+				return false, fmt.Sprintf("expression meets a missing field of %s: %s", nameOf(o), strings.TrimPrefix(err.Error(), "cel: ")), nil
+			}
 			if err != nil {
 				return false, "", err
 			}
@@ -258,12 +266,16 @@ func (w *liveWorld) Object(kind, namespace, name string) map[string]any {
 	return items[0].Object
 }
 
-// isReady says whether an object is ready: a pod's Ready condition, a
-// PVC bound, a Ready, Available or Established (CRD) condition, or for
-// workloads all replicas ready at the current generation. A custom
-// resource is ready only through such a condition or replica count (its
-// controller may not have written any status yet); other built-in
-// objects are ready when they exist.
+// isReady says whether an object is ready: a PVC or PV bound; for
+// StatefulSet, ReplicaSet, Deployment and ReplicationController all
+// replicas ready at the current generation; for a DaemonSet a ready pod on
+// every node it schedules to, at the current generation; for a Job its
+// Complete condition; otherwise a Ready, Available or Established (CRD)
+// condition (a pod's Ready), or, with no conditions, all replicas ready
+// when the status counts them. A custom resource is ready only through
+// such a condition or replica count (its controller may not have written
+// any status yet); other built-in objects are ready when they exist.
+// grammar.md documents this per kind.
 func isReady(o map[string]any) bool {
 	kind, _ := o["kind"].(string)
 	switch kind {
@@ -272,6 +284,10 @@ func isReady(o map[string]any) bool {
 		return phase == "Bound"
 	case "StatefulSet", "ReplicaSet", "Deployment", "ReplicationController":
 		return replicasReady(o)
+	case "DaemonSet":
+		return daemonsReady(o)
+	case "Job":
+		return hasCondition(o, "Complete")
 	}
 	if conds, ok := getPath(o, "status.conditions"); ok {
 		list, _ := conds.([]any)
@@ -299,6 +315,30 @@ func isCustom(o map[string]any) bool {
 
 // readyTypes are the condition types that mean an object is ready.
 var readyTypes = map[any]bool{"Ready": true, "Available": true, "Established": true}
+
+// hasCondition reports whether the object's status has the condition
+// typ with status True.
+func hasCondition(o map[string]any, typ string) bool {
+	conds, _ := getPath(o, "status.conditions")
+	list, _ := conds.([]any)
+	for _, c := range list {
+		m, _ := c.(map[string]any)
+		if m["type"] == typ && m["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+// daemonsReady says whether a DaemonSet's controller has seen its current
+// generation and a ready pod runs on every node it schedules to.
+func daemonsReady(o map[string]any) bool {
+	want, _ := getPath(o, "status.desiredNumberScheduled")
+	ready, _ := getPath(o, "status.numberReady")
+	gen, _ := getPath(o, "metadata.generation")
+	observed, _ := getPath(o, "status.observedGeneration")
+	return toInt(ready) >= toInt(want) && toInt(observed) >= max(toInt(gen), 1)
+}
 
 func replicasReady(o map[string]any) bool {
 	want := int64(1)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -65,6 +66,12 @@ func TestIsReady(t *testing.T) {
 		{"pvc pending", map[string]any{"kind": "PersistentVolumeClaim", "status": map[string]any{"phase": "Pending"}}, false},
 		{"sts ready", map[string]any{"kind": "StatefulSet", "metadata": map[string]any{"generation": int64(2)}, "spec": map[string]any{"replicas": int64(3)}, "status": map[string]any{"readyReplicas": int64(3), "observedGeneration": int64(2)}}, true},
 		{"sts stale generation", map[string]any{"kind": "StatefulSet", "metadata": map[string]any{"generation": int64(2)}, "spec": map[string]any{"replicas": int64(3)}, "status": map[string]any{"readyReplicas": int64(3), "observedGeneration": int64(1)}}, false},
+		{"daemonset ready", map[string]any{"kind": "DaemonSet", "metadata": map[string]any{"generation": int64(1)}, "status": map[string]any{"desiredNumberScheduled": int64(2), "numberReady": int64(2), "observedGeneration": int64(1)}}, true},
+		{"daemonset not observed", map[string]any{"kind": "DaemonSet", "metadata": map[string]any{"generation": int64(1)}}, false},
+		{"daemonset pods not ready", map[string]any{"kind": "DaemonSet", "metadata": map[string]any{"generation": int64(1)}, "status": map[string]any{"desiredNumberScheduled": int64(2), "numberReady": int64(1), "observedGeneration": int64(1)}}, false},
+		{"job complete", map[string]any{"kind": "Job", "status": map[string]any{"conditions": []any{map[string]any{"type": "Complete", "status": "True"}}}}, true},
+		{"job running", map[string]any{"kind": "Job", "status": map[string]any{"active": int64(1)}}, false},
+		{"job failed", map[string]any{"kind": "Job", "status": map[string]any{"conditions": []any{map[string]any{"type": "Failed", "status": "True"}}}}, false},
 		{"configmap", map[string]any{"kind": "ConfigMap", "apiVersion": "v1"}, true},
 		{"custom resource without status", map[string]any{"kind": "Datastore", "apiVersion": "example.com/v1"}, false},
 		{"custom resource with replicas", map[string]any{"kind": "Datastore", "apiVersion": "example.com/v1", "spec": map[string]any{"replicas": int64(2)}, "status": map[string]any{"readyReplicas": int64(2)}}, true},
@@ -113,6 +120,46 @@ func TestConditions(t *testing.T) {
 		got, progress, err := f(context.Background(), c.objs)
 		if err != nil || got != c.want {
 			t.Errorf("%s on %d objects = %v (%s), %v; want %v", describe(c.cond), len(c.objs), got, progress, err, c.want)
+		}
+	}
+}
+
+// TestCELWaitMissingField holds that a CEL wait condition that meets a
+// field the object does not have (yet) is false, so the wait goes on,
+// while any other evaluation error fails the wait.
+func TestCELWaitMissingField(t *testing.T) {
+	env, err := celenv.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &Executor{CEL: env}
+	deploy := map[string]any{"kind": "Deployment", "metadata": map[string]any{"name": "web", "namespace": "default"},
+		"spec": map[string]any{"replicas": int64(2)}, "status": map[string]any{"replicas": int64(2)}}
+	cases := []struct {
+		expr     string
+		want     bool
+		progress string // a part of it, when the condition is false
+		err      string // a part of the error, when one is expected
+	}{
+		{expr: "object.status.updatedReplicas == object.spec.replicas", progress: "missing field of deployment/default/web: no such key: updatedReplicas"},
+		{expr: "object.status.conditions[0].type == \"Available\"", progress: "no such key: conditions"},
+		{expr: "has(object.status.updatedReplicas) && object.status.updatedReplicas == 2", progress: "expression false for deployment/default/web"},
+		{expr: "object.status.replicas == object.spec.replicas", want: true},
+		{expr: "object.status.replicas / 0 == 1", err: "division by zero"},
+	}
+	for _, c := range cases {
+		f, err := x.condition(&ir.WaitCond{Kind: ir.WaitCEL, Expr: c.expr})
+		if err != nil {
+			t.Fatalf("%s: %v", c.expr, err)
+		}
+		got, progress, err := f(context.Background(), []map[string]any{deploy})
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want one with %q", c.expr, err, c.err)
+			}
+		case err != nil || got != c.want || !strings.Contains(progress, c.progress):
+			t.Errorf("%s = %v (%s), %v; want %v (%s)", c.expr, got, progress, err, c.want, c.progress)
 		}
 	}
 }

@@ -177,6 +177,27 @@ func (p *Program) Eval(ctx context.Context, w World, obj map[string]any) (bool, 
 	return b, nil
 }
 
+// IsMissing reports whether err is an evaluation error about something
+// that is not there: a key or field the object does not have ("no such
+// key: updatedReplicas"; the API server leaves out fields whose value is
+// zero), a field of a null object (object() of one that does not exist),
+// or a list index past the end. A wait treats these as "not yet" and keeps
+// waiting; any other error, a type error or a division by zero, is a
+// real one.
+func IsMissing(err error) bool {
+	var e *types.Err
+	if !errors.As(err, &e) {
+		return false
+	}
+	msg := e.Error()
+	for _, prefix := range []string{"no such key", "no such field", "index out of bounds"} {
+		if strings.HasPrefix(msg, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 func nullable(obj map[string]any) any {
 	if obj == nil {
 		return types.NullValue
