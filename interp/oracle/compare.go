@@ -27,16 +27,16 @@ func (o *Oracle) compareEnd(test *run) []*Finding {
 			fs = append(fs, &Finding{Check: CheckExtra, Key: k.String(), Value: rawJSON(o.end.Strip(k, val)),
 				Message: fmt.Sprintf("%s exists at the end (the reference does not have it)", k)})
 		default:
-			fs = append(fs, fieldFindings(k, o.end.Object(k), ref, val)...)
+			fs = append(fs, fieldFindings(k, o.end.Object(k), o.keys, ref, val)...)
 		}
 	}
 	return fs
 }
 
 // fieldFindings reports each differing field of one object.
-func fieldFindings(k trace.Key, m *mask.Object, ref, val map[string]any) []*Finding {
+func fieldFindings(k trace.Key, m *mask.Object, keys *listKeys, ref, val map[string]any) []*Finding {
 	var fs []*Finding
-	for _, d := range diff(m.Strip(ref), m.Strip(val)) {
+	for _, d := range diff(keys, keys.root(k, ref), m.Strip(ref), m.Strip(val)) {
 		p := mask.FormatPath(d.path)
 		fs = append(fs, &Finding{
 			Check: CheckField, Key: k.String(), Path: p,

@@ -3,7 +3,13 @@
 // reference runs and returns findings:
 //
 //   - the end state of every object (present in one run only; field values,
-//     compared recursively, lists by index);
+//     compared recursively: lists by their merge keys where Kubernetes
+//     defines them — the k8s.io/api types' patchMergeKey, a CRD schema's
+//     x-kubernetes-list-map-keys, "conditions" by type — so that order alone
+//     is no difference, and a finding names the element by key,
+//     status.conditions[type=Ready].status; sets of scalars in any order;
+//     other lists by index; an empty map or list, or null, equals an absent
+//     field);
 //   - per-object counts of creations and deletions over the run, which catch
 //     transient deletions that the end state hides (a difference complete
 //     before the plan's first fault is nondeterminism, not a finding);

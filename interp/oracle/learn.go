@@ -27,16 +27,17 @@ func Learn(refs []*trace.Trace, opts Options) ([]*ir.MaskRule, error) {
 		}
 		runs[i] = r
 	}
-	return learnRuns(runs, opts.Masks)
+	return learnRuns(runs, opts.Masks, newListKeys(runs[0]))
 }
 
-// learnRuns learns from replayed runs, comparing each with the first.
-func learnRuns(runs []*run, masks []*ir.Mask) ([]*ir.MaskRule, error) {
+// learnRuns learns from replayed runs, comparing each with the first;
+// keys says how their lists compare.
+func learnRuns(runs []*run, masks []*ir.Mask, keys *listKeys) ([]*ir.MaskRule, error) {
 	set, err := mask.Compile(masks)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
-	l := &learner{end: set.For(ir.OracleEnd), hist: set.For(ir.OracleHistory), seen: map[string]bool{}}
+	l := &learner{end: set.For(ir.OracleEnd), hist: set.For(ir.OracleHistory), keys: keys, seen: map[string]bool{}}
 	for _, r := range runs[1:] {
 		l.endState(runs[0], r)
 		l.counts(runs[0], r)
@@ -71,6 +72,7 @@ func mergeWhole(rs []*ir.MaskRule) []*ir.MaskRule {
 // learner accumulates learned rules without duplicates.
 type learner struct {
 	end, hist *mask.Matcher
+	keys      *listKeys
 	rules     []*ir.MaskRule
 	seen      map[string]bool
 }
@@ -100,17 +102,17 @@ func (l *learner) endState(a, b *run) {
 			continue
 		}
 		m := l.end.Object(k)
-		for _, d := range diff(m.Strip(x), m.Strip(y)) {
+		for _, d := range diff(l.keys, l.keys.root(k, x), m.Strip(x), m.Strip(y)) {
 			l.add(&ir.MaskRule{Target: refOf(k), Path: ir.JoinPath(generalise(d.path)), Oracle: ir.OracleEnd})
 		}
 	}
 }
 
-// generalise replaces list indices with "*".
+// generalise replaces list indices and key selectors with "*".
 func generalise(p []string) []string {
 	out := make([]string, len(p))
 	for i, s := range p {
-		if _, err := strconv.Atoi(s); err == nil {
+		if _, err := strconv.Atoi(s); err == nil || mask.IsSelector(s) {
 			s = "*"
 		}
 		out[i] = s
