@@ -13,8 +13,9 @@
 //   - per-object counts of creations and deletions over the run, which catch
 //     transient deletions that the end state hides (a difference complete
 //     before the plan's first fault is nondeterminism, not a finding);
-//   - objects with generated names (metadata.generateName), folded to
-//     kind/namespace/prefix* and compared by count;
+//   - objects whose names differ from run to run (metadata.generateName,
+//     a uid in the name, a ControllerRevision's template hash, an IP
+//     address), folded to kind/namespace/prefix* and compared by count;
 //   - invariants (CEL, through lang/celenv, compiled once) on every state of
 //     the cluster history and on the end state;
 //   - controller panics and crashes the plan did not cause, workload step

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/trace"
@@ -15,7 +16,8 @@ import (
 // a whole-object end-state rule for each object present at the end of some
 // runs only, and a whole-object history rule for each object whose
 // creation or deletion count differs. Generated names are learned as
-// kind/ns/prefix*. What opts.Masks already masks is not learned again, and
+// kind/ns/prefix*, and so are names that end in a random-looking suffix
+// (see nameGlob), so that the rules hold for the next run. What opts.Masks already masks is not learned again, and
 // objects opts.Own accepts are left out. The rules are sorted.
 func Learn(refs []*trace.Trace, opts Options) ([]*ir.MaskRule, error) {
 	own := ownPredicate(opts)
@@ -85,9 +87,34 @@ func (l *learner) add(r *ir.MaskRule) {
 	}
 }
 
+// refOf is the target of a rule learned on object k: its name with a
+// random-looking suffix as a glob (see nameGlob), so that the rule holds
+// for the next run too.
 func refOf(k trace.Key) ir.Ref {
-	return ir.Ref{Kind: k.Kind, Namespace: k.Namespace, Name: k.Name}
+	return ir.Ref{Kind: k.Kind, Namespace: k.Namespace, Name: nameGlob(k.Name)}
 }
+
+// nameGlob returns name with a suffix that looks random replaced by "*":
+// a last dash-separated part of 5 to 10 characters of the alphabet
+// Kubernetes draws random and hash suffixes from (no vowels, no 0, 1, 3),
+// with at least one letter, as in "ds-token-x7k2p" or "web-6b474476c4".
+// Other names come back unchanged.
+func nameGlob(name string) string {
+	i := strings.LastIndexByte(name, '-')
+	if i < 1 {
+		return name
+	}
+	suffix := name[i+1:]
+	if len(suffix) < 5 || len(suffix) > 10 || strings.Trim(suffix, randomAlphabet) != "" ||
+		strings.Trim(suffix, "0123456789") == "" {
+		return name
+	}
+	return name[:i+1] + "*"
+}
+
+// randomAlphabet is the alphabet of k8s.io/apimachinery's rand.String and
+// SafeEncodeString.
+const randomAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
 // endState learns from end-state differences between a and b.
 func (l *learner) endState(a, b *run) {

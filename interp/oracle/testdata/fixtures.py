@@ -211,6 +211,34 @@ write("keyed-field", "The Deployment's Available condition is False in the test 
 write("empty-absent", "The test run's Deployment has an empty annotations map and an empty volumes\nlist where the reference has neither (the API server drops either under\nomitempty): no finding.",
       refs(more=web()), with_fault(test_trace(more=web(empty=True))), opts())
 
+# ---- names and values the cluster allocates ----
+def allocated(ips, revision):
+    """A Service with cluster IPs and a node port, the IPAddress objects that
+    reserve the IPs, and the StatefulSet's ControllerRevision named by the
+    hash of its template, all different from run to run."""
+    def more(t):
+        t.hist("ADDED", "service", "ds", apiVersion="v1",
+               spec={"type": "NodePort", "clusterIP": ips[0], "clusterIPs": [ips[0]],
+                     "ports": [{"port": 80, "protocol": "TCP", "nodePort": 30000 + int(ips[0].split(".")[-1])}]})
+        t.e[-1]["object"]["kind"] = "Service"
+        for ip in ips:
+            t.hist("ADDED", "ipaddress", ip, ns="", apiVersion="networking.k8s.io/v1",
+                   spec={"parentRef": {"group": "", "resource": "services", "namespace": "default", "name": "ds"}})
+        t.hist("ADDED", "controllerrevision", "ds-" + revision, apiVersion="apps/v1", revision=1,
+               data={"spec": {"template": {"metadata": {"annotations": {"example.com/restartedAt": T0}}}}})
+        t.e[-1]["object"]["metadata"]["labels"] = {"controller.kubernetes.io/hash": revision}
+    return more
+
+r1 = Trace(1, uidseed="a"); base(r1, lease="ctl-1", more=allocated(["10.0.141.202", "10.0.7.9"], "6d9b7f5c4"))
+r2 = Trace(2, uidseed="b"); base(r2, lease="ctl-2", more=allocated(["10.0.88.17", "10.0.7.10"], "58c7d4b9f"))
+write("allocated", "Each run's Service gets other cluster IPs and another node port, reserved\nby IPAddress objects named by the address, and the StatefulSet's\nControllerRevision is named by the hash of a template that holds a\nrestart time. With std/masks: no finding, and nothing learned.",
+      [r1, r2], with_fault(test_trace(more=allocated(["10.0.3.250", "10.0.200.4"], "7f8d6c5b2"))),
+      dict(opts(), std=["default"]))
+r1 = Trace(1, uidseed="a"); base(r1, lease="ctl-1", extra="ds-token-x7k2p")
+r2 = Trace(2, uidseed="b"); base(r2, lease="ctl-2", extra="ds-token-b9q4m")
+write("learned-names", "Each run leaves a ConfigMap whose name ends in a random suffix (not a\ngenerated name): the reference runs teach the mask as the glob\nds-token-*, which holds for the test run's third name: no finding.",
+      [r1, r2], with_fault(test_trace(extra="ds-token-r5t2c")), opts())
+
 # ---- report fixture: a results directory ----
 import shutil
 ROOT = os.path.join(HERE, '..', '..', 'report', 'testdata', 'results')
