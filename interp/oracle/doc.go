@@ -9,7 +9,8 @@
 //     is no difference, and a finding names the element by key,
 //     status.conditions[type=Ready].status; sets of scalars in any order;
 //     other lists by index; an empty map or list, or null, equals an absent
-//     field);
+//     field; an object being deleted in one run only is one finding that
+//     says so, not a difference in metadata.deletionGracePeriodSeconds);
 //   - per-object counts of creations and deletions over the run, which catch
 //     transient deletions that the end state hides (a difference complete
 //     before the plan's first fault is nondeterminism, not a finding);

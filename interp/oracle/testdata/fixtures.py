@@ -239,6 +239,22 @@ r2 = Trace(2, uidseed="b"); base(r2, lease="ctl-2", extra="ds-token-b9q4m")
 write("learned-names", "Each run leaves a ConfigMap whose name ends in a random suffix (not a\ngenerated name): the reference runs teach the mask as the glob\nds-token-*, which holds for the test run's third name: no finding.",
       [r1, r2], with_fault(test_trace(extra="ds-token-r5t2c")), opts())
 
+# ---- an object being deleted ----
+def pvc_protected(deleting=False):
+    """data-ds-2 gets the PVC protection finalizer; deleting starts its
+    deletion, which the finalizer holds up."""
+    def more(t):
+        t.hist("MODIFIED", "persistentvolumeclaim", "data-ds-2", spec={"resources": {"requests": {"storage": "1Gi"}}})
+        meta = t.e[-1]["object"]["metadata"]
+        meta["finalizers"] = ["kubernetes.io/pvc-protection"]
+        if deleting:
+            meta["deletionTimestamp"] = "2026-12-02T10:00:09Z"
+            meta["deletionGracePeriodSeconds"] = 0
+    return more
+
+write("deleting", "A PVC the test run has started deleting is still there at the end, held\nby its finalizer: one finding, that it is being deleted (not that\nmetadata.deletionGracePeriodSeconds is 0).",
+      refs(more=pvc_protected()), with_fault(test_trace(more=pvc_protected(deleting=True))), opts())
+
 # ---- report fixture: a results directory ----
 import shutil
 ROOT = os.path.join(HERE, '..', '..', 'report', 'testdata', 'results')
