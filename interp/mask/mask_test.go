@@ -181,6 +181,22 @@ func TestPathForms(t *testing.T) {
 	}
 }
 
+// TestSelector writes key selectors as findings name keyed list elements,
+// quoting values that would read ambiguously.
+func TestSelector(t *testing.T) {
+	segs := []string{"status", "conditions", Selector([]string{"type"}, []string{"Ready"}), "status"}
+	if got, want := FormatPath(segs), "status.conditions[type=Ready].status"; got != want {
+		t.Errorf("FormatPath = %q, want %q", got, want)
+	}
+	sel := Selector([]string{"port", "protocol"}, []string{"a,b", ""})
+	if want := `[port="a,b",protocol=""]`; sel != want || !IsSelector(sel) {
+		t.Errorf("Selector = %q (selector: %v), want %q", sel, IsSelector(sel), want)
+	}
+	if IsSelector("[0]") || IsSelector("spec") {
+		t.Error("IsSelector accepts an index or a name")
+	}
+}
+
 func TestCompileErrors(t *testing.T) {
 	for _, r := range []*ir.MaskRule{
 		{},

@@ -87,12 +87,17 @@ func quotedSegment(p string, i int) (string, int, error) {
 // FormatPath joins segments into a path in the .sieve syntax that
 // ParsePath reads back: list indices as "[N]", words that are not
 // identifiers quoted ("metadata.labels.\"app.kubernetes.io/name\"").
+// A key selector (see Selector) is written as it is; only the oracle's
+// findings carry those, and ParsePath does not read them.
 func FormatPath(segs []string) string {
 	var b strings.Builder
 	for i, s := range segs {
 		switch {
 		case isIndex(s) && i > 0:
 			b.WriteString("[" + s + "]")
+			continue
+		case IsSelector(s) && i > 0:
+			b.WriteString(s)
 			continue
 		case i > 0:
 			b.WriteByte('.')
@@ -131,4 +136,30 @@ func isIdent(s string) bool {
 		}
 	}
 	return true
+}
+
+// Selector is the path segment that names an element of a keyed list by
+// the values of its keys, as the oracle compares such lists:
+// "[type=Ready]", "[port=80,protocol=TCP]". A value that holds a character
+// of the selector syntax or a space is Go-quoted.
+func Selector(keys, values []string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		v := values[i]
+		if v == "" || strings.ContainsAny(v, "[]=,\" \t\n") {
+			v = strconv.Quote(v)
+		}
+		b.WriteString(k + "=" + v)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// IsSelector reports whether a path segment is a key selector.
+func IsSelector(s string) bool {
+	return len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']' && strings.Contains(s, "=")
 }

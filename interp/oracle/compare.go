@@ -27,16 +27,25 @@ func (o *Oracle) compareEnd(test *run) []*Finding {
 			fs = append(fs, &Finding{Check: CheckExtra, Key: k.String(), Value: rawJSON(o.end.Strip(k, val)),
 				Message: fmt.Sprintf("%s exists at the end (the reference does not have it)", k)})
 		default:
-			fs = append(fs, fieldFindings(k, o.end.Object(k), ref, val)...)
+			fs = append(fs, fieldFindings(k, o.end.Object(k), o.keys, ref, val)...)
 		}
 	}
 	return fs
 }
 
-// fieldFindings reports each differing field of one object.
-func fieldFindings(k trace.Key, m *mask.Object, ref, val map[string]any) []*Finding {
+// fieldFindings reports each differing field of one object. An object
+// being deleted in one run only is one finding that says so, not a
+// difference in the fields deletion sets.
+func fieldFindings(k trace.Key, m *mask.Object, keys *listKeys, ref, val map[string]any) []*Finding {
 	var fs []*Finding
-	for _, d := range diff(m.Strip(ref), m.Strip(val)) {
+	del := deletionFinding(k, m, ref, val)
+	if del != nil {
+		fs = append(fs, del)
+	}
+	for _, d := range diff(keys, keys.root(k, ref), m.Strip(ref), m.Strip(val)) {
+		if del != nil && deletionField(d.path) {
+			continue
+		}
 		p := mask.FormatPath(d.path)
 		fs = append(fs, &Finding{
 			Check: CheckField, Key: k.String(), Path: p,
@@ -45,6 +54,46 @@ func fieldFindings(k trace.Key, m *mask.Object, ref, val map[string]any) []*Find
 		})
 	}
 	return fs
+}
+
+// deletionFinding reports an object whose deletionTimestamp is set at the
+// end of one run only (it waits for its finalizers), or returns nil. A
+// mask on metadata.deletionTimestamp by key or path turns it off; one on
+// timestamp values does not.
+func deletionFinding(k trace.Key, m *mask.Object, ref, val map[string]any) *Finding {
+	rd, vd := deletionTimestamp(ref), deletionTimestamp(val)
+	if (rd == nil) == (vd == nil) || m.Field([]string{"metadata", "deletionTimestamp"}) {
+		return nil
+	}
+	f := &Finding{Check: CheckField, Key: k.String(), Path: "metadata.deletionTimestamp",
+		Reference: rawJSON(orAbsent(rd)), Value: rawJSON(orAbsent(vd))}
+	if vd != nil {
+		f.Message = fmt.Sprintf("%s is being deleted at the end (deletionTimestamp set; the reference's is not)", k)
+	} else {
+		f.Message = fmt.Sprintf("%s is not being deleted at the end (the reference's is: deletionTimestamp set)", k)
+	}
+	return f
+}
+
+// deletionTimestamp returns metadata.deletionTimestamp of obj, or nil.
+func deletionTimestamp(obj map[string]any) any {
+	meta, _ := obj["metadata"].(map[string]any)
+	return meta["deletionTimestamp"]
+}
+
+// orAbsent returns v, or absent{} for nil.
+func orAbsent(v any) any {
+	if v == nil {
+		return absent{}
+	}
+	return v
+}
+
+// deletionField reports whether path is a field the API server sets when
+// it starts deleting an object.
+func deletionField(path []string) bool {
+	return len(path) == 2 && path[0] == "metadata" &&
+		(path[1] == "deletionTimestamp" || path[1] == "deletionGracePeriodSeconds")
 }
 
 // compareCounts compares creations and deletions per object, except for

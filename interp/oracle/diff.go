@@ -1,31 +1,39 @@
 package oracle
 
 import (
+	"encoding/json"
 	"reflect"
 	"sort"
 	"strconv"
+
+	"github.com/sievetool/sieve/interp/mask"
 )
 
 // absent marks a side of a difference where the field does not exist.
 type absent struct{}
 
 // delta is one field that differs: the path and the two values, either of
-// which may be absent{}.
+// which may be absent{}. An element of a keyed list is named by a key
+// selector (mask.Selector), "[type=Ready]", any other by its index.
 type delta struct {
 	path     []string
 	ref, val any
 }
 
-// diff compares two decoded JSON values recursively: maps by key, lists by
-// index. A subtree present on one side only is one delta at its root.
-func diff(ref, val any) []delta {
-	var d differ
-	d.value(ref, val)
+// diff compares two decoded JSON values recursively: maps by key; lists by
+// their merge keys where the object's shape (see listKeys) gives them, as
+// sets where it says so, else by index. An empty map or list, or null,
+// equals an absent field, as the API server drops either under omitempty.
+// A subtree present on one side only is one delta at its root.
+func diff(keys *listKeys, root shape, ref, val any) []delta {
+	d := differ{keys: keys}
+	d.value(ref, val, root)
 	return d.out
 }
 
 // differ collects deltas; path is the current path, reused across calls.
 type differ struct {
+	keys *listKeys
 	path []string
 	out  []delta
 }
@@ -34,25 +42,38 @@ func (d *differ) add(ref, val any) {
 	d.out = append(d.out, delta{path: append([]string(nil), d.path...), ref: ref, val: val})
 }
 
-func (d *differ) value(ref, val any) {
+func (d *differ) value(ref, val any, s shape) {
 	switch r := ref.(type) {
 	case map[string]any:
 		if v, ok := val.(map[string]any); ok {
-			d.maps(r, v)
+			d.maps(r, v, s)
 			return
 		}
 	case []any:
 		if v, ok := val.([]any); ok {
-			d.lists(r, v)
+			d.lists(r, v, s)
 			return
 		}
 	}
-	if !reflect.DeepEqual(ref, val) {
+	if !reflect.DeepEqual(ref, val) && !(empty(ref) && empty(val)) {
 		d.add(ref, val)
 	}
 }
 
-func (d *differ) maps(ref, val map[string]any) {
+// empty reports whether v is null, an empty map or an empty list.
+func empty(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		return len(t) == 0
+	case []any:
+		return len(t) == 0
+	}
+	return false
+}
+
+func (d *differ) maps(ref, val map[string]any, s shape) {
 	keys := make([]string, 0, len(ref)+len(val))
 	for k := range ref {
 		keys = append(keys, k)
@@ -65,7 +86,7 @@ func (d *differ) maps(ref, val map[string]any) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		d.path = append(d.path, k)
-		d.child(ref[k], keyPresent(ref, k), val[k], keyPresent(val, k))
+		d.child(ref[k], keyPresent(ref, k), val[k], keyPresent(val, k), d.keys.field(s, k))
 		d.path = d.path[:len(d.path)-1]
 	}
 }
@@ -75,9 +96,25 @@ func keyPresent(m map[string]any, k string) bool {
 	return ok
 }
 
-func (d *differ) lists(ref, val []any) {
-	n := max(len(ref), len(val))
-	for i := 0; i < n; i++ {
+// lists compares two lists: as sets, by key or by index.
+func (d *differ) lists(ref, val []any, s shape) {
+	if s.set && sameSet(ref, val) {
+		return
+	}
+	elem := d.keys.elem(s)
+	keys := s.keys
+	if keys == nil && len(d.path) > 0 && d.path[len(d.path)-1] == "conditions" {
+		keys = []string{"type"}
+	}
+	if keys != nil {
+		rs, okRef := selectors(ref, keys)
+		vs, okVal := selectors(val, keys)
+		if okRef && okVal {
+			d.keyed(ref, val, rs, vs, elem)
+			return
+		}
+	}
+	for i := 0; i < max(len(ref), len(val)); i++ {
 		d.path = append(d.path, strconv.Itoa(i))
 		var r, v any
 		if i < len(ref) {
@@ -86,19 +123,110 @@ func (d *differ) lists(ref, val []any) {
 		if i < len(val) {
 			v = val[i]
 		}
-		d.child(r, i < len(ref), v, i < len(val))
+		d.child(r, i < len(ref), v, i < len(val), elem)
 		d.path = d.path[:len(d.path)-1]
 	}
 }
 
-// child compares one member, either side of which may be missing.
-func (d *differ) child(ref any, inRef bool, val any, inVal bool) {
+// keyed compares the elements of two keyed lists that have the same
+// selector; an element whose selector the other list lacks is present on
+// one side only. The order of the elements does not matter.
+func (d *differ) keyed(ref, val []any, rs, vs []string, elem shape) {
+	at := make(map[string]int, len(vs))
+	for i, sel := range vs {
+		at[sel] = i
+	}
+	inRef := make(map[string]bool, len(rs))
+	for i, sel := range rs {
+		inRef[sel] = true
+		j, ok := at[sel]
+		d.path = append(d.path, sel)
+		if ok {
+			d.child(ref[i], true, val[j], true, elem)
+		} else {
+			d.child(ref[i], true, nil, false, elem)
+		}
+		d.path = d.path[:len(d.path)-1]
+	}
+	for j, sel := range vs {
+		if !inRef[sel] {
+			d.path = append(d.path, sel)
+			d.child(nil, false, val[j], true, elem)
+			d.path = d.path[:len(d.path)-1]
+		}
+	}
+}
+
+// selectors returns the key selector of each element of l, and false
+// unless every element is a map with a scalar value for some of the keys
+// and no two elements share a selector.
+func selectors(l []any, keys []string) ([]string, bool) {
+	out := make([]string, len(l))
+	seen := make(map[string]bool, len(l))
+	for i, e := range l {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		var ks, vs []string
+		for _, k := range keys {
+			v, ok := scalar(m[k])
+			if ok {
+				ks, vs = append(ks, k), append(vs, v)
+			}
+		}
+		if ks == nil {
+			return nil, false
+		}
+		sel := mask.Selector(ks, vs)
+		if seen[sel] {
+			return nil, false
+		}
+		seen[sel] = true
+		out[i] = sel
+	}
+	return out, true
+}
+
+// scalar renders a string, number or boolean for a selector.
+func scalar(v any) (string, bool) {
+	switch t := v.(type) {
+	case string:
+		return t, true
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64), true
+	case bool:
+		return strconv.FormatBool(t), true
+	}
+	return "", false
+}
+
+// sameSet reports whether two lists hold the same elements, in any order.
+func sameSet(ref, val []any) bool {
+	if len(ref) != len(val) {
+		return false
+	}
+	enc := func(l []any) []string {
+		out := make([]string, len(l))
+		for i, e := range l {
+			b, _ := json.Marshal(e)
+			out[i] = string(b)
+		}
+		sort.Strings(out)
+		return out
+	}
+	return reflect.DeepEqual(enc(ref), enc(val))
+}
+
+// child compares one member, either side of which may be missing; a
+// missing member equals an empty one.
+func (d *differ) child(ref any, inRef bool, val any, inVal bool, s shape) {
 	switch {
 	case inRef && inVal:
-		d.value(ref, val)
-	case inRef:
+		d.value(ref, val, s)
+	case inRef && !empty(ref):
 		d.add(ref, absent{})
-	default:
+	case inVal && !empty(val):
 		d.add(absent{}, val)
 	}
 }

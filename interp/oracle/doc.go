@@ -3,12 +3,20 @@
 // reference runs and returns findings:
 //
 //   - the end state of every object (present in one run only; field values,
-//     compared recursively, lists by index);
+//     compared recursively: lists by their merge keys where Kubernetes
+//     defines them — the k8s.io/api types' patchMergeKey, a CRD schema's
+//     x-kubernetes-list-map-keys, "conditions" by type — so that order alone
+//     is no difference, and a finding names the element by key,
+//     status.conditions[type=Ready].status; sets of scalars in any order;
+//     other lists by index; an empty map or list, or null, equals an absent
+//     field; an object being deleted in one run only is one finding that
+//     says so, not a difference in metadata.deletionGracePeriodSeconds);
 //   - per-object counts of creations and deletions over the run, which catch
 //     transient deletions that the end state hides (a difference complete
 //     before the plan's first fault is nondeterminism, not a finding);
-//   - objects with generated names (metadata.generateName), folded to
-//     kind/namespace/prefix* and compared by count;
+//   - objects whose names differ from run to run (metadata.generateName,
+//     a uid in the name, a ControllerRevision's template hash, an IP
+//     address), folded to kind/namespace/prefix* and compared by count;
 //   - invariants (CEL, through lang/celenv, compiled once) on every state of
 //     the cluster history and on the end state;
 //   - controller panics and crashes the plan did not cause, workload step

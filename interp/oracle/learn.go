@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/trace"
@@ -15,7 +16,8 @@ import (
 // a whole-object end-state rule for each object present at the end of some
 // runs only, and a whole-object history rule for each object whose
 // creation or deletion count differs. Generated names are learned as
-// kind/ns/prefix*. What opts.Masks already masks is not learned again, and
+// kind/ns/prefix*, and so are names that end in a random-looking suffix
+// (see nameGlob), so that the rules hold for the next run. What opts.Masks already masks is not learned again, and
 // objects opts.Own accepts are left out. The rules are sorted.
 func Learn(refs []*trace.Trace, opts Options) ([]*ir.MaskRule, error) {
 	own := ownPredicate(opts)
@@ -27,16 +29,17 @@ func Learn(refs []*trace.Trace, opts Options) ([]*ir.MaskRule, error) {
 		}
 		runs[i] = r
 	}
-	return learnRuns(runs, opts.Masks)
+	return learnRuns(runs, opts.Masks, newListKeys(runs[0]))
 }
 
-// learnRuns learns from replayed runs, comparing each with the first.
-func learnRuns(runs []*run, masks []*ir.Mask) ([]*ir.MaskRule, error) {
+// learnRuns learns from replayed runs, comparing each with the first;
+// keys says how their lists compare.
+func learnRuns(runs []*run, masks []*ir.Mask, keys *listKeys) ([]*ir.MaskRule, error) {
 	set, err := mask.Compile(masks)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
-	l := &learner{end: set.For(ir.OracleEnd), hist: set.For(ir.OracleHistory), seen: map[string]bool{}}
+	l := &learner{end: set.For(ir.OracleEnd), hist: set.For(ir.OracleHistory), keys: keys, seen: map[string]bool{}}
 	for _, r := range runs[1:] {
 		l.endState(runs[0], r)
 		l.counts(runs[0], r)
@@ -71,6 +74,7 @@ func mergeWhole(rs []*ir.MaskRule) []*ir.MaskRule {
 // learner accumulates learned rules without duplicates.
 type learner struct {
 	end, hist *mask.Matcher
+	keys      *listKeys
 	rules     []*ir.MaskRule
 	seen      map[string]bool
 }
@@ -83,9 +87,34 @@ func (l *learner) add(r *ir.MaskRule) {
 	}
 }
 
+// refOf is the target of a rule learned on object k: its name with a
+// random-looking suffix as a glob (see nameGlob), so that the rule holds
+// for the next run too.
 func refOf(k trace.Key) ir.Ref {
-	return ir.Ref{Kind: k.Kind, Namespace: k.Namespace, Name: k.Name}
+	return ir.Ref{Kind: k.Kind, Namespace: k.Namespace, Name: nameGlob(k.Name)}
 }
+
+// nameGlob returns name with a suffix that looks random replaced by "*":
+// a last dash-separated part of 5 to 10 characters of the alphabet
+// Kubernetes draws random and hash suffixes from (no vowels, no 0, 1, 3),
+// with at least one letter, as in "ds-token-x7k2p" or "web-6b474476c4".
+// Other names come back unchanged.
+func nameGlob(name string) string {
+	i := strings.LastIndexByte(name, '-')
+	if i < 1 {
+		return name
+	}
+	suffix := name[i+1:]
+	if len(suffix) < 5 || len(suffix) > 10 || strings.Trim(suffix, randomAlphabet) != "" ||
+		strings.Trim(suffix, "0123456789") == "" {
+		return name
+	}
+	return name[:i+1] + "*"
+}
+
+// randomAlphabet is the alphabet of k8s.io/apimachinery's rand.String and
+// SafeEncodeString.
+const randomAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
 // endState learns from end-state differences between a and b.
 func (l *learner) endState(a, b *run) {
@@ -100,17 +129,17 @@ func (l *learner) endState(a, b *run) {
 			continue
 		}
 		m := l.end.Object(k)
-		for _, d := range diff(m.Strip(x), m.Strip(y)) {
+		for _, d := range diff(l.keys, l.keys.root(k, x), m.Strip(x), m.Strip(y)) {
 			l.add(&ir.MaskRule{Target: refOf(k), Path: ir.JoinPath(generalise(d.path)), Oracle: ir.OracleEnd})
 		}
 	}
 }
 
-// generalise replaces list indices with "*".
+// generalise replaces list indices and key selectors with "*".
 func generalise(p []string) []string {
 	out := make([]string, len(p))
 	for i, s := range p {
-		if _, err := strconv.Atoi(s); err == nil {
+		if _, err := strconv.Atoi(s); err == nil || mask.IsSelector(s) {
 			s = "*"
 		}
 		out[i] = s

@@ -43,6 +43,7 @@ type Oracle struct {
 	ref        *run
 	refFailed  map[stepID]bool
 	learned    []*ir.MaskRule
+	keys       *listKeys
 	end, hist  *mask.Matcher
 	invariants []*invariant
 }
@@ -80,10 +81,11 @@ func (o *Oracle) prepare(refs []*trace.Trace) error {
 		runs[i] = r
 	}
 	o.ref = runs[0]
+	o.keys = newListKeys(o.ref)
 	o.refFailed = failedSteps(refs)
 	masks := o.opts.Masks
 	if !o.opts.NoLearn && len(runs) > 1 {
-		learned, err := learnRuns(runs, masks)
+		learned, err := learnRuns(runs, masks, o.keys)
 		if err != nil {
 			return err
 		}

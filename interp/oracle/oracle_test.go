@@ -13,11 +13,15 @@ import (
 
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/check"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/stdlib"
 )
 
-// fixtureOptions is options.json in a golden archive.
+// fixtureOptions is options.json in a golden archive. Std names masks of
+// std/masks (as the checker lowers them) that come before Masks.
 type fixtureOptions struct {
+	Std        []string        `json:"std"`
 	Masks      []*ir.Mask      `json:"masks"`
 	Invariants []*ir.Invariant `json:"invariants"`
 	OwnKeys    []trace.Key     `json:"ownKeys"`
@@ -49,7 +53,8 @@ func runGolden(t *testing.T, file string, env *celenv.Env) {
 		t.Fatal(err)
 	}
 	refs, test, fo := loadFixture(t, ar)
-	o, err := New(refs, Options{Masks: fo.Masks, Invariants: fo.Invariants, OwnKeys: fo.OwnKeys, ResultsDir: "results", Env: env})
+	masks := append(stdMasks(t, fo.Std), fo.Masks...)
+	o, err := New(refs, Options{Masks: masks, Invariants: fo.Invariants, OwnKeys: fo.OwnKeys, ResultsDir: "results", Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +91,20 @@ func checkExpectation(t *testing.T, ar *txtar.Archive, fs []*Finding) {
 	case strings.Contains(c, "one finding") && len(fs) != 1:
 		t.Errorf("want one finding, got %d", len(fs))
 	}
+}
+
+// stdMasks returns the masks of std/masks with the given names.
+func stdMasks(t *testing.T, names []string) []*ir.Mask {
+	if len(names) == 0 {
+		return nil
+	}
+	src := "import \"std/masks\"\ncontroller c { command [\"true\"] }\nworkload w { settle 1s }\n" +
+		"test t {\n  controller c\n  workloads [w]\n  masks [masks." + strings.Join(names, ", masks.") + "]\n}\n"
+	spec, ds := check.File("t.sieve", []byte(src), check.Options{Std: stdlib.FS()})
+	if ds.HasErrors() {
+		t.Fatalf("std/masks %v: %v", names, ds)
+	}
+	return spec.Tests[0].Masks
 }
 
 func loadFixture(t *testing.T, ar *txtar.Archive) ([]*trace.Trace, *trace.Trace, fixtureOptions) {

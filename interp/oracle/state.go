@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -97,19 +98,35 @@ func decodeObject(e *trace.Entry) (map[string]any, error) {
 
 // foldKey returns the fold key of an object whose name differs from run
 // to run: kind/ns/prefix* for a name generated from metadata.generateName,
-// and the name with "*" for its UID-like part for names made from another
-// object's UID (a provisioned volume's "pvc-<uid>").
+// the name with "*" for its UID-like part for names made from another
+// object's UID (a provisioned volume's "pvc-<uid>"), parent-* for a
+// ControllerRevision named by its parent and the hash of a template (which
+// may hold a restart timestamp), and kind/* for objects named by an IP
+// address the cluster allocated (IPAddress).
 func foldKey(k trace.Key, obj map[string]any) (trace.Key, bool) {
+	fold := func(name string) (trace.Key, bool) {
+		return trace.Key{Kind: k.Kind, Namespace: k.Namespace, Name: name}, true
+	}
 	meta, _ := obj["metadata"].(map[string]any)
 	gen, _ := meta["generateName"].(string)
-	if gen != "" && strings.HasPrefix(k.Name, gen) {
-		return trace.Key{Kind: k.Kind, Namespace: k.Namespace, Name: gen + "*"}, true
-	}
-	if uid.MatchString(k.Name) {
-		return trace.Key{Kind: k.Kind, Namespace: k.Namespace, Name: uid.ReplaceAllString(k.Name, "*")}, true
+	labels, _ := meta["labels"].(map[string]any)
+	hash, _ := labels[revisionHashLabel].(string)
+	switch {
+	case gen != "" && strings.HasPrefix(k.Name, gen):
+		return fold(gen + "*")
+	case uid.MatchString(k.Name):
+		return fold(uid.ReplaceAllString(k.Name, "*"))
+	case hash != "" && strings.HasSuffix(k.Name, "-"+hash):
+		return fold(strings.TrimSuffix(k.Name, hash) + "*")
+	case mask.IsIP(k.Name):
+		return fold("*")
 	}
 	return trace.Key{}, false
 }
+
+// revisionHashLabel holds the template hash that names a ControllerRevision
+// of a StatefulSet or DaemonSet (parent-hash).
+const revisionHashLabel = "controller.kubernetes.io/hash"
 
 // uid matches a UUID in an object name.
 var uid = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)

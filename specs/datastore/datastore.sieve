@@ -1,5 +1,5 @@
 // datastore: a stale-state bug (cf. cass-operator K8SSAND-559,
-// zookeeper-operator #314). See README.md.
+// zookeeper-operator #312). See README.md.
 //
 //   sieve run specs/datastore/datastore.sieve --test buggy   # exits 1: live PVCs deleted
 //   sieve run specs/datastore/datastore.sieve --test fixed   # exits 0

@@ -69,6 +69,17 @@ mask default {
   // Any string that looks like a timestamp or an IP address.
   value timestamp
   value ip
+
+  // Addresses and ports the cluster allocates: a Service's cluster IPs and
+  // node ports, and the IPAddress objects that reserve the cluster IPs.
+  // (Objects named differently in each run need no mask: the oracle
+  // compares generated names, ControllerRevisions named by a template hash
+  // and IPAddresses by number per name prefix.)
+  service/*/* path spec.clusterIP
+  service/*/* path spec.clusterIPs
+  service/*/* path spec.ports[*].nodePort
+  service/*/* path spec.healthCheckNodePort
+  ipaddress/*/* whole
 }
 
 // restarts masks container restart counts and last states, for workloads

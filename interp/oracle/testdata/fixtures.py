@@ -57,7 +57,8 @@ class Trace:
         return "".join(json.dumps(x, sort_keys=False) + "\n" for x in [self.h] + self.e)
 
 def base(t, replicas=3, pvcs=3, ready=3, extra=None, skip_pvc=None, lease="ctl-1", podcount=2, recreate_pvc=None,
-         transient_replicas=None, generated_prefix="web-", fail_step=None, end_steps=True, late_fault=False):
+         transient_replicas=None, generated_prefix="web-", fail_step=None, end_steps=True, late_fault=False,
+         more=None):
     t.ctl("start", pid=100)
     t.step(0, "start")
     t.hist("ADDED", "datastore.example.com", "ds", spec={"replicas": replicas})
@@ -86,6 +87,8 @@ def base(t, replicas=3, pvcs=3, ready=3, extra=None, skip_pvc=None, lease="ctl-1
         t.hist("DELETED", "persistentvolumeclaim", "data-ds-%d" % skip_pvc, spec={"resources": {"requests": {"storage": "1Gi"}}})
     if extra:
         t.hist("ADDED", "configmap", extra, data={"k": "v"})
+    if more:
+        more(t)
     t.hist("MODIFIED", "lease", "ds-controller", spec={"holderIdentity": lease + "-renewed"})
     if end_steps:
         t.step(1, "end", error=fail_step)
@@ -168,6 +171,89 @@ r = refs(fail_step="wait pod/default/ds-* ready: timed out after 60s")
 write("step-ref-failed", "The same wait step times out in a reference run too: the test run is not\nblamed, no finding.", r,
       with_fault(test_trace(fail_step="wait pod/default/ds-* ready: timed out after 60s")), opts())
 write("incomplete", "The test run stops in the middle of step 2 (the run was cut short): one\nfinding.", refs(), with_fault(test_trace(end_steps=False)), opts())
+
+# ---- keyed lists and empty values ----
+def web(available="True", reorder=False, empty=False):
+    """A Deployment and a Service whose lists Kubernetes keys: conditions by
+    type, containers and env by name, Service ports by port and protocol.
+    reorder reverses every one of those lists; empty adds an empty
+    annotations map and an empty volumes list."""
+    def flip(l):
+        return list(reversed(l)) if reorder else l
+    def more(t):
+        conds = flip([{"type": "Available", "status": available, "reason": "MinimumReplicasAvailable",
+                       "lastTransitionTime": T0},
+                      {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable",
+                       "lastTransitionTime": T0}])
+        env = flip([{"name": "MODE", "value": "server"}, {"name": "PEERS", "value": "3"}])
+        containers = flip([{"name": "web", "image": "web:1", "env": env},
+                           {"name": "sidecar", "image": "log:1"}])
+        pod = {"containers": containers}
+        if empty:
+            pod["volumes"] = []
+        t.hist("ADDED", "deployment", "web", apiVersion="apps/v1",
+               spec={"replicas": 2, "template": {"spec": pod}},
+               status={"replicas": 2, "conditions": conds})
+        t.e[-1]["object"]["kind"] = "Deployment"
+        if empty:
+            t.e[-1]["object"]["metadata"]["annotations"] = {}
+        t.hist("ADDED", "service", "web", apiVersion="v1",
+               spec={"ports": flip([{"name": "http", "port": 80, "protocol": "TCP", "targetPort": 8080},
+                                    {"name": "dns-tcp", "port": 53, "protocol": "TCP", "targetPort": 53},
+                                    {"name": "dns", "port": 53, "protocol": "UDP", "targetPort": 53}])})
+        t.e[-1]["object"]["kind"] = "Service"
+    return more
+
+write("keyed-reorder", "The test run's Deployment conditions, containers and env, and its Service\nports (two on port 53, one per protocol), come in the reverse order: lists\nwith merge keys compare by key, so order alone is no finding.",
+      refs(more=web()), with_fault(test_trace(more=web(reorder=True))), opts())
+write("keyed-field", "The Deployment's Available condition is False in the test run, and its\nconditions come in another order: one finding, naming the condition by its\ntype.",
+      refs(more=web()), with_fault(test_trace(more=web(available="False", reorder=True))), opts())
+write("empty-absent", "The test run's Deployment has an empty annotations map and an empty volumes\nlist where the reference has neither (the API server drops either under\nomitempty): no finding.",
+      refs(more=web()), with_fault(test_trace(more=web(empty=True))), opts())
+
+# ---- names and values the cluster allocates ----
+def allocated(ips, revision):
+    """A Service with cluster IPs and a node port, the IPAddress objects that
+    reserve the IPs, and the StatefulSet's ControllerRevision named by the
+    hash of its template, all different from run to run."""
+    def more(t):
+        t.hist("ADDED", "service", "ds", apiVersion="v1",
+               spec={"type": "NodePort", "clusterIP": ips[0], "clusterIPs": [ips[0]],
+                     "ports": [{"port": 80, "protocol": "TCP", "nodePort": 30000 + int(ips[0].split(".")[-1])}]})
+        t.e[-1]["object"]["kind"] = "Service"
+        for ip in ips:
+            t.hist("ADDED", "ipaddress", ip, ns="", apiVersion="networking.k8s.io/v1",
+                   spec={"parentRef": {"group": "", "resource": "services", "namespace": "default", "name": "ds"}})
+        t.hist("ADDED", "controllerrevision", "ds-" + revision, apiVersion="apps/v1", revision=1,
+               data={"spec": {"template": {"metadata": {"annotations": {"example.com/restartedAt": T0}}}}})
+        t.e[-1]["object"]["metadata"]["labels"] = {"controller.kubernetes.io/hash": revision}
+    return more
+
+r1 = Trace(1, uidseed="a"); base(r1, lease="ctl-1", more=allocated(["10.0.141.202", "10.0.7.9"], "6d9b7f5c4"))
+r2 = Trace(2, uidseed="b"); base(r2, lease="ctl-2", more=allocated(["10.0.88.17", "10.0.7.10"], "58c7d4b9f"))
+write("allocated", "Each run's Service gets other cluster IPs and another node port, reserved\nby IPAddress objects named by the address, and the StatefulSet's\nControllerRevision is named by the hash of a template that holds a\nrestart time. With std/masks: no finding, and nothing learned.",
+      [r1, r2], with_fault(test_trace(more=allocated(["10.0.3.250", "10.0.200.4"], "7f8d6c5b2"))),
+      dict(opts(), std=["default"]))
+r1 = Trace(1, uidseed="a"); base(r1, lease="ctl-1", extra="ds-token-x7k2p")
+r2 = Trace(2, uidseed="b"); base(r2, lease="ctl-2", extra="ds-token-b9q4m")
+write("learned-names", "Each run leaves a ConfigMap whose name ends in a random suffix (not a\ngenerated name): the reference runs teach the mask as the glob\nds-token-*, which holds for the test run's third name: no finding.",
+      [r1, r2], with_fault(test_trace(extra="ds-token-r5t2c")), opts())
+
+# ---- an object being deleted ----
+def pvc_protected(deleting=False):
+    """data-ds-2 gets the PVC protection finalizer; deleting starts its
+    deletion, which the finalizer holds up."""
+    def more(t):
+        t.hist("MODIFIED", "persistentvolumeclaim", "data-ds-2", spec={"resources": {"requests": {"storage": "1Gi"}}})
+        meta = t.e[-1]["object"]["metadata"]
+        meta["finalizers"] = ["kubernetes.io/pvc-protection"]
+        if deleting:
+            meta["deletionTimestamp"] = "2026-12-02T10:00:09Z"
+            meta["deletionGracePeriodSeconds"] = 0
+    return more
+
+write("deleting", "A PVC the test run has started deleting is still there at the end, held\nby its finalizer: one finding, that it is being deleted (not that\nmetadata.deletionGracePeriodSeconds is 0).",
+      refs(more=pvc_protected()), with_fault(test_trace(more=pvc_protected(deleting=True))), opts())
 
 # ---- report fixture: a results directory ----
 import shutil

@@ -3,7 +3,7 @@
 // deletes the Datastore's PVCs when the Datastore is deleted.
 //
 // It reproduces the shape of a stale-state bug (cass-operator K8SSAND-559,
-// zookeeper-operator #314): restarted against a stale view, it sees an old,
+// zookeeper-operator #312): restarted against a stale view, it sees an old,
 // deleting Datastore while a new one of the same name is live, and deletes
 // the live PVCs. --fixed turns on the fix. See ../README.md.
 //
