@@ -15,6 +15,11 @@ type Options struct {
 	// Quiet is the gap between two controller requests that ends a burst
 	// (the proxy's view of a reconcile). Default 100ms.
 	Quiet time.Duration
+	// Pace bounds how long the controller computes between reading its
+	// cache and its next request, which the proxy cannot see. Default:
+	// learned from the trace (twice the longest time from an event to the
+	// first request that reacted to it, at least Quiet).
+	Pace time.Duration
 	// MaxOccurrence is the highest occurrence of one signature that the
 	// duplicates pass keeps. Default 3, as in Sieve.
 	MaxOccurrence int
@@ -70,16 +75,17 @@ func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
 			return nil, err
 		}
 	}
-	g := &generator{ix: newIndex(tr, m, opts.Quiet), test: t, opts: opts}
+	g := &generator{ix: newIndex(tr, m, opts.Quiet, opts.Pace), test: t, opts: opts}
 	set := &Set{}
 	for _, pol := range t.Policies {
 		for _, pat := range pol.Patterns {
-			plans, count, err := g.pattern(pol, pat)
+			plans, count, cands, err := g.pattern(pol, pat)
 			if err != nil {
 				return nil, err
 			}
 			set.Plans = append(set.Plans, plans...)
 			set.Counts = append(set.Counts, count)
+			set.Candidates = append(set.Candidates, cands...)
 		}
 	}
 	if err := g.userPlans(set); err != nil {
@@ -89,36 +95,43 @@ func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
 	return set, nil
 }
 
-// pattern generates and prunes the plans of one pattern for one policy.
-// Candidates that make the same plan (the same actions, so the same name)
-// give it once: Final counts distinct plans.
-func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*Plan, Count, error) {
-	var cands []*candidate
+// pattern generates and prunes the plans of one pattern for one policy,
+// and says what became of each candidate. Candidates that make the same
+// plan (the same actions, so the same name) give it once: Final counts
+// distinct plans.
+func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*Plan, Count, []Candidate, error) {
+	var all []*candidate
 	var passes []pass
 	switch pat {
 	case ir.Intermediate:
-		cands, passes = g.intermediate(pol)
+		all, passes = g.intermediate(pol)
 	case ir.Stale:
-		cands, passes = g.stale(pol)
+		all, passes = g.stale(pol)
 	case ir.Unobserved:
-		cands, passes = g.unobserved(pol)
+		all, passes = g.unobserved(pol)
 	default:
-		return nil, Count{}, fmt.Errorf("plan: policy %s: unknown pattern %q (want intermediate, stale or unobserved)", pol.Name, pat)
+		return nil, Count{}, nil, fmt.Errorf("plan: policy %s: unknown pattern %q (want intermediate, stale or unobserved)", pol.Name, pat)
 	}
-	count := Count{Policy: pol.Name, Pattern: pat, Baseline: len(cands)}
-	cands = runPasses(cands, passes, &count)
+	count := Count{Policy: pol.Name, Pattern: pat, Baseline: len(all)}
+	cands := runPasses(all, passes, &count)
 	cands = spread(cands, pol.MaxPlans, &count)
 	plans := make([]*Plan, 0, len(cands))
+	names := map[*candidate]string{}
 	for _, c := range cands {
 		p := c.build()
 		p.Format, p.Test, p.Pattern, p.Policy = Version, g.test.Name, pat, pol.Name
 		p.Src = srcString(pol.Src)
 		p.setName(c.slug)
 		plans = append(plans, p)
+		names[c] = p.Name
 	}
 	plans = dedupe(plans)
 	count.Final = len(plans)
-	return plans, count, nil
+	records := make([]Candidate, len(all))
+	for i, c := range all {
+		records[i] = c.record(pol, pat, names[c])
+	}
+	return plans, count, records, nil
 }
 
 // dedupe keeps the first plan of each name.

@@ -3,9 +3,11 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,9 +19,11 @@ import (
 
 // TestGenerate runs generation on each case in testdata/cases: a txtar
 // archive naming a fixture trace (-- trace --) and holding the test
-// (-- test.json --, the IR). The out/ sections are the golden output: the
-// counts table, the plan names, each plan, and, for cases whose single
-// policy has every pass on, the counts with each pass switched off.
+// (-- test.json --, the IR) and, optionally, the plans known to find a bug
+// (-- true --, see checkRecall). The out/ sections are the golden output:
+// the counts table, the plan names, each plan, what became of every
+// candidate (out/explain), the recall, and, for cases whose single policy
+// has every pass on, the counts with each pass switched off.
 // SIEVE_UPDATE=1 rewrites them.
 func TestGenerate(t *testing.T) {
 	files, err := filepath.Glob("testdata/cases/*.txtar")
@@ -33,7 +37,7 @@ func TestGenerate(t *testing.T) {
 				t.Fatal(err)
 			}
 			tr, test := caseInputs(t, ar)
-			got := generateOutputs(t, tr, test)
+			got := generateOutputs(t, tr, test, archiveFiles(ar)["true"])
 			checkGolden(t, f, ar, got)
 		})
 	}
@@ -55,13 +59,21 @@ func caseInputs(t *testing.T, ar *txtar.Archive) (*trace.Trace, *ir.Test) {
 }
 
 // generateOutputs generates the plans and renders every output section.
-func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test) map[string][]byte {
+func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test, truePlans []byte) map[string][]byte {
 	t.Helper()
 	set, err := Generate(tr, test, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string][]byte{"out/counts": countsText(t, set.Counts)}
+	var explain bytes.Buffer
+	if err := WriteExplain(&explain, set.Candidates); err != nil {
+		t.Fatal(err)
+	}
+	out["out/explain"] = explain.Bytes()
+	if len(truePlans) > 0 {
+		out["out/recall"] = checkRecall(t, truePlans, set.Candidates)
+	}
 	var names bytes.Buffer
 	for _, p := range set.Plans {
 		names.WriteString(p.Name + "\n")
@@ -87,6 +99,54 @@ func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test) map[string][]
 		}
 	}
 	return out
+}
+
+// checkRecall finds each true plan among the candidates and fails the
+// test unless every pass kept it; it returns the recall report. Each line
+// of the true section names a plan by its pattern and the trace entries it
+// is made from, "stale event=19 write=27" (write: the crashed write or the
+// delete), then, after " # ", why it finds a bug.
+func checkRecall(t *testing.T, truePlans []byte, cands []Candidate) []byte {
+	t.Helper()
+	var lines []string
+	kept, total := 0, 0
+	for _, line := range strings.Split(string(truePlans), "\n") {
+		spec, _, _ := strings.Cut(line, " # ")
+		fields := strings.Fields(spec)
+		if len(fields) == 0 {
+			continue
+		}
+		total++
+		want := Candidate{Pattern: Pattern(fields[0])}
+		for _, f := range fields[1:] {
+			k, v, _ := strings.Cut(f, "=")
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || (k != "event" && k != "write") {
+				t.Fatalf("true plan %q: want event=SEQ or write=SEQ, got %q", spec, f)
+			}
+			if k == "event" {
+				want.Event = n
+			} else {
+				want.Write = n
+			}
+		}
+		fate := "not a candidate"
+		for _, c := range cands {
+			if c.Pattern != want.Pattern || c.Event != want.Event || c.Write != want.Write {
+				continue
+			}
+			if c.Pass == "" {
+				fate = "kept as " + c.Plan
+				kept++
+			} else {
+				fate = "dropped by " + c.Pass + ": " + c.Evidence
+				t.Errorf("true plan %s %s", spec, fate)
+			}
+			break
+		}
+		lines = append(lines, spec+": "+fate)
+	}
+	return []byte(fmt.Sprintf("recall: %d of %d true plans kept\n%s\n", kept, total, strings.Join(lines, "\n")))
 }
 
 // passSwitches returns, per switchable pass, how to turn it off.

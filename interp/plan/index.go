@@ -17,9 +17,11 @@ type item struct {
 	burst    int // writes: the burst they belong to
 	// For a write: root is the object its reconcile is about (see
 	// index.subjects), lo the time from which delivered events may have
-	// caused it (see index.windows).
-	root trace.Key
-	lo   time.Time
+	// caused it and loBurst the burst whose reconcile bounds that window
+	// (-1: the start of the trace; see index.windows).
+	root    trace.Key
+	lo      time.Time
+	loBurst int
 }
 
 // at is when the item happened: when an event was delivered or recorded,
@@ -36,10 +38,20 @@ type read struct {
 }
 
 // burst is a run of controller requests without a quiet gap: the proxy's
-// view of a reconcile.
+// view of (part of) a reconcile.
 type burst struct {
-	start  time.Time // when its first request was sent
-	writes int
+	start time.Time // when its first request was sent
+	end   time.Time // when the answer to its last request came back
+	first int64     // the sequence number of its first request
+	// firstKey is the object (or, for a list, the kind) of its first
+	// request.
+	firstKey trace.Key
+	writes   int
+	// chain is the first burst of the run of bursts, each less than the
+	// controller's pace after the one before, that this one ends: a
+	// reconcile may compute that long between two requests, so the
+	// reconcile that sent this burst may have begun with that one.
+	chain int
 }
 
 // index is the reference trace digested for generation.
@@ -49,6 +61,9 @@ type index struct {
 	writes     []*item
 	reads      []read
 	bursts     []burst
+	// pace bounds how long the controller computes without a request
+	// the proxy can see (see learnPace).
+	pace time.Duration
 	// byKey lists the deliveries, history entries and writes per key.
 	delivByKey, histByKey, writeByKey map[trace.Key][]*item
 	// roots maps a key to the top of its owner chain; primary holds the
@@ -62,8 +77,9 @@ type index struct {
 	whole     map[trace.Key]bool
 }
 
-// newIndex digests a trace.
-func newIndex(tr *trace.Trace, m *mask.Matcher, quiet time.Duration) *index {
+// newIndex digests a trace. pace bounds how long the controller computes
+// between two requests; 0 learns it from the trace (see learnPace).
+func newIndex(tr *trace.Trace, m *mask.Matcher, quiet, pace time.Duration) *index {
 	ix := &index{
 		delivByKey: map[trace.Key][]*item{}, histByKey: map[trace.Key][]*item{},
 		writeByKey: map[trace.Key][]*item{},
@@ -89,6 +105,11 @@ func newIndex(tr *trace.Trace, m *mask.Matcher, quiet time.Duration) *index {
 	}
 	ix.resolveRoots()
 	ix.subjects()
+	ix.pace = pace
+	if pace <= 0 {
+		ix.pace = ix.learnPace(quiet)
+	}
+	ix.chain()
 	ix.windows()
 	return ix
 }
@@ -96,7 +117,10 @@ func newIndex(tr *trace.Trace, m *mask.Matcher, quiet time.Duration) *index {
 // addRequest extends the current burst or starts one, and records reads.
 func (ix *index) addRequest(e *trace.Entry, last *time.Time, quiet time.Duration) {
 	if len(ix.bursts) == 0 || e.Time.Sub(*last) > quiet {
-		ix.bursts = append(ix.bursts, burst{start: e.Time})
+		ix.bursts = append(ix.bursts, burst{start: e.Time, first: e.Seq})
+		if e.Key != nil {
+			ix.bursts[len(ix.bursts)-1].firstKey = *e.Key
+		}
 	}
 	b := &ix.bursts[len(ix.bursts)-1]
 	if e.Time.Before(b.start) {
@@ -105,6 +129,9 @@ func (ix *index) addRequest(e *trace.Entry, last *time.Time, quiet time.Duration
 	*last = e.Time
 	if e.Done != nil && e.Done.After(*last) {
 		*last = *e.Done
+	}
+	if last.After(b.end) {
+		b.end = *last
 	}
 	switch {
 	case IsWrite(e.Verb):
@@ -258,38 +285,107 @@ func (ix *index) subjects() {
 	}
 }
 
-// windows sets, for each write, the start of the span in which the events
-// that may have caused it were delivered: the start of the last earlier
-// burst that wrote to the same subject (the previous reconcile of that
-// object: bursts that only read, or that wrote elsewhere, do not count), or
-// the start of the trace. A write with no subject (an unowned object, no
-// primary kind in its burst) uses the last earlier burst that wrote
-// anything. The span ends when the write was sent.
-func (ix *index) windows() {
-	type state struct {
-		burst       int
-		first, prev time.Time
+// learnPace learns how long the controller computes before a request the
+// proxy can see. A reconcile reads its cache when it begins, which the
+// wire does not show, and its first request may come much later (a
+// controller that generates certificates, or renders a large template).
+// Measured where it shows: for each burst with writes that follows a
+// quiet stretch, the time from the last delivery in that stretch about
+// the object of its first request (the same object or owner tree, or the
+// kind it lists) to that request. The pace is twice the longest such
+// time, so that a reconcile somewhat slower than any the reference runs
+// showed is still kept in view; quiet when nothing was measured.
+func (ix *index) learnPace(quiet time.Duration) time.Duration {
+	longest := time.Duration(-1)
+	for b := 1; b < len(ix.bursts); b++ {
+		if ix.bursts[b].writes == 0 {
+			continue
+		}
+		ds := between(ix.deliveries, ix.bursts[b-1].end, ix.bursts[b].start)
+		for i := len(ds) - 1; i >= 0; i-- {
+			if ix.about(ds[i].Key, ix.bursts[b].firstKey) {
+				longest = max(longest, ix.bursts[b].start.Sub(ds[i].at()))
+				break
+			}
+		}
 	}
+	if longest < 0 {
+		return quiet
+	}
+	return 2 * longest
+}
+
+// about reports whether a delivery of key d concerns a request on key r:
+// the same object, an object of the kind r lists, or the same owner tree.
+func (ix *index) about(d, r trace.Key) bool {
+	switch {
+	case d == r:
+		return true
+	case r.Name == "":
+		return d.Kind == r.Kind && (r.Namespace == "" || r.Namespace == d.Namespace)
+	}
+	return ix.root(d) == ix.root(r)
+}
+
+// chain links each burst to the first of the run of bursts, each starting
+// less than the pace after the one before ended, that leads up to it.
+func (ix *index) chain() {
+	for i := range ix.bursts {
+		ix.bursts[i].chain = i
+		if i > 0 && ix.bursts[i].start.Sub(ix.bursts[i-1].end) <= ix.pace {
+			ix.bursts[i].chain = ix.bursts[i-1].chain
+		}
+	}
+}
+
+// readFrom is the earliest time the reconcile that sent burst b may have
+// read the controller's cache: the pace before the first burst of its
+// chain.
+func (ix *index) readFrom(b int) time.Time {
+	if b < 0 || b >= len(ix.bursts) {
+		return time.Time{}
+	}
+	return ix.bursts[ix.bursts[b].chain].start.Add(-ix.pace)
+}
+
+// windows sets, for each write, the start of the span in which the events
+// that may have caused it were delivered: the earliest time the previous
+// reconcile of the same subject may have read its cache (see readFrom),
+// found from the last earlier burst that wrote to that subject (bursts
+// that only read, that wrote elsewhere, or whose writes to it were refused
+// as conflicts, do not count: a 409 shows the reconcile had not seen the
+// newest state), or the start of the trace. A write with no subject (an
+// unowned object, no primary kind in its burst) uses the last earlier
+// burst that wrote anything. The span ends when the write was sent.
+func (ix *index) windows() {
+	type state struct{ cur, prev int } // bursts, -1 for none
 	bySubject := map[trace.Key]*state{}
-	anyWrite := &state{burst: -1}
+	anyWrite := &state{-1, -1}
 	for _, w := range ix.writes {
 		if w.burst < 0 {
 			continue
 		}
-		subject := w.root
-		s := bySubject[subject]
+		s := bySubject[w.root]
 		if s == nil {
-			s = &state{burst: -1}
-			bySubject[subject] = s
+			s = &state{-1, -1}
+			bySubject[w.root] = s
+		}
+		st := s
+		if w.root == w.Key && !ix.primary[w.Key.Kind] {
+			st = anyWrite
+		}
+		w.loBurst = st.cur
+		if st.cur == w.burst {
+			w.loBurst = st.prev
+		}
+		w.lo = ix.readFrom(w.loBurst)
+		if w.Entry.Code == 409 {
+			continue
 		}
 		for _, st := range []*state{s, anyWrite} {
-			if st.burst != w.burst {
-				st.prev, st.burst, st.first = st.first, w.burst, ix.bursts[w.burst].start
+			if st.cur != w.burst {
+				st.prev, st.cur = st.cur, w.burst
 			}
-		}
-		w.lo = s.prev
-		if w.root == w.Key && !ix.primary[w.Key.Kind] {
-			w.lo = anyWrite.prev
 		}
 	}
 }
@@ -376,19 +472,42 @@ func (ix *index) readBetween(k trace.Key, lo, hi time.Time) bool {
 	return false
 }
 
-// current reports whether delivered event n carried the newest state of
-// its object that the controller had received before it sent write w. A
-// controller acts on the newest state in its cache, so an older state of
-// n's object, already replaced there, did not lead to w: freezing the
-// controller's view at it tests a different decision than the one w made.
-// (Admitting the state before it as well, for an event that arrives while
-// a reconcile is under way, let in states that did not cause the write: a
-// StatefulSet frozen before the user's scale-down, paired with a pod
-// deletion the scale-down caused.)
+// current reports whether delivered event n carried a state of its object
+// that the reconcile which sent write w may have read: n came before w,
+// and no newer state of the object was delivered before that reconcile
+// may have begun (see readFrom). A controller acts on the newest state in
+// its cache, so an older state, already replaced there, did not lead to
+// w: freezing the controller's view at it tests a different decision
+// than the one w made. A state replaced while the reconcile may already
+// have been under way is kept: the reconcile may have read it before the
+// newer one arrived, then computed for a while before its first request.
 func (ix *index) current(n, w *item) bool {
-	list := ix.delivByKey[n.Key]
-	i := sort.Search(len(list), func(i int) bool { return !list[i].at().Before(w.at()) })
-	return i > 0 && list[i-1].Entry.ResourceVersion == n.Entry.ResourceVersion
+	return n.at().Before(w.at()) && ix.replaced(n, ix.readBy(w)) == nil
+}
+
+// readBy is the earliest time the reconcile that sent write w may have
+// read its cache (when the trace shows no burst for it: when it was sent).
+func (ix *index) readBy(w *item) time.Time {
+	if w.burst < 0 || w.burst >= len(ix.bursts) {
+		return w.at()
+	}
+	if from := ix.readFrom(w.burst); from.Before(w.at()) {
+		return from
+	}
+	return w.at()
+}
+
+// replaced returns the delivery of a newer state of n's object that
+// reached the controller before from, or nil when n's state was still the
+// newest at from.
+func (ix *index) replaced(n *item, from time.Time) *item {
+	next := after(ix.delivByKey[n.Key], n.seq(), func(it *item) bool {
+		return it.Entry.ResourceVersion != n.Entry.ResourceVersion
+	})
+	if next == nil || !next.at().Before(from) {
+		return nil
+	}
+	return next
 }
 
 // causes reports whether delivered event n may have caused write w.

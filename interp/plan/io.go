@@ -17,6 +17,9 @@ import (
 type Set struct {
 	Plans  []*Plan `json:"plans"`
 	Counts []Count `json:"counts"`
+	// Candidates lists every candidate of every pattern, in generation
+	// order, with the plan it made or the pass that dropped it.
+	Candidates []Candidate `json:"candidates,omitempty"`
 }
 
 // Marshal returns the indented JSON of the plan, ending in a newline.

@@ -17,11 +17,11 @@ func (g *generator) intermediate(pol *ir.Policy) ([]*candidate, []pass) {
 	pr := pol.Prune
 	return cands, []pass{
 		filterPass(pol),
-		{PassFailed, pr.Failed, func(c *candidate) bool { return c.write.OK() }},
-		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.write) }},
-		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool { return !g.nondeterministic(c.write) }},
-		{PassCausality, pr.Causality, func(c *candidate) bool { return g.caused(c.write) }},
-		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return !g.duplicate(c.write) }},
+		{PassFailed, pr.Failed, func(c *candidate) bool { return c.write.OK() }, writeWhy(failedWhy)},
+		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.write) }, writeWhy(noOpWhy)},
+		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool { return !g.nondeterministic(c.write) }, writeWhy(g.nondeterministicWhy)},
+		{PassCausality, pr.Causality, func(c *candidate) bool { return g.caused(c.write) }, writeWhy(g.uncausedWhy)},
+		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return !g.duplicate(c.write) }, writeWhy(g.duplicateWhy)},
 	}
 }
 
@@ -66,18 +66,18 @@ func (g *generator) stale(pol *ir.Policy) ([]*candidate, []pass) {
 	pr := pol.Prune
 	return cands, []pass{
 		filterPass(pol),
-		{PassFailed, pr.Failed, func(c *candidate) bool { return c.write.OK() }},
-		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.event) }},
+		{PassFailed, pr.Failed, func(c *candidate) bool { return c.write.OK() }, writeWhy(failedWhy)},
+		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.event) }, eventWhy(noOpWhy)},
 		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool {
 			return !g.nondeterministic(c.event) && !g.nondeterministic(c.write)
-		}},
+		}, eitherWhy(g.nondeterministic, g.nondeterministicWhy)},
 		{PassCausality, pr.Causality, func(c *candidate) bool {
 			return g.ix.causes(c.event, c.write) && g.ix.current(c.event, c.write)
-		}},
-		{PassEffect, true, func(c *candidate) bool { return g.staleBack(pol, c) }},
+		}, g.staleCausalityWhy},
+		{PassEffect, true, func(c *candidate) bool { return g.staleBack(pol, c) }, noEffectWhy},
 		{PassDuplicates, pr.Duplicates, func(c *candidate) bool {
 			return !g.duplicate(c.event) && !g.duplicate(c.write)
-		}},
+		}, eitherWhy(g.duplicate, g.duplicateWhy)},
 	}
 }
 
@@ -165,12 +165,12 @@ func (g *generator) unobserved(pol *ir.Policy) ([]*candidate, []pass) {
 	}
 	pr := pol.Prune
 	return cands, []pass{
-		{PassCancelled, true, g.cancelled},
+		{PassCancelled, true, g.cancelled, eventWhy(notCancelledWhy)},
 		filterPass(pol),
-		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.event) }},
-		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool { return !g.nondeterministic(c.event) }},
-		{PassCausality, pr.Causality, func(c *candidate) bool { return g.actedOn(c.event) }},
-		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return !g.duplicate(c.event) }},
+		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.event) }, eventWhy(noOpWhy)},
+		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool { return !g.nondeterministic(c.event) }, eventWhy(g.nondeterministicWhy)},
+		{PassCausality, pr.Causality, func(c *candidate) bool { return g.actedOn(c.event) }, eventWhy(notActedOnWhy)},
+		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return !g.duplicate(c.event) }, eventWhy(g.duplicateWhy)},
 	}
 }
 

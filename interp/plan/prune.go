@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -29,13 +30,18 @@ type candidate struct {
 	event, write, back *item
 	slug               string
 	build              func() *Plan
+	// dropped names the pass that dropped the candidate ("" while it
+	// survives); evidence says what in the trace showed it.
+	dropped, evidence string
 }
 
-// pass is one pruning pass: keep says whether a candidate survives.
+// pass is one pruning pass: keep says whether a candidate survives; why
+// says, for a candidate it drops, which trace entries show it.
 type pass struct {
 	name string
 	on   bool
 	keep func(*candidate) bool
+	why  func(*candidate) string
 }
 
 // Count is the number of candidates of one pattern for one policy, before
@@ -60,19 +66,25 @@ type PassCount struct {
 func runPasses(cands []*candidate, passes []pass, c *Count) []*candidate {
 	for _, p := range passes {
 		if p.on {
-			cands = keepIf(cands, p.keep)
+			cands = keepIf(cands, p)
 		}
 		c.Passes = append(c.Passes, PassCount{Pass: p.name, On: p.on, Left: len(cands)})
 	}
 	return cands
 }
 
-// keepIf returns the candidates for which keep is true, in order.
-func keepIf(cands []*candidate, keep func(*candidate) bool) []*candidate {
+// keepIf returns the candidates that pass p keeps, in order, and marks
+// the others as dropped by it, with its evidence.
+func keepIf(cands []*candidate, p pass) []*candidate {
 	out := make([]*candidate, 0, len(cands))
 	for _, c := range cands {
-		if keep(c) {
+		if p.keep(c) {
 			out = append(out, c)
+			continue
+		}
+		c.dropped = p.name
+		if p.why != nil {
+			c.evidence = p.why(c)
 		}
 	}
 	return out
@@ -85,8 +97,15 @@ func spread(cands []*candidate, max int, c *Count) []*candidate {
 	on := max > 0 && len(cands) > max
 	if on {
 		out := make([]*candidate, max)
+		chosen := map[*candidate]bool{}
 		for i := range out {
 			out[i] = cands[(2*i+1)*len(cands)/(2*max)]
+			chosen[out[i]] = true
+		}
+		for _, x := range cands {
+			if !chosen[x] {
+				x.dropped, x.evidence = PassMax, fmt.Sprintf("not among the %d plans sampled", max)
+			}
 		}
 		cands = out
 	}
@@ -98,7 +117,7 @@ func spread(cands []*candidate, max int, c *Count) []*candidate {
 // when its event or write matches an include filter (or there is none)
 // and neither matches an exclude filter.
 func filterPass(pol *ir.Policy) pass {
-	return pass{name: PassFilter, on: len(pol.Include)+len(pol.Exclude) > 0, keep: func(c *candidate) bool {
+	return pass{name: PassFilter, on: len(pol.Include)+len(pol.Exclude) > 0, why: filterWhy(pol), keep: func(c *candidate) bool {
 		in := len(pol.Include) == 0
 		for _, s := range [2]*item{c.event, c.write} {
 			if s == nil {

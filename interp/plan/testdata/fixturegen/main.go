@@ -11,8 +11,14 @@
 // deletionTimestamp (the unobserved-state shape), driven by a StatefulSet
 // scaled down and up again; it owns nothing, so no kind is primary.
 //
+// certs and retry: controllers that compute for a while between reading
+// their cache and their first request (see slow.go), for the recall
+// fixtures; each scenario's comment names its true plans.
+//
 //	go run ./interp/plan/testdata/fixturegen datastore > interp/plan/testdata/datastore.trace.jsonl
 //	go run ./interp/plan/testdata/fixturegen podreaper > interp/plan/testdata/podreaper.trace.jsonl
+//	go run ./interp/plan/testdata/fixturegen certs > interp/plan/testdata/certs.trace.jsonl
+//	go run ./interp/plan/testdata/fixturegen retry > interp/plan/testdata/retry.trace.jsonl
 package main
 
 import (
@@ -62,8 +68,16 @@ func main() {
 		s.watched = map[string]bool{"pod": true}
 		s.workload = "scale"
 		s.reaperScript()
+	case "certs":
+		s.watched = map[string]bool{certKey.Kind: true, "secret": true}
+		s.workload = "rename"
+		s.certsScript()
+	case "retry":
+		s.watched = map[string]bool{poolKey.Kind: true, "configmap": true}
+		s.workload = "scale"
+		s.retryScript()
 	default:
-		fmt.Fprintf(os.Stderr, "fixturegen: unknown scenario %q (want datastore or podreaper)\n", scenario)
+		fmt.Fprintf(os.Stderr, "fixturegen: unknown scenario %q (want datastore, podreaper, certs or retry)\n", scenario)
 		os.Exit(2)
 	}
 }

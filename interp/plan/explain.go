@@ -1,0 +1,232 @@
+package plan
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Candidate is one candidate plan of a generation and what became of it:
+// the plan it made, or the pass that dropped it and the trace entries
+// that show why. It answers "why was my plan not run".
+type Candidate struct {
+	Policy  string  `json:"policy"`
+	Pattern Pattern `json:"pattern"`
+	// What says what the plan would do, naming trace entries as #SEQ.
+	What string `json:"what"`
+	// Event, Write and Back are the sequence numbers of the trace entries
+	// it was made from (0: none): the event frozen or hidden, the write
+	// crashed after or the delete, and what fires the stale view or
+	// cancels the hidden event.
+	Event int64 `json:"event,omitempty"`
+	Write int64 `json:"write,omitempty"`
+	Back  int64 `json:"back,omitempty"`
+	// Plan is the name of the plan it made, when every pass kept it.
+	Plan string `json:"plan,omitempty"`
+	// Pass is the pass that dropped it, Evidence what in the trace shows
+	// that the plan cannot lead to another state (or, for max, that it
+	// was not sampled).
+	Pass     string `json:"pass,omitempty"`
+	Evidence string `json:"evidence,omitempty"`
+}
+
+// record returns what became of candidate c of a pattern for a policy.
+func (c *candidate) record(pol *ir.Policy, pat Pattern, plan string) Candidate {
+	r := Candidate{Policy: pol.Name, Pattern: pat, Plan: plan, Pass: c.dropped, Evidence: c.evidence}
+	r.Event, r.Write, r.Back = seqOf(c.event), seqOf(c.write), seqOf(c.back)
+	switch pat {
+	case ir.Intermediate:
+		r.What = "crash after " + desc(c.write)
+	case ir.Stale:
+		r.What = "stale view at " + desc(c.event) + ", which led to " + desc(c.write)
+	default:
+		r.What = "hide " + desc(c.event)
+	}
+	return r
+}
+
+// seqOf returns an item's sequence number, 0 for none.
+func seqOf(it *item) int64 {
+	if it == nil {
+		return 0
+	}
+	return it.seq()
+}
+
+// desc names a trace item: #SEQ, the verb (and subresource) and the key.
+func desc(it *item) string {
+	verb := it.Verb
+	if it.Subresource != "" {
+		verb += " " + it.Subresource
+	}
+	return fmt.Sprintf("#%d %s %s", it.seq(), verb, it.Key)
+}
+
+// WriteExplain prints one line per candidate: what it would do, and the
+// plan it made or the pass that dropped it with the evidence.
+func WriteExplain(w io.Writer, cands []Candidate) error {
+	var b bytes.Buffer
+	for _, c := range cands {
+		fmt.Fprintf(&b, "%s %s: %s: ", c.Policy, c.Pattern, c.What)
+		if c.Pass == "" {
+			fmt.Fprintf(&b, "kept as %s\n", c.Plan)
+			continue
+		}
+		fmt.Fprintf(&b, "dropped by %s: %s\n", c.Pass, c.Evidence)
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("plan: explain: %w", err)
+	}
+	return nil
+}
+
+// WriteCandidates writes the candidates as JSON Lines, one per line.
+func WriteCandidates(w io.Writer, cands []Candidate) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for i := range cands {
+		if err := enc.Encode(&cands[i]); err != nil {
+			return fmt.Errorf("plan: candidates: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("plan: candidates: %w", err)
+	}
+	return nil
+}
+
+// ReadCandidates reads what WriteCandidates wrote.
+func ReadCandidates(r io.Reader) ([]Candidate, error) {
+	var out []Candidate
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	for {
+		var c Candidate
+		err := dec.Decode(&c)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("plan: candidates: %w", err)
+		}
+		out = append(out, c)
+	}
+}
+
+// Evidence, pass by pass. Each names the trace entries that show why a
+// candidate was dropped.
+
+// filterWhy says which filter dropped a candidate.
+func filterWhy(pol *ir.Policy) func(*candidate) string {
+	return func(c *candidate) string {
+		for _, s := range [2]*item{c.event, c.write} {
+			if s != nil && matchAny(pol.Exclude, s) {
+				return desc(s) + " matches an exclude filter of policy " + pol.Name
+			}
+		}
+		return "matches no include filter of policy " + pol.Name
+	}
+}
+
+// writeWhy applies an item's evidence to a candidate's write.
+func writeWhy(f func(*item) string) func(*candidate) string {
+	return func(c *candidate) string { return f(c.write) }
+}
+
+// eventWhy applies an item's evidence to a candidate's event.
+func eventWhy(f func(*item) string) func(*candidate) string {
+	return func(c *candidate) string { return f(c.event) }
+}
+
+// eitherWhy applies an item's evidence to the event when bad holds for
+// it, else to the write.
+func eitherWhy(bad func(*item) bool, f func(*item) string) func(*candidate) string {
+	return func(c *candidate) string {
+		if bad(c.event) {
+			return f(c.event)
+		}
+		return f(c.write)
+	}
+}
+
+func failedWhy(it *item) string {
+	return fmt.Sprintf("%s was refused (%d): it changed nothing", desc(it), it.Entry.Code)
+}
+
+func noOpWhy(it *item) string {
+	if it.Subresource == "status" {
+		return desc(it) + " changes nothing under status after masking"
+	}
+	return desc(it) + " changes nothing after masking"
+}
+
+func notCancelledWhy(it *item) string {
+	return fmt.Sprintf("no later delivery of %s cancels %s", it.Key, desc(it))
+}
+
+func notActedOnWhy(it *item) string {
+	return fmt.Sprintf("no successful change the controller made after %s, in the reconcile that may have read it, concerns %s", desc(it), it.Key)
+}
+
+func noEffectWhy(c *candidate) string {
+	return fmt.Sprintf("%s does not come back after %s, and no newer state of %s that the controller acted on follows",
+		c.write.Key, desc(c.write), c.event.Key)
+}
+
+func (g *generator) nondeterministicWhy(it *item) string {
+	switch {
+	case it.Key.Name == "":
+		return desc(it) + " names no object"
+	case g.ix.generated[it.Key]:
+		return fmt.Sprintf("%s: %s has a generated name", desc(it), it.Key)
+	}
+	return fmt.Sprintf("%s: %s is masked entirely", desc(it), it.Key)
+}
+
+func (g *generator) duplicateWhy(it *item) string {
+	return fmt.Sprintf("%s is occurrence %d of its change (at most %d kept)", desc(it), it.Occurrence, g.opts.MaxOccurrence)
+}
+
+// uncausedWhy says why no delivered event may have caused write w.
+func (g *generator) uncausedWhy(w *item) string {
+	return fmt.Sprintf("no delivery related to %s reached the controller in its window (%s)", desc(w), g.ix.window(w))
+}
+
+// staleCausalityWhy says why event N may not have led to delete U.
+func (g *generator) staleCausalityWhy(c *candidate) string {
+	n, u := c.event, c.write
+	ix := g.ix
+	switch {
+	case n.at().Before(u.lo):
+		return fmt.Sprintf("%s came before the window of %s (%s)", desc(n), desc(u), ix.window(u))
+	case !ix.causes(n, u):
+		return fmt.Sprintf("%s is not related to %s (another object, outside its owner tree, not read in its window)", desc(n), desc(u))
+	}
+	if r := ix.replaced(n, ix.readBy(u)); r != nil {
+		return fmt.Sprintf("%s was replaced by %s before the reconcile that sent %s may have begun (%s)", desc(n), desc(r), desc(u), ix.began(u))
+	}
+	return desc(n) + " came after " + desc(u)
+}
+
+// window describes the span in which events may have caused write w.
+func (ix *index) window(w *item) string {
+	if w.loBurst < 0 {
+		return "from the start of the trace"
+	}
+	return "from " + ix.began(&item{burst: w.loBurst}) + ", the previous reconcile of " + w.root.String()
+}
+
+// began describes the earliest time the reconcile that sent an item's
+// burst may have read its cache.
+func (ix *index) began(it *item) string {
+	if it.burst < 0 || it.burst >= len(ix.bursts) {
+		return "when it was sent"
+	}
+	first := ix.bursts[ix.bursts[it.burst].chain].first
+	return fmt.Sprintf("%v before #%d", ix.pace, first)
+}
