@@ -60,7 +60,8 @@ type Run struct {
 	Test *ir.Test
 	// BaseDir is the directory the IR's paths are relative to.
 	BaseDir string
-	// Dir receives trace.jsonl, controller.log and the proxy's kubeconfig.
+	// Dir receives trace.jsonl, controller.log and the proxy's kubeconfig;
+	// a relative Dir is relative to the working directory.
 	Dir    string
 	Header trace.Header
 	Plan   *plan.Plan
@@ -97,6 +98,12 @@ const maxSettle = 60 * time.Second
 // oracle reports it); an error means the run itself could not be done,
 // and the trace written so far stays in Dir.
 func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
+	// The controller runs in its own working directory, so the run's files
+	// it is handed (its kubeconfig, its emulated pod's files) are named by
+	// absolute paths.
+	if r.Dir, err = filepath.Abs(r.Dir); err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}

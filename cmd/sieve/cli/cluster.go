@@ -53,6 +53,9 @@ func runClusterUp(ctx context.Context, g *globals, f clusterUpFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if err := absPaths(&f.kubeconfigOut); err != nil {
+		return usageErr(err)
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c := embedded.New(embedded.Options{Nodes: f.nodes, Disable: f.disable})

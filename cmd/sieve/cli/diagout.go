@@ -42,7 +42,12 @@ func (g *globals) writeDiagsJSON(ds diag.Diagnostics) error {
 	return diag.WriteJSON(g.stdout, ds, g.renderOptions())
 }
 
-// searchPath is the import search path from -I flags and SIEVE_PATH.
+// searchPath is the import search path from -I flags and SIEVE_PATH, each
+// directory made absolute (see absPaths).
 func searchPath(includes []string) []string {
-	return load.SearchPath(includes, os.Getenv("SIEVE_PATH"))
+	dirs := load.SearchPath(includes, os.Getenv("SIEVE_PATH"))
+	if err := absList(dirs); err != nil {
+		return load.SearchPath(includes, os.Getenv("SIEVE_PATH")) // no working directory: as given
+	}
+	return dirs
 }

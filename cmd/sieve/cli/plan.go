@@ -61,6 +61,9 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	if err := f.backend.check(); err != nil {
 		return usageErr(err)
 	}
+	if err := absPaths(&file, &f.trace, &f.out, &f.backend.kubeconfig); err != nil {
+		return usageErr(err)
+	}
 	spec, ds := load.Load(file, load.Options{SearchPath: searchPath(f.includes)})
 	if ds.HasErrors() {
 		return g.failDiags(ds)

@@ -56,6 +56,9 @@ func runRecord(ctx context.Context, g *globals, f *recordFlags, file string) err
 	if err := f.backend.check(); err != nil {
 		return usageErr(err)
 	}
+	if err := absPaths(&file, &f.out, &f.backend.kubeconfig); err != nil {
+		return usageErr(err)
+	}
 	tests, err := loadTests(g, file, f.includes, f.tests)
 	if err != nil {
 		return err
@@ -111,7 +114,7 @@ func cacheFor(noCache bool) *pipeline.Cache {
 
 // printRecorded tells where the traces and the learned masks are.
 func printRecorded(g *globals, t *ir.Test, out string) {
-	l := report.Layout{Root: out}
+	l := report.Layout{Root: relPath(out)}
 	n := pipeline.CountReferences(out)
 	fmt.Fprintf(g.stdout, "test %s: %d reference runs\n", t.Name, n)
 	for i := 1; i <= n; i++ {

@@ -36,7 +36,10 @@ func newReportCmd(g *globals) *cobra.Command {
 }
 
 func runReport(g *globals, f *reportFlags, dir string) error {
-	s, err := report.Load(dir)
+	if err := absPaths(&dir, &f.junit, &f.html); err != nil {
+		return usageErr(err)
+	}
+	s, err := report.Load(relPath(dir)) // reproduce commands as the user would type them
 	if err != nil {
 		return usageErr(err)
 	}
@@ -85,6 +88,6 @@ func writeReportFiles(g *globals, f *reportFlags, dir string, s *report.Summary)
 // reportNote prints progress to stderr unless -q.
 func (g *globals) reportNote(format string, args ...any) {
 	if !g.quiet {
-		fmt.Fprintf(g.stderr, format, args...)
+		fmt.Fprint(g.stderr, relText(fmt.Sprintf(format, args...)))
 	}
 }

@@ -69,9 +69,12 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 	if err != nil {
 		return usageErr(err)
 	}
-	spec := orig.run.Spec
+	spec := orig.run.Spec // absolute, unless sieve run was older than this rule
 	if f.spec != "" {
 		spec = f.spec
+	}
+	if err := absPaths(&spec, &orig.root, &f.backend.kubeconfig); err != nil {
+		return usageErr(err)
 	}
 	if _, err := os.Stat(spec); err != nil {
 		return usageErr(fmt.Errorf("spec %s: %w (run from the directory sieve run ran in, or give --spec FILE)", spec, err))
@@ -193,7 +196,7 @@ func verdict(g *globals, orig *original, res *report.Result, out string) error {
 		again[f.Identity()] = true
 	}
 	w := g.stdout
-	fmt.Fprintf(w, "plan %s: rerun %s (%s, %.1fs)\n", orig.plan.Name, res.Status, out, res.Seconds)
+	fmt.Fprintf(w, "plan %s: rerun %s (%s, %.1fs)\n", orig.plan.Name, res.Status, relPath(out), res.Seconds)
 	if res.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", res.Error)
 	}

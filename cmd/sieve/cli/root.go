@@ -71,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if !ee.printed && ee.err != nil {
-			fmt.Fprintf(stderr, "sieve: %v\n", ee.err)
+			fmt.Fprintf(stderr, "sieve: %s\n", relText(ee.err.Error()))
 		}
 		return ee.code
 	}

@@ -74,6 +74,9 @@ func runRun(ctx context.Context, g *globals, f *runFlags, file string) error {
 	if err := f.check(); err != nil {
 		return usageErr(err)
 	}
+	if err := absPaths(&file, &f.out, &f.report.junit, &f.report.html, &f.backend.kubeconfig); err != nil {
+		return usageErr(err)
+	}
 	tests, err := loadTests(g, file, f.includes, f.tests)
 	if err != nil {
 		return err
@@ -233,7 +236,7 @@ func finish(ctx context.Context, g *globals, rf *reportFlags, root string, outco
 		g.note("interrupted before any result was written")
 		return printedErr(exitInterrupted)
 	}
-	s, err := report.Load(root)
+	s, err := report.Load(relPath(root)) // reproduce commands as the user would type them
 	if err != nil {
 		return infraErr(err)
 	}
@@ -302,7 +305,7 @@ func printSummary(g *globals, s *report.Summary) error {
 // note prints a progress line to stderr unless -q.
 func (g *globals) note(format string, args ...any) {
 	if !g.quiet {
-		fmt.Fprintf(g.stderr, "sieve: "+format+"\n", args...)
+		fmt.Fprint(g.stderr, relText(fmt.Sprintf("sieve: "+format+"\n", args...)))
 	}
 }
 
@@ -314,12 +317,13 @@ func (g *globals) progress() io.Writer {
 	return prefixWriter{g.stderr}
 }
 
-// prefixWriter prefixes each write with "sieve: ".
+// prefixWriter prefixes each write with "sieve: " and names the paths
+// below the working directory relative to it (relText).
 type prefixWriter struct{ w io.Writer }
 
 func (p prefixWriter) Write(b []byte) (int, error) {
-	if _, err := io.WriteString(p.w, "sieve: "); err != nil {
+	if _, err := io.WriteString(p.w, "sieve: "+relText(string(b))); err != nil {
 		return 0, err
 	}
-	return p.w.Write(b)
+	return len(b), nil
 }

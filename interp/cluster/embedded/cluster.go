@@ -90,14 +90,16 @@ func (c *Cluster) binary() (string, error) {
 	return exe, nil
 }
 
-// prepare makes the temporary directory, picks ports and writes the
-// credentials and the kubeconfig.
+// prepare makes the temporary directory (named after this process, after
+// removing those of processes that died without removing theirs), picks
+// ports and writes the credentials and the kubeconfig.
 func (c *Cluster) prepare() error {
 	controllers, err := c.opts.controllers()
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp(c.opts.TempDir, "sieve-cluster-")
+	reclaim(c.opts.TempDir)
+	dir, err := os.MkdirTemp(c.opts.TempDir, self().pattern())
 	if err != nil {
 		return fmt.Errorf("creating the cluster directory: %w", err)
 	}

@@ -19,7 +19,8 @@ import (
 // TestClusterUpTearsDown runs `sieve cluster up`, stops it with SIGINT and
 // with SIGTERM, and checks that none of its processes, listening ports or
 // temporary directories remain. Killed with SIGKILL, sieve cannot clean up:
-// its children must still die with it (only the directory remains).
+// its children must still die with it, and the directory it leaves is
+// removed by the next start.
 func TestClusterUpTearsDown(t *testing.T) {
 	bin := embeddedtest.Binary(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
@@ -68,8 +69,40 @@ func clusterUpAndStop(t *testing.T, bin string, sig syscall.Signal) {
 			t.Errorf("after %v: port %d still accepts connections", sig, port)
 		}
 	}
-	if dirs := clusterDirs(t, tmp); len(dirs) != 0 && sig != syscall.SIGKILL {
-		t.Errorf("after %v: cluster directories remain: %v", sig, dirs)
+	left := clusterDirs(t, tmp)
+	if len(left) != 0 && sig != syscall.SIGKILL {
+		t.Errorf("after %v: cluster directories remain: %v", sig, left)
+	}
+	if sig == syscall.SIGKILL {
+		startRemoves(t, bin, tmp, left)
+	}
+}
+
+// startRemoves starts `sieve cluster up` again in tmp, where a killed one
+// left the directories left: once up, only its own directory is there.
+func startRemoves(t *testing.T, bin, tmp string, left []string) {
+	if len(left) != 1 {
+		t.Fatalf("after SIGKILL: cluster directories %v, want the killed one's", left)
+	}
+	cmd := exec.Command(bin, "cluster", "up")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill() }()
+	firstLine(t, stdout)
+	if dirs := clusterDirs(t, tmp); len(dirs) != 1 || dirs[0] == left[0] {
+		t.Errorf("the next start left cluster directories %v; want only its own, not the killed one's %s", dirs, left[0])
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitExit(cmd, 30*time.Second); err != nil {
+		t.Errorf("the next start, after SIGINT: %v", err)
 	}
 }
 

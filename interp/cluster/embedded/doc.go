@@ -7,7 +7,10 @@
 // kubeconfig for clients. Reset wipes every object created since Start (or
 // since the last Checkpoint) directly in etcd, which takes milliseconds
 // instead of a restart's seconds. Stop kills the children and removes the
-// temporary directory; children also die with the parent process.
+// temporary directory; children also die with the parent process. The
+// directory's name carries its owner's PID and start time, and every Start
+// removes the directories of owners that no longer run (a sieve killed with
+// SIGKILL cannot remove its own).
 //
 // This package does not link k8s.io/kubernetes (the component package does,
 // and only the sieve binary imports it), so programs and tests that start a
