@@ -136,6 +136,18 @@ func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 	return p, report.WriteRun(p.layout, p.run)
 }
 
+// Trim keeps at most one worker per plan to run (and at least one) and
+// returns the others, whose backends the caller may stop.
+func (pr *Prepared) Trim() []*Worker {
+	keep := max(len(pr.Outcome.Plans), 1)
+	if len(pr.o.Workers) <= keep {
+		return nil
+	}
+	spare := pr.o.Workers[keep:]
+	pr.o.Workers = pr.o.Workers[:keep]
+	return spare
+}
+
 // Run runs the prepared plans and marks the test finished.
 func (pr *Prepared) Run(ctx context.Context) error {
 	pr.o.progressf("%d plans to run on %d worker(s)", len(pr.Outcome.Plans), len(pr.o.Workers))

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/sievetool/sieve/interp/report"
 )
 
 // TestMain lets testscript run the sieve binary in-process as "sieve".
@@ -23,7 +25,7 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: os.Getenv("SIEVE_UPDATE") != "",
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"gen": cmdGen},
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"gen": cmdGen, "holdlock": cmdHoldLock},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			return nil
@@ -50,6 +52,19 @@ func cmdGen(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("gen: %v", err)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), data, 0o644))
+}
+
+// cmdHoldLock makes the test process hold the lock of a results
+// directory until the script ends, as a running sieve would: holdlock DIR.
+// It sets $LOCKPID to the holder's PID.
+func cmdHoldLock(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: holdlock DIR")
+	}
+	unlock, err := report.Lock(report.Layout{Root: ts.MkAbs(args[0])})
+	ts.Check(err)
+	ts.Defer(unlock)
+	ts.Setenv("LOCKPID", strconv.Itoa(os.Getpid()))
 }
 
 func generate(kind string, n int) ([]byte, error) {

@@ -63,6 +63,11 @@ func runRecord(ctx context.Context, g *globals, f *recordFlags, file string) err
 	if err != nil {
 		return err
 	}
+	unlock, err := lockResults(f.out)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	for _, t := range tests {

@@ -83,6 +83,11 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 	if err != nil {
 		return err
 	}
+	unlock, err := lockResults(orig.root)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	out, err := reproduceDir(orig.root, orig.plan.Name)

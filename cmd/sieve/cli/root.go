@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sievetool/sieve/interp/report"
 )
 
 // Exit codes.
@@ -113,4 +115,19 @@ func newRoot(g *globals) *cobra.Command {
 		newReproduceCmd(g),
 	)
 	return root
+}
+
+// lockResults makes this process the one writer of a results directory
+// (report.Lock): one held by another process is a usage error that names
+// the holder.
+func lockResults(dir string) (unlock func(), err error) {
+	unlock, err = report.Lock(report.Layout{Root: dir})
+	var locked *report.LockedError
+	if errors.As(err, &locked) {
+		return nil, usageErr(err)
+	}
+	if err != nil {
+		return nil, infraErr(err)
+	}
+	return unlock, nil
 }

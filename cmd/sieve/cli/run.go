@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/report"
@@ -58,7 +59,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
 	fl.StringArrayVar(&f.tests, "test", nil, "run only the test `NAME` (repeatable; default every test)")
 	fl.StringVar(&f.pattern, "pattern", "", "only plans of `PATTERN`: intermediate, stale, unobserved or user")
-	fl.IntVar(&f.parallel, "parallel", 0, "run `N` plans at once, each on its own control plane (default: on the embedded backend, one per processor up to 4; otherwise 1)")
+	fl.IntVar(&f.parallel, "parallel", 0, "run `N` plans at once, each on its own control plane (0, the default: on the embedded backend, one per processor up to 4; otherwise 1); at most what the machine holds and the number of plans")
 	fl.IntVar(&f.maxPlans, "max-plans", 0, "run at most `N` plans per test, spread over all of them")
 	fl.StringVar(&f.shard, "shard", "", "run only part `I/N` of each test's plans, to split a run across N CI jobs (a plan's part comes from its name)")
 	fl.IntVar(&f.confirm, "confirm", 1, "run a failed plan up to `N` more times; a finding no rerun finds again is reported as unconfirmed and does not count (0: every finding counts)")
@@ -81,6 +82,11 @@ func runRun(ctx context.Context, g *globals, f *runFlags, file string) error {
 	if err != nil {
 		return err
 	}
+	unlock, err := lockResults(f.out)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	var outcomes []*pipeline.TestOutcome
@@ -105,7 +111,7 @@ func (f *runFlags) check() error {
 		return err
 	}
 	if f.parallel < 0 {
-		return fmt.Errorf("--parallel: %d (want 1 or more)", f.parallel)
+		return fmt.Errorf("--parallel: %d (want 1 or more, or 0 for the default)", f.parallel)
 	}
 	if f.maxPlans < 0 {
 		return fmt.Errorf("--max-plans: %d (want 0 for no cap, or more)", f.maxPlans)
@@ -158,26 +164,44 @@ func testDir(root string, t *ir.Test, n int) string {
 	return filepath.Join(root, report.SafeName(t.Name))
 }
 
-// maxAutoWorkers caps the default number of workers: each embedded
-// control plane takes about 450 MB, and a plan spends most of its time
-// waiting for the controller and the cluster, so on two processors two
-// workers run twice as many plans in the same time.
+// maxAutoWorkers caps the default number of workers: a plan spends
+// most of its time waiting for the controller and the cluster, so on two
+// processors two workers run twice as many plans in the same time, and
+// more than four rarely pay for their memory.
 const maxAutoWorkers = 4
 
 // workerCount is the number of plans to run at once: --parallel, or by
-// default one per processor (at most maxAutoWorkers) on the embedded
+// default (0) one per processor (at most maxAutoWorkers) on the embedded
 // backend, whose control planes are cheap, and 1 on the others (a kind
-// cluster is not; an existing cluster is shared).
-func (f *runFlags) workerCount() int {
-	switch {
-	case f.backend.backend == "kubeconfig":
+// cluster is not; an existing cluster is shared). On the embedded backend
+// it is at most what the machine holds (embedded.Capacity), and never more
+// than --max-plans; asking for more says what is used instead.
+func (f *runFlags) workerCount(g *globals) int {
+	if f.backend.backend == "kubeconfig" {
 		return 1
-	case f.parallel > 0:
-		return f.parallel
-	case f.backend.backend == "embedded":
-		return min(runtime.NumCPU(), maxAutoWorkers)
 	}
-	return 1
+	n := f.parallel
+	if n == 0 {
+		if f.backend.backend != "embedded" {
+			return 1
+		}
+		n = min(runtime.NumCPU(), maxAutoWorkers)
+	}
+	if f.backend.backend == "embedded" {
+		if limit, bound := embedded.Capacity(); n > limit {
+			if f.parallel > 0 {
+				g.note("--parallel %d: this machine holds %d control plane(s) (%s); using %d", n, limit, bound, limit)
+			}
+			n = limit
+		}
+	}
+	if f.maxPlans > 0 && n > f.maxPlans {
+		if f.parallel > 0 {
+			g.note("--parallel %d: at most %d plan(s) to run (--max-plans); using %d", n, f.maxPlans, f.maxPlans)
+		}
+		n = f.maxPlans
+	}
+	return n
 }
 
 // signalContext is cancelled by SIGINT or SIGTERM; a second signal kills
@@ -196,7 +220,7 @@ func signalContext(ctx context.Context) (context.Context, func()) {
 
 // runOne runs one test's pipeline on fresh backends.
 func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Test, out string) (*pipeline.TestOutcome, error) {
-	n := f.workerCount()
+	n := f.workerCount(g)
 	g.note("test %s: starting %d %s control plane(s)", t.Name, n, f.backend.backend)
 	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, n)
 	defer func() {
@@ -221,6 +245,9 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 		return p.Outcome, err
 	}
 	disp.planned(len(p.Outcome.Plans))
+	if spare := p.Trim(); len(spare) > 0 {
+		stopSpare(g, spare)
+	}
 	return p.Outcome, p.Run(ctx)
 }
 
@@ -232,11 +259,11 @@ func finish(ctx context.Context, g *globals, rf *reportFlags, root string, outco
 			printStats(g.stdout, o)
 		}
 	}
-	if _, err := os.Stat(root); err != nil && ctx.Err() != nil {
+	s, err := report.Load(relPath(root)) // reproduce commands as the user would type them
+	if err != nil && ctx.Err() != nil {
 		g.note("interrupted before any result was written")
 		return printedErr(exitInterrupted)
 	}
-	s, err := report.Load(relPath(root)) // reproduce commands as the user would type them
 	if err != nil {
 		return infraErr(err)
 	}
@@ -326,4 +353,13 @@ func (p prefixWriter) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// stopSpare stops the control planes of workers that no plan needs.
+func stopSpare(g *globals, spare []*pipeline.Worker) {
+	for _, w := range spare {
+		if err := w.Backend.Stop(); err != nil {
+			g.note("stopping a spare control plane: %v", err)
+		}
+	}
 }
