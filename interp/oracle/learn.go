@@ -17,8 +17,9 @@ import (
 // runs only, and a whole-object history rule for each object whose
 // creation or deletion count differs. Generated names are learned as
 // kind/ns/prefix*, and so are names that end in a random-looking suffix
-// (see nameGlob), so that the rules hold for the next run. What opts.Masks already masks is not learned again, and
-// objects opts.Own accepts are left out. The rules are sorted.
+// (see nameGlob), so that the rules hold for the next run. What opts.Masks
+// already masks is not learned again, and objects opts.Own accepts are
+// left out. The rules are sorted.
 func Learn(refs []*trace.Trace, opts Options) ([]*ir.MaskRule, error) {
 	own := ownPredicate(opts)
 	runs := make([]*run, len(refs))
