@@ -187,7 +187,13 @@ func ReproduceDir(planDir string) string {
 // Injected reports whether the run's plan was carried out: every one of
 // its actions (the header says how many) fired. For a trace that does not
 // say, any fault firing counts.
-func Injected(t *trace.Trace) bool {
+func Injected(t *trace.Trace) bool { return Unfired(t) < 0 }
+
+// Unfired returns the index of the first action of the run's plan that
+// never fired, or -1 when every one fired (Injected). Actions are armed in
+// order, so the ones after it were never armed. For a trace whose header
+// does not say how many actions the plan has, it is 0 when no fault fired.
+func Unfired(t *trace.Trace) int {
 	fired := map[int]bool{}
 	for i := range t.Entries {
 		e := &t.Entries[i]
@@ -195,11 +201,16 @@ func Injected(t *trace.Trace) bool {
 			continue
 		}
 		if t.Header.Actions == 0 {
-			return true
+			return -1
 		}
 		if e.Action != nil {
 			fired[*e.Action] = true
 		}
 	}
-	return t.Header.Actions > 0 && len(fired) == t.Header.Actions
+	for i := 0; i < max(t.Header.Actions, 1); i++ {
+		if !fired[i] {
+			return i
+		}
+	}
+	return -1
 }

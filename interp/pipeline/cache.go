@@ -10,9 +10,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
+	"github.com/sievetool/sieve/interp/buildinfo"
 	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/internal/cachedir"
 	"github.com/sievetool/sieve/interp/report"
@@ -62,18 +62,13 @@ func (c *Cache) version() (string, error) {
 // buildVersion is the module version and VCS revision; exact is false when
 // they do not pin the build (a modified tree, a development build).
 func buildVersion() (v string, exact bool) {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown", false
-	}
-	v, exact = bi.Main.Version, bi.Main.Version != "" && bi.Main.Version != "(devel)"
-	for _, s := range bi.Settings {
-		switch {
-		case s.Key == "vcs.revision":
-			v, exact = v+" "+s.Value, true
-		case s.Key == "vcs.modified" && s.Value == "true":
-			return v + " modified", false
-		}
+	bi := buildinfo.Read()
+	v, exact = bi.Version, bi.Version != "(devel)" && bi.Version != "unknown"
+	switch {
+	case bi.Modified:
+		return strings.TrimSpace(v+" "+bi.Revision) + " modified", false
+	case bi.Revision != "":
+		return v + " " + bi.Revision, true
 	}
 	return v, exact
 }

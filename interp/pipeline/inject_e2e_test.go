@@ -201,12 +201,15 @@ func TestPlanNeverFires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := report.Judge(orc, r.trace, "plans/crash-never")
+	res, err := report.Judge(orc, p, r.trace, "plans/crash-never")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Status != report.NotInjected {
 		t.Errorf("status %s, want %s", res.Status, report.NotInjected)
+	}
+	if want := "action 1 of 1 (crash) never fired: the test run never met its trigger: after write create configmap/"; res.NotFired == nil || !strings.HasPrefix(res.NotFired.String(), want) {
+		t.Errorf("not fired: %v, want %s...", res.NotFired, want)
 	}
 }
 

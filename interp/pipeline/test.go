@@ -359,7 +359,7 @@ func (pr *Prepared) runPlan(ctx context.Context, w *Worker, p *plan.Plan) (*repo
 			}
 		}
 	}
-	pr.o.progressf("plan %s: %s (%.1fs)%s", p.Name, result.Status, result.Seconds, rerunNote(result))
+	pr.o.progressf("plan %s: %s (%.1fs)%s", p.Name, result.Status, result.Seconds, rerunNote(result)+notFiredNote(result))
 	return result, nil
 }
 
@@ -380,7 +380,7 @@ func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, 
 		var t *trace.Trace
 		if t, runErr = trace.Read(res.Trace); runErr == nil {
 			var judged *report.Result
-			if judged, runErr = report.Judge(pr.oracle, t, rel); runErr == nil {
+			if judged, runErr = report.Judge(pr.oracle, p, t, rel); runErr == nil {
 				result = judged
 			}
 		}
@@ -418,6 +418,15 @@ func rerunNote(r *report.Result) string {
 		sts = append(sts, string(rr.Status))
 	}
 	return fmt.Sprintf("; rerun: %s", strings.Join(sts, ", "))
+}
+
+// notFiredNote says, for a progress line, which action of a not-injected
+// plan did not fire.
+func notFiredNote(r *report.Result) string {
+	if r.NotFired == nil {
+		return ""
+	}
+	return ": " + r.NotFired.String()
 }
 
 func (o *Options) progressf(format string, args ...any) {

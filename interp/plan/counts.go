@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"text/tabwriter"
+	"strings"
 )
 
-// passOrder returns the column order of the counts table.
+// passOrder returns the row order of the counts table.
 func passOrder() []string {
 	return []string{
 		PassCancelled, PassFilter, PassFailed, PassNoOp, PassNondeterministic,
@@ -15,28 +15,101 @@ func passOrder() []string {
 	}
 }
 
-// WriteCounts prints the counts as a table: one row per policy and
-// pattern, the baseline, the candidates left after each pass ("-" when the
-// pass does not apply to the pattern, "off" when the policy switched it
-// off, left unchanged), and the final number of plans.
+// CountsWidth is the width the counts table fits in: an 80-column
+// terminal.
+const CountsWidth = 80
+
+// WriteCounts prints the counts as a table that reads top-down like a
+// funnel: one column per policy and pattern (the policy above the pattern),
+// one row for the baseline, one per pass with the candidates left after it
+// ("-" when the pass does not apply to the pattern, "off" when the policy
+// switched it off, left unchanged), and the final number of plans. The
+// table fits CountsWidth columns: when the columns do not fit side by side,
+// they are printed in several blocks, one under the other.
 func WriteCounts(w io.Writer, counts []Count) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "policy\tpattern\tbaseline\t")
-	for _, p := range passOrder() {
-		fmt.Fprint(tw, p+"\t")
+	labels := append(append([]string{"baseline"}, passOrder()...), "final")
+	label := 0
+	for _, l := range labels {
+		label = max(label, len(l))
 	}
-	fmt.Fprint(tw, "final\t\n")
-	for _, c := range counts {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t", c.Policy, c.Pattern, c.Baseline)
-		for _, p := range passOrder() {
-			fmt.Fprint(tw, passCell(c, p)+"\t")
+	var b strings.Builder
+	for i, block := range countBlocks(counts, label) {
+		if i > 0 {
+			b.WriteString("\n")
 		}
-		fmt.Fprintf(tw, "%d\t\n", c.Final)
+		writeBlock(&b, block, labels, label)
 	}
-	if err := tw.Flush(); err != nil {
+	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("plan: counts: %w", err)
 	}
 	return nil
+}
+
+// countColumn is one column of the counts table: its two heading lines
+// and one cell per row, and its width.
+type countColumn struct {
+	head  [2]string
+	cells []string
+	width int
+}
+
+func columnOf(c Count, maxWidth int) countColumn {
+	col := countColumn{head: [2]string{clipName(c.Policy, maxWidth), clipName(string(c.Pattern), maxWidth)}}
+	col.cells = append(col.cells, strconv.Itoa(c.Baseline))
+	for _, p := range passOrder() {
+		col.cells = append(col.cells, passCell(c, p))
+	}
+	col.cells = append(col.cells, strconv.Itoa(c.Final))
+	for _, s := range append(col.head[:], col.cells...) {
+		col.width = max(col.width, len(s))
+	}
+	return col
+}
+
+// countBlocks groups the columns into blocks that fit CountsWidth beside
+// the row labels (label characters wide), each column two spaces from the
+// previous one.
+func countBlocks(counts []Count, label int) [][]countColumn {
+	room := CountsWidth - label
+	var blocks [][]countColumn
+	used := room
+	for _, c := range counts {
+		col := columnOf(c, room-2)
+		if used+2+col.width > room {
+			blocks = append(blocks, nil)
+			used = 0
+		}
+		blocks[len(blocks)-1] = append(blocks[len(blocks)-1], col)
+		used += 2 + col.width
+	}
+	if len(blocks) == 0 {
+		blocks = append(blocks, nil)
+	}
+	return blocks
+}
+
+// writeBlock writes the headings and rows of one block of columns.
+func writeBlock(b *strings.Builder, cols []countColumn, labels []string, label int) {
+	row := func(first string, cell func(countColumn) string) {
+		line := fmt.Sprintf("%-*s", label, first)
+		for _, c := range cols {
+			line += fmt.Sprintf("  %*s", c.width, cell(c))
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	row("", func(c countColumn) string { return c.head[0] })
+	row("", func(c countColumn) string { return c.head[1] })
+	for i, l := range labels {
+		row(l, func(c countColumn) string { return c.cells[i] })
+	}
+}
+
+// clipName shortens a heading to at most n characters.
+func clipName(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
 }
 
 // passCell is one cell of the counts table.

@@ -14,7 +14,7 @@ import (
 	"github.com/sievetool/sieve/interp/trace"
 )
 
-// htmlRun is one failing (or errored) plan as the HTML page shows it.
+// htmlRun is one plan that did not pass as the HTML page shows it.
 type htmlRun struct {
 	Result    *Result
 	Name      string
@@ -32,14 +32,15 @@ type htmlPage struct {
 }
 
 // HTML writes DIR/index.html: the summary, every finding group, and for
-// each failing or flaky plan a timeline of its run (with the reference run's
+// each plan that did not pass (failed, flaky, errored, not injected) a
+// timeline of its run (with the reference run's
 // beside it) and the table of differences against the reference. root is
 // the results directory the traces are read from. The page is
 // self-contained: no script, no remote asset.
 func HTML(dir, root string, s *Summary) error {
 	page := &htmlPage{Summary: s, Title: testNames(s), Groups: Groups(s)}
 	for _, r := range s.Results {
-		if r.Status == Failed || r.Status == Flaky || r.Status == Errored {
+		if r.Status != Passed {
 			page.Runs = append(page.Runs, htmlRunOf(root, s, r))
 		}
 	}
@@ -73,7 +74,7 @@ func htmlRunOf(root string, s *Summary, r *Result) *htmlRun {
 		return hr
 	}
 	var marks []int64
-	for _, f := range append(slices.Clip(r.Findings), r.Unconfirmed...) {
+	for _, f := range slices.Concat(r.Findings, r.Unconfirmed, r.Untested) {
 		if f.Seq > 0 {
 			marks = append(marks, f.Seq)
 		}
@@ -156,15 +157,18 @@ details { margin: 0.5em 0; }
 <h2>Plan {{.Name}} <span class="status-{{.Result.Status}}">{{.Result.Status}}</span></h2>
 {{if .Result.Pattern}}<p>Pattern: {{.Result.Pattern}}</p>{{end}}
 {{if .Result.Error}}<p class="status-error">Error: {{.Result.Error}}</p>{{end}}
+{{if eq .Result.Status "not-injected"}}<p class="not-fired status-not-injected">Not injected, nothing was tested: {{with .Result.NotFired}}{{.}}{{else}}an action of the plan never fired{{end}}.</p>{{end}}
 {{with .Result.Findings}}{{with index . 0}}{{if .Reproduce}}<p>Reproduce: <code>{{.Reproduce}}</code></p>{{end}}{{end}}{{end}}
 {{if .Timeline}}<h3>Timeline of the test run</h3>
 <p>Grey bars: workload steps (red: failed). Ticks: controller writes (green create, blue update/patch, red delete), cluster events and deliveries. Dots: controller start, kill, crash. Red dashed line: the fault. Orange lines: where a finding happened.</p>
 {{.Timeline}}
 {{if .Reference}}<details><summary>Timeline of the reference run</summary>{{.Reference}}</details>{{end}}
 {{else}}<p>{{.Note}}</p>{{end}}
-<h3>Differences against the reference</h3>
-{{template "diffs" .Result.Findings}}
+{{if ne .Result.Status "not-injected"}}<h3>Differences against the reference</h3>
+{{template "diffs" .Result.Findings}}{{end}}
 {{with .Result.Unconfirmed}}<h3>Not found again by the reruns (not counted)</h3>
+{{template "diffs" .}}{{end}}
+{{with .Result.Untested}}<h3>Seen in a run that tested nothing (not counted)</h3>
 {{template "diffs" .}}{{end}}
 {{with .Result.Reruns}}<p>Reruns: {{range .}}<code>{{.Dir}}</code> {{.Status}} ({{printf "%.1f" .Seconds}}s) {{end}}</p>{{end}}
 </section>

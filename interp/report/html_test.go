@@ -12,7 +12,8 @@ import (
 )
 
 // TestHTMLStructure checks the generated page without a browser: one
-// timeline per failing or flaky plan, the fault line, the finding rows, escaping.
+// timeline per plan that did not pass, the fault line, the finding rows,
+// the action of a not-injected plan that did not fire, escaping.
 func TestHTMLStructure(t *testing.T) {
 	page := writeFixtureHTML(t)
 	for _, want := range []string{
@@ -27,13 +28,19 @@ func TestHTMLStructure(t *testing.T) {
 		`<td>persistentvolumeclaim/default/data-ds-1 is missing at the end (the reference has it)</td>`,
 		`sieve reproduce testdata/results/plans/intermediate-3`,
 		`start controller: exec: &#34;bin/operator&#34;: file not found`,
+		`<section class="run" id="plan-unobserved-2">`,
+		`<p class="not-fired status-not-injected">Not injected, nothing was tested: action 2 of 2 (release pod/default/web-x7k2p) never fired: after action 1 fired (trace entry 22), the test run never met its trigger: on delete pod/default/web-x7k2p in the cluster.</p>`,
+		`<h3>Seen in a run that tested nothing (not counted)</h3>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %s", want)
 		}
 	}
-	if n := strings.Count(page, `<svg class="timeline"`); n != 6 {
-		t.Errorf("%d timelines, want 6 (two failing plans and a flaky one, each with its reference)", n)
+	if n := strings.Count(page, `<svg class="timeline"`); n != 8 {
+		t.Errorf("%d timelines, want 8 (two failing plans, a flaky one and a not-injected one, each with its reference)", n)
+	}
+	if i := strings.Index(page, `id="plan-unobserved-2"`); i < 0 || strings.Contains(page[i:], "Differences against the reference") {
+		t.Error("the not-injected plan's findings are shown as differences, not as context")
 	}
 	rest := strings.ReplaceAll(page, `xmlns="http://www.w3.org/2000/svg"`, "")
 	if strings.Contains(page, "<script") || strings.Contains(rest, "http://") || strings.Contains(rest, "https://") {

@@ -51,7 +51,8 @@ type (
 
 // JUnit writes the summary as JUnit XML: one test suite per test, one test
 // case per plan. A failed plan is a failure listing its findings; a plan
-// whose fault never fired is a skipped test case, never a pass; an errored
+// whose fault never fired is a skipped test case, never a pass, whatever
+// the oracle saw (in its output, not counted); an errored
 // plan is an error; a flaky plan passes, its unconfirmed findings in its
 // output.
 func JUnit(w io.Writer, s *Summary) error {
@@ -108,13 +109,19 @@ func junitCaseOf(r *Result) junitCase {
 	case Errored:
 		c.Error = &junitMessage{Message: r.Error, Type: "sieve.infrastructure"}
 	case NotInjected:
-		c.Skipped = &junitMessage{Message: "not injected (an action of the plan never fired): nothing was tested"}
+		c.Skipped = &junitMessage{Message: "not-injected, nothing was tested: an action of the plan never fired"}
+		if r.NotFired != nil {
+			c.Skipped.Message = "not-injected, nothing was tested: " + r.NotFired.String()
+		}
+	}
+	if len(r.Untested) > 0 {
+		c.SystemOut = "seen in a run that tested nothing, not counted:\n" + findingsText(r.Untested)
 	}
 	if len(r.Unconfirmed) > 0 {
 		c.SystemOut = fmt.Sprintf("not found again by %d %s, not counted:\n", len(r.Reruns), plural(len(r.Reruns), "rerun", "reruns")) +
 			findingsText(r.Unconfirmed)
 	}
-	if fs := append(slices.Clip(r.Findings), r.Unconfirmed...); len(fs) > 0 && fs[0].Reproduce != "" {
+	if fs := slices.Concat(r.Findings, r.Unconfirmed, r.Untested); len(fs) > 0 && fs[0].Reproduce != "" {
 		c.SystemOut += "reproduce: " + fs[0].Reproduce + "\n"
 	}
 	return c

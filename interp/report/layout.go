@@ -205,7 +205,7 @@ func loadResults(dir, rel string) ([]*Result, error) {
 // directory where it was found, which may differ from where the run wrote
 // it (a results directory copied out of CI).
 func reproduceFrom(planDir string, r *Result) {
-	for _, f := range append(slices.Clip(r.Findings), r.Unconfirmed...) {
+	for _, f := range slices.Concat(r.Findings, r.Unconfirmed, r.Untested) {
 		if f.Plan != "" {
 			f.Reproduce = oracle.ReproduceDir(filepath.ToSlash(planDir))
 		}

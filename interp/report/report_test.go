@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -31,18 +32,22 @@ func TestResultsFromTraces(t *testing.T) {
 	if len(traces) == 0 {
 		t.Fatal("no plan traces in the fixture")
 	}
-	for _, p := range traces {
-		tr, err := trace.Read(p)
+	for _, file := range traces {
+		tr, err := trace.Read(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Judge(o, tr, PlanRel(tr.Header.Plan))
+		p, err := plan.Read(filepath.Join(filepath.Dir(file), PlanFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Judge(o, p, tr, PlanRel(tr.Header.Plan))
 		if err != nil {
 			t.Fatal(err)
 		}
 		r.Version, r.Started, r.Seconds = Version, tr.Header.Started, float64(len(tr.Entries))/2
 		if r.Status == Failed {
-			r.Confirm(fixtureReruns(t, o, filepath.Dir(p), r.Dir))
+			r.Confirm(fixtureReruns(t, o, p, filepath.Dir(file), r.Dir))
 		}
 		if update {
 			if err := WriteResult(l, r); err != nil {
@@ -50,13 +55,13 @@ func TestResultsFromTraces(t *testing.T) {
 			}
 			continue
 		}
-		want, err := os.ReadFile(filepath.Join(filepath.Dir(p), ResultFile))
+		want, err := os.ReadFile(filepath.Join(filepath.Dir(file), ResultFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		got, _ := json.MarshalIndent(r, "", "  ")
 		if !bytes.Equal(bytes.TrimSpace(want), got) {
-			t.Errorf("%s: result.json differs from the oracle's verdict (SIEVE_UPDATE=1 refreshes):\n%s", p, got)
+			t.Errorf("%s: result.json differs from the oracle's verdict (SIEVE_UPDATE=1 refreshes):\n%s", file, got)
 		}
 	}
 }
@@ -90,16 +95,16 @@ func fixtureOracle(t *testing.T) *oracle.Oracle {
 
 // fixtureReruns judges the reruns of a plan of the fixture
 // (plans/PLAN/rerun-N), as the pipeline does when it confirms findings.
-func fixtureReruns(t *testing.T, o *oracle.Oracle, dir, rel string) []*Result {
+func fixtureReruns(t *testing.T, o *oracle.Oracle, p *plan.Plan, dir, rel string) []*Result {
 	t.Helper()
 	traces, _ := filepath.Glob(filepath.Join(dir, "rerun-*", TraceFile))
 	var out []*Result
-	for _, p := range traces {
-		tr, err := trace.Read(p)
+	for _, file := range traces {
+		tr, err := trace.Read(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Judge(o, tr, rel+"/"+filepath.Base(filepath.Dir(p)))
+		r, err := Judge(o, p, tr, rel+"/"+filepath.Base(filepath.Dir(file)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,5 +370,93 @@ func TestShardHeadline(t *testing.T) {
 		if !strings.Contains(x, want) {
 			t.Errorf("JUnit lacks %s:\n%s", want, x)
 		}
+	}
+}
+
+// TestNotInjected: the fixture's plan unobserved-2 fired its first action
+// and never its second, and the oracle found a difference in its run all
+// the same. It is not-injected in result.json, the terminal summary, the
+// JSON summary and JUnit (skipped), never failed; its finding is shown,
+// not counted. (TestHTMLStructure checks the HTML page.)
+func TestNotInjected(t *testing.T) {
+	s, err := Load(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r *Result
+	for _, x := range s.Results {
+		if x.Plan == "unobserved-2" {
+			r = x
+		}
+	}
+	if r == nil {
+		t.Fatal("no result for unobserved-2 in the fixture")
+	}
+	if r.Status != NotInjected || len(r.Findings) != 0 || len(r.Untested) != 1 || r.NotFired == nil || r.NotFired.Action != 2 {
+		t.Fatalf("result: status %s, %d findings, %d untested, not fired %+v; want not-injected, 0, 1, action 2",
+			r.Status, len(r.Findings), len(r.Untested), r.NotFired)
+	}
+	for _, g := range Groups(s) {
+		for _, p := range g.Plans {
+			if p == r {
+				t.Errorf("finding group %s names the not-injected plan", g.First.Message)
+			}
+		}
+	}
+	why := "action 2 of 2 (release pod/default/web-x7k2p) never fired: after action 1 fired (trace entry 22), " +
+		"the test run never met its trigger: on delete pod/default/web-x7k2p in the cluster"
+	var text, js, junit bytes.Buffer
+	if err := Text(&text, s, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := JSON(&js, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := JUnit(&junit, s); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]string{
+		text.String():  {"1 not injected", "SKIP   unobserved-2: not-injected, nothing was tested\n       " + why + "\n", "1 finding seen all the same, not counted"},
+		js.String():    {`"plan": "unobserved-2",` + "\n" + `      "pattern": "unobserved",` + "\n" + `      "dir": "plans/unobserved-2",` + "\n" + `      "status": "not-injected",`, `"notInjected": 1`},
+		junit.String(): {`<testcase name="unobserved-2" classname="sieve.buggy.unobserved" time="13.500">` + "\n" + `      <skipped message="not-injected, nothing was tested: ` + why + `">`},
+	} {
+		for _, w := range want {
+			if !strings.Contains(name, w) {
+				t.Errorf("output lacks %q:\n%s", w, name)
+			}
+		}
+	}
+	// Its finding alone does not make findings: exit 0 without the others.
+	only := &Summary{Results: []*Result{r}}
+	only.Totals = count(only.Results)
+	if only.Totals.Findings != 0 || only.ExitCode() != 0 {
+		t.Errorf("a not-injected plan alone: %d findings, exit %d; want 0, 0", only.Totals.Findings, only.ExitCode())
+	}
+}
+
+// TestJudgeNotInjected: a run whose only action never fired is
+// not-injected even when the oracle finds something in it.
+func TestJudgeNotInjected(t *testing.T) {
+	o := fixtureOracle(t)
+	tr, err := trace.Read(filepath.Join(fixture, "plans", "intermediate-3", TraceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []trace.Entry
+	for _, e := range tr.Entries {
+		if e.Type != trace.Fault {
+			kept = append(kept, e)
+		}
+	}
+	tr.Entries = kept
+	r, err := Judge(o, nil, tr, "plans/intermediate-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != NotInjected || len(r.Findings) != 0 || len(r.Untested) == 0 {
+		t.Errorf("status %s, %d findings, %d untested; want not-injected, 0, some", r.Status, len(r.Findings), len(r.Untested))
+	}
+	if got, want := r.NotFired.String(), "action 1 of 1 never fired"; got != want {
+		t.Errorf("not fired: %q, want %q", got, want)
 	}
 }

@@ -1,11 +1,13 @@
 package report
 
 import (
+	"fmt"
 	"path"
 	"strings"
 	"time"
 
 	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -20,7 +22,7 @@ const (
 	Passed      Status = "passed"       // the fault fired and the oracle found nothing
 	Failed      Status = "failed"       // the oracle found something
 	Flaky       Status = "flaky"        // the oracle found something that no rerun found again
-	NotInjected Status = "not-injected" // an action never fired: nothing was tested
+	NotInjected Status = "not-injected" // an action never fired: nothing was tested, whatever the oracle saw
 	Errored     Status = "error"        // the run itself failed (infrastructure)
 )
 
@@ -40,9 +42,15 @@ type Result struct {
 	// found again: reported, not counted (a flaky plan has only these).
 	Unconfirmed []*oracle.Finding `json:"unconfirmed,omitempty"`
 	// Reruns are the runs of a failed plan made to confirm its findings.
-	Reruns  []*Rerun  `json:"reruns,omitempty"`
-	Started time.Time `json:"started"`
-	Seconds float64   `json:"seconds"`
+	Reruns []*Rerun `json:"reruns,omitempty"`
+	// NotFired says, for a not-injected plan, which action never fired
+	// and why.
+	NotFired *NotFired `json:"notFired,omitempty"`
+	// Untested are the oracle's findings on a not-injected run: shown as
+	// context, not counted (the plan's fault did not cause them).
+	Untested []*oracle.Finding `json:"untested,omitempty"`
+	Started  time.Time         `json:"started"`
+	Seconds  float64           `json:"seconds"`
 }
 
 // Rerun is one more run of a failed plan, made to confirm its findings.
@@ -51,6 +59,40 @@ type Rerun struct {
 	Dir     string  `json:"dir"`
 	Status  Status  `json:"status"`
 	Seconds float64 `json:"seconds"`
+}
+
+// NotFired is the first action of a plan that never fired; the actions
+// after it were never armed.
+type NotFired struct {
+	Action int `json:"action"` // 1-based
+	Of     int `json:"of"`     // the plan's actions
+	// What is the action (.sieve plan syntax); empty when the plan was
+	// not known to the judge.
+	What string `json:"what,omitempty"`
+	// Trigger is what the action waited for (.sieve plan syntax).
+	Trigger string `json:"trigger,omitempty"`
+	// After is the trace entry where the previous action fired, which
+	// armed this one; 0 for the first action.
+	After int64 `json:"after,omitempty"`
+}
+
+// String says which action did not fire and why, in one line.
+func (n *NotFired) String() string {
+	s := fmt.Sprintf("action %d of %d", n.Action, n.Of)
+	if n.What != "" {
+		s += " (" + n.What + ")"
+	}
+	switch {
+	case n.What == "": // the plan is not known
+		return s + " never fired"
+	case n.Trigger == "":
+		return s + " never fired: the run ended before it"
+	}
+	s += " never fired: "
+	if n.After > 0 {
+		s += fmt.Sprintf("after action %d fired (trace entry %d), ", n.Action-1, n.After)
+	}
+	return s + "the test run never met its trigger: " + n.Trigger
 }
 
 // tested reports whether a run tested its plan (every action fired and
@@ -108,35 +150,52 @@ func (r *Result) Confirm(reruns []*Result) {
 	}
 }
 
-// Classify decides a plan's status: an infrastructure error first, then
-// findings, then whether the fault fired at all.
-func Classify(injected bool, findings []*oracle.Finding, runErr error) Status {
-	switch {
-	case runErr != nil:
-		return Errored
-	case len(findings) > 0:
-		return Failed
-	case !injected:
-		return NotInjected
-	}
-	return Passed
-}
-
-// Judge checks a plan's trace with the oracle and returns its result; dir
-// is the plan directory relative to the results root. The caller sets
-// Started and Seconds.
-func Judge(o *oracle.Oracle, t *trace.Trace, dir string) (*Result, error) {
+// Judge checks the trace of a run of plan p with the oracle and returns
+// its result; dir is the plan directory relative to the results root, and
+// p may be nil when the plan is not known (the result then names the
+// action that did not fire by number only). The caller sets Started and
+// Seconds.
+//
+// A run in which an action never fired tested nothing: it is not-injected
+// whatever the oracle says, and the oracle's findings are kept in Untested,
+// not counted. Otherwise a run with findings failed and one without passed.
+func Judge(o *oracle.Oracle, p *plan.Plan, t *trace.Trace, dir string) (*Result, error) {
 	fs, err := o.Check(t)
 	if err != nil {
 		return nil, err
 	}
-	if fs == nil {
-		fs = []*oracle.Finding{}
-	}
-	return &Result{
+	r := &Result{
 		Version: Version, Test: t.Header.Test, Plan: t.Header.Plan, Pattern: t.Header.Pattern,
-		Dir: dir, Findings: fs, Status: Classify(oracle.Injected(t), fs, nil),
-	}, nil
+		Dir: dir, Findings: []*oracle.Finding{}, Status: Passed,
+	}
+	switch {
+	case oracle.Unfired(t) >= 0:
+		r.Status, r.NotFired, r.Untested = NotInjected, notFired(p, t), fs
+	case len(fs) > 0:
+		r.Status, r.Findings = Failed, fs
+	}
+	return r, nil
+}
+
+// notFired describes the first action of the run's plan that never fired.
+func notFired(p *plan.Plan, t *trace.Trace) *NotFired {
+	i := oracle.Unfired(t)
+	n := &NotFired{Action: i + 1, Of: max(t.Header.Actions, 1)}
+	if i > 0 {
+		for _, e := range t.Entries {
+			if e.Type == trace.Fault && e.Action != nil && *e.Action == i-1 {
+				n.After = e.Seq
+			}
+		}
+	}
+	if p != nil && i < len(p.Actions) {
+		a := p.Actions[i]
+		n.What, n.Of = a.String(), len(p.Actions)
+		if a.Trigger != nil {
+			n.Trigger = a.Trigger.String()
+		}
+	}
+	return n
 }
 
 // TestRun describes one test's run: summary.json in its results

@@ -63,7 +63,8 @@ func Groups(s *Summary) []*Group {
 
 // Text writes the terminal summary: a headline with the counts, the
 // finding groups most severe first (each with its plans and a reproduce
-// command), then errors and plans where the fault never fired.
+// command), then errors and plans where the fault never fired (with the
+// action that did not fire).
 func Text(w io.Writer, s *Summary, opt TextOptions) error {
 	p := &printer{w: w, color: opt.Color}
 	p.headline(s)
@@ -209,10 +210,9 @@ func (p *printer) group(s *Summary, g *Group) {
 	}
 }
 
-// problems lists unconfirmed findings and errored plans, and counts plans
-// whose fault did not fire.
+// problems lists unconfirmed findings, errored plans and plans whose
+// fault did not fire.
 func (p *printer) problems(s *Summary) {
-	var missed []string
 	for _, r := range s.Results {
 		if len(r.Unconfirmed) > 0 {
 			p.unconfirmed(s, r)
@@ -221,12 +221,23 @@ func (p *printer) problems(s *Summary) {
 		case Errored:
 			p.printf("\n%s %s: %s\n", p.paint(ansiRed, "ERROR "), relName(s, r), r.Error)
 		case NotInjected:
-			missed = append(missed, relName(s, r))
+			p.notInjected(s, r)
 		}
 	}
-	if len(missed) > 0 {
-		p.printf("\n%s %d %s not injected (an action never fired), so nothing was tested: %s\n", p.paint(ansiYellow, "SKIP  "),
-			len(missed), plural(len(missed), "plan was", "plans were"), strings.Join(missed, ", "))
+}
+
+// notInjected prints a plan whose fault did not fire: which action and
+// why, and what the oracle saw anyway.
+func (p *printer) notInjected(s *Summary, r *Result) {
+	p.printf("\n%s %s: not-injected, nothing was tested\n", p.paint(ansiYellow, "SKIP  "), relName(s, r))
+	if r.NotFired != nil {
+		p.printf("       %s\n", r.NotFired)
+	}
+	if len(r.Untested) > 0 {
+		p.printf("       %d %s seen all the same, not counted:\n", len(r.Untested), plural(len(r.Untested), "finding", "findings"))
+	}
+	for _, f := range r.Untested {
+		p.printf("       %s\n", f.Message)
 	}
 }
 

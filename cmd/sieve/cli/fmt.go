@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 
 	"github.com/sievetool/sieve/lang/cuefront"
@@ -18,24 +19,28 @@ import (
 // fmtFlags are the flags of `sieve fmt`.
 type fmtFlags struct {
 	write bool // -w: rewrite files in place
-	check bool // --check: list unformatted files, change nothing
+	check bool // --check: print a diff per unformatted file, change nothing, exit 1
+	diff  bool // -d: print a diff per unformatted file instead of the text
 }
 
 func newFmtCmd(g *globals) *cobra.Command {
 	f := &fmtFlags{}
 	cmd := &cobra.Command{
-		Use:   "fmt [-w|--check] PATH...",
+		Use:   "fmt [-w|-d|--check] PATH...",
 		Short: "Format spec files canonically",
 		Long: "Fmt prints spec files in the canonical layout (comments kept; formatting twice\n" +
 			"changes nothing). Without flags it writes the formatted text to stdout; -w\n" +
-			"rewrites the files in place; --check lists the files that are not formatted\n" +
-			"and exits 1. A directory stands for the spec files in it, DIR/... for the tree.\n" +
+			"rewrites the files in place; -d prints a unified diff for each file that is\n" +
+			"not formatted instead (with -w, as well); --check prints those diffs, changes\n" +
+			"nothing and exits 1 when there are any. A directory stands for the spec files\n" +
+			"in it, DIR/... for the tree.\n" +
 			"Exit status 2 means a file has syntax errors (printed on stderr).",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runFmt(g, f, args) },
 	}
 	cmd.Flags().BoolVarP(&f.write, "write", "w", false, "rewrite the files in place")
-	cmd.Flags().BoolVar(&f.check, "check", false, "list files that are not formatted and exit 1")
+	cmd.Flags().BoolVar(&f.check, "check", false, "print a diff for each file that is not formatted and exit 1")
+	cmd.Flags().BoolVarP(&f.diff, "diff", "d", false, "print a diff for each file that is not formatted instead of the text")
 	return cmd
 }
 
@@ -83,16 +88,19 @@ func fmtFile(g *globals, f *fmtFlags, file string) (bool, diag.Diagnostics, erro
 		return false, ds, nil
 	}
 	changed := !bytes.Equal(src, out)
-	switch {
-	case f.check:
-		if changed {
-			fmt.Fprintln(g.stdout, file)
+	if changed && (f.check || f.diff) {
+		// As gofmt -d: the file as it is, named FILE.orig, against the file
+		// formatted.
+		if _, err := g.stdout.Write(diff.Diff(file+".orig", src, file, out)); err != nil {
+			return changed, ds, err
 		}
+	}
+	switch {
 	case f.write:
 		if changed {
 			err = writeAtomic(file, out)
 		}
-	default:
+	case !f.check && !f.diff:
 		_, err = g.stdout.Write(out)
 	}
 	return changed, ds, err

@@ -36,7 +36,7 @@ func newPlanCmd(g *globals) *cobra.Command {
 		Short: "Generate and prune test plans from a reference trace",
 		Long: "Plan generates the test plans of a test from a reference trace: for each policy\n" +
 			"and pattern, the candidates, pruned pass by pass, plus the test's own plans. It\n" +
-			"prints the counts per pattern (baseline, after each pruning pass, final) and\n" +
+			"prints the plans left per policy and pattern after each pruning pass and\n" +
 			"the plan names; --out DIR writes one JSON file per plan (docs/plan.md).\n" +
 			"Without --trace it records the reference runs first (or reuses them from the\n" +
 			"reference cache, as sieve run does); with --trace the test defaults to the one\n" +

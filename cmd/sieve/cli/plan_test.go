@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sievetool/sieve/interp/plan"
 )
 
 const (
@@ -24,15 +26,27 @@ func TestPlanCmd(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", code, errb.String())
 	}
 	text := out.String()
-	for _, want := range []string{"baseline", "capped  intermediate", "capped    unobserved", "stale", "crash_on_pvc_delete", "user-crash-on-pvc-delete-"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("output lacks %q:\n%s", want, text)
+	i := strings.LastIndex(text, "\n\n") // the table, a blank line, the names
+	if i < 0 {
+		t.Fatalf("no blank line between the table and the names:\n%s", text)
+	}
+	table, names := text[:i], strings.Fields(text[i:])
+	for _, want := range []string{"\nbaseline ", "capped", "intermediate", "unobserved", "stale", "crash_on_pvc_delete", "\nfinal "} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, text)
 		}
 	}
+	for _, line := range strings.Split(table, "\n") {
+		if len(line) > plan.CountsWidth {
+			t.Errorf("table line wider than %d columns: %q", plan.CountsWidth, line)
+		}
+	}
+	if len(names) == 0 || !strings.HasPrefix(names[len(names)-1], "user-crash-on-pvc-delete-") {
+		t.Errorf("names: %v, want the user plan last", names)
+	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	names := strings.Count(text, "\n") - strings.Count(text, "baseline") - 5 // table: header + 4 rows, blank line
-	if len(files) != names+1 {                                               // + counts.json
-		t.Errorf("%d files in --out for %d names:\n%s", len(files), names, text)
+	if len(files) != len(names)+1 { // + counts.json
+		t.Errorf("%d files in --out for %d names:\n%s", len(files), len(names), text)
 	}
 	out.Reset()
 	if code := run([]string{"plan", planSpec, "--trace", planTrace, "--output", "json", "--pattern", "stale"}, &out, &errb); code != exitOK {

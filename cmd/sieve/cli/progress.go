@@ -45,12 +45,13 @@ func (p *progressDisplay) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// planned starts counting: total plans are about to run.
+// planned starts counting: total plans are about to run. The status line
+// first shows under the next message, the pipeline's "N plans to run", so
+// that it never comes before the count it counts down.
 func (p *progressDisplay) planned(total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.total, p.done, p.findings, p.started = total, 0, 0, time.Now()
-	p.draw()
 }
 
 // result counts one finished plan.

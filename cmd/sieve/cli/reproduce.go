@@ -205,6 +205,9 @@ func verdict(g *globals, orig *original, res *report.Result, out string) error {
 	if res.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", res.Error)
 	}
+	if res.NotFired != nil {
+		fmt.Fprintf(w, "  nothing was tested: %s\n", res.NotFired)
+	}
 	reproduced, seen := 0, map[oracle.Identity]bool{}
 	if orig.result == nil {
 		fmt.Fprintf(w, "  the original run of this plan did not finish: nothing to compare with\n")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/buildinfo"
 	"github.com/sievetool/sieve/interp/report"
 )
 
@@ -83,12 +84,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func newRoot(g *globals) *cobra.Command {
+	bi := buildinfo.Read()
 	root := &cobra.Command{
 		Use:           "sieve",
 		Short:         "Find reliability bugs in Kubernetes controllers",
+		Version:       bi.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// --version prints what sieve version does; the text has no template
+	// actions. The flag is declared here, as a bool, because cobra would
+	// otherwise take the --version that Kubernetes' component-base
+	// (verflag) declares in pflag.CommandLine, which cobra merges in.
+	root.SetVersionTemplate(versionText(bi))
+	root.Flags().Bool("version", false, "print the version of sieve, its Go and its Kubernetes")
 	pf := root.PersistentFlags()
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print only results and errors")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "print progress details")
@@ -113,6 +122,7 @@ func newRoot(g *globals) *cobra.Command {
 		newRunCmd(g),
 		newRecordCmd(g),
 		newReproduceCmd(g),
+		newVersionCmd(g),
 	)
 	return root
 }

@@ -290,7 +290,7 @@ func finish(ctx context.Context, g *globals, rf *reportFlags, root string, outco
 // pruning pass, run) and the median seconds per plan.
 func printStats(w io.Writer, o *pipeline.TestOutcome) {
 	if len(o.Counts) > 0 {
-		fmt.Fprintln(w, "plans per pattern (baseline, after each pruning pass, final):")
+		fmt.Fprintln(w, "plans left after each pruning pass (-: does not apply, off: switched off):")
 		_ = plan.WriteCounts(w, o.Counts)
 	}
 	ran := map[plan.Pattern]int{}

@@ -267,25 +267,35 @@ rs = refs()
 for i, r in enumerate(rs):
     put('reference/run-%d/trace.jsonl' % (i + 1), r.text())
     put('reference/run-%d/controller.log' % (i + 1), 'I1202 10:00:00 starting manager\n')
-def plan(name, pattern, fault=True, **kw):
+def ref(kind, name, ns="default"):
+    return {"kind": kind, "namespace": ns, "name": name}
+CRASH = [{"kind": "crash", "trigger": {"op": "write", "on": "update", "target": ref("statefulset", "ds")}}]
+def plan_json(name, pattern, actions=CRASH):
+    return json.dumps({"sievePlan": 1, "name": name, "test": "buggy", "pattern": pattern, "actions": actions}, indent=2) + "\n"
+def plan(name, pattern, actions=CRASH, **kw):
+    # The header says how many actions the plan has only when some did not
+    # fire; the fault entry is action 0's.
     t = Trace(0, plan=name, pattern=pattern, uidseed="c")
-    if not fault:
-        del t.h["plan"]
+    if len(actions) > 1:
+        t.h["actions"] = len(actions)
     base(t, lease="ctl-3", **kw)
-    if not fault:
-        t.h["plan"] = name; t.h["pattern"] = pattern
     put('plans/%s/trace.jsonl' % name, t.text())
     put('plans/%s/controller.log' % name, 'I1202 10:00:00 starting manager\n')
-    put('plans/%s/plan.json' % name, json.dumps({"name": name, "pattern": pattern, "actions": [{"kind": "crash"}]}, indent=2) + "\n")
+    put('plans/%s/plan.json' % name, plan_json(name, pattern, actions))
 plan("intermediate-3", "intermediate", ready=2, skip_pvc=1)
 plan("intermediate-4", "intermediate")
 plan("stale-1", "stale", skip_pvc=1, recreate_pvc="data-ds-0")
-plan("unobserved-2", "unobserved", fault=False)
+# not injected: the pod's update is held, and the release waits for its
+# deletion, which never comes; the oracle's finding is not counted
+web = ref("pod", "web-x7k2p")
+plan("unobserved-2", "unobserved", ready=2, actions=[
+    {"kind": "hold", "scope": web, "trigger": {"op": "event", "on": "update", "target": web}},
+    {"kind": "release", "scope": web, "trigger": {"op": "event", "on": "delete", "target": web, "seen": "cluster"}}])
 plan("stale-3", "stale", skip_pvc=1, recreate_pvc="data-ds-0")  # flaky: its rerun finds nothing
 rerun = Trace(0, plan="stale-3", pattern="stale", uidseed="c")
 base(rerun, lease="ctl-3")
 put('plans/stale-3/rerun-1/trace.jsonl', rerun.text())
-put('plans/stale-2/plan.json', json.dumps({"name": "stale-2", "pattern": "stale"}, indent=2) + "\n")
+put('plans/stale-2/plan.json', plan_json("stale-2", "stale"))
 put('plans/stale-2/result.json', json.dumps({"version": 1, "test": "buggy", "plan": "stale-2", "pattern": "stale",
     "dir": "plans/stale-2", "status": "error", "error": "start controller: exec: \"bin/operator\": file not found",
     "findings": [], "started": "2026-12-02T10:05:00Z", "seconds": 0.4}, indent=2) + "\n")

@@ -1,0 +1,5 @@
+// Package buildinfo says what the running sieve binary knows about its own
+// build: the module version, the VCS revision and whether the tree was
+// modified, the Go version, and the Kubernetes version linked in. It reads
+// runtime/debug.ReadBuildInfo and nothing else; it does not print.
+package buildinfo

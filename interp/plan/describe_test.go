@@ -1,0 +1,35 @@
+package plan
+
+import (
+	"testing"
+
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// TestDescribe holds the one-line descriptions of actions and triggers
+// that reports print for an action that never fired.
+func TestDescribe(t *testing.T) {
+	sts := &ir.Ref{Kind: "statefulset", Namespace: "default", Name: "ds"}
+	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "web-*"}
+	cases := []struct {
+		got  interface{ String() string }
+		want string
+	}{
+		{&Action{Kind: ir.ActCrash}, "crash"},
+		{&Action{Kind: ir.ActStaleOn, Scope: sts}, "stale on statefulset/default/ds"},
+		{&Action{Kind: ir.ActHold, Scope: pod}, "hold pod/default/web-*"},
+		{&Action{Kind: ir.ActWait, Duration: ir.Duration(5e9)}, "wait 5s"},
+		{&Trigger{Op: ir.TrigEvent, On: "update", Target: sts, Count: 2}, "on update statefulset/default/ds #2"},
+		{&Trigger{Op: ir.TrigWrite, On: "delete", Target: pod, Where: &ir.Cond{Path: "status.phase", Value: "Running"}},
+			`after write delete pod/default/web-* where status.phase == "Running"`},
+		{&Trigger{Op: ir.TrigSeq, Args: []*Trigger{
+			{Op: ir.TrigAny, Args: []*Trigger{{Op: ir.TrigTimeout, Duration: ir.Duration(3e9)}, {Op: ir.TrigEvent, On: "delete", Target: sts, Seen: SeenCluster}}},
+			{Op: ir.TrigWrite, On: "create", Target: pod, Failed: true}}},
+			"(after 3s | on delete statefulset/default/ds in the cluster); after failed write create pod/default/web-*"},
+	}
+	for _, c := range cases {
+		if got := c.got.String(); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}
