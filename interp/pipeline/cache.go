@@ -92,7 +92,7 @@ func (o *Options) cacheKey(ctx context.Context, w *Worker) (string, error) {
 	fmt.Fprintf(h, "sieve %s\nbackend %T\ncontroller %s\nruns %d\n", version, w.Backend, bin, max(o.Test.Runs, 1))
 	h.Write(spec)
 	for _, f := range inputFiles(o.Test) {
-		sum, err := fileHash(filepath.Join(o.BaseDir, filepath.FromSlash(f)))
+		sum, err := fileHash(ir.OSPath(o.BaseDir, f))
 		if err != nil {
 			sum = "missing"
 		}

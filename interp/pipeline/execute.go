@@ -215,10 +215,14 @@ func (s *session) start(ctx context.Context) error {
 	s.px = px
 	s.onClose(func() { px.Close() })
 	s.exec.Settle = s.settle
+	// The controller's kubeconfig holds the proxy's bearer token: it lives
+	// in the run's directory only while the run does, so a results
+	// directory uploaded as a CI artefact carries no credentials.
 	kubeconfig := filepath.Join(s.r.Dir, "kubeconfig")
 	if err := px.WriteKubeconfig(kubeconfig); err != nil {
 		return err
 	}
+	s.onClose(func() { os.Remove(kubeconfig) })
 	if err := s.startController(ctx, kubeconfig); err != nil {
 		return err
 	}

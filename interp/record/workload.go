@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -180,7 +179,7 @@ func (x *Executor) applyOne(ctx context.Context, o *unstructured.Unstructured) e
 
 // manifestObjects reads the objects of a manifest file named in the IR.
 func (x *Executor) manifestObjects(file string) ([]*unstructured.Unstructured, error) {
-	b, err := input.ReadFile(filepath.Join(x.BaseDir, filepath.FromSlash(file)), input.ManifestLimit)
+	b, err := input.ReadFile(ir.OSPath(x.BaseDir, file), input.ManifestLimit)
 	if err != nil {
 		return nil, err
 	}

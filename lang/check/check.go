@@ -54,7 +54,10 @@ type checker struct {
 	celErr   error
 	celCache map[celKey]error
 	stats    map[string]statResult
-	seq      int // counts evaluated attributes, see attrOp.seq
+	// manifests holds the check of each manifest and CRD file, by use
+	// and path.
+	manifests map[string]error
+	seq       int // counts evaluated attributes, see attrOp.seq
 }
 
 func newChecker(filename string, opts Options) *checker {
@@ -62,7 +65,7 @@ func newChecker(filename string, opts Options) *checker {
 	if err != nil {
 		dir = filepath.Dir(filename)
 	}
-	return &checker{opts: opts, rootDir: dir, byKey: map[string]*unit{}, celCache: map[celKey]error{}, stats: map[string]statResult{}}
+	return &checker{opts: opts, rootDir: dir, byKey: map[string]*unit{}, celCache: map[celKey]error{}, stats: map[string]statResult{}, manifests: map[string]error{}}
 }
 
 // errorf records an error at r.

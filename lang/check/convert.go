@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/lang/internal/spell"
+	"github.com/sievetool/sieve/lang/manifest"
 )
 
 // str checks that v is a string.
@@ -120,7 +121,25 @@ func (c *checker) filePath(v *value, what string, dir, keepDot bool) (string, bo
 		c.errorf(v.rng, "file", "%s: %s is %s", what, p, map[bool]string{true: "a directory", false: "not a directory"}[st.IsDir()])
 		return "", false
 	}
+	if (what == "apply" || what == "crds") && !c.manifestOK(v, what, osPath) {
+		return "", false
+	}
 	return c.rebase(p, osPath, keepDot), true
+}
+
+// manifestOK checks a manifest or CRD file named at v (see package
+// manifest), once per file and use.
+func (c *checker) manifestOK(v *value, what, osPath string) bool {
+	key := what + ":" + osPath
+	err, seen := c.manifests[key]
+	if !seen {
+		err = manifest.CheckFile(osPath, what == "crds")
+		c.manifests[key] = err
+	}
+	if err != nil {
+		c.errorf(v.rng, "manifest", "%s: %s", what, manifestErr(err, osPath, v.s))
+	}
+	return err == nil
 }
 
 // rebase makes osPath relative to the root spec's directory; absolute
@@ -138,6 +157,11 @@ func (c *checker) rebase(written, osPath string, keepDot bool) string {
 		rel = "./" + rel
 	}
 	return rel
+}
+
+// manifestErr words a manifest's error with the path as the spec wrote it.
+func manifestErr(err error, osPath, written string) string {
+	return strings.Replace(err.Error(), osPath, written, 1)
 }
 
 // stat is os.Stat, remembered for the rest of the check: specs name the

@@ -15,7 +15,11 @@ import (
 
 // exampleFiles are the files grammar.md's examples refer to; the test
 // creates them next to each example so that file checks pass.
-var exampleFiles = []string{"controller/main.go", "crd.yaml", "cluster.yaml"}
+var exampleFiles = map[string]string{
+	"controller/main.go": "package main\n",
+	"crd.yaml":           "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: datastores.example.com}\nspec: {names: {kind: Datastore}}\n",
+	"cluster.yaml":       "apiVersion: example.com/v1\nkind: Datastore\nmetadata: {name: ds}\n",
+}
 
 // sieveBlock matches a ```sieve code block.
 var sieveBlock = regexp.MustCompile("(?s)```sieve\n(.*?)```")
@@ -32,12 +36,12 @@ func TestGrammarExamples(t *testing.T) {
 		t.Fatal("grammar.md has no ```sieve blocks")
 	}
 	dir := t.TempDir()
-	for _, f := range exampleFiles {
+	for f, text := range exampleFiles {
 		p := filepath.Join(dir, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte("# example\n"), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -22,7 +22,7 @@ func BenchmarkCompileSieve(b *testing.B) { benchCompile(b, ".sieve") }
 func benchCompile(b *testing.B, ext string) {
 	dir := b.TempDir()
 	sieve, cue := genBenchSpec(1000)
-	for name, src := range map[string]string{"spec.sieve": sieve, "spec.cue": cue, "app.yaml": "", "crd.yaml": ""} {
+	for name, src := range map[string]string{"spec.sieve": sieve, "spec.cue": cue, "app.yaml": testApp, "crd.yaml": testCRD} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			b.Fatal(err)
 		}
@@ -130,7 +130,7 @@ test: t%[1]d: {
 func TestBenchSpecParity(t *testing.T) {
 	dir := t.TempDir()
 	sieve, cue := genBenchSpec(100)
-	for name, src := range map[string]string{"spec.sieve": sieve, "spec.cue": cue, "app.yaml": "", "crd.yaml": ""} {
+	for name, src := range map[string]string{"spec.sieve": sieve, "spec.cue": cue, "app.yaml": testApp, "crd.yaml": testCRD} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -141,3 +141,10 @@ func TestBenchSpecParity(t *testing.T) {
 		t.Errorf("benchmark specs differ:\n%s", lineDiff(want, got))
 	}
 }
+
+// testCRD and testApp are a CRD file and a manifest that the checks of
+// both front ends accept.
+const (
+	testCRD = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: apps.example.com}\nspec: {names: {kind: App}}\n"
+	testApp = "apiVersion: example.com/v1\nkind: App\nmetadata: {name: x}\n"
+)

@@ -14,6 +14,7 @@ import (
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/manifest"
 )
 
 // lowerer turns the unified, validated CUE value into IR, collecting
@@ -348,6 +349,10 @@ func (l *lowerer) file(f cue.Value, what string, dir, keepDot bool) string {
 		l.errorf(f, "file", "%s: %s not found (relative to %s)", what, s, l.src.displayName(l.fileOf(f)))
 	case st.IsDir() != dir:
 		l.errorf(f, "file", "%s: %s is %s", what, s, map[bool]string{true: "a directory", false: "not a directory"}[st.IsDir()])
+	case what == "apply" || what == "crds":
+		if err := manifest.CheckFile(abs, what == "crds"); err != nil {
+			l.errorf(f, "manifest", "%s: %s", what, strings.Replace(err.Error(), abs, s, 1))
+		}
 	}
 	if filepath.IsAbs(filepath.FromSlash(s)) {
 		return filepath.ToSlash(filepath.Clean(abs))

@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"path/filepath"
+
 	"github.com/sievetool/sieve/lang/diag"
 )
 
@@ -12,7 +14,8 @@ const Version = 1
 type Spec struct {
 	Version int `json:"version"`
 	// File is the spec file as given (slash-separated). Paths inside the IR
-	// (manifests, CRDs, build packages) are relative to its directory.
+	// (manifests, CRDs, build packages) are relative to its directory, or
+	// absolute as written (see OSPath).
 	File  string  `json:"file"`
 	Tests []*Test `json:"tests"`
 }
@@ -376,4 +379,15 @@ type Cond struct {
 	Value  Value  `json:"value,omitempty"`
 	Exists bool   `json:"exists,omitempty"`
 	Expr   string `json:"expr,omitempty"`
+}
+
+// OSPath turns a file path of the IR (slash-separated; relative to the
+// spec's directory base unless absolute) into an operating system path.
+// An absolute path means the same file wherever the spec is.
+func OSPath(base, p string) string {
+	p = filepath.FromSlash(p)
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(base, p)
 }

@@ -105,3 +105,18 @@ func checkRanges(t testing.TB, f *File, src []byte) {
 		return true
 	})
 }
+
+// TestParseBOM accepts a UTF-8 byte order mark at the start of a file,
+// as whitespace that takes no column.
+func TestParseBOM(t *testing.T) {
+	f, ds := Parse("bom.sieve", []byte("\uFEFFcontroller c {\n  builtin \"job\"\n}\n"))
+	if len(ds) > 0 {
+		t.Fatalf("diagnostics: %v", ds)
+	}
+	if len(f.Decls) != 1 {
+		t.Fatalf("got %d declarations, want 1", len(f.Decls))
+	}
+	if p := f.Decls[0].Range().Start; p.Line != 1 || p.Column != 1 || p.Offset != 3 {
+		t.Errorf("declaration at %d:%d (offset %d), want 1:1 (offset 3)", p.Line, p.Column, p.Offset)
+	}
+}

@@ -87,7 +87,14 @@ func scanSignificant(filename, src string, maxBad int) ([]lexer.Token, []*Commen
 // stops after that many bad tokens.
 func scan(filename, src string, maxBad int, emit func(lexer.Token)) {
 	pos := lexer.Position{Filename: filename, Line: 1, Column: 1}
-	for i := 0; i < len(src); {
+	start := 0
+	if strings.HasPrefix(src, bom) {
+		// Editors on Windows start UTF-8 files with a byte order mark; it
+		// is whitespace that takes no column.
+		emit(lexer.Token{Type: tWhitespace, Value: bom, Pos: pos})
+		pos.Offset, start = len(bom), len(bom)
+	}
+	for i := start; i < len(src); {
 		typ, n := scanToken(src[i:])
 		val := src[i : i+n]
 		emit(lexer.Token{Type: typ, Value: val, Pos: pos})
@@ -101,6 +108,9 @@ func scan(filename, src string, maxBad int, emit func(lexer.Token)) {
 	}
 	emit(lexer.EOFToken(pos))
 }
+
+// bom is the UTF-8 byte order mark, accepted at the start of a file.
+const bom = "\uFEFF"
 
 // advance moves p over s (lexer.Position.Advance without the allocation
 // of counting lines twice).

@@ -36,9 +36,14 @@ func TestScript(t *testing.T) {
 // cmdGen writes hostile input: gen FILE KIND [N]. Kinds: random (N random
 // bytes, fixed seed), nul (NUL bytes inside a declaration), badutf8,
 // nested (N nested brackets), big (a valid spec of at least N bytes).
+// gen FILE expand SRC writes SRC with $VARs (such as $WORK) expanded.
 func cmdGen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
-		ts.Fatalf("usage: gen FILE random|nul|badutf8|nested|big [N]")
+		ts.Fatalf("usage: gen FILE random|nul|badutf8|nested|big [N] | gen FILE expand SRC")
+	}
+	if args[1] == "expand" && len(args) == 3 {
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(os.Expand(ts.ReadFile(args[2]), ts.Getenv)), 0o644))
+		return
 	}
 	n := 0
 	if len(args) > 2 {

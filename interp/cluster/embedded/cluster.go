@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"os"
@@ -26,6 +27,7 @@ type Cluster struct {
 	procs    []*proc
 	lifeline *os.File // write end of the children's lifeline pipe
 	etcd     *clientv3.Client
+	etcdTLS  *tls.Config // the client certificate etcd requires
 	baseline *snapshot
 }
 
@@ -123,6 +125,9 @@ func (c *Cluster) prepare() error {
 		return err
 	}
 	c.rest = creds.restConfig(c.layout)
+	if c.etcdTLS, err = creds.etcdTLS(); err != nil {
+		return err
+	}
 	return os.MkdirAll(c.layout.path("logs"), 0o700)
 }
 

@@ -1,6 +1,8 @@
 package embedded
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"net"
 	"os"
@@ -18,6 +20,7 @@ const adminUser = "sieve-admin"
 // credentials are the secrets a cluster is started with.
 type credentials struct {
 	ca, serving, signing *keyPair
+	etcd                 *keyPair // etcd's server, peer and client certificate
 	token                string
 }
 
@@ -34,11 +37,15 @@ func newCredentials() (*credentials, error) {
 	if err != nil {
 		return nil, err
 	}
+	etcd, err := newEtcdCert(ca)
+	if err != nil {
+		return nil, err
+	}
 	token, err := newToken()
 	if err != nil {
 		return nil, err
 	}
-	return &credentials{ca: ca, serving: serving, signing: signing, token: token}, nil
+	return &credentials{ca: ca, serving: serving, signing: signing, etcd: etcd, token: token}, nil
 }
 
 // write puts the credentials and the admin kubeconfig into the layout.
@@ -52,6 +59,8 @@ func (cr *credentials) write(l layout) error {
 		"apiserver.key": cr.serving.key,
 		"sa.pub":        cr.signing.cert,
 		"sa.key":        cr.signing.key,
+		"etcd.crt":      cr.etcd.cert,
+		"etcd.key":      cr.etcd.key,
 		"tokens.csv":    fmt.Appendf(nil, "%s,%s,%s,\"system:masters\"\n", cr.token, adminUser, adminUser),
 	}
 	for name, data := range files {
@@ -88,4 +97,16 @@ func WriteKubeconfig(path string, cfg *rest.Config) error {
 		return fmt.Errorf("writing kubeconfig: %w", err)
 	}
 	return nil
+}
+
+// etcdTLS is the TLS configuration of sieve's own etcd client: etcd's
+// certificate, and the CA that signed etcd's.
+func (cr *credentials) etcdTLS() (*tls.Config, error) {
+	cert, err := tls.X509KeyPair(cr.etcd.cert, cr.etcd.key)
+	if err != nil {
+		return nil, fmt.Errorf("etcd client certificate: %w", err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cr.ca.x509)
+	return &tls.Config{Certificates: []tls.Certificate{cert}, RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }

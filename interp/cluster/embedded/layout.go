@@ -27,7 +27,7 @@ func (l layout) path(elem ...string) string {
 }
 
 func (l layout) kubeconfig() string { return l.path("kubeconfig") }
-func (l layout) etcdURL() string    { return fmt.Sprintf("http://127.0.0.1:%d", l.etcdPort) }
+func (l layout) etcdURL() string    { return fmt.Sprintf("https://127.0.0.1:%d", l.etcdPort) }
 func (l layout) apiURL() string     { return fmt.Sprintf("https://127.0.0.1:%d", l.apiPort) }
 func (l layout) schedulerURL() string {
 	return fmt.Sprintf("https://127.0.0.1:%d", l.schedulerPort)
@@ -79,13 +79,19 @@ func (l layout) etcdArgs() []string {
 	return []string{
 		"--data-dir=" + l.path("etcd"),
 		"--listen-client-url=" + l.etcdURL(),
-		fmt.Sprintf("--listen-peer-url=http://127.0.0.1:%d", l.etcdPeerPort),
+		fmt.Sprintf("--listen-peer-url=https://127.0.0.1:%d", l.etcdPeerPort),
+		"--cert-file=" + l.path("pki", "etcd.crt"),
+		"--key-file=" + l.path("pki", "etcd.key"),
+		"--trusted-ca-file=" + l.path("pki", "ca.crt"),
 	}
 }
 
 func (l layout) apiServerArgs() []string {
 	return []string{
 		"--etcd-servers=" + l.etcdURL(),
+		"--etcd-cafile=" + l.path("pki", "ca.crt"),
+		"--etcd-certfile=" + l.path("pki", "etcd.crt"),
+		"--etcd-keyfile=" + l.path("pki", "etcd.key"),
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
 		// The endpoint reconcilers refuse a loopback address, and no pod

@@ -49,6 +49,22 @@ func newServingCert(ca *keyPair, serviceIP net.IP) (*keyPair, error) {
 	return issue(tmpl, ca)
 }
 
+// newEtcdCert returns etcd's certificate signed by ca: etcd serves its
+// client and peer ports with it and requires it of every client, so only
+// the components of this control plane (the API server and sieve's own
+// reset client, which are given it) can reach etcd. Any local user can
+// connect to a loopback port; none but the owner can read the key.
+func newEtcdCert(ca *keyPair) (*keyPair, error) {
+	tmpl := &x509.Certificate{
+		Subject:     pkix.Name{CommonName: "etcd"},
+		KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
+		DNSNames:    []string{"localhost"},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+	}
+	return issue(tmpl, ca)
+}
+
 // issue signs tmpl with parent, or self-signs it when parent is nil.
 func issue(tmpl *x509.Certificate, parent *keyPair) (*keyPair, error) {
 	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)

@@ -49,6 +49,7 @@ type snapshot struct {
 func (c *Cluster) connectEtcd(ctx context.Context) error {
 	cli, err := clientv3.New(clientv3.Config{
 		Endpoints:   []string{c.layout.etcdURL()},
+		TLS:         c.etcdTLS,
 		DialTimeout: 5 * time.Second,
 		Logger:      zap.NewNop(),
 	})

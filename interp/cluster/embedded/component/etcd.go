@@ -8,12 +8,14 @@ import (
 	"net/url"
 	"time"
 
+	"go.etcd.io/etcd/client/pkg/v3/transport"
 	"go.etcd.io/etcd/server/v3/embed"
 )
 
 // etcdFlags are the arguments of the etcd component.
 type etcdFlags struct {
 	name, dataDir, clientURL, peerURL string
+	certFile, keyFile, caFile         string
 	maxTxnOps                         uint
 }
 
@@ -23,20 +25,25 @@ func parseEtcdFlags(args []string, stderr io.Writer) (etcdFlags, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.name, "name", "sieve", "member name")
 	fs.StringVar(&f.dataDir, "data-dir", "", "data directory (required)")
-	fs.StringVar(&f.clientURL, "listen-client-url", "", "client URL, http://127.0.0.1:PORT (required)")
-	fs.StringVar(&f.peerURL, "listen-peer-url", "", "peer URL, http://127.0.0.1:PORT (required)")
+	fs.StringVar(&f.clientURL, "listen-client-url", "", "client URL, https://127.0.0.1:PORT (required)")
+	fs.StringVar(&f.peerURL, "listen-peer-url", "", "peer URL, https://127.0.0.1:PORT (required)")
+	fs.StringVar(&f.certFile, "cert-file", "", "certificate of the client and peer ports, and of clients (required)")
+	fs.StringVar(&f.keyFile, "key-file", "", "key of --cert-file (required)")
+	fs.StringVar(&f.caFile, "trusted-ca-file", "", "CA that client and peer certificates must be signed by (required)")
 	fs.UintVar(&f.maxTxnOps, "max-txn-ops", 1<<20, "most operations in one transaction (a reset deletes in one)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
-	if f.dataDir == "" || f.clientURL == "" || f.peerURL == "" {
-		return f, fmt.Errorf("--data-dir, --listen-client-url and --listen-peer-url are required")
+	if f.dataDir == "" || f.clientURL == "" || f.peerURL == "" || f.certFile == "" || f.keyFile == "" || f.caFile == "" {
+		return f, fmt.Errorf("--data-dir, --listen-client-url, --listen-peer-url, --cert-file, --key-file and --trusted-ca-file are required")
 	}
 	return f, nil
 }
 
 // etcdConfig is a single-member etcd tuned for tests: no fsync, fast
-// election, quiet logs.
+// election, quiet logs. Its client and peer ports speak TLS only and
+// require a client certificate signed by --trusted-ca-file: a loopback
+// port is open to every local user, and etcd holds the cluster's secrets.
 func etcdConfig(f etcdFlags) (*embed.Config, error) {
 	client, err := url.Parse(f.clientURL)
 	if err != nil {
@@ -54,6 +61,8 @@ func etcdConfig(f etcdFlags) (*embed.Config, error) {
 	cfg.ListenPeerUrls = []url.URL{*peer}
 	cfg.AdvertisePeerUrls = []url.URL{*peer}
 	cfg.InitialCluster = f.name + "=" + peer.String()
+	tls := transport.TLSInfo{CertFile: f.certFile, KeyFile: f.keyFile, TrustedCAFile: f.caFile, ClientCertAuth: true}
+	cfg.ClientTLSInfo, cfg.PeerTLSInfo = tls, tls
 	cfg.UnsafeNoFsync = true
 	cfg.TickMs = 10
 	cfg.ElectionMs = 100

@@ -1,0 +1,191 @@
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sievetool/sieve/lang/input"
+)
+
+// Object is what the check needs of one object of a manifest.
+type Object struct {
+	APIVersion, Kind, Name string
+	Line                   int // 1-based line of the document's first key
+	// CRDKind is spec.names.kind of a CustomResourceDefinition.
+	CRDKind string
+}
+
+// MaxAliasNodes bounds the nodes that the YAML aliases of one manifest
+// expand to. An alias repeats a whole subtree, so a few lines of aliases
+// to aliases can stand for billions of nodes (a "billion laughs" bomb);
+// real manifests use a few aliases, if any.
+const MaxAliasNodes = 100_000
+
+// ReadFile reads and checks the manifest file name (within
+// input.ManifestLimit). Errors name the file and, where YAML knows it,
+// the line.
+func ReadFile(name string) ([]Object, error) {
+	b, err := input.ReadFile(name, input.ManifestLimit)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return objs, nil
+}
+
+// Parse checks the documents of a manifest and returns its objects, or
+// the first problem.
+func Parse(src []byte) ([]Object, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var objs []Object
+	for doc := 1; ; doc++ {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("invalid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		}
+		if aliasNodes(&n) > MaxAliasNodes {
+			return nil, fmt.Errorf("line %d: YAML aliases expand to more than %d nodes (the limit)", n.Line, MaxAliasNodes)
+		}
+		o, ok, err := object(&n)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: document %d: %w", n.Line, doc, err)
+		}
+		if ok {
+			objs = append(objs, o)
+		}
+	}
+	if len(objs) == 0 {
+		return nil, errors.New("no objects")
+	}
+	return objs, nil
+}
+
+// object reads one document; ok is false for an empty one.
+func object(doc *yaml.Node) (o Object, ok bool, err error) {
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	switch {
+	case root.Kind == 0, root.Kind == yaml.DocumentNode, root.Tag == "!!null":
+		return o, false, nil
+	case root.Kind != yaml.MappingNode:
+		return o, false, fmt.Errorf("want an object (a mapping), got %s", describe(root))
+	case len(root.Content) == 0:
+		return o, false, nil
+	}
+	o = Object{Line: root.Line, APIVersion: scalar(root, "apiVersion"), Kind: scalar(root, "kind"),
+		Name: scalar(lookup(root, "metadata"), "name")}
+	if o.APIVersion == "" || o.Kind == "" || o.Name == "" {
+		return o, false, errors.New("needs apiVersion, kind and metadata.name")
+	}
+	if o.Kind == "CustomResourceDefinition" {
+		o.CRDKind = scalar(lookup(lookup(root, "spec"), "names"), "kind")
+	}
+	return o, true, nil
+}
+
+// lookup returns the value of key in mapping m, or nil.
+func lookup(m *yaml.Node, key string) *yaml.Node {
+	if m == nil {
+		return nil
+	}
+	if m.Kind == yaml.AliasNode {
+		m = m.Alias
+	}
+	if m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// scalar returns the string value of key in mapping m, or "".
+func scalar(m *yaml.Node, key string) string {
+	v := lookup(m, key)
+	if v == nil || v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+		return ""
+	}
+	return v.Value
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "an alias"
+}
+
+// aliasNodes counts the nodes that the aliases under n add when expanded,
+// without expanding them: the size of each subtree is computed once. It
+// stops counting past MaxAliasNodes.
+func aliasNodes(n *yaml.Node) int64 {
+	sizes := map[*yaml.Node]int64{}
+	var size func(n *yaml.Node) int64
+	size = func(n *yaml.Node) int64 {
+		if s, ok := sizes[n]; ok {
+			return s
+		}
+		sizes[n] = MaxAliasNodes + 1 // an alias to its own ancestor has no end
+		s := int64(1)
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			s += size(n.Alias)
+		}
+		for _, c := range n.Content {
+			s = min(s+size(c), 1<<40)
+		}
+		sizes[n] = s
+		return s
+	}
+	var added int64
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if added > MaxAliasNodes {
+			return
+		}
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			added += size(n.Alias)
+			return
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	return added
+}
+
+// CheckFile reads and checks the manifest file name, as an applied
+// manifest or, when crds is true, as a CRD file whose every object must be
+// a CustomResourceDefinition.
+func CheckFile(name string, crds bool) error {
+	objs, err := ReadFile(name)
+	if err != nil || !crds {
+		return err
+	}
+	for _, o := range objs {
+		if o.Kind != "CustomResourceDefinition" {
+			return fmt.Errorf("%s: line %d: %s %s is not a CustomResourceDefinition", name, o.Line, o.Kind, o.Name)
+		}
+	}
+	return nil
+}
