@@ -28,6 +28,19 @@ type Options struct {
 // every diagnostic, sorted. A directory without .cue files is an error: .sieve
 // files are specs one by one.
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
+	spec, ds := frontEnd(path, opts)
+	if !ds.HasErrors() {
+		ds = append(ds, check.Lint(spec)...).Sort()
+	}
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return spec, ds
+}
+
+// frontEnd compiles the spec at path with the front end its extension
+// (or, for a directory, its .cue files) calls for.
+func frontEnd(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return loadDir(path, opts)
 	}
