@@ -1,8 +1,14 @@
 package check
 
 import (
+	"cmp"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/diag"
@@ -16,10 +22,13 @@ const staleRule = "a stale plan starts at an object the controller deletes in th
 	"and fires when that object comes back; an object is usually deleted because the workload " +
 	"deletes, patches or scales something (for instance: delete an object, then apply it again)"
 
-// Lint warns about what a compiled spec asks for but cannot get, whichever
-// front end compiled it: a fault pattern that the test's workloads give no
-// way to yield plans. Warnings do not make a spec fail.
-func Lint(spec *ir.Spec) diag.Diagnostics {
+// Lint reports what a compiled spec asks for but cannot get, whichever
+// front end compiled it: a CEL wait condition that selects a field its
+// target's kind does not have (an error), and a fault pattern that the
+// test's workloads give no way to yield plans (a warning, which does not
+// make a spec fail). baseDir is the directory the IR's paths (CRD files)
+// are relative to.
+func Lint(spec *ir.Spec, baseDir string) diag.Diagnostics {
 	if spec == nil {
 		return nil
 	}
@@ -29,7 +38,7 @@ func Lint(spec *ir.Spec) diag.Diagnostics {
 			ds = append(ds, d)
 		}
 	}
-	return append(ds, lintWaitFields(spec)...)
+	return append(ds, lintWaitFields(spec, baseDir)...)
 }
 
 // topFields are the top-level fields of built-in kinds, for the check
@@ -66,7 +75,7 @@ func topFields(kind string) []string {
 // selects a top-level field the kind does not have (object.sepc): the
 // wait would meet a missing field and wait until it times out. Each
 // workload is checked once, as the tests use it.
-func lintWaitFields(spec *ir.Spec) diag.Diagnostics {
+func lintWaitFields(spec *ir.Spec, baseDir string) diag.Diagnostics {
 	env, err := celenv.New()
 	if err != nil {
 		return nil
@@ -80,17 +89,74 @@ func lintWaitFields(spec *ir.Spec) diag.Diagnostics {
 					continue
 				}
 				seen[s] = true
-				ds = append(ds, unknownFields(env, s)...)
+				known := topFields(s.Target.Kind)
+				if known == nil && t.Controller != nil {
+					known = crdFields(baseDir, t.Controller.CRDs, s.Target.Kind)
+				}
+				ds = append(ds, unknownFields(env, s, known)...)
 			}
 		}
 	}
 	return ds
 }
 
+// crdFields returns the top-level fields of kind (lowercase singular,
+// optionally with its group) that the openAPIV3Schema of its CRD among
+// files declares, or nil when no CRD defines kind or a version's schema
+// leaves its fields open.
+func crdFields(baseDir string, files []string, kind string) []string {
+	for _, f := range files {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(baseDir, f)
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, doc := range regexp.MustCompile(`(?m)^---\s*$`).Split(string(b), -1) {
+			var crd struct {
+				Kind string
+				Spec struct {
+					Group    string
+					Names    struct{ Kind, Singular string }
+					Versions []struct {
+						Schema *struct {
+							OpenAPIV3Schema *struct {
+								Properties     map[string]any
+								PreserveFields bool `json:"x-kubernetes-preserve-unknown-fields"`
+							} `json:"openAPIV3Schema"`
+						}
+					}
+				}
+			}
+			if yaml.Unmarshal([]byte(doc), &crd) != nil || crd.Kind != "CustomResourceDefinition" {
+				continue
+			}
+			singular := cmp.Or(crd.Spec.Names.Singular, strings.ToLower(crd.Spec.Names.Kind))
+			if kind != singular && kind != singular+"."+crd.Spec.Group {
+				continue
+			}
+			fields := []string{"apiVersion", "kind", "metadata"}
+			for _, v := range crd.Spec.Versions {
+				if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil || v.Schema.OpenAPIV3Schema.PreserveFields || len(v.Schema.OpenAPIV3Schema.Properties) == 0 {
+					return nil
+				}
+				for name := range v.Schema.OpenAPIV3Schema.Properties {
+					if !slices.Contains(fields, name) {
+						fields = append(fields, name)
+					}
+				}
+			}
+			slices.Sort(fields[3:])
+			return fields
+		}
+	}
+	return nil
+}
+
 // unknownFields reports the top-level fields of object that step s's
-// condition selects and its target's kind does not have.
-func unknownFields(env *celenv.Env, s *ir.Step) diag.Diagnostics {
-	known := topFields(s.Target.Kind)
+// condition selects and known (its target kind's fields) does not hold.
+func unknownFields(env *celenv.Env, s *ir.Step, known []string) diag.Diagnostics {
 	if known == nil {
 		return nil
 	}
