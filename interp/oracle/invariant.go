@@ -148,6 +148,17 @@ func evalOne(o *Oracle, inv *invariant, w *world) *verdict {
 	return v
 }
 
+// BrokenInvariants returns the invariants a reference run t breaks or
+// cannot evaluate, one finding each with the invariant's spec position
+// (Src) and the trace entry of the first state that broke it (Seq), in
+// the order of the test's invariants. Without a fault, an invariant the
+// reference run breaks is a mistake in the spec or the controller, not a
+// finding of any plan.
+func (o *Oracle) BrokenInvariants(t *trace.Trace) []*Finding {
+	fs, _ := o.checkInvariants(t, true)
+	return fs
+}
+
 // checkInvariants turns the breaches of a run into findings; reference
 // says t is the reference run itself.
 func (o *Oracle) checkInvariants(t *trace.Trace, reference bool) ([]*Finding, error) {

@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -117,6 +118,52 @@ func position(t *testing.T, text string) string {
 	line := strings.Count(before, "\n") + 1
 	col := i - strings.LastIndex(before, "\n")
 	return fmt.Sprintf("%s:%d:%d", specFile, line, col)
+}
+
+// TestReferenceSpecErrors holds that Prepare stops after the reference
+// runs, before any plan, when the fault-free run fails a workload step or
+// breaks an invariant, with a SpecError naming the step or invariant in
+// the spec and the trace entry where it broke.
+func TestReferenceSpecErrors(t *testing.T) {
+	cases := []struct{ test, at, what string }{
+		{"late", "wait configmap/e2e/never", "wait: configmap/e2e/never exists: timed out after 1s"},
+		{"broken", "invariant no_copies", `invariant "no_copies" is false at trace entry`},
+	}
+	for _, c := range cases {
+		t.Run(c.test, func(t *testing.T) {
+			cl := cluster(t)
+			test := loadTest(t, c.test)
+			test.Runs = 1
+			out := t.TempDir()
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			p, err := pipeline.Prepare(ctx, pipeline.Options{
+				Test: test, Spec: specFile, BaseDir: filepath.Dir(specFile), Out: out,
+				Workers: []*pipeline.Worker{{Backend: cl}},
+			})
+			var es pipeline.SpecErrors
+			if !errors.As(err, &es) || len(es) != 1 {
+				t.Fatalf("Prepare: %v; want one SpecError", err)
+			}
+			if len(p.Outcome.Plans) != 0 {
+				t.Errorf("%d plans generated after the reference broke", len(p.Outcome.Plans))
+			}
+			e := es[0]
+			if got, want := e.Src.String(), position(t, c.at); got != want {
+				t.Errorf("at %s, want %s (%s)", got, want, c.at)
+			}
+			if !strings.Contains(e.What, c.what) {
+				t.Errorf("what: %s\nwant it to contain %s", e.What, c.what)
+			}
+			tr, err := trace.Read(e.Trace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Seq <= 0 || e.Seq > tr.Entries[len(tr.Entries)-1].Seq {
+				t.Errorf("trace entry %d is not in the trace", e.Seq)
+			}
+		})
+	}
 }
 
 // TestLearnedMasks records two real reference runs of the same test and

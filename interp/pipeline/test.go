@@ -113,6 +113,9 @@ func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 	if err != nil {
 		return p, err
 	}
+	if err := brokenInvariants(p.oracle, o.Test.Invariants, refs, referenceTraces(p.layout, len(refs))); err != nil {
+		return p, err
+	}
 	comment := []string{fmt.Sprintf("learned from %d reference runs of test %s", len(refs), o.Test.Name)}
 	if err := report.WriteLearned(p.layout, p.oracle.Learned(), comment); err != nil {
 		return p, err
@@ -216,6 +219,15 @@ func (o *Options) record(ctx context.Context, layout report.Layout, n int) ([]*t
 	return refs, nil
 }
 
+// referenceTraces are the trace files of n reference runs.
+func referenceTraces(layout report.Layout, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = filepath.Join(layout.ReferenceDir(i+1), report.TraceFile)
+	}
+	return out
+}
+
 // recordOne records reference run i of n on worker w.
 func (o *Options) recordOne(ctx context.Context, w *Worker, layout report.Layout, i, n int) (*trace.Trace, error) {
 	o.progressf("reference run %d/%d", i, n)
@@ -226,12 +238,12 @@ func (o *Options) recordOne(ctx context.Context, w *Worker, layout report.Layout
 	if err != nil {
 		return nil, fmt.Errorf("reference run %d: %w", i, err)
 	}
-	if res.WorkloadErr != nil {
-		return nil, fmt.Errorf("reference run %d: the workload fails without any fault (fix the spec or the controller first): %w", i, res.WorkloadErr)
-	}
 	t, err := trace.Read(res.Trace)
 	if err != nil {
 		return nil, err
+	}
+	if res.WorkloadErr != nil {
+		return nil, stepFailure(res.WorkloadErr, t, res.Trace, i)
 	}
 	o.progressf("reference run %d: %d trace entries in %.1fs", i, len(t.Entries), time.Since(start).Seconds())
 	return t, nil

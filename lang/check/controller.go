@@ -103,6 +103,7 @@ func (c *checker) controllerRun(out *ir.Controller, vals map[string]*value, what
 	if v := vals["builtin"]; v != nil {
 		set = append(set, "builtin")
 		out.Builtin, _ = c.str(v, "builtin")
+		c.builtinName(v, out.Builtin)
 	}
 	switch {
 	case len(set) == 0:
@@ -204,6 +205,22 @@ func (c *checker) controllerCluster(out *ir.Controller, vals map[string]*value) 
 	}
 	if v := vals["replaces"]; v != nil {
 		out.Replaces = c.strList(v, "replaces")
+		for _, e := range elems(v) {
+			if e.kind == kString {
+				c.builtinName(e, e.s)
+			}
+		}
+	}
+}
+
+// builtinName reports name, written at v, if it is not a built-in
+// controller's name.
+func (c *checker) builtinName(v *value, name string) {
+	if name == "" {
+		return
+	}
+	if summary, h := ir.CheckBuiltinController(name); summary != "" {
+		hint(c.errorf(v.rng, "builtin", "%s", summary), h)
 	}
 }
 

@@ -106,8 +106,24 @@ func (l *lowerer) controller(cv, tv cue.Value) *ir.Controller {
 	}
 	if f, ok := attr("replaces"); ok {
 		c.Replaces = stringsOf(f)
+		for _, e := range listOf(f) {
+			s, _ := e.String()
+			l.builtinName(e, s)
+		}
 	}
 	return c
+}
+
+// builtinName reports name, the value v, if it is not a built-in
+// controller's name.
+func (l *lowerer) builtinName(v cue.Value, name string) {
+	if name == "" {
+		return
+	}
+	if summary, hint := ir.CheckBuiltinController(name); summary != "" {
+		l.errorf(v, "builtin", "%s", summary)
+		l.ds[len(l.ds)-1].Detail = hint
+	}
 }
 
 // controllerRun sets how the controller starts: exactly one of build,
@@ -123,6 +139,7 @@ func (l *lowerer) controllerRun(c *ir.Controller, attr func(string) (cue.Value, 
 	if f, ok := attr("builtin"); ok {
 		set = append(set, "builtin")
 		c.Builtin, _ = f.String()
+		l.builtinName(f, c.Builtin)
 	}
 	what := "controller " + c.Name
 	switch {

@@ -29,6 +29,28 @@ type Options struct {
 // every diagnostic, sorted. A directory without .cue files is an error: .sieve
 // files are specs one by one.
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
+	spec, ds := frontEnd(path, opts)
+	if !ds.HasErrors() {
+		ds = append(ds, check.Lint(spec, baseDir(path))...).Sort()
+	}
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return spec, ds
+}
+
+// baseDir is the directory that the IR's paths of the spec at path are
+// relative to: the directory itself for a CUE package, else the file's.
+func baseDir(path string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return path
+	}
+	return filepath.Dir(path)
+}
+
+// frontEnd compiles the spec at path with the front end its extension
+// (or, for a directory, its .cue files) calls for.
+func frontEnd(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return loadDir(path, opts)
 	}

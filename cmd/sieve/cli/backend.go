@@ -67,7 +67,7 @@ func (f *backendFlags) workers(ctx context.Context, c *ir.Controller, n int) ([]
 		}
 		return errors.Join(errs...)
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := joinDistinct(errs); err != nil {
 		return nil, stop, err
 	}
 	ws := make([]*pipeline.Worker, n)
@@ -80,6 +80,20 @@ func (f *backendFlags) workers(ctx context.Context, c *ir.Controller, n int) ([]
 		}
 	}
 	return ws, stop, nil
+}
+
+// joinDistinct joins errs, leaving out those whose message an earlier one
+// already has: backends that fail alike are reported once.
+func joinDistinct(errs []error) error {
+	var out []error
+	seen := map[string]bool{}
+	for _, err := range errs {
+		if err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
+			out = append(out, err)
+		}
+	}
+	return errors.Join(out...)
 }
 
 // builtinCommand runs a built-in kube-controller-manager controller from

@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 
 	"golang.org/x/term"
 
+	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
 
@@ -50,4 +54,21 @@ func searchPath(includes []string) []string {
 		return load.SearchPath(includes, os.Getenv("SIEVE_PATH")) // no working directory: as given
 	}
 	return dirs
+}
+
+// testErr is the exit error for a test's pipeline that failed: the spec
+// mistakes its reference runs show, printed as diagnostics (exit 2), or
+// else an infrastructure error naming the test (exit 3).
+func (g *globals) testErr(t *ir.Test, err error) error {
+	var es pipeline.SpecErrors
+	if !errors.As(err, &es) {
+		return infraErr(fmt.Errorf("test %s: %w", t.Name, err))
+	}
+	ds := make(diag.Diagnostics, len(es))
+	for i, e := range es {
+		d := diag.Errorf(e.Src, "reference", "test %s: %s", t.Name, e.Summary())
+		d.Detail = pipeline.Hint
+		ds[i] = d
+	}
+	return g.failDiags(ds)
 }

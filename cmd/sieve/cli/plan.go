@@ -120,7 +120,7 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 		if ctx.Err() != nil {
 			return nil, printedErr(exitInterrupted)
 		}
-		return nil, infraErr(fmt.Errorf("test %s: %w", t.Name, err))
+		return nil, g.testErr(t, err)
 	}
 	tr, err := trace.Read(filepath.Join(report.Layout{Root: out}.ReferenceDir(1), report.TraceFile))
 	if err != nil {

@@ -82,7 +82,7 @@ func runRecord(ctx context.Context, g *globals, f *recordFlags, file string) err
 				g.note("interrupted: nothing complete was recorded for test %s", t.Name)
 				return printedErr(exitInterrupted)
 			}
-			return infraErr(fmt.Errorf("test %s: %w", t.Name, err))
+			return g.testErr(t, err)
 		}
 		printRecorded(g, t, out)
 	}

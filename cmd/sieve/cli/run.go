@@ -97,7 +97,7 @@ func runRun(ctx context.Context, g *globals, f *runFlags, file string) error {
 			outcomes = append(outcomes, o)
 		}
 		if err != nil && ctx.Err() == nil {
-			return infraErr(fmt.Errorf("test %s: %w", t.Name, err))
+			return g.testErr(t, err)
 		}
 		if ctx.Err() != nil {
 			break

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // Options configure a Cluster. The zero value is the default.
@@ -35,31 +37,11 @@ type Options struct {
 // as on a real cluster, without the node lifecycle, cloud, certificate and
 // quota controllers.
 func DefaultControllers() []string {
-	return []string{
-		"clusterrole-aggregation-controller",
-		"cronjob-controller",
-		"daemonset-controller",
-		"deployment-controller",
-		"disruption-controller",
-		"endpoints-controller",
-		"endpointslice-controller",
-		"endpointslice-mirroring-controller",
-		"ephemeral-volume-controller",
-		"garbage-collector-controller",
-		"job-controller",
-		"namespace-controller",
-		"persistentvolume-binder-controller",
-		"persistentvolume-protection-controller",
-		"persistentvolumeclaim-protection-controller",
-		"pod-garbage-collector-controller",
-		"replicaset-controller",
-		"replicationcontroller-controller",
-		"root-ca-certificate-publisher-controller",
-		"serviceaccount-controller",
-		"serviceaccount-token-controller",
-		"statefulset-controller",
-		"ttl-after-finished-controller",
+	var out []string
+	for _, name := range ir.BuiltinControllers() {
+		out = append(out, name+"-controller")
 	}
+	return out
 }
 
 // ControllerName returns the canonical kube-controller-manager name of a
@@ -86,14 +68,32 @@ func (o Options) controllers() ([]string, error) {
 		out = append(out, ControllerName(c))
 	}
 	for _, d := range o.Disable {
-		d = ControllerName(d)
-		i := slices.Index(out, d)
+		i := slices.Index(out, ControllerName(d))
 		if i < 0 {
-			return nil, fmt.Errorf("disable %s: not among the controllers %s", d, strings.Join(out, ","))
+			return nil, unknownController(d, out)
 		}
 		out = slices.Delete(out, i, i+1)
 	}
 	return out, nil
+}
+
+// unknownController says that name, to be left out, is not among the
+// controllers the cluster runs, naming them as a spec or --disable writes
+// them: without the "-controller" suffix.
+func unknownController(name string, running []string) error {
+	if slices.Equal(running, DefaultControllers()) {
+		if summary, hint := ir.CheckBuiltinController(strings.TrimSuffix(name, "-controller")); summary != "" {
+			if hint != "" {
+				return fmt.Errorf("disable: %s (%s)", summary, hint)
+			}
+			return fmt.Errorf("disable: %s", summary)
+		}
+	}
+	short := make([]string, len(running))
+	for i, c := range running {
+		short[i] = strings.TrimSuffix(c, "-controller")
+	}
+	return fmt.Errorf("disable %q: not among the controllers the cluster runs (%s)", name, strings.Join(short, ", "))
 }
 
 func (o Options) withDefaults() Options {

@@ -106,7 +106,11 @@ test generated {
   masks      [masks.default]
 }
 
+// Broken by the fault-free run itself: copy makes out-a.
+invariant no_copies always `objects("configmap", "e2e").filter(c, c.metadata.name.startsWith("out-")).size() == 0`
+
 test crash     { controller relay   workloads [copy] }
+test broken    { controller relay   workloads [copy] invariants [no_copies] }
 test stale     { controller relay   workloads [change] }
 test hide      { controller relay   workloads [twice] }
 test missing   { controller missing workloads [copy] }
