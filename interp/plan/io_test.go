@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // TestWriteReadDir writes a generated set to a directory and reads every
-// plan back unchanged; the counts land in counts.json.
+// plan back unchanged; the counts land in counts.json, the candidates in
+// pruned.jsonl.
 func TestWriteReadDir(t *testing.T) {
 	tr, err := trace.Read("testdata/datastore.trace.jsonl")
 	if err != nil {
@@ -31,6 +33,15 @@ func TestWriteReadDir(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "counts.json")); err != nil {
 		t.Errorf("counts.json: %v", err)
+	}
+	f, err := os.Open(filepath.Join(dir, PrunedFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := ReadCandidates(f)
+	f.Close()
+	if err != nil || !reflect.DeepEqual(cands, set.Candidates) {
+		t.Errorf("pruned.jsonl does not read back the candidates: %v", err)
 	}
 	got, err := ReadDir(dir)
 	if err != nil {
