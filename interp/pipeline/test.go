@@ -37,7 +37,8 @@ type Options struct {
 	Patterns []ir.Pattern
 	// Shard keeps only the plans of one part (zero: all plans).
 	Shard Shard
-	// MaxPlans caps the plans run, spread evenly (0: no cap), after Shard.
+	// MaxPlans caps the plans run, chosen by content (plan.Sample; 0: no
+	// cap), after Shard.
 	MaxPlans int
 	// Plans, when set, replaces generation: exactly these plans run
 	// (sieve reproduce).
@@ -253,7 +254,7 @@ func (o *Options) plans(ref *trace.Trace, masks *mask.Matcher) ([]*plan.Plan, []
 		plan.MarkUnchosen(set.Candidates, plans, "shard", "in another part than --shard "+o.Shard.String())
 	}
 	if o.MaxPlans > 0 && len(plans) > o.MaxPlans {
-		plans = spread(plans, o.MaxPlans)
+		plans = plan.Sample(plans, o.MaxPlans)
 		plan.MarkUnchosen(set.Candidates, plans, "max-plans", fmt.Sprintf("not among the %d plans sampled (--max-plans)", o.MaxPlans))
 	}
 	return plans, set.Counts, set.Candidates, nil
@@ -268,15 +269,6 @@ func keepPatterns(plans []*plan.Plan, pats []ir.Pattern) []*plan.Plan {
 				break
 			}
 		}
-	}
-	return out
-}
-
-// spread keeps n plans evenly spread over the list, not the first n.
-func spread(plans []*plan.Plan, n int) []*plan.Plan {
-	out := make([]*plan.Plan, 0, n)
-	for i := range n {
-		out = append(out, plans[i*len(plans)/n])
 	}
 	return out
 }

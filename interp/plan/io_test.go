@@ -110,24 +110,3 @@ func TestDecodeErrors(t *testing.T) {
 		}
 	}
 }
-
-// TestSpread checks that a cap samples the whole list evenly and keeps
-// order.
-func TestSpread(t *testing.T) {
-	var cands []*candidate
-	for i := range 10 {
-		cands = append(cands, &candidate{slug: string(rune('a' + i))})
-	}
-	var c Count
-	got := spread(cands, 3, &c)
-	var s string
-	for _, x := range got {
-		s += x.slug
-	}
-	if s != "bfi" {
-		t.Errorf("spread(10, 3) picked %q, want %q", s, "bfi")
-	}
-	if len(c.Passes) != 1 || c.Passes[0].Left != 3 || !c.Passes[0].On {
-		t.Errorf("max pass count %+v", c.Passes)
-	}
-}
