@@ -220,8 +220,9 @@ func TestGeneratedPlans(t *testing.T) {
 	c := cluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	dir := outDir(t)
 	out, err := pipeline.RunTest(ctx, pipeline.Options{
-		Test: loadTest(t, "generated"), Spec: specFile, BaseDir: filepath.Dir(specFile), Out: outDir(t),
+		Test: loadTest(t, "generated"), Spec: specFile, BaseDir: filepath.Dir(specFile), Out: dir,
 		Workers: []*pipeline.Worker{{Backend: c}}, MaxPlans: 3, Progress: logWriter{t},
 	})
 	if err != nil {
@@ -242,6 +243,39 @@ func TestGeneratedPlans(t *testing.T) {
 		if !pats[string(p)] {
 			t.Errorf("no %s plan ran", p)
 		}
+	}
+	checkPruned(t, dir, out.Results)
+}
+
+// checkPruned checks the results directory's pruned.jsonl: each plan
+// that ran is some candidate's plan, and the candidates whose plan did not
+// run say why (here: --max-plans).
+func checkPruned(t *testing.T, dir string, results []*report.Result) {
+	t.Helper()
+	f, err := os.Open(report.Layout{Root: dir}.Pruned())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cands, err := plan.ReadCandidates(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, sampledOut := map[string]bool{}, 0
+	for _, c := range cands {
+		if c.Pass == "" {
+			made[c.Plan] = true
+		} else if c.Pass == "max-plans" {
+			sampledOut++
+		}
+	}
+	for _, r := range results {
+		if !made[r.Plan] && r.Pattern != string(plan.User) {
+			t.Errorf("plan %s ran but pruned.jsonl has no candidate kept for it", r.Plan)
+		}
+	}
+	if sampledOut == 0 {
+		t.Errorf("no candidate left out by --max-plans 3 in pruned.jsonl (%d candidates)", len(cands))
 	}
 }
 

@@ -37,7 +37,8 @@ type Options struct {
 	Patterns []ir.Pattern
 	// Shard keeps only the plans of one part (zero: all plans).
 	Shard Shard
-	// MaxPlans caps the plans run, spread evenly (0: no cap), after Shard.
+	// MaxPlans caps the plans run, chosen by content (plan.Sample; 0: no
+	// cap), after Shard.
 	MaxPlans int
 	// Plans, when set, replaces generation: exactly these plans run
 	// (sieve reproduce).
@@ -131,9 +132,15 @@ func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 	if p.masks, err = plan.Masks(o.Test); err != nil {
 		return p, err
 	}
-	p.Outcome.Plans, p.Outcome.Counts, err = o.plans(refs[0], p.masks)
+	var cands []plan.Candidate
+	p.Outcome.Plans, p.Outcome.Counts, cands, err = o.plans(refs[0], p.masks)
 	if err != nil {
 		return p, err
+	}
+	if o.Plans == nil {
+		if err := plan.WriteCandidatesFile(p.layout.Pruned(), cands); err != nil {
+			return p, err
+		}
 	}
 	p.run.Planned = len(p.Outcome.Plans)
 	return p, report.WriteRun(p.layout, p.run)
@@ -249,29 +256,32 @@ func (o *Options) recordOne(ctx context.Context, w *Worker, layout report.Layout
 	return t, nil
 }
 
-// plans generates and selects the plans to run, writing them to the
-// results directory.
-func (o *Options) plans(ref *trace.Trace, masks *mask.Matcher) ([]*plan.Plan, []plan.Count, error) {
+// plans generates and selects the plans to run, and says what became of
+// every candidate, the selection included.
+func (o *Options) plans(ref *trace.Trace, masks *mask.Matcher) ([]*plan.Plan, []plan.Count, []plan.Candidate, error) {
 	if o.Plans != nil {
-		return o.Plans, nil, nil
+		return o.Plans, nil, nil, nil
 	}
 	set, err := plan.Generate(ref, o.Test, plan.Options{Masks: masks})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	plans := set.Plans
 	if len(o.Patterns) > 0 {
 		plans = keepPatterns(plans, o.Patterns)
+		plan.MarkUnchosen(set.Candidates, plans, "pattern", "not of the patterns asked for (--pattern)")
 	}
 	if o.Shard.Of > 1 {
 		all := len(plans)
 		plans = o.Shard.keep(plans)
 		o.progressf("shard %s: %d of %d plans", o.Shard, len(plans), all)
+		plan.MarkUnchosen(set.Candidates, plans, "shard", "in another part than --shard "+o.Shard.String())
 	}
 	if o.MaxPlans > 0 && len(plans) > o.MaxPlans {
-		plans = spread(plans, o.MaxPlans)
+		plans = plan.Sample(plans, o.MaxPlans)
+		plan.MarkUnchosen(set.Candidates, plans, "max-plans", fmt.Sprintf("not among the %d plans sampled (--max-plans)", o.MaxPlans))
 	}
-	return plans, set.Counts, nil
+	return plans, set.Counts, set.Candidates, nil
 }
 
 func keepPatterns(plans []*plan.Plan, pats []ir.Pattern) []*plan.Plan {
@@ -283,15 +293,6 @@ func keepPatterns(plans []*plan.Plan, pats []ir.Pattern) []*plan.Plan {
 				break
 			}
 		}
-	}
-	return out
-}
-
-// spread keeps n plans evenly spread over the list, not the first n.
-func spread(plans []*plan.Plan, n int) []*plan.Plan {
-	out := make([]*plan.Plan, 0, n)
-	for i := range n {
-		out = append(out, plans[i*len(plans)/n])
 	}
 	return out
 }

@@ -42,7 +42,7 @@ func (c *candidate) record(pol *ir.Policy, pat Pattern, plan string) Candidate {
 	case ir.Intermediate:
 		r.What = "crash after " + desc(c.write)
 	case ir.Stale:
-		r.What = "stale view at " + desc(c.event) + ", which led to " + desc(c.write)
+		r.What = "stale view at " + desc(c.event) + ", paired with " + desc(c.write)
 	default:
 		r.What = "hide " + desc(c.event)
 	}
@@ -64,6 +64,21 @@ func desc(it *item) string {
 		verb += " " + it.Subresource
 	}
 	return fmt.Sprintf("#%d %s %s", it.seq(), verb, it.Key)
+}
+
+// MarkUnchosen marks the kept candidates whose plan is not among chosen
+// as dropped by pass, with evidence: a selection made after generation
+// (sieve run --pattern, --shard, --max-plans).
+func MarkUnchosen(cands []Candidate, chosen []*Plan, pass, evidence string) {
+	in := map[string]bool{}
+	for _, p := range chosen {
+		in[p.Name] = true
+	}
+	for i := range cands {
+		if c := &cands[i]; c.Pass == "" && !in[c.Plan] {
+			c.Pass, c.Evidence = pass, evidence
+		}
+	}
 }
 
 // WriteExplain prints one line per candidate: what it would do, and the

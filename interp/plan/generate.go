@@ -114,7 +114,6 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*Plan, Count, []C
 	}
 	count := Count{Policy: pol.Name, Pattern: pat, Baseline: len(all)}
 	cands := runPasses(all, passes, &count)
-	cands = spread(cands, pol.MaxPlans, &count)
 	plans := make([]*Plan, 0, len(cands))
 	names := map[*candidate]string{}
 	for _, c := range cands {
@@ -125,11 +124,15 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*Plan, Count, []C
 		plans = append(plans, p)
 		names[c] = p.Name
 	}
-	plans = dedupe(plans)
+	plans = sample(dedupe(plans), cands, names, pol.MaxPlans, &count)
 	count.Final = len(plans)
 	records := make([]Candidate, len(all))
 	for i, c := range all {
-		records[i] = c.record(pol, pat, names[c])
+		name := names[c]
+		if c.dropped != "" {
+			name = ""
+		}
+		records[i] = c.record(pol, pat, name)
 	}
 	return plans, count, records, nil
 }

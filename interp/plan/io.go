@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/sievetool/sieve/lang/input"
 )
@@ -34,8 +33,18 @@ func (p *Plan) Marshal() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Write writes each plan of the set to dir as NAME.json, and the counts to
-// dir/counts.json. It creates dir if needed.
+// Files a plans directory holds besides the plans.
+const (
+	// CountsFile holds the counts per policy and pattern (JSON).
+	CountsFile = "counts.json"
+	// PrunedFile holds every candidate and what became of it (JSON Lines,
+	// WriteCandidates).
+	PrunedFile = "pruned.jsonl"
+)
+
+// Write writes each plan of the set to dir as NAME.json, the counts to
+// dir/counts.json and the candidates to dir/pruned.jsonl. It creates dir
+// if needed.
 func (s *Set) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("plan: %w", err)
@@ -53,10 +62,23 @@ func (s *Set) Write(dir string) error {
 	if err != nil {
 		return fmt.Errorf("plan: counts: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "counts.json"), append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, CountsFile), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
-	return nil
+	return WriteCandidatesFile(filepath.Join(dir, PrunedFile), s.Candidates)
+}
+
+// WriteCandidatesFile writes the candidates to file as JSON Lines.
+func WriteCandidatesFile(file string, cands []Candidate) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	err = WriteCandidates(f, cands)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("plan: %w", cerr)
+	}
+	return err
 }
 
 // Read reads one plan file.
@@ -102,7 +124,7 @@ func ReadDir(dir string) ([]*Plan, error) {
 	sort.Strings(files)
 	var out []*Plan
 	for _, f := range files {
-		if strings.HasSuffix(f, string(filepath.Separator)+"counts.json") {
+		if filepath.Base(f) == CountsFile {
 			continue
 		}
 		p, err := Read(f)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // TestWriteReadDir writes a generated set to a directory and reads every
-// plan back unchanged; the counts land in counts.json.
+// plan back unchanged; the counts land in counts.json, the candidates in
+// pruned.jsonl.
 func TestWriteReadDir(t *testing.T) {
 	tr, err := trace.Read("testdata/datastore.trace.jsonl")
 	if err != nil {
@@ -31,6 +33,15 @@ func TestWriteReadDir(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "counts.json")); err != nil {
 		t.Errorf("counts.json: %v", err)
+	}
+	f, err := os.Open(filepath.Join(dir, PrunedFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := ReadCandidates(f)
+	f.Close()
+	if err != nil || !reflect.DeepEqual(cands, set.Candidates) {
+		t.Errorf("pruned.jsonl does not read back the candidates: %v", err)
 	}
 	got, err := ReadDir(dir)
 	if err != nil {
@@ -97,26 +108,5 @@ func TestDecodeErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Decode(%s) = %v, want an error containing %q", in, err, want)
 		}
-	}
-}
-
-// TestSpread checks that a cap samples the whole list evenly and keeps
-// order.
-func TestSpread(t *testing.T) {
-	var cands []*candidate
-	for i := range 10 {
-		cands = append(cands, &candidate{slug: string(rune('a' + i))})
-	}
-	var c Count
-	got := spread(cands, 3, &c)
-	var s string
-	for _, x := range got {
-		s += x.slug
-	}
-	if s != "bfi" {
-		t.Errorf("spread(10, 3) picked %q, want %q", s, "bfi")
-	}
-	if len(c.Passes) != 1 || c.Passes[0].Left != 3 || !c.Passes[0].On {
-		t.Errorf("max pass count %+v", c.Passes)
 	}
 }

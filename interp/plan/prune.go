@@ -90,27 +90,25 @@ func keepIf(cands []*candidate, p pass) []*candidate {
 	return out
 }
 
-// spread keeps at most max candidates, evenly spaced over the list (the
-// middle of each of max equal slices), so that a cap samples the whole
-// workload rather than its beginning. max 0 keeps everything.
-func spread(cands []*candidate, max int, c *Count) []*candidate {
-	on := max > 0 && len(cands) > max
-	if on {
-		out := make([]*candidate, max)
-		chosen := map[*candidate]bool{}
-		for i := range out {
-			out[i] = cands[(2*i+1)*len(cands)/(2*max)]
-			chosen[out[i]] = true
-		}
-		for _, x := range cands {
-			if !chosen[x] {
-				x.dropped, x.evidence = PassMax, fmt.Sprintf("not among the %d plans sampled", max)
-			}
-		}
-		cands = out
+// sample applies the policy's max plans to the plans the candidates made
+// (names maps each candidate to its plan), choosing by content (Sample),
+// and marks the candidates whose plan was left out.
+func sample(plans []*Plan, cands []*candidate, names map[*candidate]string, max int, c *Count) []*Plan {
+	chosen := Sample(plans, max)
+	in := map[string]bool{}
+	for _, p := range chosen {
+		in[p.Name] = true
 	}
-	c.Passes = append(c.Passes, PassCount{Pass: PassMax, On: max > 0, Left: len(cands)})
-	return cands
+	left := 0
+	for _, x := range cands {
+		if in[names[x]] {
+			left++
+			continue
+		}
+		x.dropped, x.evidence = PassMax, fmt.Sprintf("its plan is not among the %d sampled (maxPlans)", max)
+	}
+	c.Passes = append(c.Passes, PassCount{Pass: PassMax, On: max > 0, Left: left})
+	return chosen
 }
 
 // filterPass is the policy's include/exclude filters: a candidate is kept

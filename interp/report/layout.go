@@ -25,6 +25,7 @@ const (
 	ControllerLog = "controller.log"
 	PlanFile      = "plan.json"
 	ResultFile    = "result.json"
+	PrunedFile    = "pruned.jsonl"
 )
 
 // Layout names the files of one test's results directory.
@@ -37,6 +38,10 @@ func (l Layout) Summary() string { return filepath.Join(l.Root, SummaryFile) }
 
 // Learned is ROOT/learned.sieve, the masks learned from the reference runs.
 func (l Layout) Learned() string { return filepath.Join(l.Root, LearnedFile) }
+
+// Pruned is ROOT/pruned.jsonl: every candidate plan of the run and what
+// became of it (plan.WriteCandidates).
+func (l Layout) Pruned() string { return filepath.Join(l.Root, PrunedFile) }
 
 // ReferenceDir is ROOT/reference/run-N (N from 1).
 func (l Layout) ReferenceDir(run int) string {

@@ -25,6 +25,7 @@ type planFlags struct {
 	trace    string
 	pattern  string
 	out      string
+	explain  bool
 	noCache  bool
 	backend  backendFlags
 }
@@ -37,7 +38,9 @@ func newPlanCmd(g *globals) *cobra.Command {
 		Long: "Plan generates the test plans of a test from a reference trace: for each policy\n" +
 			"and pattern, the candidates, pruned pass by pass, plus the test's own plans. It\n" +
 			"prints the plans left per policy and pattern after each pruning pass and\n" +
-			"the plan names; --out DIR writes one JSON file per plan (docs/plan.md).\n" +
+			"the plan names; --out DIR writes one JSON file per plan (docs/plan.md), and\n" +
+			"pruned.jsonl, every candidate with the plan it made or the pass that dropped\n" +
+			"it. --explain prints that list instead of the names: why a plan was not made.\n" +
 			"Without --trace it records the reference runs first (or reuses them from the\n" +
 			"reference cache, as sieve run does); with --trace the test defaults to the one\n" +
 			"the trace was recorded for.",
@@ -49,6 +52,7 @@ func newPlanCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&f.trace, "trace", "", "generate from the reference trace FILE instead of recording one")
 	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved or user")
 	cmd.Flags().StringVar(&f.out, "out", "", "write the plans and counts.json (and recorded reference runs) to DIR")
+	cmd.Flags().BoolVar(&f.explain, "explain", false, "list every candidate with the plan it made, or the pass that dropped it and the trace entries that show why")
 	cmd.Flags().BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
 	f.backend.register(cmd)
 	return cmd
@@ -177,15 +181,25 @@ func onlyPattern(t *ir.Test, p string) *ir.Test {
 // the names with -q).
 func printPlans(g *globals, f *planFlags, set *plan.Set) error {
 	if g.output == "json" {
+		out := *set
+		if !f.explain {
+			out.Candidates = nil
+		}
 		enc := json.NewEncoder(g.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(set)
+		return enc.Encode(&out)
 	}
 	if !g.quiet {
 		if err := plan.WriteCounts(g.stdout, set.Counts); err != nil {
 			return infraErr(err)
 		}
 		fmt.Fprintln(g.stdout)
+	}
+	if f.explain {
+		if err := plan.WriteExplain(g.stdout, set.Candidates); err != nil {
+			return infraErr(err)
+		}
+		return nil
 	}
 	for _, p := range set.Plans {
 		fmt.Fprintln(g.stdout, p.Name)

@@ -44,6 +44,7 @@ func TestPlanCmd(t *testing.T) {
 	if len(names) == 0 || !strings.HasPrefix(names[len(names)-1], "user-crash-on-pvc-delete-") {
 		t.Errorf("names: %v, want the user plan last", names)
 	}
+	checkPruned(t, filepath.Join(dir, "pruned.jsonl"))
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(files) != len(names)+1 { // + counts.json
 		t.Errorf("%d files in --out for %d names:\n%s", len(files), len(names), text)
@@ -63,6 +64,44 @@ func TestPlanCmd(t *testing.T) {
 		if p.Pattern != "stale" {
 			t.Errorf("--pattern stale gave a %s plan", p.Pattern)
 		}
+	}
+}
+
+// checkPruned reads the candidates `sieve plan --out` kept: every one
+// either made a plan or names the pass that dropped it, with evidence.
+func checkPruned(t *testing.T, file string) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cands, err := plan.ReadCandidates(f)
+	if err != nil || len(cands) == 0 {
+		t.Fatalf("%s: %v, %d candidates", file, err, len(cands))
+	}
+	for _, c := range cands {
+		if (c.Plan == "") == (c.Pass == "") || c.Pass != "" && c.Evidence == "" {
+			t.Errorf("candidate %+v: want a plan, or a pass and its evidence", c)
+		}
+	}
+}
+
+// TestPlanExplain checks that --explain lists every candidate with its
+// fate, the dropped ones naming trace entries.
+func TestPlanExplain(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"plan", planSpec, "--trace", planTrace, "--explain", "--pattern", "stale"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{"dropped by causality: #17 create datastorecluster.example.com/default/ds came before the window of #74", "kept as stale-datastorecluster.example.com-default-ds-update-"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("--explain output lacks %q:\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "faults.stale stale: "); n != 30 {
+		t.Errorf("--explain listed %d candidates, want the 30 of the baseline:\n%s", n, text)
 	}
 }
 
