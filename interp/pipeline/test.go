@@ -97,10 +97,14 @@ func RunTest(ctx context.Context, o Options) (*TestOutcome, error) {
 }
 
 // Prepare records the reference runs (writing them and the learned masks
-// to Out) and generates the plans. The outcome is never nil.
+// to Out, after removing what an earlier run left there) and generates the
+// plans. The outcome is never nil.
 func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 	p := &Prepared{o: &o, layout: report.Layout{Root: o.Out}, Outcome: &TestOutcome{},
 		run: &report.TestRun{Test: o.Test.Name, Spec: o.Spec, Shard: o.Shard.String(), Started: time.Now()}}
+	if err := p.layout.Clear(); err != nil {
+		return p, err
+	}
 	var err error
 	if o.Test, err = buildOnce(ctx, o.Test, o.BaseDir, o.Workers[0].CacheDir); err != nil {
 		return p, err

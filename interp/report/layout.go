@@ -54,6 +54,19 @@ func (l Layout) PlanDir(plan string) string {
 	return filepath.Join(l.Root, "plans", SafeName(plan))
 }
 
+// Clear removes what an earlier run wrote under the root (its summary,
+// learned masks, reference runs and plans), so that the results read
+// there are only those of the run about to start. Nothing else there is
+// touched.
+func (l Layout) Clear() error {
+	for _, p := range []string{l.Summary(), l.Learned(), filepath.Join(l.Root, "reference"), filepath.Join(l.Root, "plans")} {
+		if err := os.RemoveAll(p); err != nil {
+			return fmt.Errorf("report: clearing an earlier run: %w", err)
+		}
+	}
+	return nil
+}
+
 // PlanRel is the plan directory relative to the root (Result.Dir).
 func PlanRel(plan string) string { return "plans/" + SafeName(plan) }
 

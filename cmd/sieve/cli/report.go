@@ -46,13 +46,7 @@ func runReport(g *globals, f *reportFlags, dir string) error {
 	if err := writeReportFiles(g, f, dir, s); err != nil {
 		return infraErr(err)
 	}
-	if g.output == "json" {
-		err = report.JSON(g.stdout, s)
-	} else {
-		color := !g.noColor && os.Getenv("NO_COLOR") == "" && isTerminal(g.stdout)
-		err = report.Text(g.stdout, s, report.TextOptions{Color: color, Verbose: g.verbose})
-	}
-	if err != nil {
+	if err := printSummary(g, s); err != nil {
 		return infraErr(err)
 	}
 	if code := s.ExitCode(); code != exitOK {

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -320,13 +321,19 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// printSummary prints the results summary as text or JSON.
+// printSummary prints the results summary as JSON, or as text with the
+// paths below the working directory relative to it (relText).
 func printSummary(g *globals, s *report.Summary) error {
 	if g.output == "json" {
 		return report.JSON(g.stdout, s)
 	}
 	color := !g.noColor && os.Getenv("NO_COLOR") == "" && isTerminal(g.stdout)
-	return report.Text(g.stdout, s, report.TextOptions{Color: color, Verbose: g.verbose})
+	var b strings.Builder
+	if err := report.Text(&b, s, report.TextOptions{Color: color, Verbose: g.verbose}); err != nil {
+		return err
+	}
+	_, err := io.WriteString(g.stdout, relText(b.String()))
+	return err
 }
 
 // note prints a progress line to stderr unless -q.

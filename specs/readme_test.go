@@ -1,0 +1,166 @@
+package specs
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// quickStart is the command README.md's quick start shows: the first line
+// of the first code block under this heading.
+const quickStart = "## Quick start"
+
+// readmePrefix is how that command starts; the test refuses a README whose
+// quick start says something else rather than run it.
+const readmePrefix = "go run ./cmd/sieve run "
+
+// pvcRecreated is the finding README.md promises for the buggy datastore
+// controller: a live datastore's PVC deleted and created once more than in
+// the reference.
+func pvcRecreated(f finding) bool {
+	return f.Check == "object-count" && f.Key == "persistentvolumeclaim/default/data-ds-0"
+}
+
+// TestReadme runs README.md's quick-start command as written, through the
+// shell, from the root of a clean copy of the repository, with the default
+// results directory: it must exit 1 with the finding on the datastore's
+// PVCs, and with --test fixed exit 0 with none. Then sieve runs the same
+// spec from other working directories (an empty one, with the spec's
+// absolute path; the spec's own directory, with its bare name), and must
+// behave the same, writing its results where it was run.
+func TestReadme(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs README.md's command (a build and four datastore runs on embedded control planes, about ten minutes); skipped in -short mode")
+	}
+	command := readmeCommand(t, "../README.md")
+	if !strings.Contains(command, " --test buggy") {
+		t.Fatalf("README.md's quick start runs %q, not the buggy test (--test buggy)", command)
+	}
+	root := cleanCopy(t, "..")
+	spec := filepath.Join(root, "specs", "datastore", "datastore.sieve")
+
+	t.Run("buggy", func(t *testing.T) {
+		readmeRun(t, exec.Command("sh", "-c", command), root, 1, pvcRecreated)
+	})
+	t.Run("fixed", func(t *testing.T) {
+		fixed := strings.Replace(command, " --test buggy", " --test fixed", 1)
+		readmeRun(t, exec.Command("sh", "-c", fixed), root, 0, nil)
+	})
+	sieve := buildSieve(t)
+	t.Run("elsewhere", func(t *testing.T) {
+		readmeRun(t, exec.Command(sieve, "run", spec, "--test", "buggy"), t.TempDir(), 1, pvcRecreated)
+	})
+	t.Run("specdir", func(t *testing.T) {
+		// Two plans of the fixed test: enough to show that the controller
+		// starts and runs from here, in a tenth of the time.
+		cmd := exec.Command(sieve, "run", "datastore.sieve", "--test", "fixed", "--max-plans", "2")
+		readmeRun(t, cmd, filepath.Dir(spec), 0, nil)
+	})
+}
+
+// readmeRun runs cmd in dir and checks its exit status and the results it
+// wrote to dir/sieve-results: a finding want accepts (nil: no finding),
+// and in the output the reproduce command as README.md shows it.
+func readmeRun(t *testing.T, cmd *exec.Cmd, dir string, exit int, want func(finding) bool) {
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	log, err := cmd.CombinedOutput()
+	code := exitCode(err)
+	if code == 3 && strings.Contains(string(log), "embedded cluster:") {
+		t.Skipf("the embedded control plane cannot start here:\n%s", log)
+	}
+	if code != exit {
+		t.Fatalf("%s (in %s) exited %d, want %d (%v)\n%s", strings.Join(cmd.Args, " "), dir, code, exit, err, log)
+	}
+	fs, _ := findings(t, filepath.Join(dir, "sieve-results"))
+	switch {
+	case want == nil && len(fs) > 0:
+		t.Errorf("%d findings, want none: %+v\n%s", len(fs), fs, log)
+	case want != nil && !anyOf(fs, want):
+		t.Errorf("no object-count finding on persistentvolumeclaim/default/data-ds-0 among %+v\n%s", fs, log)
+	case want != nil && !bytes.Contains(log, []byte("reproduce: sieve reproduce sieve-results/plans/")):
+		t.Errorf("no reproduce command relative to the working directory (sieve-results/plans/...) in the output:\n%s", log)
+	}
+}
+
+// readmeCommand returns the command of the quick start of the README at
+// path: the one line of the first code block under quickStart.
+func readmeCommand(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	section, block := false, false
+	s := bufio.NewScanner(bytes.NewReader(b))
+	for s.Scan() {
+		l := s.Text()
+		switch {
+		case !section:
+			section = l == quickStart
+		case !block && strings.HasPrefix(l, "## "):
+			t.Fatalf("%s: no code block under %q", path, quickStart)
+		case strings.HasPrefix(l, "```") && block:
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], readmePrefix) {
+				t.Fatalf("%s: the first code block under %q is %q, want one line %q...", path, quickStart, lines, readmePrefix)
+			}
+			return lines[0]
+		case strings.HasPrefix(l, "```"):
+			block = true
+		case block && strings.TrimSpace(l) != "":
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	t.Fatalf("%s: no complete code block under %q", path, quickStart)
+	return ""
+}
+
+// cleanCopy copies the files of the git checkout at dir (tracked, and new
+// ones not ignored, as they are in the working tree) into a temporary
+// directory: a clean clone of what is being tested, with no results, no
+// binaries and no history.
+func cleanCopy(t *testing.T, dir string) string {
+	t.Helper()
+	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("needs git to list the checkout's files (a clean clone is made from them): %v", err)
+	}
+	root := t.TempDir()
+	for _, name := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		if err := copyFile(filepath.Join(dir, name), filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// copyFile copies a regular file; a file git lists but the working tree
+// deleted is left out, as a commit would leave it.
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst, b, fi.Mode().Perm()); err != nil {
+		return fmt.Errorf("copying %s: %w", src, err)
+	}
+	return nil
+}
