@@ -80,7 +80,7 @@ func htmlRunOf(root string, s *Summary, r *Result) *htmlRun {
 		}
 	}
 	hr.Timeline = template.HTML(TimelineSVG(t, "timeline of plan "+hr.Name, marks))
-	refDir := path.Join(path.Dir(path.Dir(r.Dir)), "reference", "run-1")
+	refDir := path.Join(path.Dir(path.Dir(r.Dir)), referenceDir, "run-1")
 	if ref, err := trace.Read(filepath.Join(root, filepath.FromSlash(refDir), TraceFile)); err == nil {
 		hr.Reference = template.HTML(TimelineSVG(ref, "timeline of reference run 1", nil))
 	}

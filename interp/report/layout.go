@@ -26,6 +26,9 @@ const (
 	PlanFile      = "plan.json"
 	ResultFile    = "result.json"
 	PrunedFile    = "pruned.jsonl"
+
+	referenceDir = "reference"
+	plansDir     = "plans"
 )
 
 // Layout names the files of one test's results directory.
@@ -45,21 +48,21 @@ func (l Layout) Pruned() string { return filepath.Join(l.Root, PrunedFile) }
 
 // ReferenceDir is ROOT/reference/run-N (N from 1).
 func (l Layout) ReferenceDir(run int) string {
-	return filepath.Join(l.Root, "reference", "run-"+strconv.Itoa(run))
+	return filepath.Join(l.Root, referenceDir, "run-"+strconv.Itoa(run))
 }
 
 // PlanDir is ROOT/plans/NAME, with NAME the plan name made safe for a file
 // name.
 func (l Layout) PlanDir(plan string) string {
-	return filepath.Join(l.Root, "plans", SafeName(plan))
+	return filepath.Join(l.Root, plansDir, SafeName(plan))
 }
 
 // Clear removes what an earlier run wrote under the root (its summary,
-// learned masks, reference runs and plans), so that the results read
+// learned masks, pruned candidates, reference runs and plans), so that the results read
 // there are only those of the run about to start. Nothing else there is
 // touched.
 func (l Layout) Clear() error {
-	for _, p := range []string{l.Summary(), l.Learned(), filepath.Join(l.Root, "reference"), filepath.Join(l.Root, "plans")} {
+	for _, p := range []string{l.Summary(), l.Learned(), l.Pruned(), filepath.Join(l.Root, referenceDir), filepath.Join(l.Root, plansDir)} {
 		if err := os.RemoveAll(p); err != nil {
 			return fmt.Errorf("report: clearing an earlier run: %w", err)
 		}
@@ -171,7 +174,7 @@ func testDirs(root string) ([]string, error) {
 }
 
 func isTestDir(dir string) bool {
-	for _, n := range []string{SummaryFile, "plans"} {
+	for _, n := range []string{SummaryFile, plansDir} {
 		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
 			return true
 		}
@@ -201,7 +204,7 @@ func loadTest(root, rel string, s *Summary) error {
 
 // loadResults reads plans/*/result.json, sorted by plan name.
 func loadResults(dir, rel string) ([]*Result, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "plans", "*", ResultFile))
+	files, err := filepath.Glob(filepath.Join(dir, plansDir, "*", ResultFile))
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -212,8 +215,8 @@ func loadResults(dir, rel string) ([]*Result, error) {
 		if err := readJSON(f, r); err != nil {
 			return nil, err
 		}
-		r.Dir = filepath.ToSlash(filepath.Join(rel, "plans", filepath.Base(filepath.Dir(f))))
-		reproduceFrom(filepath.Join(dir, "plans", filepath.Base(filepath.Dir(f))), r)
+		r.Dir = filepath.ToSlash(filepath.Join(rel, plansDir, filepath.Base(filepath.Dir(f))))
+		reproduceFrom(filepath.Join(dir, plansDir, filepath.Base(filepath.Dir(f))), r)
 		out = append(out, r)
 	}
 	return out, nil

@@ -220,7 +220,7 @@ func (t *TestRun) Has(r *Result) bool {
 	if r.Dir == "" {
 		return r.Test == t.Test
 	}
-	return strings.HasPrefix(r.Dir, path.Join(t.Dir, "plans")+"/")
+	return strings.HasPrefix(r.Dir, path.Join(t.Dir, plansDir)+"/")
 }
 
 // Summary is everything a results directory holds, as the report
