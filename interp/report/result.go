@@ -40,7 +40,12 @@ type Result struct {
 	// found again: reported, not counted (a flaky plan has only these).
 	Unconfirmed []*oracle.Finding `json:"unconfirmed,omitempty"`
 	// Reruns are the runs of a failed plan made to confirm its findings.
-	Reruns  []*Rerun  `json:"reruns,omitempty"`
+	Reruns []*Rerun `json:"reruns,omitempty"`
+	// Retried says why the plan's first attempt proves nothing (its
+	// control plane or the proxy's upstream failed during it); the plan
+	// then ran once more on a new control plane, and this is that run's
+	// verdict. The first attempt is in the plan's unhealthy-N directory.
+	Retried string    `json:"retried,omitempty"`
 	Started time.Time `json:"started"`
 	Seconds float64   `json:"seconds"`
 }
