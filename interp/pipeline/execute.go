@@ -44,6 +44,9 @@ type Worker struct {
 	CacheDir string
 
 	used bool
+	// unhealthy says that the backend failed during the last run: it is
+	// replaced before the next.
+	unhealthy bool
 	// checkpointed says the backend's resets keep the CRDs installed by
 	// the first run.
 	checkpointed bool
@@ -96,7 +99,10 @@ const maxSettle = 60 * time.Second
 
 // Execute performs one run. A failed workload step is not an error (the
 // oracle reports it); an error means the run itself could not be done,
-// and the trace written so far stays in Dir.
+// and the trace written so far stays in Dir. The control plane and the
+// proxy's upstream are watched for the whole run: if either fails, the
+// run ends at once with an *UnhealthyError that says which and why, and
+// the worker replaces its control plane before its next run.
 func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	// The controller runs in its own working directory, so the run's files
 	// it is handed (its kubeconfig, its emulated pod's files) are named by
@@ -106,6 +112,14 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	}
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
+	}
+	if h, ok := w.Backend.(healther); ok && h.Health() != nil {
+		w.unhealthy = true // it failed between two runs
+	}
+	if w.unhealthy {
+		if err := w.replace(ctx); err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
 	}
 	if w.used {
 		if err := w.Backend.Reset(ctx); err != nil {
@@ -122,16 +136,36 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	defer tw.Close()
 	s := &session{w: w, r: r, tw: tw}
 	defer s.close()
-	if err := s.start(ctx); err != nil {
-		return out, err
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.watchHealth(rctx, cancel)
+	if err := s.start(rctx); err != nil {
+		return out, s.verdict(err)
 	}
-	out.WorkloadErr = s.workloads(ctx)
+	out.WorkloadErr = s.workloads(rctx)
 	if s.inj != nil {
 		for _, st := range s.inj.Status() {
 			out.Status = append(out.Status, ActionStatus{Action: st.Action, Kind: st.Kind, Fired: st.Fired, At: st.At})
 		}
 	}
-	return out, s.err()
+	return out, s.verdict(s.err())
+}
+
+// verdict is the run's error: its infrastructure's failure if the control
+// plane or the proxy's upstream failed at any moment up to now (what went
+// wrong after is its consequence), else err.
+func (s *session) verdict(err error) error {
+	s.mu.Lock()
+	u := s.unhealthy
+	s.mu.Unlock()
+	if u == nil {
+		u = s.health()
+	}
+	if u != nil {
+		s.w.unhealthy = true
+		return u
+	}
+	return err
 }
 
 // session is the state of one run.
@@ -140,14 +174,22 @@ type session struct {
 	r  Run
 	tw *trace.Writer
 
-	cancel  context.CancelFunc
-	exec    *record.Executor
-	px      *proxy.Proxy
-	runner  *controller.Runner
-	inj     *inject.Injector
-	mu      sync.Mutex
-	errs    []error
-	closers []func()
+	cancel    context.CancelFunc
+	exec      *record.Executor
+	px        *proxy.Proxy
+	runner    *controller.Runner
+	inj       *inject.Injector
+	mu        sync.Mutex
+	errs      []error
+	unhealthy error
+	closers   []func()
+}
+
+// proxy returns the run's proxy, nil until it started.
+func (s *session) proxy() *proxy.Proxy {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.px
 }
 
 // sink writes an entry to the trace and shows history and workload steps
@@ -212,7 +254,9 @@ func (s *session) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.mu.Lock()
 	s.px = px
+	s.mu.Unlock()
 	s.onClose(func() { px.Close() })
 	s.exec.Settle = s.settle
 	// The controller's kubeconfig holds the proxy's bearer token: it lives

@@ -360,7 +360,10 @@ func (pr *Prepared) runPlan(ctx context.Context, w *Worker, p *plan.Plan) (*repo
 	if err := os.WriteFile(filepath.Join(dir, report.PlanFile), b, 0o644); err != nil {
 		return nil, err
 	}
-	result, err := pr.judgeRun(ctx, w, p, dir, report.PlanRel(p.Name))
+	result, unhealthy, err := pr.judgeRun(ctx, w, p, dir, report.PlanRel(p.Name))
+	if err == nil && unhealthy {
+		result, err = pr.retry(ctx, w, p, dir, result)
+	}
 	if err != nil {
 		return nil, err // interrupted: the plan did not finish
 	}
@@ -380,9 +383,35 @@ func (pr *Prepared) runPlan(ctx context.Context, w *Worker, p *plan.Plan) (*repo
 	return result, nil
 }
 
+// retry runs a plan again, once, after its first attempt failed with its
+// infrastructure (first): the worker has replaced its control plane, and
+// the first attempt's files are set aside in dir/unhealthy-N. It fails
+// only when ctx ends.
+func (pr *Prepared) retry(ctx context.Context, w *Worker, p *plan.Plan, dir string, first *report.Result) (*report.Result, error) {
+	aside, err := setAside(dir, report.PlanFile)
+	if err != nil {
+		first.Error += fmt.Sprintf(" (not retried: %v)", err)
+		return first, nil
+	}
+	pr.o.progressf("plan %s: %s; running it again on a new control plane (the failed attempt is in %s)", p.Name, firstLine(first.Error), aside)
+	again, _, err := pr.judgeRun(ctx, w, p, dir, first.Dir)
+	if err != nil {
+		return nil, err
+	}
+	again.Retried = first.Error
+	return again, nil
+}
+
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
 // judgeRun runs plan p into dir (rel, relative to the results root) and
-// judges its trace. It fails only when ctx ends.
-func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, rel string) (*report.Result, error) {
+// judges its trace; unhealthy says that the run's infrastructure failed
+// (UnhealthyError). It fails only when ctx ends.
+func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, rel string) (result *report.Result, unhealthy bool, err error) {
 	o := pr.o
 	start := time.Now()
 	r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: dir, Plan: p, Masks: pr.masks,
@@ -390,9 +419,9 @@ func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, 
 		Errors: func(err error) { o.progressf("%v", err) }}
 	res, runErr := w.Execute(ctx, r)
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return nil, false, ctx.Err()
 	}
-	result := &report.Result{Test: o.Test.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: rel}
+	result = &report.Result{Test: o.Test.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: rel}
 	if runErr == nil {
 		var t *trace.Trace
 		if t, runErr = trace.Read(res.Trace); runErr == nil {
@@ -406,7 +435,7 @@ func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, 
 		result.Status, result.Error, result.Findings = report.Errored, runErr.Error(), nil
 	}
 	result.Started, result.Seconds = start, time.Since(start).Seconds()
-	return result, nil
+	return result, isUnhealthy(runErr), nil
 }
 
 // confirm runs a failed plan again into DIR/rerun-N, up to
@@ -416,7 +445,7 @@ func (pr *Prepared) confirm(ctx context.Context, w *Worker, p *plan.Plan, dir st
 	var reruns []*report.Result
 	for i := 1; i <= pr.o.Confirm && !res.FoundAgain(reruns); i++ {
 		name := "rerun-" + strconv.Itoa(i)
-		rr, err := pr.judgeRun(ctx, w, p, filepath.Join(dir, name), res.Dir+"/"+name)
+		rr, _, err := pr.judgeRun(ctx, w, p, filepath.Join(dir, name), res.Dir+"/"+name)
 		if err != nil {
 			break // interrupted
 		}

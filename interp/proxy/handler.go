@@ -196,6 +196,9 @@ func (p *Proxy) roundTrip(ctx context.Context, method, path string, q url.Values
 	defer hresp.Body.Close()
 	b, err := io.ReadAll(hresp.Body)
 	if err != nil {
+		if ctx.Err() == nil {
+			p.upstreamFailed(err)
+		}
 		return &Response{Code: hresp.StatusCode, Err: err}, nil
 	}
 	return &Response{Code: hresp.StatusCode, Body: b}, hresp.Header
@@ -221,7 +224,28 @@ func (p *Proxy) send(ctx context.Context, method, path string, q url.Values, bod
 		}
 	}
 	ur.Header.Set("Accept", jsonAccept(r.Header.Get("Accept")))
-	return p.client.Do(ur)
+	resp, err := p.client.Do(ur)
+	if err != nil && ctx.Err() == nil {
+		p.upstreamFailed(err)
+	}
+	return resp, err
+}
+
+// upstreamFailed keeps the first failure to reach the upstream.
+func (p *Proxy) upstreamFailed(err error) {
+	err = fmt.Errorf("proxy: upstream %s: %w", p.upstream.Host, err)
+	p.upErr.CompareAndSwap(nil, &err)
+}
+
+// UpstreamErr returns the first failure to reach the upstream (a refused
+// or broken connection), or nil. Requests the controller gave up on (it
+// closed the connection, or was killed) do not count: the upstream did not
+// fail them.
+func (p *Proxy) UpstreamErr() error {
+	if e := p.upErr.Load(); e != nil {
+		return *e
+	}
+	return nil
 }
 
 func joinPath(base, p string) string {

@@ -81,6 +81,7 @@ type Proxy struct {
 	streams  streams
 	stale    staleViews
 	sinkErr  atomic.Pointer[error]
+	upErr    atomic.Pointer[error]
 	done     chan struct{}
 	wg       sync.WaitGroup
 }

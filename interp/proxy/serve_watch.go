@@ -64,6 +64,9 @@ func (p *Proxy) stream(w http.ResponseWriter, r *Request, hresp *http.Response, 
 	for {
 		var we wireEvent
 		if err := dec.Decode(&we); err != nil {
+			if err != io.EOF && hresp.Request.Context().Err() == nil {
+				p.upstreamFailed(err) // cut off, not ended by the server
+			}
 			return
 		}
 		s.offer(newEvent(r.Key.Kind, we.Type, we.Object))

@@ -49,8 +49,13 @@ type Result struct {
 	// Untested are the oracle's findings on a not-injected run: shown as
 	// context, not counted (the plan's fault did not cause them).
 	Untested []*oracle.Finding `json:"untested,omitempty"`
-	Started  time.Time         `json:"started"`
-	Seconds  float64           `json:"seconds"`
+	// Retried says why the plan's first attempt proves nothing (its
+	// control plane or the proxy's upstream failed during it); the plan
+	// then ran once more on a new control plane, and this is that run's
+	// verdict. The first attempt is in the plan's unhealthy-N directory.
+	Retried string    `json:"retried,omitempty"`
+	Started time.Time `json:"started"`
+	Seconds float64   `json:"seconds"`
 }
 
 // Rerun is one more run of a failed plan, made to confirm its findings.

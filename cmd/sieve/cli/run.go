@@ -306,7 +306,28 @@ func printStats(w io.Writer, o *pipeline.TestOutcome) {
 	for _, p := range pats {
 		fmt.Fprintf(w, "%s: %d plans run\n", p, ran[plan.Pattern(p)])
 	}
-	fmt.Fprintf(w, "%d reference runs, %d plans run, median %.1fs per plan\n\n", o.References, len(o.Results), median(o.Seconds))
+	fmt.Fprintf(w, "%d reference runs, %d plans run, median %.1fs per plan\n", o.References, len(o.Results), median(o.Seconds))
+	printRetried(w, o.Results)
+	fmt.Fprintln(w)
+}
+
+// printRetried says how many plans ran again on a new control plane, and
+// why their first attempt proved nothing.
+func printRetried(w io.Writer, results []*report.Result) {
+	var retried []*report.Result
+	for _, r := range results {
+		if r.Retried != "" {
+			retried = append(retried, r)
+		}
+	}
+	if len(retried) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%d plan(s) retried on a new control plane after an infrastructure failure:\n", len(retried))
+	for _, r := range retried {
+		why, _, _ := strings.Cut(r.Retried, "\n")
+		fmt.Fprintf(w, "  %s: %s\n", r.Plan, why)
+	}
 }
 
 func median(xs []float64) float64 {

@@ -339,3 +339,78 @@ func listeningSockets() map[string]string {
 	}
 	return out
 }
+
+// TestInterruptStart interrupts `sieve run` while its control planes
+// start: it must exit 130 within about a second and leave no process, no
+// listening port and no cluster directory behind.
+func TestInterruptStart(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("needs /proc to find child processes and listening sockets (linux only)")
+	}
+	if testing.Short() {
+		t.Skip("starts control planes; not in -short")
+	}
+	bin := embeddedtest.Binary(t)
+	spec, err := filepath.Abs(filepath.Join("testdata", "sigint", "echo.sieve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "results")
+	cmd := exec.Command(bin, "run", spec, "-o", out, "--parallel", "2")
+	var stderr syncBuffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w := &watcher{root: cmd.Process.Pid, procs: map[int]proc{}, ports: map[string]int{}}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { w.killAll(); _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+
+	dirs := w.untilComponent(t, "kube-apiserver", time.Minute)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	sent := time.Now()
+	code := waitExit(t, exited, 10*time.Second, &stderr)
+	took := time.Since(sent)
+	t.Logf("sieve run exited %d %.2fs after SIGINT; output:\n%s", code, took.Seconds(), stderr.String())
+	if code != exitInterrupted {
+		t.Errorf("exit status %d, want %d", code, exitInterrupted)
+	}
+	if took > 2*time.Second {
+		t.Errorf("sieve run took %s to stop after SIGINT, want about a second", took)
+	}
+	w.checkGone(t, out)
+	for d := range dirs {
+		if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("cluster directory %s is left after the interrupt", d)
+		}
+	}
+}
+
+// untilComponent waits until a component process of that name runs, and
+// returns the cluster directories named in the command lines seen.
+func (w *watcher) untilComponent(t *testing.T, name string, limit time.Duration) map[string]bool {
+	t.Helper()
+	dirs := map[string]bool{}
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		w.snapshot()
+		found := false
+		for _, p := range w.procs {
+			for _, arg := range strings.Fields(p.cmd) {
+				if i, j := strings.Index(arg, "sieve-cluster-"), strings.Index(arg, "/"); i >= 0 && j >= 0 && j < i {
+					rest, _, _ := strings.Cut(arg[i:], "/")
+					dirs[arg[j:i]+rest] = true
+				}
+			}
+			found = found || strings.Contains(p.cmd, "internal component "+name)
+		}
+		if found {
+			return dirs
+		}
+	}
+	t.Fatalf("no %s started within %s", name, limit)
+	return nil
+}

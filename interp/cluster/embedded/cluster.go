@@ -201,6 +201,18 @@ func (c *Cluster) Dir() string {
 	return c.layout.dir
 }
 
+// Health returns nil while every component of a started cluster runs, and
+// otherwise the failure of the first that exited: its name, its exit
+// status and the last lines of its log.
+func (c *Cluster) Health() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.exitedProc(); err != nil {
+		return fmt.Errorf("embedded cluster: %w", err)
+	}
+	return nil
+}
+
 // Process is one running component of the cluster.
 type Process struct {
 	Name string

@@ -109,6 +109,20 @@ test generated {
 // Broken by the fault-free run itself: copy makes out-a.
 invariant no_copies always `objects("configmap", "e2e").filter(c, c.metadata.name.startsWith("out-")).size() == 0`
 
+// Copy in-a, then stay a while: the fault tests (fault_e2e_test.go) kill
+// a component of the control plane meanwhile.
+workload linger {
+  apply `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: in-a}
+data: {v: "1"}
+`
+  wait configmap/e2e/out-a where data.v == "1" within 60s
+  settle 3s
+}
+
+test linger    { controller relay   workloads [linger] }
 test crash     { controller relay   workloads [copy] }
 test broken    { controller relay   workloads [copy] invariants [no_copies] }
 test stale     { controller relay   workloads [change] }

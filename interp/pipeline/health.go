@@ -1,0 +1,115 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// UnhealthyError says that the control plane or the proxy's upstream
+// failed during a run: the run proves nothing about the controller, and
+// the worker replaces its control plane before its next run.
+type UnhealthyError struct {
+	Err error
+}
+
+func (e *UnhealthyError) Error() string { return "unhealthy: " + e.Err.Error() }
+
+func (e *UnhealthyError) Unwrap() error { return e.Err }
+
+// healther is a backend that knows whether its components still run (the
+// embedded one).
+type healther interface {
+	Health() error
+}
+
+// healthPoll is how often a run looks at the health of its control plane
+// and proxy.
+const healthPoll = 100 * time.Millisecond
+
+// health returns why the run's control plane or proxy is unhealthy, or nil.
+func (s *session) health() error {
+	if h, ok := s.w.Backend.(healther); ok {
+		if err := h.Health(); err != nil {
+			return &UnhealthyError{Err: err}
+		}
+	}
+	if px := s.proxy(); px != nil {
+		if err := px.UpstreamErr(); err != nil {
+			return &UnhealthyError{Err: err}
+		}
+	}
+	return nil
+}
+
+// watchHealth ends the run (cancel) as soon as the control plane or the
+// proxy's upstream fails, keeping why, until ctx ends.
+func (s *session) watchHealth(ctx context.Context, cancel context.CancelFunc) {
+	tick := time.NewTicker(healthPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if err := s.health(); err != nil {
+			s.mu.Lock()
+			s.unhealthy = err
+			s.mu.Unlock()
+			cancel()
+			return
+		}
+	}
+}
+
+// replace stops the worker's unhealthy backend and starts it anew.
+func (w *Worker) replace(ctx context.Context) error {
+	_ = w.Backend.Stop() // what failed is already known
+	w.used, w.checkpointed = false, false
+	if err := w.Backend.Start(ctx); err != nil {
+		return fmt.Errorf("replacing the control plane: %w", err)
+	}
+	w.unhealthy = false
+	return nil
+}
+
+// isUnhealthy reports whether err says the run's infrastructure failed.
+func isUnhealthy(err error) bool {
+	var u *UnhealthyError
+	return errors.As(err, &u)
+}
+
+// setAside moves what a run left in dir, except the plan, into
+// dir/unhealthy-N, so that the plan's retry writes into dir afresh and
+// the failed attempt stays to be looked at. It returns the new directory.
+func setAside(dir, keep string) (string, error) {
+	var aside string
+	for i := 1; ; i++ {
+		aside = filepath.Join(dir, "unhealthy-"+strconv.Itoa(i))
+		if _, err := os.Stat(aside); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Mkdir(aside, 0o755); err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		if e.Name() == keep || strings.HasPrefix(e.Name(), "unhealthy-") {
+			continue
+		}
+		if err := os.Rename(filepath.Join(dir, e.Name()), filepath.Join(aside, e.Name())); err != nil {
+			return "", err
+		}
+	}
+	return aside, nil
+}
