@@ -2,6 +2,7 @@ package embeddedtest
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
@@ -41,7 +42,8 @@ func Binary(t testing.TB) string {
 }
 
 // buildSieve runs go build for ./cmd/sieve of the module that holds the
-// working directory, into the user cache directory.
+// working directory, into the user cache directory, under a name of its
+// own for each module root.
 func buildSieve() (string, error) {
 	root, err := moduleRoot()
 	if err != nil {
@@ -60,7 +62,10 @@ func buildSieve() (string, error) {
 		return "", err
 	}
 	defer unlock()
-	out := filepath.Join(dir, "sieve")
+	// One binary per checkout: tests of two work trees never run each
+	// other's build.
+	sum := sha256.Sum256([]byte(root))
+	out := filepath.Join(dir, fmt.Sprintf("sieve-%x", sum[:6]))
 	cmd := exec.Command("go", "build", "-o", out, "./cmd/sieve")
 	cmd.Dir = root
 	if msg, err := cmd.CombinedOutput(); err != nil {
