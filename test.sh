@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check the project holds itself to: formatting, vet, the tests
-# (the end-to-end ones start the embedded control plane), and a short fuzz
-# run of the .sieve parser.
+# (the end-to-end ones start the embedded control plane), and short fuzz
+# runs of the .sieve parser, the CUE front end and the plan and trace
+# readers.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -10,5 +11,8 @@ if [ -n "$unformatted" ]; then
 	echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
-go test -timeout 25m ./...
+go test -timeout 40m ./...
 go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 15s ./lang/syntax
+go test -run '^$' -fuzz '^FuzzCUE$' -fuzztime 10s ./lang/cuefront
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./interp/plan
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./interp/trace

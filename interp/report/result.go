@@ -283,6 +283,19 @@ func count(rs []*Result) Totals {
 	return t
 }
 
+// Unfinished reports whether a run of the summary did not finish (it was
+// interrupted, or is still running): its summary.json says when it
+// started and not when it finished. Its plans without results are neither
+// passed nor failed.
+func (s *Summary) Unfinished() bool {
+	for _, r := range s.Runs {
+		if r.Finished == nil && r.Started.Unix() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // ExitCode is the exit code for a summary: 1 with findings, else 3 with
 // infrastructure errors, else 0.
 func (s *Summary) ExitCode() int {

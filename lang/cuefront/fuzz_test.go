@@ -8,10 +8,10 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// FuzzLoad feeds arbitrary bytes to the CUE front end as a spec: it must
+// FuzzCUE feeds arbitrary bytes to the CUE front end as a spec: it must
 // never panic, and every diagnostic must name a file and a line. Seeds are
 // the spec.cue files of the golden archives.
-func FuzzLoad(f *testing.F) {
+func FuzzCUE(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*/*.txtar")
 	for _, file := range files {
 		ar, err := txtar.ParseFile(file)

@@ -126,6 +126,11 @@ func fileError(file, format string, args ...any) diag.Diagnostics {
 // writeAtomic replaces file with data through a temporary file in the same
 // directory and a rename, keeping the file's permissions.
 func writeAtomic(file string, data []byte) error {
+	// Write through a symbolic link: the link stays, its target changes.
+	file, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return fmt.Errorf("fmt: %w", err)
+	}
 	st, err := os.Stat(file)
 	if err != nil {
 		return fmt.Errorf("fmt: %w", err)

@@ -26,7 +26,8 @@ func newReportCmd(g *globals) *cobra.Command {
 			"and prints its summary: findings grouped, most severe first, each with the command\n" +
 			"that reproduces it. --output json prints the summary as JSON instead; --junit and\n" +
 			"--html also write a JUnit XML file and an HTML report with a timeline of each\n" +
-			"failing run. Exit status 0 means no findings, 1 findings, 3 plans that could not run.",
+			"failing run. Exit status 0 means no findings, 1 findings, 3 plans that could not run\n" +
+			"or a run that did not finish.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runReport(g, f, args[0]) },
 	}
@@ -49,7 +50,12 @@ func runReport(g *globals, f *reportFlags, dir string) error {
 	if err := printSummary(g, s); err != nil {
 		return infraErr(err)
 	}
-	if code := s.ExitCode(); code != exitOK {
+	code := s.ExitCode()
+	if code == exitOK && s.Unfinished() {
+		// Nothing failed of what ran, but not everything ran: not a pass.
+		code = exitInfra
+	}
+	if code != exitOK {
 		return printedErr(code)
 	}
 	return nil
