@@ -213,7 +213,7 @@ func TestJUnitSchema(t *testing.T) {
 	if err := exec.Command(xmllint, "--noout", "--schema", "testdata/junit.xsd", "testdata/junit-invalid.xml").Run(); err == nil {
 		t.Error("xmllint accepted testdata/junit-invalid.xml: the schema check cannot fail")
 	}
-	for _, want := range []string{`<skipped message="not injected`, `<failure message="2 findings`, `<error message="start controller`} {
+	for _, want := range []string{`<skipped message="not-injected, nothing was tested`, `<failure message="2 findings`, `<error message="start controller`} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("JUnit output lacks %s", want)
 		}
