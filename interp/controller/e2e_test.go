@@ -331,6 +331,11 @@ func crashAfterWrite(t *testing.T, cluster *embedded.Cluster, admin kubernetes.I
 	if strings.Contains(string(log), "REQ POST") {
 		t.Errorf("the controller got the answer to its create:\n%s", log)
 	}
+	// The proxy records the aborted create once the hook has returned,
+	// which a loaded machine may delay past the controller's death.
+	if !sink.await(func(e trace.Entry) bool { return e.Type == trace.Request && e.Verb == "create" }) {
+		t.Fatal("the proxy never recorded the aborted create")
+	}
 	if err := r.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

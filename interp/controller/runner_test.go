@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -45,6 +46,19 @@ func (e *events) Add(en trace.Entry) (int64, error) {
 	defer e.mu.Unlock()
 	e.es = append(e.es, en)
 	return int64(len(e.es)), nil
+}
+
+// await waits up to 10 s for an entry that has; it says whether one came.
+func (e *events) await(has func(trace.Entry) bool) bool {
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		e.mu.Lock()
+		found := slices.ContainsFunc(e.es, has)
+		e.mu.Unlock()
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *events) whats() string {

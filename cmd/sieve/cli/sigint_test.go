@@ -223,7 +223,11 @@ func checkReport(t *testing.T, bin, out string, finished int) {
 	cmd := exec.Command(bin, "report", "--output", "json", out)
 	b, err := cmd.Output()
 	var ee *exec.ExitError
-	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == exitFindings) {
+	// An interrupted run is never a pass: findings (1), or a run that did
+	// not finish (3).
+	if err == nil {
+		t.Errorf("sieve report %s: exit 0 on a run that did not finish", out)
+	} else if !errors.As(err, &ee) || (ee.ExitCode() != exitFindings && ee.ExitCode() != exitInfra) {
 		t.Fatalf("sieve report %s: %v\n%s", out, err, b)
 	}
 	if n := strings.Count(string(b), `"plan":`); n < finished {
