@@ -31,23 +31,7 @@ func TestInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts control planes and runs a controller several times (minutes); not in -short")
 	}
-	bin := embeddedtest.Binary(t)
-	spec, err := filepath.Abs(filepath.Join("testdata", "sigint", "echo.sieve"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "results")
-	cmd := exec.Command(bin, "run", spec, "-o", out)
-	var stderr syncBuffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w := &watcher{root: cmd.Process.Pid, procs: map[int]proc{}, ports: map[string]int{}}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { w.killAll(); _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	bin, out, cmd, w, exited, stderr := startRun(t)
 
 	finished, err := w.untilResult(out, exited, 10*time.Minute)
 	if err != nil {
@@ -60,7 +44,7 @@ func TestInterrupt(t *testing.T) {
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	code := waitExit(t, exited, 3*time.Minute, &stderr)
+	code := waitExit(t, exited, 3*time.Minute, stderr)
 	t.Logf("sieve run exited %d after SIGINT; output:\n%s", code, stderr.String())
 
 	s, err := report.Load(out)
@@ -84,6 +68,33 @@ func TestInterrupt(t *testing.T) {
 	}
 	w.checkGone(t, out)
 	checkReport(t, bin, out, len(finished))
+}
+
+// startRun starts the sieve binary's `run` of testdata/sigint/echo.sieve
+// with a fresh results directory and the extra arguments, in a process
+// group of its own that the test's cleanup kills with all it started. It
+// returns the binary, the results directory, the command, a watcher of its
+// processes, a channel that gets its exit and its combined output.
+func startRun(t *testing.T, extra ...string) (string, string, *exec.Cmd, *watcher, chan error, *syncBuffer) {
+	t.Helper()
+	bin := embeddedtest.Binary(t)
+	spec, err := filepath.Abs(filepath.Join("testdata", "sigint", "echo.sieve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "results")
+	cmd := exec.Command(bin, append([]string{"run", spec, "-o", out}, extra...)...)
+	stderr := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w := &watcher{root: cmd.Process.Pid, procs: map[int]proc{}, ports: map[string]int{}}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { w.killAll(); _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	return bin, out, cmd, w, exited, stderr
 }
 
 // syncBuffer is a bytes.Buffer safe for the writes of a child's stdout
@@ -354,30 +365,14 @@ func TestInterruptStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts control planes; not in -short")
 	}
-	bin := embeddedtest.Binary(t)
-	spec, err := filepath.Abs(filepath.Join("testdata", "sigint", "echo.sieve"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "results")
-	cmd := exec.Command(bin, "run", spec, "-o", out, "--parallel", "2")
-	var stderr syncBuffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w := &watcher{root: cmd.Process.Pid, procs: map[int]proc{}, ports: map[string]int{}}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { w.killAll(); _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	_, out, cmd, w, exited, stderr := startRun(t, "--parallel", "2")
 
 	dirs := w.untilComponent(t, "kube-apiserver", time.Minute)
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
 	sent := time.Now()
-	code := waitExit(t, exited, 10*time.Second, &stderr)
+	code := waitExit(t, exited, 10*time.Second, stderr)
 	took := time.Since(sent)
 	t.Logf("sieve run exited %d %.2fs after SIGINT; output:\n%s", code, took.Seconds(), stderr.String())
 	if code != exitInterrupted {
