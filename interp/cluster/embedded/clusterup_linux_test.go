@@ -31,17 +31,8 @@ func TestClusterUpTearsDown(t *testing.T) {
 func clusterUpAndStop(t *testing.T, bin string, sig syscall.Signal) {
 	tmp := t.TempDir()
 	kubeconfig := filepath.Join(tmp, "out", "kubeconfig")
-	cmd := exec.Command(bin, "cluster", "up", "--kubeconfig-out", kubeconfig)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill() }()
-	if line := firstLine(t, stdout); line != "export KUBECONFIG="+kubeconfig {
+	cmd, line := clusterUp(t, bin, tmp, "--kubeconfig-out", kubeconfig)
+	if line != "export KUBECONFIG="+kubeconfig {
 		t.Fatalf("sieve cluster up printed %q, want the export line", line)
 	}
 	children := childPIDs(t, cmd.Process.Pid)
@@ -84,17 +75,7 @@ func startRemoves(t *testing.T, bin, tmp string, left []string) {
 	if len(left) != 1 {
 		t.Fatalf("after SIGKILL: cluster directories %v, want the killed one's", left)
 	}
-	cmd := exec.Command(bin, "cluster", "up")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill() }()
-	firstLine(t, stdout)
+	cmd, _ := clusterUp(t, bin, tmp)
 	if dirs := clusterDirs(t, tmp); len(dirs) != 1 || dirs[0] == left[0] {
 		t.Errorf("the next start left cluster directories %v; want only its own, not the killed one's %s", dirs, left[0])
 	}
@@ -104,6 +85,24 @@ func startRemoves(t *testing.T, bin, tmp string, left []string) {
 	if err := waitExit(cmd, 30*time.Second); err != nil {
 		t.Errorf("the next start, after SIGINT: %v", err)
 	}
+}
+
+// clusterUp starts `sieve cluster up` with the extra arguments and TMPDIR
+// set to tmp, and returns it with the first line it printed (once up). The
+// test's cleanup kills it.
+func clusterUp(t *testing.T, bin, tmp string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"cluster", "up"}, args...)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return cmd, firstLine(t, stdout)
 }
 
 // waitGone waits until pid no longer exists (a killed orphan is reaped by
