@@ -21,10 +21,7 @@ var webKey = trace.Key{Kind: "statefulset", Namespace: "default", Name: "web"}
 // each pod it sees, and deletes a pod's PVC when it sees the pod's
 // deletionTimestamp.
 func (s *sim) reaperScript() {
-	s.add(trace.Entry{Type: trace.Controller, What: "start", PID: 5151})
-	s.read("list", trace.Key{Kind: "pod", Namespace: "default"}, 200)
-	s.tick(1)
-	s.add(trace.Entry{Type: trace.Request, Key: &trace.Key{Kind: "pod", Namespace: "default"}, Verb: "watch", Code: 200})
+	s.startWatching(5151, "pod")
 	s.tick(200)
 	s.step(0, "apply", "start")
 	s.create("statefulset", obj{"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": meta("web", nil),

@@ -30,12 +30,7 @@ func (s *sim) owner(k trace.Key, apiVersion, kind string) []any {
 }
 
 func (s *sim) script() {
-	s.add(trace.Entry{Type: trace.Controller, What: "start", PID: 4242})
-	for _, kind := range []string{crKind, "statefulset", "service", "configmap", "pod"} {
-		s.read("list", trace.Key{Kind: kind, Namespace: "default"}, 200)
-		s.tick(1)
-		s.add(trace.Entry{Type: trace.Request, Key: &trace.Key{Kind: kind, Namespace: "default"}, Verb: "watch", Code: 200})
-	}
+	s.startWatching(4242, crKind, "statefulset", "service", "configmap", "pod")
 	s.leaderElection()
 	s.tick(300)
 	s.applyCR(0)
@@ -260,4 +255,15 @@ func (s *sim) podFlap() {
 	s.mutate(pod, ready("True"))
 	s.tick(3)
 	s.cUpdate(crKey, "status", func(o obj) { o["status"] = obj{"phase": "Ready", "readyReplicas": 2} })
+}
+
+// startWatching records the controller's start as process pid, then, for
+// each kind, its list and watch of the default namespace.
+func (s *sim) startWatching(pid int, kinds ...string) {
+	s.add(trace.Entry{Type: trace.Controller, What: "start", PID: pid})
+	for _, kind := range kinds {
+		s.read("list", trace.Key{Kind: kind, Namespace: "default"}, 200)
+		s.tick(1)
+		s.add(trace.Entry{Type: trace.Request, Key: &trace.Key{Kind: kind, Namespace: "default"}, Verb: "watch", Code: 200})
+	}
 }

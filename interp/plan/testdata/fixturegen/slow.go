@@ -30,12 +30,7 @@ var (
 // cn=b, then, once the view is lifted, again for cn=c: web-tls created 4
 // and deleted 3 times, 2 and 1 in the reference.
 func (s *sim) certsScript() {
-	s.add(trace.Entry{Type: trace.Controller, What: "start", PID: 6161})
-	for _, kind := range []string{certKey.Kind, "secret"} {
-		s.read("list", trace.Key{Kind: kind, Namespace: "default"}, 200)
-		s.tick(1)
-		s.add(trace.Entry{Type: trace.Request, Key: &trace.Key{Kind: kind, Namespace: "default"}, Verb: "watch", Code: 200})
-	}
+	s.startWatching(6161, certKey.Kind, "secret")
 	s.tick(200)
 	s.step(0, "apply", "start")
 	s.create(certKey.Kind, obj{"apiVersion": "example.com/v1", "kind": "Certificate",
@@ -94,12 +89,7 @@ func (s *sim) rename(step int, cn string) {
 // creating member db-1: the restarted controller finds phase Scaling and
 // never records Ready.
 func (s *sim) retryScript() {
-	s.add(trace.Entry{Type: trace.Controller, What: "start", PID: 7171})
-	for _, kind := range []string{poolKey.Kind, "configmap"} {
-		s.read("list", trace.Key{Kind: kind, Namespace: "default"}, 200)
-		s.tick(1)
-		s.add(trace.Entry{Type: trace.Request, Key: &trace.Key{Kind: kind, Namespace: "default"}, Verb: "watch", Code: 200})
-	}
+	s.startWatching(7171, poolKey.Kind, "configmap")
 	s.tick(200)
 	s.step(0, "apply", "start")
 	s.create(poolKey.Kind, obj{"apiVersion": "example.com/v1", "kind": "Pool",
