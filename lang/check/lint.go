@@ -2,8 +2,6 @@ package check
 
 import (
 	"cmp"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/internal/spell"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -100,20 +99,21 @@ func lintWaitFields(spec *ir.Spec, baseDir string) diag.Diagnostics {
 	return ds
 }
 
+// docSeparator is the line between two YAML documents.
+var docSeparator = regexp.MustCompile(`(?m)^---\s*$`)
+
 // crdFields returns the top-level fields of kind (lowercase singular,
 // optionally with its group) that the openAPIV3Schema of its CRD among
 // files declares, or nil when no CRD defines kind or a version's schema
 // leaves its fields open.
 func crdFields(baseDir string, files []string, kind string) []string {
 	for _, f := range files {
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(baseDir, f)
-		}
-		b, err := os.ReadFile(f)
+		// The front end has checked each file (size, YAML, aliases) already.
+		b, err := input.ReadFile(ir.OSPath(baseDir, f), input.ManifestLimit)
 		if err != nil {
 			continue
 		}
-		for _, doc := range regexp.MustCompile(`(?m)^---\s*$`).Split(string(b), -1) {
+		for _, doc := range docSeparator.Split(string(b), -1) {
 			var crd struct {
 				Kind string
 				Spec struct {
