@@ -7,7 +7,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/interp/trigger"
@@ -45,7 +46,7 @@ func (in *Injector) aboutHidden(r *proxy.Request) (trace.Key, bool) {
 	if len(hidden) == 0 {
 		return trace.Key{}, false
 	}
-	owners := plan.OwnerKeys(r.Key, r.Body)
+	owners := observe.OwnerKeys(r.Key, r.Body)
 	for _, k := range hidden {
 		if r.Key == k || slices.Contains(owners, k) {
 			return k, true
@@ -179,7 +180,7 @@ func (in *Injector) run(fired []trigger.Fired, cur *event) (killed bool) {
 
 // do carries out one action, calling note with what it does just before
 // doing it.
-func (in *Injector) do(a *plan.Action, cur *event, note func(string, *trace.Key)) error {
+func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.Key)) error {
 	switch a.Kind {
 	case ir.ActCrash, ir.ActRestart:
 		note("controller killed (SIGKILL) and started again", nil)
@@ -373,7 +374,7 @@ func (in *Injector) restart() {
 	}()
 }
 
-func (in *Injector) record(f trigger.Fired, a *plan.Action, k *trace.Key, msg string) {
+func (in *Injector) record(f trigger.Fired, a *planfile.Action, k *trace.Key, msg string) {
 	if in.opts.Sink == nil {
 		return
 	}

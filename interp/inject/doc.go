@@ -6,5 +6,7 @@
 // records every action that fired.
 //
 // It does not decide when actions fire (the trigger engine does), generate
-// plans (interp/plan) or judge the run (interp/oracle).
+// plans (interp/plan: it imports only the plan format, interp/planfile, and
+// the observation library, interp/observe) or judge the run
+// (interp/oracle).
 package inject

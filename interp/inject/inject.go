@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/mask"
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/interp/trigger"
@@ -34,10 +35,10 @@ type Proxy interface {
 
 // Options configure an Injector. Plan, Proxy and Controller are required.
 type Options struct {
-	Plan       *plan.Plan
+	Plan       *planfile.Plan
 	Proxy      Proxy
 	Controller Controller
-	// Masks are the masks the plan was generated with (plan.Masks of the
+	// Masks are the masks the plan was generated with (observe.Masks of the
 	// test).
 	Masks *mask.Matcher
 	// Sink receives a Fault entry for each action that fires; may be nil.
@@ -66,7 +67,7 @@ type Options struct {
 type Injector struct {
 	opts    Options
 	eng     *trigger.Engine
-	tracker *plan.Tracker // the run's own deliveries, to find stale revisions
+	tracker *observe.Tracker // the run's own deliveries, to find stale revisions
 
 	acting sync.Mutex // one engine step and its actions at a time (advance)
 
@@ -87,7 +88,7 @@ type Injector struct {
 // seenRev is a delivered event of the run and the revision it carried.
 type seenRev struct {
 	key trace.Key
-	obs plan.Observed
+	obs observe.Observed
 	rev string
 }
 
@@ -102,7 +103,7 @@ func New(opts Options) (*Injector, error) {
 	}
 	masks := opts.Masks
 	if masks == nil {
-		if masks, err = plan.Masks(nil); err != nil {
+		if masks, err = observe.Masks(nil); err != nil {
 			return nil, err
 		}
 	}
@@ -112,7 +113,7 @@ func New(opts Options) (*Injector, error) {
 	if opts.Stall == 0 {
 		opts.Stall = 2 * time.Second
 	}
-	return &Injector{opts: opts, eng: eng, tracker: plan.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
+	return &Injector{opts: opts, eng: eng, tracker: observe.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
 		heldAt: map[*ir.Ref]time.Time{}}, nil
 }
 

@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -54,7 +55,7 @@ func (p *fakeProxy) Release(func(*proxy.Stream, *proxy.Event) bool) int {
 func (p *fakeProxy) WaitReleased(context.Context, trace.Key) error { return nil }
 func (p *fakeProxy) Activity() proxy.Activity                      { return proxy.Activity{Last: time.Now()} }
 
-func start(t *testing.T, p *plan.Plan) (*Injector, *fakeController, *fakeProxy, *[]trace.Entry) {
+func start(t *testing.T, p *planfile.Plan) (*Injector, *fakeController, *fakeProxy, *[]trace.Entry) {
 	t.Helper()
 	c, px := &fakeController{}, &fakeProxy{}
 	var faults []trace.Entry
@@ -80,9 +81,9 @@ func obj(name, rv string, extra map[string]any) json.RawMessage {
 }
 
 func TestCrashAfterWriteDropsTheAnswer(t *testing.T) {
-	p := &plan.Plan{Name: "p", Pattern: ir.Intermediate, Actions: []*plan.Action{{
+	p := &planfile.Plan{Name: "p", Pattern: ir.Intermediate, Actions: []*planfile.Action{{
 		Kind:    ir.ActCrash,
-		Trigger: &plan.Trigger{Op: ir.TrigWrite, On: "delete", Target: pvc},
+		Trigger: &planfile.Trigger{Op: ir.TrigWrite, On: "delete", Target: pvc},
 	}}}
 	in, c, _, faults := start(t, p)
 	hooks := in.Hooks()
@@ -105,9 +106,9 @@ func TestCrashAfterWriteDropsTheAnswer(t *testing.T) {
 }
 
 func TestFailedWriteDoesNotCrash(t *testing.T) {
-	p := &plan.Plan{Name: "p", Actions: []*plan.Action{{
+	p := &planfile.Plan{Name: "p", Actions: []*planfile.Action{{
 		Kind:    ir.ActCrash,
-		Trigger: &plan.Trigger{Op: ir.TrigWrite, On: "delete", Target: pvc},
+		Trigger: &planfile.Trigger{Op: ir.TrigWrite, On: "delete", Target: pvc},
 	}}}
 	in, c, _, _ := start(t, p)
 	del := &proxy.Request{Verb: "delete", Resource: "persistentvolumeclaims", Key: trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}}
@@ -120,11 +121,11 @@ func TestFailedWriteDoesNotCrash(t *testing.T) {
 }
 
 // holdPodPlan hides the updates of pod ds-1 until it is deleted.
-func holdPodPlan() *plan.Plan {
+func holdPodPlan() *planfile.Plan {
 	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "ds-1"}
-	return &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
-		{Kind: ir.ActHold, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: pod}},
-		{Kind: ir.ActRelease, Scope: pod, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: pod}},
+	return &planfile.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*planfile.Action{
+		{Kind: ir.ActHold, Scope: pod, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "update", Target: pod}},
+		{Kind: ir.ActRelease, Scope: pod, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "delete", Target: pod}},
 	}}
 }
 
@@ -186,12 +187,12 @@ func TestHoldAndCoalesce(t *testing.T) {
 func TestStaleViewUsesThisRunsRevision(t *testing.T) {
 	ds := &ir.Ref{Kind: "datastore.example.com", Namespace: "default", Name: "ds"}
 	deleting := map[string]any{"metadata": map[string]any{"deletionTimestamp": "2026-01-01T00:00:00Z"}}
-	p := &plan.Plan{Name: "p", Pattern: ir.Stale,
-		Actions: []*plan.Action{
-			{Kind: ir.ActStaleOn, Scope: ds, Revision: "999", Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "create", Target: pvc, Seen: plan.SeenCluster}},
+	p := &planfile.Plan{Name: "p", Pattern: ir.Stale,
+		Actions: []*planfile.Action{
+			{Kind: ir.ActStaleOn, Scope: ds, Revision: "999", Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "create", Target: pvc, Seen: planfile.SeenCluster}},
 			{Kind: ir.ActRestart},
 		},
-		Why: []plan.Why{{Role: "event", Key: "datastore.example.com/default/ds", Verb: "update", Occurrence: 1}},
+		Why: []planfile.Why{{Role: "event", Key: "datastore.example.com/default/ds", Verb: "update", Occurrence: 1}},
 	}
 	in, c, px, _ := start(t, p)
 	k := trace.Key{Kind: "datastore.example.com", Namespace: "default", Name: "ds"}
@@ -313,9 +314,9 @@ func TestStalledHoldIsLifted(t *testing.T) {
 // re-creation releases the hold.
 func TestHiddenDeletionRefusesWrites(t *testing.T) {
 	sts := &ir.Ref{Kind: "statefulset", Namespace: "default", Name: "web"}
-	p := &plan.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*plan.Action{
-		{Kind: ir.ActHold, Scope: sts, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "delete", Target: sts}},
-		{Kind: ir.ActRelease, Scope: sts, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "create", Target: sts}},
+	p := &planfile.Plan{Name: "p", Pattern: ir.Unobserved, Actions: []*planfile.Action{
+		{Kind: ir.ActHold, Scope: sts, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "delete", Target: sts}},
+		{Kind: ir.ActRelease, Scope: sts, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "create", Target: sts}},
 	}}
 	in, _, _, entries := start(t, p)
 	h := in.Hooks()
@@ -436,9 +437,9 @@ func TestWaitingCountsHeldReads(t *testing.T) {
 // change in this run, after it in the reference).
 func TestStaleViewFindsTheSameState(t *testing.T) {
 	sts := &ir.Ref{Kind: "statefulset", Namespace: "default", Name: "web"}
-	p := &plan.Plan{Name: "p", Pattern: ir.Stale,
-		Actions: []*plan.Action{
-			{Kind: ir.ActStaleOn, Scope: sts, Revision: "999", Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "create", Target: pvc, Seen: plan.SeenCluster}},
+	p := &planfile.Plan{Name: "p", Pattern: ir.Stale,
+		Actions: []*planfile.Action{
+			{Kind: ir.ActStaleOn, Scope: sts, Revision: "999", Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "create", Target: pvc, Seen: planfile.SeenCluster}},
 			{Kind: ir.ActRestart},
 		},
 	}
@@ -463,8 +464,8 @@ func TestStaleViewFindsTheSameState(t *testing.T) {
 	in.mu.Lock()
 	for _, r := range in.revs {
 		if r.rev == "13" {
-			p.Why = []plan.Why{{Role: "event", Key: "statefulset/default/web", Verb: "update", Diff: r.obs.Diff, Occurrence: 1,
-				State: plan.StateHash(r.obs.Object)}}
+			p.Why = []planfile.Why{{Role: "event", Key: "statefulset/default/web", Verb: "update", Diff: r.obs.Diff, Occurrence: 1,
+				State: observe.StateHash(r.obs.Object)}}
 		}
 	}
 	in.mu.Unlock()
@@ -479,9 +480,9 @@ func TestStaleViewFindsTheSameState(t *testing.T) {
 // is over, and leaves alone one that waits for an event.
 func TestFinish(t *testing.T) {
 	scope := &ir.Ref{Kind: "configmap", Namespace: "default", Name: "c"}
-	p := &plan.Plan{Name: "p", Pattern: ir.Stale, Actions: []*plan.Action{
+	p := &planfile.Plan{Name: "p", Pattern: ir.Stale, Actions: []*planfile.Action{
 		{Kind: ir.ActStaleOn, Scope: scope, Revision: "5"},
-		{Kind: ir.ActStaleOff, Scope: scope, Trigger: &plan.Trigger{Op: ir.TrigTimeout, Duration: ir.Duration(200 * time.Millisecond)}},
+		{Kind: ir.ActStaleOff, Scope: scope, Trigger: &planfile.Trigger{Op: ir.TrigTimeout, Duration: ir.Duration(200 * time.Millisecond)}},
 	}}
 	in, _, px, _ := start(t, p)
 	begin := time.Now()

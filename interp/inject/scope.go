@@ -1,7 +1,8 @@
 package inject
 
 import (
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -12,7 +13,7 @@ func (in *Injector) held(k trace.Key) bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	for _, h := range in.holding {
-		if plan.MatchRef(h, k.Kind, k.Namespace, k.Name) {
+		if observe.MatchRef(h, k.Kind, k.Namespace, k.Name) {
 			return true
 		}
 	}
@@ -28,7 +29,7 @@ func (in *Injector) Holding() bool {
 }
 
 func (in *Injector) covers(r *ir.Ref, k trace.Key) bool {
-	return r != nil && plan.MatchRef(r, k.Kind, k.Namespace, k.Name)
+	return r != nil && observe.MatchRef(r, k.Kind, k.Namespace, k.Name)
 }
 
 // scope turns a plan scope into a proxy scope. A kind written without its
@@ -71,8 +72,8 @@ func (in *Injector) noteRevision(e *trace.Entry) {
 // state of the plan's "event" (same masked object), then the delivery
 // with the same change and occurrence, then the latest with the same
 // change. A plan that names no revision freezes the latest state.
-func (in *Injector) revision(a *plan.Action, s proxy.Scope) (string, string) {
-	var want *plan.Why
+func (in *Injector) revision(a *planfile.Action, s proxy.Scope) (string, string) {
+	var want *planfile.Why
 	for i := range in.opts.Plan.Why {
 		if in.opts.Plan.Why[i].Role == "event" {
 			want = &in.opts.Plan.Why[i]
@@ -83,7 +84,7 @@ func (in *Injector) revision(a *plan.Action, s proxy.Scope) (string, string) {
 	defer in.mu.Unlock()
 	if want != nil && want.State != "" {
 		for _, seen := range in.revs {
-			if s.Covers(seen.key) && seen.key.String() == want.Key && plan.StateHash(seen.obs.Object) == want.State {
+			if s.Covers(seen.key) && seen.key.String() == want.Key && observe.StateHash(seen.obs.Object) == want.State {
 				return seen.rev, "the state the plan was made from"
 			}
 		}

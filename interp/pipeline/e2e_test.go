@@ -15,8 +15,9 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -99,11 +100,11 @@ type run struct {
 
 // execute runs test name of specFile (with plan p, if not nil) on the
 // shared cluster and reads the trace it wrote.
-func execute(t *testing.T, name string, p *plan.Plan) *run {
+func execute(t *testing.T, name string, p *planfile.Plan) *run {
 	t.Helper()
 	c := cluster(t)
 	r := &run{test: loadTest(t, name), dir: t.TempDir()}
-	masks, err := plan.Masks(r.test)
+	masks, err := observe.Masks(r.test)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func execute(t *testing.T, name string, p *plan.Plan) *run {
 	return r
 }
 
-func planName(p *plan.Plan) string {
+func planName(p *planfile.Plan) string {
 	if p == nil {
 		return ""
 	}

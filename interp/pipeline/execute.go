@@ -20,7 +20,7 @@ import (
 	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/inject"
 	"github.com/sievetool/sieve/interp/mask"
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/interp/record"
 	"github.com/sievetool/sieve/interp/report"
@@ -67,7 +67,7 @@ type Run struct {
 	// a relative Dir is relative to the working directory.
 	Dir    string
 	Header trace.Header
-	Plan   *plan.Plan
+	Plan   *planfile.Plan
 	// Masks are the masks the plans were generated with.
 	Masks *mask.Matcher
 	// Settle is how long the controller must stay quiet after the

@@ -19,8 +19,9 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -46,10 +47,10 @@ func TestComponentDeath(t *testing.T) {
 	}
 	w := &pipeline.Worker{Backend: b}
 	test := loadTest(t, "linger")
-	p := &plan.Plan{Name: "restart-out-a", Pattern: ir.Intermediate, Actions: []*plan.Action{
-		{Kind: ir.ActRestart, Trigger: &plan.Trigger{Op: ir.TrigWrite, On: "create", Target: ref("configmap", "out-a")}},
+	p := &planfile.Plan{Name: "restart-out-a", Pattern: ir.Intermediate, Actions: []*planfile.Action{
+		{Kind: ir.ActRestart, Trigger: &planfile.Trigger{Op: ir.TrigWrite, On: "create", Target: ref("configmap", "out-a")}},
 	}}
-	masks, err := plan.Masks(test)
+	masks, err := observe.Masks(test)
 	if err != nil {
 		t.Fatal(err)
 	}

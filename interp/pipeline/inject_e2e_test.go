@@ -12,6 +12,7 @@ import (
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -25,8 +26,8 @@ import (
 // TestCrashAfterWrite: the controller's create of out-a is committed, but
 // the controller is killed before the answer reaches it, then restarted.
 func TestCrashAfterWrite(t *testing.T) {
-	p := &plan.Plan{Name: "crash-out-a", Pattern: ir.Intermediate, Actions: []*plan.Action{
-		{Kind: ir.ActCrash, Trigger: &plan.Trigger{Op: ir.TrigWrite, On: "create", Target: ref("configmap", "out-a")}},
+	p := &planfile.Plan{Name: "crash-out-a", Pattern: ir.Intermediate, Actions: []*planfile.Action{
+		{Kind: ir.ActCrash, Trigger: &planfile.Trigger{Op: ir.TrigWrite, On: "create", Target: ref("configmap", "out-a")}},
 	}}
 	r := execute(t, "crash", p)
 	r.mustSucceed(t)
@@ -79,12 +80,12 @@ func TestCrashAfterWrite(t *testing.T) {
 // revision, and sees the new one only after stale-off.
 func TestStaleView(t *testing.T) {
 	inA := ref("configmap", "in-a")
-	p := &plan.Plan{Name: "stale-in-a", Pattern: ir.Stale, Actions: []*plan.Action{
+	p := &planfile.Plan{Name: "stale-in-a", Pattern: ir.Stale, Actions: []*planfile.Action{
 		// Freeze at the state being delivered: in-a's creation.
-		{Kind: ir.ActStaleOn, Scope: inA, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "create", Target: inA}},
+		{Kind: ir.ActStaleOn, Scope: inA, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "create", Target: inA}},
 		// Restart once the server holds the change.
-		{Kind: ir.ActRestart, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: inA, Seen: plan.SeenCluster}},
-		{Kind: ir.ActStaleOff, Scope: inA, Trigger: &plan.Trigger{Op: ir.TrigTimeout, Duration: ir.Duration(3 * time.Second)}},
+		{Kind: ir.ActRestart, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "update", Target: inA, Seen: planfile.SeenCluster}},
+		{Kind: ir.ActStaleOff, Scope: inA, Trigger: &planfile.Trigger{Op: ir.TrigTimeout, Duration: ir.Duration(3 * time.Second)}},
 	}}
 	r := execute(t, "stale", p)
 	r.mustSucceed(t)
@@ -139,9 +140,9 @@ func seqOf(r *run, typ trace.Type, key, what string) int64 {
 // its change to v=3; the controller never receives v=2.
 func TestHoldAndCoalesce(t *testing.T) {
 	inA := ref("configmap", "in-a")
-	p := &plan.Plan{Name: "unobserved-in-a", Pattern: ir.Unobserved, Actions: []*plan.Action{
-		{Kind: ir.ActHold, Scope: inA, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: inA}},
-		{Kind: ir.ActRelease, Scope: inA, Trigger: &plan.Trigger{Op: ir.TrigEvent, On: "update", Target: inA}},
+	p := &planfile.Plan{Name: "unobserved-in-a", Pattern: ir.Unobserved, Actions: []*planfile.Action{
+		{Kind: ir.ActHold, Scope: inA, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "update", Target: inA}},
+		{Kind: ir.ActRelease, Scope: inA, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "update", Target: inA}},
 	}}
 	r := execute(t, "hide", p)
 	r.mustSucceed(t)
@@ -183,8 +184,8 @@ func TestHoldAndCoalesce(t *testing.T) {
 // TestPlanNeverFires: a plan whose trigger never matches is reported not
 // injected, never passed.
 func TestPlanNeverFires(t *testing.T) {
-	p := &plan.Plan{Name: "crash-never", Pattern: ir.Intermediate, Actions: []*plan.Action{
-		{Kind: ir.ActCrash, Trigger: &plan.Trigger{Op: ir.TrigWrite, On: "create", Target: ref("configmap", "never")}},
+	p := &planfile.Plan{Name: "crash-never", Pattern: ir.Intermediate, Actions: []*planfile.Action{
+		{Kind: ir.ActCrash, Trigger: &planfile.Trigger{Op: ir.TrigWrite, On: "create", Target: ref("configmap", "never")}},
 	}}
 	r := execute(t, "crash", p)
 	r.mustSucceed(t)
@@ -270,7 +271,7 @@ func checkPruned(t *testing.T, dir string, results []*report.Result) {
 		}
 	}
 	for _, r := range results {
-		if !made[r.Plan] && r.Pattern != string(plan.User) {
+		if !made[r.Plan] && r.Pattern != string(planfile.User) {
 			t.Errorf("plan %s ran but pruned.jsonl has no candidate kept for it", r.Plan)
 		}
 	}

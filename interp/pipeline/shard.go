@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 )
 
 // Shard is part Index of Of, numbered from 1, of every test's plans, so
@@ -37,7 +37,7 @@ func (s Shard) String() string {
 // of its name, which is made from the plan's content: every job puts it in
 // the same shard, even jobs that recorded their own reference runs and
 // generated slightly different plans.
-func (s Shard) Has(p *plan.Plan) bool {
+func (s Shard) Has(p *planfile.Plan) bool {
 	if s.Of <= 1 {
 		return true
 	}
@@ -47,8 +47,8 @@ func (s Shard) Has(p *plan.Plan) bool {
 }
 
 // keep returns the plans of the shard.
-func (s Shard) keep(plans []*plan.Plan) []*plan.Plan {
-	var out []*plan.Plan
+func (s Shard) keep(plans []*planfile.Plan) []*planfile.Plan {
+	var out []*planfile.Plan
 	for _, p := range plans {
 		if s.Has(p) {
 			out = append(out, p)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 )
 
 func TestParseShard(t *testing.T) {
@@ -23,9 +23,9 @@ func TestParseShard(t *testing.T) {
 // TestShardsSplitPlans puts every plan in exactly one of the shards, each
 // with a fair share, and keeps all plans in the zero shard and in 1/1.
 func TestShardsSplitPlans(t *testing.T) {
-	var plans []*plan.Plan
+	var plans []*planfile.Plan
 	for i := range 200 {
-		plans = append(plans, &plan.Plan{Name: fmt.Sprintf("stale-pod-default-web-%d-update-%08x", i%5, i*2654435761)})
+		plans = append(plans, &planfile.Plan{Name: fmt.Sprintf("stale-pod-default-web-%d-update-%08x", i%5, i*2654435761)})
 	}
 	in := map[string]int{}
 	for i := 1; i <= 4; i++ {

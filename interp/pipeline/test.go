@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -42,7 +44,7 @@ type Options struct {
 	MaxPlans int
 	// Plans, when set, replaces generation: exactly these plans run
 	// (sieve reproduce).
-	Plans []*plan.Plan
+	Plans []*planfile.Plan
 	// Progress receives one line per event worth telling (stderr); may be
 	// nil.
 	Progress io.Writer
@@ -67,7 +69,7 @@ type Options struct {
 type TestOutcome struct {
 	References int
 	Counts     []plan.Count
-	Plans      []*plan.Plan
+	Plans      []*planfile.Plan
 	Results    []*report.Result
 	// Seconds are the durations of the plan runs, in the order they ended.
 	Seconds []float64
@@ -133,7 +135,7 @@ func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		p.run.Finished = &now
 		return p, report.WriteRun(p.layout, p.run)
 	}
-	if p.masks, err = plan.Masks(o.Test); err != nil {
+	if p.masks, err = observe.Masks(o.Test); err != nil {
 		return p, err
 	}
 	var cands []plan.Candidate
@@ -262,7 +264,7 @@ func (o *Options) recordOne(ctx context.Context, w *Worker, layout report.Layout
 
 // plans generates and selects the plans to run, and says what became of
 // every candidate, the selection included.
-func (o *Options) plans(ref *trace.Trace, masks *mask.Matcher) ([]*plan.Plan, []plan.Count, []plan.Candidate, error) {
+func (o *Options) plans(ref *trace.Trace, masks *mask.Matcher) ([]*planfile.Plan, []plan.Count, []plan.Candidate, error) {
 	if o.Plans != nil {
 		return o.Plans, nil, nil, nil
 	}
@@ -288,8 +290,8 @@ func (o *Options) plans(ref *trace.Trace, masks *mask.Matcher) ([]*plan.Plan, []
 	return plans, set.Counts, set.Candidates, nil
 }
 
-func keepPatterns(plans []*plan.Plan, pats []ir.Pattern) []*plan.Plan {
-	var out []*plan.Plan
+func keepPatterns(plans []*planfile.Plan, pats []ir.Pattern) []*planfile.Plan {
+	var out []*planfile.Plan
 	for _, p := range plans {
 		for _, pat := range pats {
 			if p.Pattern == pat {
@@ -304,7 +306,7 @@ func keepPatterns(plans []*plan.Plan, pats []ir.Pattern) []*plan.Plan {
 // runPlans runs the plans on the workers and writes each result.
 func (pr *Prepared) runPlans(ctx context.Context) error {
 	o, out := pr.o, pr.Outcome
-	queue := make(chan *plan.Plan)
+	queue := make(chan *planfile.Plan)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var errs []error
@@ -348,7 +350,7 @@ send:
 // runPlan runs one plan and writes its result; a failed plan is then run
 // again to confirm its findings (Options.Confirm). A run that could not be
 // done is a result with status error, not an error, unless ctx ended.
-func (pr *Prepared) runPlan(ctx context.Context, w *Worker, p *plan.Plan) (*report.Result, error) {
+func (pr *Prepared) runPlan(ctx context.Context, w *Worker, p *planfile.Plan) (*report.Result, error) {
 	dir := pr.layout.PlanDir(p.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -387,7 +389,7 @@ func (pr *Prepared) runPlan(ctx context.Context, w *Worker, p *plan.Plan) (*repo
 // infrastructure (first): the worker has replaced its control plane, and
 // the first attempt's files are set aside in dir/unhealthy-N. It fails
 // only when ctx ends.
-func (pr *Prepared) retry(ctx context.Context, w *Worker, p *plan.Plan, dir string, first *report.Result) (*report.Result, error) {
+func (pr *Prepared) retry(ctx context.Context, w *Worker, p *planfile.Plan, dir string, first *report.Result) (*report.Result, error) {
 	aside, err := setAside(dir, report.PlanFile)
 	if err != nil {
 		first.Error += fmt.Sprintf(" (not retried: %v)", err)
@@ -411,7 +413,7 @@ func firstLine(s string) string {
 // judgeRun runs plan p into dir (rel, relative to the results root) and
 // judges its trace; unhealthy says that the run's infrastructure failed
 // (UnhealthyError). It fails only when ctx ends.
-func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, rel string) (result *report.Result, unhealthy bool, err error) {
+func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan, dir, rel string) (result *report.Result, unhealthy bool, err error) {
 	o := pr.o
 	start := time.Now()
 	r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: dir, Plan: p, Masks: pr.masks,
@@ -441,7 +443,7 @@ func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, 
 // confirm runs a failed plan again into DIR/rerun-N, up to
 // Options.Confirm times or until every finding has been found again, and
 // settles its findings with the reruns (report.Result.Confirm).
-func (pr *Prepared) confirm(ctx context.Context, w *Worker, p *plan.Plan, dir string, res *report.Result) {
+func (pr *Prepared) confirm(ctx context.Context, w *Worker, p *planfile.Plan, dir string, res *report.Result) {
 	var reruns []*report.Result
 	for i := 1; i <= pr.o.Confirm && !res.FoundAgain(reruns); i++ {
 		name := "rerun-" + strconv.Itoa(i)

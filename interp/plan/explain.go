@@ -7,8 +7,13 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/ir"
 )
+
+// Pattern names the fault pattern a plan tests (an IR pattern, or
+// planfile.User for a plan written in the spec).
+type Pattern = ir.Pattern
 
 // Candidate is one candidate plan of a generation and what became of it:
 // the plan it made, or the pass that dropped it and the trace entries
@@ -69,7 +74,7 @@ func desc(it *item) string {
 // MarkUnchosen marks the kept candidates whose plan is not among chosen
 // as dropped by pass, with evidence: a selection made after generation
 // (sieve run --pattern, --shard, --max-plans).
-func MarkUnchosen(cands []Candidate, chosen []*Plan, pass, evidence string) {
+func MarkUnchosen(cands []Candidate, chosen []*planfile.Plan, pass, evidence string) {
 	in := map[string]bool{}
 	for _, p := range chosen {
 		in[p.Name] = true

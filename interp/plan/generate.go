@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
@@ -30,7 +32,7 @@ type Options struct {
 	// has read the frozen objects and then been quiet this long, it has
 	// acted on what it saw. Default 1s.
 	StaleQuiet time.Duration
-	// Masks replaces the masks compiled from the test (see Masks).
+	// Masks replaces the masks compiled from the test (see observe.Masks).
 	Masks *mask.Matcher
 }
 
@@ -71,7 +73,7 @@ func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
 	m := opts.Masks
 	if m == nil {
 		var err error
-		if m, err = Masks(t); err != nil {
+		if m, err = observe.Masks(t); err != nil {
 			return nil, err
 		}
 	}
@@ -99,7 +101,7 @@ func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
 // and says what became of each candidate. Candidates that make the same
 // plan (the same actions, so the same name) give it once: Final counts
 // distinct plans.
-func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*Plan, Count, []Candidate, error) {
+func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*planfile.Plan, Count, []Candidate, error) {
 	var all []*candidate
 	var passes []pass
 	switch pat {
@@ -114,13 +116,13 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*Plan, Count, []C
 	}
 	count := Count{Policy: pol.Name, Pattern: pat, Baseline: len(all)}
 	cands := runPasses(all, passes, &count)
-	plans := make([]*Plan, 0, len(cands))
+	plans := make([]*planfile.Plan, 0, len(cands))
 	names := map[*candidate]string{}
 	for _, c := range cands {
 		p := c.build()
-		p.Format, p.Test, p.Pattern, p.Policy = Version, g.test.Name, pat, pol.Name
+		p.Format, p.Test, p.Pattern, p.Policy = planfile.Version, g.test.Name, pat, pol.Name
 		p.Src = srcString(pol.Src)
-		p.setName(c.slug)
+		p.SetName(c.slug)
 		plans = append(plans, p)
 		names[c] = p.Name
 	}
@@ -138,7 +140,7 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*Plan, Count, []C
 }
 
 // dedupe keeps the first plan of each name.
-func dedupe(plans []*Plan) []*Plan {
+func dedupe(plans []*planfile.Plan) []*planfile.Plan {
 	seen := map[string]bool{}
 	out := plans[:0]
 	for _, p := range plans {
@@ -151,16 +153,16 @@ func dedupe(plans []*Plan) []*Plan {
 }
 
 // why describes an item for a plan's Why list.
-func why(role string, it *item) Why {
-	w := Why{
+func why(role string, it *item) planfile.Why {
+	w := planfile.Why{
 		Role: role, Seq: it.seq(), Key: it.Key.String(), Verb: it.Verb,
 		Subresource: it.Subresource, Revision: it.Entry.ResourceVersion,
 		Diff: it.Diff, Occurrence: it.Occurrence,
 	}
-	if it.Stream == Written {
+	if it.Stream == observe.Written {
 		w.Code = it.Entry.Code
 	} else {
-		w.State = StateHash(it.Object)
+		w.State = observe.StateHash(it.Object)
 	}
 	if w.Diff.Empty() {
 		w.Diff = nil
@@ -175,13 +177,13 @@ func ref(k trace.Key) *ir.Ref {
 
 // leaf returns the trigger that matches exactly the change it was made
 // from: same stream, verb, object and diff, at the same occurrence.
-func leaf(it *item) *Trigger {
-	t := &Trigger{On: it.Verb, Target: ref(it.Key), Subresource: it.Subresource, Count: it.Occurrence}
+func leaf(it *item) *planfile.Trigger {
+	t := &planfile.Trigger{On: it.Verb, Target: ref(it.Key), Subresource: it.Subresource, Count: it.Occurrence}
 	switch it.Stream {
-	case Written:
+	case observe.Written:
 		t.Op, t.Failed = ir.TrigWrite, !it.OK()
-	case Cluster:
-		t.Op, t.Seen = ir.TrigEvent, SeenCluster
+	case observe.Cluster:
+		t.Op, t.Seen = ir.TrigEvent, planfile.SeenCluster
 	default:
 		t.Op = ir.TrigEvent
 	}

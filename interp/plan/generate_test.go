@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/interp/internal/golden"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -37,8 +38,8 @@ func TestGenerate(t *testing.T) {
 				t.Fatal(err)
 			}
 			tr, test := caseInputs(t, ar)
-			got := generateOutputs(t, tr, test, archiveFiles(ar)["true"])
-			checkGolden(t, f, ar, got)
+			got := generateOutputs(t, tr, test, golden.Files(ar)["true"])
+			golden.Check(t, f, ar, got)
 		})
 	}
 }
@@ -46,7 +47,7 @@ func TestGenerate(t *testing.T) {
 // caseInputs reads a case's trace and test.
 func caseInputs(t *testing.T, ar *txtar.Archive) (*trace.Trace, *ir.Test) {
 	t.Helper()
-	files := archiveFiles(ar)
+	files := golden.Files(ar)
 	tr, err := trace.Read(filepath.Join("testdata", strings.TrimSpace(string(files["trace"]))))
 	if err != nil {
 		t.Fatal(err)
@@ -171,69 +172,15 @@ func countsText(t *testing.T, c []Count) []byte {
 }
 
 // checkRoundTrip checks that a plan decodes back to the same bytes.
-func checkRoundTrip(t *testing.T, p *Plan, b []byte) {
+func checkRoundTrip(t *testing.T, p *planfile.Plan, b []byte) {
 	t.Helper()
-	q, err := Decode(b)
+	q, err := planfile.Decode(b)
 	if err != nil {
 		t.Fatalf("plan %s does not decode: %v", p.Name, err)
 	}
 	b2, err := q.Marshal()
 	if err != nil || !bytes.Equal(b, b2) {
 		t.Errorf("plan %s does not round-trip:\n%s\n---\n%s", p.Name, b, b2)
-	}
-}
-
-// archiveFiles indexes an archive's files by name.
-func archiveFiles(ar *txtar.Archive) map[string][]byte {
-	m := map[string][]byte{}
-	for _, f := range ar.Files {
-		m[f.Name] = f.Data
-	}
-	return m
-}
-
-// checkGolden compares the out/ sections of an archive with got, or
-// rewrites them when SIEVE_UPDATE is set.
-func checkGolden(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	t.Helper()
-	if os.Getenv("SIEVE_UPDATE") != "" {
-		var keep []txtar.File
-		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "out/") {
-				keep = append(keep, f)
-			}
-		}
-		for _, name := range sortedKeys(got) {
-			keep = append(keep, txtar.File{Name: name, Data: got[name]})
-		}
-		ar.Files = keep
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want := map[string][]byte{}
-	for name, data := range archiveFiles(ar) {
-		if strings.HasPrefix(name, "out/") {
-			want[name] = data
-		}
-	}
-	for _, name := range sortedKeys(got) {
-		if w, ok := want[name]; !ok {
-			t.Errorf("%s: unexpected output (SIEVE_UPDATE=1 to accept):\n%s", name, got[name])
-		} else if !bytes.Equal(w, got[name]) {
-			t.Errorf("%s differs (SIEVE_UPDATE=1 to accept):\ngot:\n%s\nwant:\n%s", name, got[name], w)
-		}
-	}
-	var missing []string
-	for name := range want {
-		if _, ok := got[name]; !ok {
-			missing = append(missing, name)
-		}
-	}
-	sort.Strings(missing)
-	for _, name := range missing {
-		t.Errorf("%s: expected output not produced", name)
 	}
 }
 

@@ -1,18 +1,18 @@
 package plan
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
 // item is an observed event or write of the reference trace.
 type item struct {
-	Observed
+	observe.Observed
 	workload string
 	burst    int // writes: the burst they belong to
 	// For a write: root is the object its reconcile is about (see
@@ -86,7 +86,7 @@ func newIndex(tr *trace.Trace, m *mask.Matcher, quiet, pace time.Duration) *inde
 		owners:     map[trace.Key]trace.Key{}, primary: map[string]bool{},
 		generated: map[trace.Key]bool{}, whole: map[trace.Key]bool{},
 	}
-	t := NewTracker(m)
+	t := observe.NewTracker(m)
 	var last time.Time
 	workload := ""
 	for i := range tr.Entries {
@@ -134,7 +134,7 @@ func (ix *index) addRequest(e *trace.Entry, last *time.Time, quiet time.Duration
 		b.end = *last
 	}
 	switch {
-	case IsWrite(e.Verb):
+	case observe.IsWrite(e.Verb):
 		b.writes++
 	case (e.Verb == "get" || e.Verb == "list") && e.Key != nil:
 		ix.reads = append(ix.reads, read{at: e.Time, key: *e.Key})
@@ -144,13 +144,13 @@ func (ix *index) addRequest(e *trace.Entry, last *time.Time, quiet time.Duration
 // add files an observation.
 func (ix *index) add(it *item, m *mask.Matcher) {
 	switch it.Stream {
-	case Delivered:
+	case observe.Delivered:
 		ix.deliveries = append(ix.deliveries, it)
 		ix.delivByKey[it.Key] = append(ix.delivByKey[it.Key], it)
-	case Cluster:
+	case observe.Cluster:
 		ix.history = append(ix.history, it)
 		ix.histByKey[it.Key] = append(ix.histByKey[it.Key], it)
-	case Written:
+	case observe.Written:
 		ix.writes = append(ix.writes, it)
 		ix.writeByKey[it.Key] = append(ix.writeByKey[it.Key], it)
 		if it.OK() {
@@ -171,9 +171,16 @@ func (ix *index) noteObject(it *item, m *mask.Matcher) {
 	if gn := metaString(it.Object, "generateName"); gn != "" && isGenerated(it.Key.Name, gn) {
 		ix.generated[it.Key] = true
 	}
-	if ref, ok := ownerKey(it.Key, it.Object); ok {
+	if ref, ok := observe.ControllingOwner(it.Key, it.Object); ok {
 		ix.owners[it.Key] = ref
 	}
+}
+
+// metaString returns a string field of an object's metadata.
+func metaString(obj map[string]any, field string) string {
+	md, _ := obj["metadata"].(map[string]any)
+	s, _ := md[field].(string)
+	return s
 }
 
 // isGenerated reports whether name is prefix plus 5 lowercase alphanumerics.
@@ -192,74 +199,9 @@ func isGenerated(name, prefix string) bool {
 
 // notePrimary records the kinds owning an object the controller wrote.
 func (ix *index) notePrimary(obj map[string]any) {
-	for _, ref := range ownerRefs(obj) {
-		ix.primary[kindOf(ref.apiVersion, ref.kind)] = true
+	for _, k := range observe.Owners(trace.Key{}, obj) {
+		ix.primary[k.Kind] = true
 	}
-}
-
-// ownerRef is the part of an ownerReference generation uses.
-type ownerRef struct {
-	apiVersion, kind, name string
-	controller             bool
-}
-
-// ownerRefs returns an object's owner references.
-func ownerRefs(obj map[string]any) []ownerRef {
-	md, _ := obj["metadata"].(map[string]any)
-	list, _ := md["ownerReferences"].([]any)
-	var out []ownerRef
-	for _, x := range list {
-		m, _ := x.(map[string]any)
-		r := ownerRef{}
-		r.apiVersion, _ = m["apiVersion"].(string)
-		r.kind, _ = m["kind"].(string)
-		r.name, _ = m["name"].(string)
-		r.controller, _ = m["controller"].(bool)
-		if r.kind != "" && r.name != "" {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// OwnerKeys returns the keys of the owners that the ownerReferences of a
-// JSON object, written as key k, name (in k's namespace).
-func OwnerKeys(k trace.Key, body json.RawMessage) []trace.Key {
-	var obj map[string]any
-	if len(body) == 0 || json.Unmarshal(body, &obj) != nil {
-		return nil
-	}
-	var out []trace.Key
-	for _, r := range ownerRefs(obj) {
-		out = append(out, trace.Key{Kind: kindOf(r.apiVersion, r.kind), Namespace: k.Namespace, Name: r.name})
-	}
-	return out
-}
-
-// ownerKey returns the key of an object's controlling owner (or first
-// owner), in the object's namespace.
-func ownerKey(k trace.Key, obj map[string]any) (trace.Key, bool) {
-	refs := ownerRefs(obj)
-	if len(refs) == 0 {
-		return trace.Key{}, false
-	}
-	ref := refs[0]
-	for _, r := range refs {
-		if r.controller {
-			ref = r
-			break
-		}
-	}
-	return trace.Key{Kind: kindOf(ref.apiVersion, ref.kind), Namespace: k.Namespace, Name: ref.name}, true
-}
-
-// kindOf returns the trace key kind for an apiVersion and Kind.
-func kindOf(apiVersion, kind string) string {
-	group, _, ok := strings.Cut(apiVersion, "/")
-	if !ok {
-		group = ""
-	}
-	return trace.KindName(group, kind)
 }
 
 // subjects sets, for each write, the object its reconcile is about: the

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -19,11 +20,11 @@ func TestCurrent(t *testing.T) {
 	seq := int64(0)
 	delivery := func(ms int, rv string) *item {
 		seq++
-		return &item{Observed: Observed{Entry: &trace.Entry{Seq: seq, Time: at(ms), ResourceVersion: rv}, Stream: Delivered, Key: k}}
+		return &item{Observed: observe.Observed{Entry: &trace.Entry{Seq: seq, Time: at(ms), ResourceVersion: rv}, Stream: observe.Delivered, Key: k}}
 	}
 	r1, r2, r3, r4, r4again, r5 := delivery(10, "1"), delivery(20, "2"), delivery(30, "3"), delivery(40, "4"), delivery(41, "4"), delivery(60, "5")
 	list := []*item{r1, r2, r3, r4, r4again, r5}
-	w := &item{Observed: Observed{Entry: &trace.Entry{Seq: 99, Time: at(50)}, Stream: Written, Key: k}, burst: -1}
+	w := &item{Observed: observe.Observed{Entry: &trace.Entry{Seq: 99, Time: at(50)}, Stream: observe.Written, Key: k}, burst: -1}
 	for _, c := range []struct {
 		pace time.Duration
 		n    *item

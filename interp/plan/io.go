@@ -1,36 +1,23 @@
 package plan
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 
-	"github.com/sievetool/sieve/lang/input"
+	"github.com/sievetool/sieve/interp/planfile"
 )
 
 // Set is the outcome of generation: the plans, in a deterministic order,
 // and the counts per policy and pattern.
 type Set struct {
-	Plans  []*Plan `json:"plans"`
-	Counts []Count `json:"counts"`
+	Plans  []*planfile.Plan `json:"plans"`
+	Counts []Count          `json:"counts"`
 	// Candidates lists every candidate of every pattern, in generation
 	// order, with the plan it made or the pass that dropped it.
 	Candidates []Candidate `json:"candidates,omitempty"`
-}
-
-// Marshal returns the indented JSON of the plan, ending in a newline.
-func (p *Plan) Marshal() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p); err != nil {
-		return nil, fmt.Errorf("plan %s: %w", p.Name, err)
-	}
-	return buf.Bytes(), nil
 }
 
 // Files a plans directory holds besides the plans.
@@ -81,53 +68,20 @@ func WriteCandidatesFile(file string, cands []Candidate) error {
 	return err
 }
 
-// Read reads one plan file.
-func Read(file string) (*Plan, error) {
-	b, err := input.ReadFile(file, input.PlanLimit)
-	if err != nil {
-		return nil, fmt.Errorf("plan: %w", err)
-	}
-	p, err := Decode(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return p, nil
-}
-
-// Decode decodes a plan and checks its format version. Unknown fields are
-// an error, so a misspelt field in a hand-edited plan is not ignored.
-func Decode(b []byte) (*Plan, error) {
-	var p Plan
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("plan: %w", err)
-	}
-	switch {
-	case p.Format == 0:
-		return nil, fmt.Errorf("plan: not a sieve plan (no \"sievePlan\" field)")
-	case p.Format != Version:
-		return nil, fmt.Errorf("plan: version %d, this sieve reads version %d", p.Format, Version)
-	case p.Name == "":
-		return nil, fmt.Errorf("plan: no name")
-	}
-	return &p, nil
-}
-
 // ReadDir reads every plan file (*.json except counts.json) in dir, sorted
 // by name.
-func ReadDir(dir string) ([]*Plan, error) {
+func ReadDir(dir string) ([]*planfile.Plan, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}
 	sort.Strings(files)
-	var out []*Plan
+	var out []*planfile.Plan
 	for _, f := range files {
 		if filepath.Base(f) == CountsFile {
 			continue
 		}
-		p, err := Read(f)
+		p, err := planfile.Read(f)
 		if err != nil {
 			return nil, err
 		}

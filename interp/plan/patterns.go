@@ -3,6 +3,8 @@ package plan
 import (
 	"time"
 
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -28,11 +30,11 @@ func (g *generator) intermediate(pol *ir.Policy) ([]*candidate, []pass) {
 // crashAfter is the intermediate-state candidate for write w.
 func (g *generator) crashAfter(w *item) *candidate {
 	c := &candidate{write: w, slug: w.Key.String() + "-" + w.Verb + "-" + w.Subresource}
-	c.build = func() *Plan {
-		return &Plan{
+	c.build = func() *planfile.Plan {
+		return &planfile.Plan{
 			Workload: w.workload,
-			Actions:  []*Action{{Kind: ir.ActCrash, Trigger: leaf(w)}},
-			Why:      []Why{why("write", w)},
+			Actions:  []*planfile.Action{{Kind: ir.ActCrash, Trigger: leaf(w)}},
+			Why:      []planfile.Why{why("write", w)},
 		}
 	}
 	return c
@@ -109,27 +111,27 @@ func (g *generator) staleBack(pol *ir.Policy, c *candidate) bool {
 		staleFor = g.opts.StaleFor
 	}
 	quiet := min(g.opts.StaleQuiet, staleFor)
-	c.build = func() *Plan { return stalePlan(c, ir.Duration(quiet), ir.Duration(staleFor)) }
+	c.build = func() *planfile.Plan { return stalePlan(c, ir.Duration(quiet), ir.Duration(staleFor)) }
 	return true
 }
 
 // stalePlan builds the stale-state plan of a completed candidate: the
 // view is lifted once the restarted controller has read the frozen object
 // and been quiet for quiet, or after staleFor.
-func stalePlan(c *candidate, quiet, staleFor ir.Duration) *Plan {
+func stalePlan(c *candidate, quiet, staleFor ir.Duration) *planfile.Plan {
 	n, u, back := c.event, c.write, c.back
-	off := &Trigger{Op: ir.TrigAny, Args: []*Trigger{
+	off := &planfile.Trigger{Op: ir.TrigAny, Args: []*planfile.Trigger{
 		{Op: ir.TrigQuiet, Target: ref(n.Key), Duration: quiet},
 		{Op: ir.TrigTimeout, Duration: staleFor},
 	}}
-	return &Plan{
+	return &planfile.Plan{
 		Workload: n.workload,
-		Actions: []*Action{
+		Actions: []*planfile.Action{
 			{Kind: ir.ActStaleOn, Scope: ref(n.Key), Revision: n.Entry.ResourceVersion, Trigger: leaf(back)},
 			{Kind: ir.ActRestart},
 			{Kind: ir.ActStaleOff, Scope: ref(n.Key), Trigger: off},
 		},
-		Why: []Why{why("event", n), why("delete", u), why("back", back)},
+		Why: []planfile.Why{why("event", n), why("delete", u), why("back", back)},
 	}
 }
 
@@ -184,7 +186,7 @@ func (g *generator) cancelled(c *candidate) bool {
 	}
 	c.back = back
 	c.slug = n.Key.String() + "-" + n.Verb
-	c.build = func() *Plan { return unobservedPlan(c) }
+	c.build = func() *planfile.Plan { return unobservedPlan(c) }
 	return true
 }
 
@@ -198,36 +200,38 @@ func cancels(n, m *item) bool {
 	if n.Verb == "create" || n.Diff.Empty() {
 		return true
 	}
-	return !Contains(m.Object, n.Diff.Cur)
+	return !observe.Contains(m.Object, n.Diff.Cur)
 }
 
 // unobservedPlan builds the unobserved-state plan of a completed candidate.
-func unobservedPlan(c *candidate) *Plan {
+func unobservedPlan(c *candidate) *planfile.Plan {
 	n := c.event
-	return &Plan{
+	return &planfile.Plan{
 		Workload: n.workload,
-		Actions: []*Action{
+		Actions: []*planfile.Action{
 			{Kind: ir.ActHold, Scope: ref(n.Key), Trigger: leaf(n)},
 			{Kind: ir.ActRelease, Scope: ref(n.Key), Trigger: releaseTrigger(n)},
 		},
-		Why: []Why{why("event", n), why("cancel", c.back)},
+		Why: []planfile.Why{why("event", n), why("cancel", c.back)},
 	}
 }
 
 // releaseTrigger is what ends the hold of event n: the kinds of later
 // event that cancel it, on the same object.
-func releaseTrigger(n *item) *Trigger {
-	ev := func(on string) *Trigger { return &Trigger{Op: ir.TrigEvent, On: on, Target: ref(n.Key)} }
+func releaseTrigger(n *item) *planfile.Trigger {
+	ev := func(on string) *planfile.Trigger {
+		return &planfile.Trigger{Op: ir.TrigEvent, On: on, Target: ref(n.Key)}
+	}
 	switch n.Verb {
 	case "create":
-		return &Trigger{Op: ir.TrigAny, Args: []*Trigger{ev("update"), ev("delete")}}
+		return &planfile.Trigger{Op: ir.TrigAny, Args: []*planfile.Trigger{ev("update"), ev("delete")}}
 	case "delete":
-		return &Trigger{Op: ir.TrigAny, Args: []*Trigger{ev("create"), ev("update")}}
+		return &planfile.Trigger{Op: ir.TrigAny, Args: []*planfile.Trigger{ev("create"), ev("update")}}
 	}
 	if n.Diff == nil || len(n.Diff.Cur) == 0 {
 		return ev("delete") // only fields went away: only a delete cancels it
 	}
 	upd := ev("update")
 	upd.NoLonger = n.Diff.Cur
-	return &Trigger{Op: ir.TrigAny, Args: []*Trigger{upd, ev("delete")}}
+	return &planfile.Trigger{Op: ir.TrigAny, Args: []*planfile.Trigger{upd, ev("delete")}}
 }

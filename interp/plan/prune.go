@@ -2,10 +2,9 @@ package plan
 
 import (
 	"fmt"
-	"path"
-	"strings"
 
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -29,7 +28,7 @@ type candidate struct {
 	// stale view or cancels a hidden event.
 	event, write, back *item
 	slug               string
-	build              func() *Plan
+	build              func() *planfile.Plan
 	// dropped names the pass that dropped the candidate ("" while it
 	// survives); evidence says what in the trace showed it.
 	dropped, evidence string
@@ -93,7 +92,7 @@ func keepIf(cands []*candidate, p pass) []*candidate {
 // sample applies the policy's max plans to the plans the candidates made
 // (names maps each candidate to its plan), choosing by content (Sample),
 // and marks the candidates whose plan was left out.
-func sample(plans []*Plan, cands []*candidate, names map[*candidate]string, max int, c *Count) []*Plan {
+func sample(plans []*planfile.Plan, cands []*candidate, names map[*candidate]string, max int, c *Count) []*planfile.Plan {
 	chosen := Sample(plans, max)
 	in := map[string]bool{}
 	for _, p := range chosen {
@@ -143,7 +142,7 @@ func matchAny(fs []ir.Filter, it *item) bool {
 // matchFilter matches an item against a filter: globs on the key, and the
 // verb (create, update, delete for events; the request verb for writes).
 func matchFilter(f ir.Filter, it *item) bool {
-	if !kindGlob(f.Kind, it.Key.Kind) || !glob(f.Namespace, it.Key.Namespace) || !glob(f.Name, it.Key.Name) {
+	if !observe.MatchKey(f.Kind, f.Namespace, f.Name, it.Key) {
 		return false
 	}
 	if len(f.Verbs) == 0 {
@@ -157,32 +156,6 @@ func matchFilter(f ir.Filter, it *item) bool {
 	return false
 }
 
-// glob matches a shell pattern; the empty pattern matches everything.
-func glob(pattern, s string) bool {
-	if pattern == "" || pattern == "*" {
-		return true
-	}
-	ok, err := path.Match(pattern, s)
-	return err == nil && ok
-}
-
-// kindGlob matches a kind written in a spec against a key's kind: a glob,
-// or a kind that may leave out the group of a custom resource
-// ("datastore" matches "datastore.example.com").
-func kindGlob(pattern, kind string) bool {
-	if strings.ContainsAny(pattern, "*?[") {
-		return glob(pattern, kind)
-	}
-	return pattern == "" || trace.KindMatches(pattern, kind)
-}
-
-// MatchRef reports whether a reference (globs allowed; a custom kind may
-// leave out its group) matches key parts. A nil reference matches
-// everything.
-func MatchRef(r *ir.Ref, kind, namespace, name string) bool {
-	return r == nil || kindGlob(r.Kind, kind) && glob(r.Namespace, namespace) && glob(r.Name, name)
-}
-
 // isNoOp reports whether an update or patch changed nothing after masking
 // (for a status write: nothing under status). Creates, deletes and failed
 // writes are never no-ops here.
@@ -190,7 +163,7 @@ func isNoOp(it *item) bool {
 	if it.Verb != "update" && it.Verb != "patch" {
 		return false
 	}
-	if it.Stream == Written && !it.OK() {
+	if it.Stream == observe.Written && !it.OK() {
 		return false
 	}
 	if it.Subresource == "status" {

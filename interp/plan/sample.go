@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"github.com/sievetool/sieve/interp/planfile"
 	"hash/fnv"
 	"sort"
 )
@@ -14,7 +15,7 @@ import (
 // in turn (objects and the plans of one object ordered by a hash of their
 // names). The chosen plans keep their order in the list. n 0 or less
 // keeps every plan.
-func Sample(plans []*Plan, n int) []*Plan {
+func Sample(plans []*planfile.Plan, n int) []*planfile.Plan {
 	if n <= 0 || len(plans) <= n {
 		return plans
 	}
@@ -24,7 +25,7 @@ func Sample(plans []*Plan, n int) []*Plan {
 		pats = append(pats, p)
 	}
 	sort.Strings(pats)
-	chosen := map[*Plan]bool{}
+	chosen := map[*planfile.Plan]bool{}
 	for round := 0; len(chosen) < n; round++ {
 		for _, p := range pats {
 			if q := queues[p]; round < len(q) && len(chosen) < n {
@@ -32,7 +33,7 @@ func Sample(plans []*Plan, n int) []*Plan {
 			}
 		}
 	}
-	out := make([]*Plan, 0, n)
+	out := make([]*planfile.Plan, 0, n)
 	for _, p := range plans {
 		if chosen[p] {
 			out = append(out, p)
@@ -45,13 +46,13 @@ func Sample(plans []*Plan, n int) []*Plan {
 // object's first plan, then every object's second, and so on; objects in
 // the order of the hash of their key, the plans of an object in the order
 // of the hash of their names (ties: the names).
-func patternQueues(plans []*Plan) map[string][]*Plan {
+func patternQueues(plans []*planfile.Plan) map[string][]*planfile.Plan {
 	type ranked struct {
-		p    *Plan
+		p    *planfile.Plan
 		rank int
 		obj  uint64
 	}
-	byObject := map[string][]*Plan{}
+	byObject := map[string][]*planfile.Plan{}
 	for _, p := range plans {
 		k := string(p.Pattern) + "\x00" + planObject(p)
 		byObject[k] = append(byObject[k], p)
@@ -63,7 +64,7 @@ func patternQueues(plans []*Plan) map[string][]*Plan {
 			byPattern[string(p.Pattern)] = append(byPattern[string(p.Pattern)], ranked{p, i, hashOf(k)})
 		}
 	}
-	out := map[string][]*Plan{}
+	out := map[string][]*planfile.Plan{}
 	for pat, rs := range byPattern {
 		sort.Slice(rs, func(i, j int) bool {
 			a, b := rs[i], rs[j]
@@ -84,7 +85,7 @@ func patternQueues(plans []*Plan) map[string][]*Plan {
 
 // planObject is the object a plan is about: the key of the first entry it
 // was made from, or, for a plan written in the spec, its policy.
-func planObject(p *Plan) string {
+func planObject(p *planfile.Plan) string {
 	if len(p.Why) > 0 {
 		return p.Why[0].Key
 	}

@@ -6,22 +6,23 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
 // samplePlans makes plans of three patterns over several objects, some
 // with many plans each.
-func samplePlans() []*Plan {
-	var out []*Plan
+func samplePlans() []*planfile.Plan {
+	var out []*planfile.Plan
 	for i := range 60 {
 		pat := []ir.Pattern{ir.Intermediate, ir.Stale, ir.Unobserved}[i%3]
 		key := fmt.Sprintf("pod/default/web-%d", i%7)
-		out = append(out, &Plan{Name: fmt.Sprintf("%s-%d", pat, i), Pattern: pat, Why: []Why{{Key: key}}})
+		out = append(out, &planfile.Plan{Name: fmt.Sprintf("%s-%d", pat, i), Pattern: pat, Why: []planfile.Why{{Key: key}}})
 	}
 	return out
 }
 
-func names(ps []*Plan) []string {
+func names(ps []*planfile.Plan) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.Name)
@@ -48,7 +49,7 @@ func TestSampleStable(t *testing.T) {
 			t.Fatalf("shuffle %d: sampled %v, want %v", try, got, want)
 		}
 		// Another recording: a third of the plans missing, in another order.
-		var part []*Plan
+		var part []*planfile.Plan
 		for _, p := range shuffled {
 			if rng.Intn(3) > 0 {
 				part = append(part, p)

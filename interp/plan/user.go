@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -16,15 +17,15 @@ func (g *generator) userPlans(set *Set) error {
 			return err
 		}
 		set.Plans = append(set.Plans, p)
-		set.Counts = append(set.Counts, Count{Policy: up.Name, Pattern: User, Baseline: 1, Final: 1})
+		set.Counts = append(set.Counts, Count{Policy: up.Name, Pattern: planfile.User, Baseline: 1, Final: 1})
 	}
 	return nil
 }
 
 // FromIR translates a spec plan of test into the plan format. Its name is
 // "user-" followed by the spec plan's name and a hash of its actions.
-func FromIR(test string, up *ir.Plan) (*Plan, error) {
-	p := &Plan{Format: Version, Test: test, Pattern: User, Policy: up.Name, Src: srcString(up.Src)}
+func FromIR(test string, up *ir.Plan) (*planfile.Plan, error) {
+	p := &planfile.Plan{Format: planfile.Version, Test: test, Pattern: planfile.User, Policy: up.Name, Src: srcString(up.Src)}
 	for i, a := range up.Actions {
 		if a == nil {
 			return nil, fmt.Errorf("plan %s: action %d: missing", up.Name, i+1)
@@ -33,20 +34,20 @@ func FromIR(test string, up *ir.Plan) (*Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plan %s: action %d: %w", up.Name, i+1, err)
 		}
-		p.Actions = append(p.Actions, &Action{
+		p.Actions = append(p.Actions, &planfile.Action{
 			Kind: a.Kind, Scope: a.Scope, Duration: a.Duration, Trigger: t, Src: srcString(a.Src),
 		})
 	}
-	p.setName(up.Name)
+	p.SetName(up.Name)
 	return p, nil
 }
 
 // triggerFromIR translates a trigger tree.
-func triggerFromIR(t *ir.Trigger) (*Trigger, error) {
+func triggerFromIR(t *ir.Trigger) (*planfile.Trigger, error) {
 	if t == nil {
 		return nil, nil
 	}
-	out := &Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration}
+	out := &planfile.Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration}
 	switch t.Op {
 	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet:
 		if len(t.Args) > 0 {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -37,7 +37,7 @@ func TestResultsFromTraces(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := plan.Read(filepath.Join(filepath.Dir(file), PlanFile))
+		p, err := planfile.Read(filepath.Join(filepath.Dir(file), PlanFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func fixtureOracle(t *testing.T) *oracle.Oracle {
 
 // fixtureReruns judges the reruns of a plan of the fixture
 // (plans/PLAN/rerun-N), as the pipeline does when it confirms findings.
-func fixtureReruns(t *testing.T, o *oracle.Oracle, p *plan.Plan, dir, rel string) []*Result {
+func fixtureReruns(t *testing.T, o *oracle.Oracle, p *planfile.Plan, dir, rel string) []*Result {
 	t.Helper()
 	traces, _ := filepath.Glob(filepath.Join(dir, "rerun-*", TraceFile))
 	var out []*Result

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -164,7 +164,7 @@ func (r *Result) Confirm(reruns []*Result) {
 // A run in which an action never fired tested nothing: it is not-injected
 // whatever the oracle says, and the oracle's findings are kept in Untested,
 // not counted. Otherwise a run with findings failed and one without passed.
-func Judge(o *oracle.Oracle, p *plan.Plan, t *trace.Trace, dir string) (*Result, error) {
+func Judge(o *oracle.Oracle, p *planfile.Plan, t *trace.Trace, dir string) (*Result, error) {
 	fs, err := o.Check(t)
 	if err != nil {
 		return nil, err
@@ -183,7 +183,7 @@ func Judge(o *oracle.Oracle, p *plan.Plan, t *trace.Trace, dir string) (*Result,
 }
 
 // notFired describes the first action of the run's plan that never fired.
-func notFired(p *plan.Plan, t *trace.Trace) *NotFired {
+func notFired(p *planfile.Plan, t *trace.Trace) *NotFired {
 	i := oracle.Unfired(t)
 	n := &NotFired{Action: i + 1, Of: max(t.Header.Actions, 1)}
 	if i > 0 {

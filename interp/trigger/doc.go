@@ -9,8 +9,10 @@
 // observation at the moment the fault could be injected — a write after the
 // API server answered and before the answer is forwarded, a watch event
 // before it is delivered — and carries out the actions it returns before
-// going on. It computes diffs with plan.Tracker, as generation did, so a
-// generated trigger matches exactly the change it was made from.
+// going on. It computes diffs with observe.Tracker, as generation did, so a
+// generated trigger matches exactly the change it was made from. It reads
+// plans in their file format (interp/planfile) and does not depend on the
+// generator (interp/plan).
 //
 // It does not carry out actions (interp/inject does) and does not know
 // about processes, proxies or clusters.

@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/mask"
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/ir"
@@ -26,8 +27,8 @@ func (wallClock) Now() time.Time { return time.Now() }
 type Options struct {
 	// Clock defaults to the wall clock.
 	Clock Clock
-	// Masks must be the masks the plan was generated with (plan.Masks of
-	// the test); nil means plan.Masks(nil), the built-in ones.
+	// Masks must be the masks the plan was generated with (observe.Masks of
+	// the test); nil means observe.Masks(nil), the built-in ones.
 	Masks *mask.Matcher
 }
 
@@ -55,10 +56,10 @@ type Status struct {
 // use; observations are taken in the order the calls are made.
 type Engine struct {
 	mu      sync.Mutex
-	plan    *plan.Plan
+	plan    *planfile.Plan
 	clock   Clock
-	tracker *plan.Tracker
-	progs   map[*plan.Trigger]*celenv.Program
+	tracker *observe.Tracker
+	progs   map[*planfile.Trigger]*celenv.Program
 	cur     int   // index of the armed action
 	root    *node // its trigger (nil: fires at once)
 	// waitUntil delays arming the next action after a wait action.
@@ -70,25 +71,25 @@ type Engine struct {
 // New returns an engine for plan p. It fails on a trigger it cannot
 // evaluate (an unknown node, a bad path, a CEL condition that does not
 // compile).
-func New(p *plan.Plan, o Options) (*Engine, error) {
+func New(p *planfile.Plan, o Options) (*Engine, error) {
 	if o.Clock == nil {
 		o.Clock = wallClock{}
 	}
 	if o.Masks == nil {
-		m, err := plan.Masks(nil)
+		m, err := observe.Masks(nil)
 		if err != nil {
 			return nil, err
 		}
 		o.Masks = m
 	}
 	var env *celenv.Env
-	progs := map[*plan.Trigger]*celenv.Program{}
+	progs := map[*planfile.Trigger]*celenv.Program{}
 	for i, a := range p.Actions {
 		if err := compile(a.Trigger, &env, progs); err != nil {
 			return nil, fmt.Errorf("trigger: plan %s: action %d (%s): %w", p.Name, i+1, a.Kind, err)
 		}
 	}
-	return &Engine{plan: p, clock: o.Clock, tracker: plan.NewTracker(o.Masks), progs: progs}, nil
+	return &Engine{plan: p, clock: o.Clock, tracker: observe.NewTracker(o.Masks), progs: progs}, nil
 }
 
 // Start arms the first action; call it when the run starts. It returns the

@@ -13,7 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -61,7 +61,7 @@ func TestEngine(t *testing.T) {
 // runScript runs a script against an engine and returns the log.
 func runScript(t *testing.T, planJSON []byte, script string) []byte {
 	t.Helper()
-	p, err := plan.Decode(planJSON)
+	p, err := planfile.Decode(planJSON)
 	if err != nil {
 		t.Fatal(err)
 	}

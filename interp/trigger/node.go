@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/mask"
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/ir"
@@ -16,7 +17,7 @@ import (
 
 // obs is an observation with its raw object parsed on demand.
 type obs struct {
-	plan.Observed
+	observe.Observed
 	raw    map[string]any
 	parsed bool
 }
@@ -29,7 +30,7 @@ func (o *obs) rawObject() map[string]any {
 	o.parsed = true
 	e := o.Entry
 	b := e.Object
-	if o.Stream == plan.Written {
+	if o.Stream == observe.Written {
 		b = e.Response
 		if len(b) == 0 {
 			b = e.Body
@@ -43,7 +44,7 @@ func (o *obs) rawObject() map[string]any {
 
 // node is a trigger tree node with its evaluation state.
 type node struct {
-	t     *plan.Trigger
+	t     *planfile.Trigger
 	prog  *celenv.Program // a leaf's compiled CEL condition, if any
 	kids  []*node
 	armed bool
@@ -58,7 +59,7 @@ type node struct {
 
 // newNode builds the evaluation tree of a trigger, with the CEL
 // conditions compiled by New.
-func newNode(t *plan.Trigger, progs map[*plan.Trigger]*celenv.Program) *node {
+func newNode(t *planfile.Trigger, progs map[*planfile.Trigger]*celenv.Program) *node {
 	n := &node{t: t, prog: progs[t]}
 	for _, a := range t.Args {
 		n.kids = append(n.kids, newNode(a, progs))
@@ -183,7 +184,7 @@ func reads(target *ir.Ref, e *trace.Entry) bool {
 	if k.Name == "" {
 		k.Name = target.Name
 	}
-	return plan.MatchRef(target, k.Kind, k.Namespace, k.Name)
+	return observe.MatchRef(target, k.Kind, k.Namespace, k.Name)
 }
 
 // celOK evaluates a leaf's CEL condition on the object after the change;
@@ -198,7 +199,7 @@ func (n *node) celOK(o *obs) bool {
 
 // compile checks a trigger tree and compiles its CEL conditions into progs,
 // making env on first need.
-func compile(t *plan.Trigger, env **celenv.Env, progs map[*plan.Trigger]*celenv.Program) error {
+func compile(t *planfile.Trigger, env **celenv.Env, progs map[*planfile.Trigger]*celenv.Program) error {
 	if err := check(t); err != nil {
 		return err
 	}
@@ -229,7 +230,7 @@ func compile(t *plan.Trigger, env **celenv.Env, progs map[*plan.Trigger]*celenv.
 
 // check reports a trigger the engine cannot evaluate (its arguments are
 // checked by compile).
-func check(t *plan.Trigger) error {
+func check(t *planfile.Trigger) error {
 	if t == nil {
 		return nil
 	}
@@ -252,17 +253,17 @@ func check(t *plan.Trigger) error {
 }
 
 // match reports whether an event or write leaf matches an observation.
-func match(t *plan.Trigger, o *obs) bool {
+func match(t *planfile.Trigger, o *obs) bool {
 	if !matchStream(t, o) || (t.On != "" && t.On != o.Verb) || t.Subresource != o.Subresource {
 		return false
 	}
-	if !plan.MatchRef(t.Target, o.Key.Kind, o.Key.Namespace, o.Key.Name) {
+	if !observe.MatchRef(t.Target, o.Key.Kind, o.Key.Namespace, o.Key.Name) {
 		return false
 	}
 	if t.Diff != nil && t.Diff.String() != o.Diff.String() {
 		return false
 	}
-	if t.NoLonger != nil && o.Object != nil && plan.Contains(o.Object, t.NoLonger) {
+	if t.NoLonger != nil && o.Object != nil && observe.Contains(o.Object, t.NoLonger) {
 		return false
 	}
 	return t.Where == nil || t.Where.Expr != "" || cond(t.Where, o.rawObject())
@@ -271,15 +272,15 @@ func match(t *plan.Trigger, o *obs) bool {
 // matchStream reports whether the observation comes from where the leaf
 // looks: a successful write (a failed one for a Failed leaf), or an event
 // delivered to the controller (default) or seen in the cluster.
-func matchStream(t *plan.Trigger, o *obs) bool {
+func matchStream(t *planfile.Trigger, o *obs) bool {
 	switch t.Op {
 	case ir.TrigWrite:
-		return o.Stream == plan.Written && o.OK() != t.Failed
+		return o.Stream == observe.Written && o.OK() != t.Failed
 	case ir.TrigEvent:
-		if t.Seen == plan.SeenCluster {
-			return o.Stream == plan.Cluster
+		if t.Seen == planfile.SeenCluster {
+			return o.Stream == observe.Cluster
 		}
-		return o.Stream == plan.Delivered
+		return o.Stream == observe.Delivered
 	}
 	return false
 }

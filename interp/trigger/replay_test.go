@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -41,7 +43,7 @@ func replayFixture(t *testing.T, name string) {
 	if len(set.Plans) < 20 {
 		t.Fatalf("only %d plans generated from the fixture", len(set.Plans))
 	}
-	masks, err := plan.Masks(test)
+	masks, err := observe.Masks(test)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func replayFixture(t *testing.T, name string) {
 
 // replay feeds the trace to an engine for p, with the clock following the
 // entries' times, and returns what fired.
-func replay(t *testing.T, tr *trace.Trace, p *plan.Plan, masks *mask.Matcher) []Fired {
+func replay(t *testing.T, tr *trace.Trace, p *planfile.Plan, masks *mask.Matcher) []Fired {
 	t.Helper()
 	clock := &fakeClock{now: tr.Header.Started}
 	e, err := New(p, Options{Clock: clock, Masks: masks})
@@ -75,7 +77,7 @@ func replay(t *testing.T, tr *trace.Trace, p *plan.Plan, masks *mask.Matcher) []
 }
 
 // checkReplay checks the fired actions against the plan's Why entries.
-func checkReplay(t *testing.T, p *plan.Plan, fired []Fired) {
+func checkReplay(t *testing.T, p *planfile.Plan, fired []Fired) {
 	t.Helper()
 	want := map[plan.Pattern][]string{
 		ir.Intermediate: {"write"},
@@ -94,7 +96,7 @@ func checkReplay(t *testing.T, p *plan.Plan, fired []Fired) {
 }
 
 // whySeq returns the sequence number of the plan's Why entry with role.
-func whySeq(p *plan.Plan, role string) int64 {
+func whySeq(p *planfile.Plan, role string) int64 {
 	for _, w := range p.Why {
 		if w.Role == role {
 			return w.Seq

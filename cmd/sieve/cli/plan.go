@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/diag"
@@ -136,7 +137,7 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 // checkPattern validates --pattern.
 func checkPattern(p string) error {
 	switch ir.Pattern(p) {
-	case "", ir.Intermediate, ir.Stale, ir.Unobserved, plan.User:
+	case "", ir.Intermediate, ir.Stale, ir.Unobserved, planfile.User:
 		return nil
 	}
 	return fmt.Errorf("--pattern: unknown pattern %q (want intermediate, stale, unobserved or user)", p)
@@ -164,7 +165,7 @@ func onlyPattern(t *ir.Test, p string) *ir.Test {
 	}
 	c := *t
 	c.Policies = nil
-	if ir.Pattern(p) != plan.User {
+	if ir.Pattern(p) != planfile.User {
 		c.Plans = nil
 		for _, pol := range t.Policies {
 			if slices.Contains(pol.Patterns, ir.Pattern(p)) {

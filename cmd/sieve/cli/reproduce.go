@@ -15,7 +15,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
@@ -57,7 +57,7 @@ func newReproduceCmd(g *globals) *cobra.Command {
 type original struct {
 	root   string // the test's results directory
 	run    *report.TestRun
-	plan   *plan.Plan
+	plan   *planfile.Plan
 	result *report.Result // nil when the plan did not finish
 }
 
@@ -119,7 +119,7 @@ func readOriginal(planDir string) (*original, error) {
 	if o.run.Test == "" || o.run.Spec == "" {
 		return nil, fmt.Errorf("%s: names no test or spec", filepath.Join(root, report.SummaryFile))
 	}
-	p, err := plan.Read(filepath.Join(planDir, report.PlanFile))
+	p, err := planfile.Read(filepath.Join(planDir, report.PlanFile))
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +181,7 @@ func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *i
 	}
 	o := pipeline.Options{
 		Test: t, Spec: spec, BaseDir: filepath.Dir(spec), Out: out, Workers: workers,
-		Plans: []*plan.Plan{orig.plan}, References: orig.root, Progress: g.progress(),
+		Plans: []*planfile.Plan{orig.plan}, References: orig.root, Progress: g.progress(),
 	}
 	outcome, err := pipeline.RunTest(ctx, o)
 	if err != nil {

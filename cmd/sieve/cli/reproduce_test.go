@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
 )
 
@@ -39,7 +39,7 @@ func TestReproduceVerdict(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
 			g := &globals{stdout: &out, stderr: &out}
-			orig := &original{plan: &plan.Plan{Name: "p"}}
+			orig := &original{plan: &planfile.Plan{Name: "p"}}
 			if !c.unfinished {
 				orig.result = &report.Result{Findings: c.orig}
 			}

@@ -1,7 +1,9 @@
-package plan
+package observe
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"reflect"
 
@@ -34,12 +36,13 @@ func (d *Diff) String() string {
 	if d == nil {
 		return ""
 	}
-	return canonical(d)
+	return Canonical(d)
 }
 
-// canonical encodes v as compact JSON with sorted map keys and no HTML
-// escaping.
-func canonical(v any) string {
+// Canonical encodes v as compact JSON with sorted map keys and no HTML
+// escaping: the form in which signatures, state hashes and plan names
+// compare values.
+func Canonical(v any) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -148,6 +151,20 @@ func replacePlaceholder(v any) {
 			replacePlaceholder(x)
 		}
 	}
+}
+
+// StateHash identifies a normalised (masked) object: equal objects, in
+// any run, have equal hashes; nil has none.
+func StateHash(obj map[string]any) string {
+	if obj == nil {
+		return ""
+	}
+	b, err := json.Marshal(obj) // map keys sorted: canonical
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // Contains reports whether obj contains the fragment: every field of a map

@@ -1,4 +1,4 @@
-package plan
+package observe
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/interp/internal/golden"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -21,7 +22,7 @@ func TestSlimDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := archiveFiles(ar)
+	files := golden.Files(ar)
 	m, err := Masks(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +35,7 @@ func TestSlimDiff(t *testing.T) {
 		d := SlimDiff(prev, cur)
 		got["out/"+name] = fmt.Appendf(nil, "diff: %s\nempty: %v\ncur contains diff.cur: %v\nprev contains diff.cur: %v\n", d, d.Empty(), Contains(cur, d.Cur), Contains(prev, d.Cur))
 	}
-	checkGolden(t, file, ar, got)
+	golden.Check(t, file, ar, got)
 }
 
 // caseNames returns the case directories of an archive, sorted.

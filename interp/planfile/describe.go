@@ -1,9 +1,10 @@
-package plan
+package planfile
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -75,7 +76,7 @@ func (t *Trigger) leaf() string {
 		s += " changing " + clip(t.Diff.String())
 	}
 	if t.NoLonger != nil {
-		s += " that no longer holds " + clip(canonical(t.NoLonger))
+		s += " that no longer holds " + clip(observe.Canonical(t.NoLonger))
 	}
 	return s
 }
@@ -94,7 +95,7 @@ func condString(c *ir.Cond) string {
 	case c.Exists:
 		return c.Path + " exists"
 	}
-	return c.Path + " == " + canonical(c.Value)
+	return c.Path + " == " + observe.Canonical(c.Value)
 }
 
 // clip shortens a JSON fragment for a one-line description.

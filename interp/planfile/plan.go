@@ -1,11 +1,11 @@
-package plan
+package planfile
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"strings"
 
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -13,12 +13,9 @@ import (
 // "sievePlan". It changes whenever a field changes meaning or is removed.
 const Version = 1
 
-// Pattern names the fault pattern a plan tests. Generated plans use the IR
-// patterns; plans written in the spec use User.
-type Pattern = ir.Pattern
-
-// User is the pattern of a plan written in the spec.
-const User Pattern = "user"
+// User is the pattern of a plan written in the spec; generated plans
+// have the IR's patterns.
+const User ir.Pattern = "user"
 
 // Plan is one test plan: a list of actions, each fired by its trigger, and
 // the reference-trace entries it was made from.
@@ -28,10 +25,10 @@ type Plan struct {
 	// Name is stable: derived from the pattern, the object concerned and a
 	// hash of the actions, so that the same plan from a re-recorded
 	// reference keeps its name.
-	Name     string  `json:"name"`
-	Test     string  `json:"test"`
-	Workload string  `json:"workload,omitempty"`
-	Pattern  Pattern `json:"pattern"`
+	Name     string     `json:"name"`
+	Test     string     `json:"test"`
+	Workload string     `json:"workload,omitempty"`
+	Pattern  ir.Pattern `json:"pattern"`
 	// Policy names the policy (or, for a user plan, the spec plan) it came
 	// from.
 	Policy string `json:"policy,omitempty"`
@@ -89,7 +86,7 @@ type Trigger struct {
 	// SeenCluster.
 	Seen string `json:"seen,omitempty"`
 	// Diff, when set, must equal the masked slim diff of the change.
-	Diff *Diff `json:"diff,omitempty"`
+	Diff *observe.Diff `json:"diff,omitempty"`
 	// NoLonger, when set, matches a change after which the object no longer
 	// contains this fragment (or is gone).
 	NoLonger map[string]any `json:"noLonger,omitempty"`
@@ -119,44 +116,30 @@ type Why struct {
 	Seq  int64  `json:"seq"`
 	Key  string `json:"key"`
 	// Verb is the event type (create, update, delete) or the write verb.
-	Verb        string `json:"verb"`
-	Subresource string `json:"subresource,omitempty"`
-	Revision    string `json:"revision,omitempty"`
-	Code        int    `json:"code,omitempty"`
-	Diff        *Diff  `json:"diff,omitempty"`
+	Verb        string        `json:"verb"`
+	Subresource string        `json:"subresource,omitempty"`
+	Revision    string        `json:"revision,omitempty"`
+	Code        int           `json:"code,omitempty"`
+	Diff        *observe.Diff `json:"diff,omitempty"`
 	// Occurrence is how many times this signature had been seen, this one
 	// included.
 	Occurrence int `json:"occurrence,omitempty"`
 	// State, for an event, identifies the object's whole state after it,
-	// masked (StateHash): the diff says only what changed, and the same
-	// change can happen from a different state in another run.
+	// masked (observe.StateHash): the diff says only what changed, and the
+	// same change can happen from a different state in another run.
 	State string `json:"state,omitempty"`
 }
 
-// StateHash identifies a normalised (masked) object: equal objects, in
-// any run, have equal hashes; nil has none.
-func StateHash(obj map[string]any) string {
-	if obj == nil {
-		return ""
-	}
-	b, err := json.Marshal(obj) // map keys sorted: canonical
-	if err != nil {
-		return ""
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
-}
-
-// setName derives the plan's stable name from its pattern, a slug of the
+// SetName derives the plan's stable name from its pattern, a slug of the
 // object concerned and a hash of its actions (without their spec
 // positions, which depend on the directory sieve runs in).
-func (p *Plan) setName(slug string) {
+func (p *Plan) SetName(slug string) {
 	acts := make([]Action, len(p.Actions))
 	for i, a := range p.Actions {
 		acts[i] = *a
 		acts[i].Src = "" // where it was written is not what it does
 	}
-	sum := sha256.Sum256([]byte(string(p.Pattern) + "\n" + canonical(acts)))
+	sum := sha256.Sum256([]byte(string(p.Pattern) + "\n" + observe.Canonical(acts)))
 	h := hex.EncodeToString(sum[:4])
 	if slug = sanitize(slug); slug == "" {
 		p.Name = string(p.Pattern) + "-" + h

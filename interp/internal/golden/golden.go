@@ -1,0 +1,78 @@
+// Package golden compares the out/ sections of a txtar archive with what a
+// test produced, or rewrites them when SIEVE_UPDATE is set: the golden
+// files of the interpreter's tests. It holds no test data of its own.
+package golden
+
+import (
+	"bytes"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// Files indexes an archive's files by name.
+func Files(ar *txtar.Archive) map[string][]byte {
+	m := map[string][]byte{}
+	for _, f := range ar.Files {
+		m[f.Name] = f.Data
+	}
+	return m
+}
+
+// Check compares the out/ sections of an archive with got, or
+// rewrites them when SIEVE_UPDATE is set.
+func Check(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+	t.Helper()
+	if os.Getenv("SIEVE_UPDATE") != "" {
+		var keep []txtar.File
+		for _, f := range ar.Files {
+			if !strings.HasPrefix(f.Name, "out/") {
+				keep = append(keep, f)
+			}
+		}
+		for _, name := range sortedKeys(got) {
+			keep = append(keep, txtar.File{Name: name, Data: got[name]})
+		}
+		ar.Files = keep
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want := map[string][]byte{}
+	for name, data := range Files(ar) {
+		if strings.HasPrefix(name, "out/") {
+			want[name] = data
+		}
+	}
+	for _, name := range sortedKeys(got) {
+		if w, ok := want[name]; !ok {
+			t.Errorf("%s: unexpected output (SIEVE_UPDATE=1 to accept):\n%s", name, got[name])
+		} else if !bytes.Equal(w, got[name]) {
+			t.Errorf("%s differs (SIEVE_UPDATE=1 to accept):\ngot:\n%s\nwant:\n%s", name, got[name], w)
+		}
+	}
+	var missing []string
+	for name := range want {
+		if _, ok := got[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	sort.Strings(missing)
+	for _, name := range missing {
+		t.Errorf("%s: expected output not produced", name)
+	}
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string][]byte) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
