@@ -14,5 +14,5 @@ go vet ./...
 go test -timeout 40m ./...
 go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 15s ./lang/syntax
 go test -run '^$' -fuzz '^FuzzCUE$' -fuzztime 10s ./lang/cuefront
-go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./interp/plan
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./interp/planfile
 go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./interp/trace
