@@ -115,11 +115,7 @@ func newSource(path string) (*source, diag.Diagnostics) {
 	if !s.isDir {
 		s.dir = filepath.Dir(abs)
 	}
-	gen, ds := StdGenerated()
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	s.modRoot, s.overlay = overlay(s.dir, gen)
+	s.modRoot, s.overlay = overlay(s.dir)
 	if ds := s.readSpecFiles(); ds != nil {
 		return nil, ds
 	}

@@ -8,11 +8,12 @@
 // specs as "sieve.dev/schema"), the CUE schema of the IR (schema/ir.cue,
 // #IR) and the JSON Schema made from it, the CUE form of the standard
 // library (importable as "sieve.dev/std": the masks and policies are
-// generated from stdlib/std/*.sieve through lang/check at load time, so
-// the .sieve files are the one source of truth; the workloads, which CUE
-// expresses with its own parameters, are std/workloads.cue, held equal to
-// the .sieve ones by TestStdWorkloads and the parity tests), and CUE
-// formatting for `sieve fmt`.
+// std/std_gen.cue, generated from stdlib/std/*.sieve through lang/check by
+// TestStdGenerated, which fails when the two drift, so the .sieve files are
+// the one source of truth and a CUE load compiles no .sieve; the
+// workloads, which CUE expresses with its own parameters, are
+// std/workloads.cue, held equal to the .sieve ones by TestStdWorkloads and
+// the parity tests), and CUE formatting for `sieve fmt`.
 //
 // Lowering mirrors lang/check: the same defaults (test runs 2, every
 // pruning pass on, KUBECONFIG unless a flag or in-cluster emulation is
@@ -23,6 +24,7 @@
 // TestParity holds every X.sieve/X.cue pair in testdata/parity and specs/
 // to byte-identical IR, source ranges aside.
 //
-// It does not parse .sieve files, run anything, or render diagnostics;
-// lang/load dispatches to it by file extension.
+// It does not parse .sieve files (only its tests import lang/check, to
+// generate std_gen.cue), run anything, or render diagnostics; lang/load
+// dispatches to it by file extension.
 package cuefront

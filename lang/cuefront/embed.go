@@ -46,8 +46,8 @@ func StdFS() fs.FS {
 // overlay finds the CUE module root for dir (the nearest parent holding a
 // cue.mod directory, else dir itself with a virtual module file) and
 // returns it with the overlay that makes the schema and the standard
-// library importable; gen is the generated part of the library.
-func overlay(dir string, gen []byte) (string, map[string]load.Source) {
+// library importable.
+func overlay(dir string) (string, map[string]load.Source) {
 	ov := map[string]load.Source{}
 	root := findModRoot(dir)
 	if root == "" {
@@ -60,7 +60,6 @@ func overlay(dir string, gen []byte) (string, map[string]load.Source) {
 	pkg := filepath.Join(root, "cue.mod", "pkg")
 	ov[filepath.Join(pkg, filepath.FromSlash(schemaFile))] = load.FromString(SchemaText())
 	ov[filepath.Join(pkg, filepath.FromSlash(irSchemaFile))] = load.FromString(IRSchemaText())
-	ov[filepath.Join(pkg, filepath.FromSlash(stdImport), stdGenName)] = load.FromBytes(gen)
 	entries, _ := fs.ReadDir(embedded, "std")
 	for _, e := range entries {
 		b, _ := embedded.ReadFile(path.Join("std", e.Name()))

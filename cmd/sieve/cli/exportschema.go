@@ -45,11 +45,7 @@ func runExportSchema(g *globals, f *exportSchemaFlags) error {
 		_, err := g.stdout.Write([]byte(cuefront.IRSchemaText()))
 		return err
 	case f.std:
-		text, ds := cuefront.StdText()
-		if ds.HasErrors() {
-			return g.failDiags(ds)
-		}
-		_, err := g.stdout.Write([]byte(text))
+		_, err := g.stdout.Write([]byte(cuefront.StdText()))
 		return err
 	}
 	_, err := g.stdout.Write([]byte(cuefront.SchemaText()))
