@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
@@ -119,7 +119,7 @@ func emptyDefault(ctx context.Context, cfg *rest.Config, dyn dynamic.Interface) 
 			continue
 		}
 		for _, r := range l.APIResources {
-			if !hasVerbs(r.Verbs, "list", "deletecollection") {
+			if !sets.New[string](r.Verbs...).HasAll("list", "deletecollection") {
 				continue
 			}
 			gvr := gv.WithResource(r.Name)
@@ -147,15 +147,6 @@ func emptyDefault(ctx context.Context, cfg *rest.Config, dyn dynamic.Interface) 
 		}
 		return true, nil
 	}, "objects in namespace default")
-}
-
-func hasVerbs(verbs []string, want ...string) bool {
-	for _, w := range want {
-		if !slices.Contains(verbs, w) {
-			return false
-		}
-	}
-	return true
 }
 
 func waitGone(ctx context.Context, gone wait.ConditionWithContextFunc, what string) error {

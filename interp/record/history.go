@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
@@ -71,7 +71,7 @@ func (h *History) Start(ctx context.Context) error {
 			continue
 		}
 		for _, r := range l.APIResources {
-			if strings.Contains(r.Name, "/") || !hasVerbs(r.Verbs, "list", "watch") {
+			if strings.Contains(r.Name, "/") || !sets.New[string](r.Verbs...).HasAll("list", "watch") {
 				continue
 			}
 			if err := h.watch(gv.WithResource(r.Name), r.Kind); err != nil {
@@ -222,13 +222,4 @@ func (h *History) record(kind, event string, o any) {
 		ResourceVersion: u.GetResourceVersion(),
 		Object:          b,
 	})
-}
-
-func hasVerbs(verbs []string, want ...string) bool {
-	for _, w := range want {
-		if !slices.Contains(verbs, w) {
-			return false
-		}
-	}
-	return true
 }
