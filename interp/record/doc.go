@@ -1,8 +1,15 @@
-// Package record owns the record stage: it executes a test's workload steps
-// against the cluster (Executor), watches every resource type to record the
-// cluster history (History), and runs fault-free reference runs whose
-// traces the later stages read.
+// Package record is the workload executor and the history watcher that
+// every run uses, reference runs and plan runs alike: the Executor
+// installs the controller's CRDs and executes a workload's steps (apply,
+// patch, scale, delete, wait, settle) against the cluster, writing each
+// step to the trace and naming the spec line of a step that fails
+// (StepError); History watches every listable resource type, custom
+// resources once their CRD is established, and writes the cluster
+// history to the trace.
 //
-// It does not intercept the controller (interp/proxy does), start it
-// (interp/controller does) or judge a run (interp/oracle does).
+// It does not decide which runs are made or what is done with their traces
+// (interp/pipeline), intercept the controller (interp/proxy), start it
+// (interp/controller), inject faults (interp/inject) or judge a run
+// (interp/oracle). Despite its name it is not the record stage alone:
+// injection runs use it in the same way.
 package record
