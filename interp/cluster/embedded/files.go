@@ -11,6 +11,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/sievetool/sieve/interp/internal/pki"
 )
 
 // adminUser is the user the bearer token authenticates as; it is in the
@@ -19,8 +21,8 @@ const adminUser = "sieve-admin"
 
 // credentials are the secrets a cluster is started with.
 type credentials struct {
-	ca, serving, signing *keyPair
-	etcd                 *keyPair // etcd's server, peer and client certificate
+	ca, serving, signing *pki.KeyPair
+	etcd                 *pki.KeyPair // etcd's server, peer and client certificate
 	token                string
 }
 
@@ -33,7 +35,7 @@ func newCredentials() (*credentials, error) {
 	if err != nil {
 		return nil, err
 	}
-	signing, err := newSigningKey()
+	signing, err := pki.NewSigningKey()
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +43,7 @@ func newCredentials() (*credentials, error) {
 	if err != nil {
 		return nil, err
 	}
-	token, err := newToken()
+	token, err := pki.Token(24)
 	if err != nil {
 		return nil, err
 	}
@@ -54,13 +56,13 @@ func (cr *credentials) write(l layout) error {
 		return fmt.Errorf("creating %s: %w", l.path("pki"), err)
 	}
 	files := map[string][]byte{
-		"ca.crt":        cr.ca.cert,
-		"apiserver.crt": cr.serving.cert,
-		"apiserver.key": cr.serving.key,
-		"sa.pub":        cr.signing.cert,
-		"sa.key":        cr.signing.key,
-		"etcd.crt":      cr.etcd.cert,
-		"etcd.key":      cr.etcd.key,
+		"ca.crt":        cr.ca.Cert,
+		"apiserver.crt": cr.serving.Cert,
+		"apiserver.key": cr.serving.Key,
+		"sa.pub":        cr.signing.Cert,
+		"sa.key":        cr.signing.Key,
+		"etcd.crt":      cr.etcd.Cert,
+		"etcd.key":      cr.etcd.Key,
 		"tokens.csv":    fmt.Appendf(nil, "%s,%s,%s,\"system:masters\"\n", cr.token, adminUser, adminUser),
 	}
 	for name, data := range files {
@@ -76,7 +78,7 @@ func (cr *credentials) restConfig(l layout) *rest.Config {
 	return &rest.Config{
 		Host:            l.apiURL(),
 		BearerToken:     cr.token,
-		TLSClientConfig: rest.TLSClientConfig{CAData: cr.ca.cert},
+		TLSClientConfig: rest.TLSClientConfig{CAData: cr.ca.Cert},
 		QPS:             500,
 		Burst:           1000,
 	}
@@ -102,11 +104,11 @@ func WriteKubeconfig(path string, cfg *rest.Config) error {
 // etcdTLS is the TLS configuration of sieve's own etcd client: etcd's
 // certificate, and the CA that signed etcd's.
 func (cr *credentials) etcdTLS() (*tls.Config, error) {
-	cert, err := tls.X509KeyPair(cr.etcd.cert, cr.etcd.key)
+	cert, err := tls.X509KeyPair(cr.etcd.Cert, cr.etcd.Key)
 	if err != nil {
 		return nil, fmt.Errorf("etcd client certificate: %w", err)
 	}
 	pool := x509.NewCertPool()
-	pool.AddCert(cr.ca.x509)
+	pool.AddCert(cr.ca.X509)
 	return &tls.Config{Certificates: []tls.Certificate{cert}, RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }
