@@ -119,7 +119,12 @@ func newSource(path string) (*source, diag.Diagnostics) {
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	s.modRoot, s.overlay = overlay(s.dir, gen)
+	s.modRoot = modRoot(s.dir)
+	deps, ds := s.modFile()
+	if ds != nil {
+		return nil, ds
+	}
+	s.overlay = overlay(s.modRoot, gen, deps[schemaModule])
 	if ds := s.readSpecFiles(); ds != nil {
 		return nil, ds
 	}
