@@ -2,6 +2,7 @@ package cuefront
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,7 @@ func (s *source) modFile() (deps map[string]bool, _ diag.Diagnostics) {
 	s.files[file] = src
 	mf, err := modfile.Parse(src, file)
 	if err == nil {
+		s.module, _, _ = strings.Cut(mf.Module, "@")
 		deps = map[string]bool{}
 		for m := range mf.Deps {
 			deps[m] = true
@@ -133,4 +135,36 @@ func modField(decls []ast.Decl, name string) ast.Expr {
 		}
 	}
 	return nil
+}
+
+// sieveImports explains the imports CUE found no package for that name a
+// directory of .sieve files: a CUE spec cannot import a .sieve library.
+func (s *source) sieveImports(ds diag.Diagnostics) diag.Diagnostics {
+	for _, d := range ds {
+		_, rest, ok := strings.Cut(d.Summary, `cannot find package "`)
+		if !ok {
+			continue
+		}
+		pkg, _, _ := strings.Cut(rest, `"`)
+		if dir := s.sieveLibrary(pkg); dir != "" {
+			d.Summary = fmt.Sprintf("cannot import %q: %s holds .sieve files, and a CUE spec imports only CUE packages", pkg, dir)
+			d.Detail = "a .sieve library is for .sieve specs: write this spec in .sieve, or the library in CUE (see docs/libraries.md)"
+		}
+	}
+	return ds
+}
+
+// sieveLibrary is the directory of .sieve files that import path pkg
+// would name, vendored or in the spec's module; "" when there is none.
+func (s *source) sieveLibrary(pkg string) string {
+	cands := []string{filepath.Join(s.modRoot, "cue.mod", "pkg", filepath.FromSlash(pkg))}
+	if rest, ok := strings.CutPrefix(pkg, s.module+"/"); ok && s.module != "" {
+		cands = append(cands, filepath.Join(s.modRoot, filepath.FromSlash(rest)))
+	}
+	for _, dir := range cands {
+		if m, _ := filepath.Glob(filepath.Join(dir, "*.sieve")); len(m) > 0 {
+			return s.displayName(dir)
+		}
+	}
+	return ""
 }
