@@ -36,7 +36,7 @@ func (s *source) modFile() (deps map[string]bool, _ diag.Diagnostics) {
 		return nil, fileDiags(s.displayName(file), "cue.mod", "cannot read the CUE module file: %s", pathErr(err))
 	}
 	s.files[file] = src
-	mf, err := modfile.Parse(src, file)
+	mf, err := modfile.ParseNonStrict(src, file) // as cue/load reads the main module
 	if err == nil {
 		s.module, _, _ = strings.Cut(mf.Module, "@")
 		deps = map[string]bool{}
