@@ -25,7 +25,8 @@ const languageVersion = "v0.17.0"
 // modFile reads and checks the spec's cue.mod/module.cue, when it has one.
 // cue/load reports a bad module file without a position; these
 // diagnostics point at the field at fault and say how to mend it. It
-// returns the module's dependencies by module path ("sieve.dev/schema@v0").
+// records the module path in s.module and returns the module's
+// dependencies by module path ("sieve.dev/schema@v0").
 func (s *source) modFile() (deps map[string]bool, _ diag.Diagnostics) {
 	file := filepath.Join(s.modRoot, "cue.mod", "module.cue")
 	src, err := input.ReadFile(file, input.SpecLimit)
