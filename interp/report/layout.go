@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -152,6 +153,38 @@ func Load(root string) (*Summary, error) {
 	return s, nil
 }
 
+// LoadAll reads several results directories as one run: those of the jobs
+// of a run split with --shard, say. With one directory it is Load. With
+// more, each run's and result's Dir starts with its directory as given
+// (they are no longer relative to one root), so that the files they name
+// are found from the working directory: pass "" as HTML's root.
+func LoadAll(roots []string) (*Summary, error) {
+	if len(roots) == 1 {
+		return Load(roots[0])
+	}
+	all := &Summary{Version: Version}
+	for _, root := range roots {
+		s, err := Load(root)
+		if err != nil {
+			return nil, err
+		}
+		under := func(dir string) string { return path.Join(filepath.ToSlash(root), dir) }
+		for _, run := range s.Runs {
+			run.Dir = under(run.Dir)
+		}
+		for _, r := range s.Results {
+			r.Dir = under(r.Dir)
+			for _, rr := range r.Reruns {
+				rr.Dir = under(rr.Dir)
+			}
+		}
+		all.Runs = append(all.Runs, s.Runs...)
+		all.Results = append(all.Results, s.Results...)
+	}
+	all.Totals = count(all.Results)
+	return all, nil
+}
+
 // testDirs finds the test results directories under root (relative).
 func testDirs(root string) ([]string, error) {
 	if isTestDir(root) {
@@ -245,12 +278,21 @@ func readJSON(path string, v any) error {
 }
 
 // relName is a plan's display name: test/plan when the summary covers
-// several tests.
+// several tests (not several shards of one).
 func relName(s *Summary, r *Result) string {
-	if len(s.Runs) > 1 && !strings.HasPrefix(r.Plan, r.Test+"/") {
+	if severalTests(s) && !strings.HasPrefix(r.Plan, r.Test+"/") {
 		return r.Test + "/" + r.Plan
 	}
 	return r.Plan
+}
+
+func severalTests(s *Summary) bool {
+	for _, run := range s.Runs {
+		if run.Test != s.Runs[0].Test {
+			return true
+		}
+	}
+	return false
 }
 
 // WriteLearned writes ROOT/learned.sieve: the learned masks as a .sieve

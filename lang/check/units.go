@@ -132,6 +132,11 @@ func importAlias(p string) string {
 func (c *checker) loadImport(f *file, im *syntax.Import, p string, stack []*unit) *unit {
 	loc, ok := c.resolve(f, p)
 	if !ok {
+		if cue := c.findCUE(f, p); cue != "" {
+			d := c.errorf(im.Path.Range(), "import", "cannot import %q: %s is CUE, and a .sieve spec imports only .sieve files", p, cue)
+			hint(d, "a CUE library is for CUE specs: write this spec in CUE (sieve.dev/std has the standard library there), or the library in .sieve")
+			return nil
+		}
 		d := c.errorf(im.Path.Range(), "import", "cannot find import %q", p)
 		hint(d, c.importHint(f, p))
 		return nil
@@ -199,6 +204,34 @@ func (c *checker) resolve(f *file, p string) (location, bool) {
 		}
 	}
 	return location{}, false
+}
+
+// findCUE returns the CUE file or package directory that import path p
+// of file f would name if .sieve imported CUE, looked up where resolve
+// looks; "" when there is none.
+func (c *checker) findCUE(f *file, p string) string {
+	var cands []string
+	switch {
+	case f.std || strings.HasPrefix(p, "std/"):
+		return ""
+	case filepath.IsAbs(p):
+		cands = []string{p}
+	case isRelative(p) || strings.HasSuffix(p, ".cue"):
+		cands = []string{filepath.Join(f.dir, filepath.FromSlash(p))}
+	default:
+		for _, dir := range c.opts.SearchPath {
+			cands = append(cands, filepath.Join(dir, filepath.FromSlash(p)))
+		}
+	}
+	for _, cand := range cands {
+		if st, err := os.Stat(cand); err == nil && !st.IsDir() && strings.HasSuffix(cand, ".cue") {
+			return cand
+		}
+		if m, _ := filepath.Glob(filepath.Join(cand, "*.cue")); len(m) > 0 {
+			return cand
+		}
+	}
+	return ""
 }
 
 // isRelative reports whether an import path names a file relative to the

@@ -96,6 +96,7 @@ type source struct {
 	dir     string // absolute directory paths are relative to
 	isDir   bool
 	modRoot string // CUE module root (may be virtual)
+	module  string // its module path, without the major version; "" if virtual
 	overlay map[string]load.Source
 	files   map[string][]byte // source text by absolute file name, for columns
 	orig    cue.Value         // the instance as written, once built
@@ -115,7 +116,12 @@ func newSource(path string) (*source, diag.Diagnostics) {
 	if !s.isDir {
 		s.dir = filepath.Dir(abs)
 	}
-	s.modRoot, s.overlay = overlay(s.dir)
+	s.modRoot = modRoot(s.dir)
+	deps, ds := s.modFile()
+	if ds != nil {
+		return nil, ds
+	}
+	s.overlay = overlay(s.modRoot, deps[schemaModule])
 	if ds := s.readSpecFiles(); ds != nil {
 		return nil, ds
 	}
@@ -156,7 +162,7 @@ func (s *source) build() (orig, spec cue.Value, _ diag.Diagnostics) {
 	ctx := cuecontext.New()
 	v, err := s.instance(ctx)
 	if err != nil {
-		return cue.Value{}, cue.Value{}, s.errDiags(err)
+		return cue.Value{}, cue.Value{}, s.sieveImports(s.errDiags(err))
 	}
 	s.orig = v
 	if ds := s.testShape(v); ds != nil {

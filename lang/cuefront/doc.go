@@ -5,7 +5,9 @@
 // package that imports cuelang.org/go.
 //
 // It owns the embedded schema (schema/schema.cue, #Spec, importable by
-// specs as "sieve.dev/schema"), the CUE schema of the IR (schema/ir.cue,
+// specs as "sieve.dev/schema"; cue/schema at the repository root publishes
+// it as the CUE module sieve.dev/schema@v0 for libraries to depend on, and
+// TestPublishedSchema holds the two equal), the CUE schema of the IR (schema/ir.cue,
 // #IR) and the JSON Schema made from it, the CUE form of the standard
 // library (importable as "sieve.dev/std": the masks and policies are
 // std/std_gen.cue, generated from stdlib/std/*.sieve through lang/check by
@@ -14,6 +16,12 @@
 // workloads, which CUE expresses with its own parameters, are
 // std/workloads.cue, held equal to the .sieve ones by TestStdWorkloads and
 // the parity tests), and CUE formatting for `sieve fmt`.
+//
+// A spec is loaded in its CUE module (the nearest cue.mod above it, else a
+// made-up one), whose dependencies come vendored under cue.mod/pkg or from
+// a CUE registry ($CUE_REGISTRY, as the cue command). Its module file is
+// checked first, so that a bad one is reported at the field at fault, with
+// a hint (cue/load gives no position).
 //
 // Lowering mirrors lang/check: the same defaults (test runs 2, every
 // pruning pass on, KUBECONFIG unless a flag or in-cluster emulation is

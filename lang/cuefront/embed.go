@@ -18,6 +18,8 @@ var embedded embed.FS
 // Import paths of the embedded packages.
 const (
 	schemaImport = "sieve.dev/schema"
+	// schemaModule is the module of the published schema (cue/schema).
+	schemaModule = schemaImport + "@v0"
 	stdImport    = "sieve.dev/std"
 	schemaFile   = schemaImport + "/schema.cue"
 	irSchemaFile = schemaImport + "/ir.cue"
@@ -43,29 +45,37 @@ func StdFS() fs.FS {
 	return sub
 }
 
-// overlay finds the CUE module root for dir (the nearest parent holding a
-// cue.mod directory, else dir itself with a virtual module file) and
-// returns it with the overlay that makes the schema and the standard
-// library importable.
-func overlay(dir string) (string, map[string]load.Source) {
-	ov := map[string]load.Source{}
-	root := findModRoot(dir)
-	if root == "" {
-		root = dir
+// modRoot is the CUE module root for dir: the nearest parent holding a
+// cue.mod directory, else dir itself (the overlay then supplies a module
+// file).
+func modRoot(dir string) string {
+	if root := findModRoot(dir); root != "" {
+		return root
 	}
+	return dir
+}
+
+// overlay returns the overlay that makes the schema and the standard
+// library importable in the module at root. A module that depends on the
+// published schema module (schemaModule, from a registry) gets that and not
+// the embedded copy, which would make its import ambiguous.
+func overlay(root string, ownSchema bool) map[string]load.Source {
+	ov := map[string]load.Source{}
 	modFile := filepath.Join(root, "cue.mod", "module.cue")
 	if _, err := os.Stat(modFile); err != nil {
-		ov[modFile] = load.FromString("module: \"sieve.local/spec\"\nlanguage: version: \"v0.17.0\"\n")
+		ov[modFile] = load.FromString("module: \"sieve.local/spec\"\nlanguage: version: \"" + languageVersion + "\"\n")
 	}
 	pkg := filepath.Join(root, "cue.mod", "pkg")
-	ov[filepath.Join(pkg, filepath.FromSlash(schemaFile))] = load.FromString(SchemaText())
-	ov[filepath.Join(pkg, filepath.FromSlash(irSchemaFile))] = load.FromString(IRSchemaText())
+	if !ownSchema {
+		ov[filepath.Join(pkg, filepath.FromSlash(schemaFile))] = load.FromString(SchemaText())
+		ov[filepath.Join(pkg, filepath.FromSlash(irSchemaFile))] = load.FromString(IRSchemaText())
+	}
 	entries, _ := fs.ReadDir(embedded, "std")
 	for _, e := range entries {
 		b, _ := embedded.ReadFile(path.Join("std", e.Name()))
 		ov[filepath.Join(pkg, filepath.FromSlash(stdImport), e.Name())] = load.FromBytes(b)
 	}
-	return root, ov
+	return ov
 }
 
 func findModRoot(dir string) string {

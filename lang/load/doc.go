@@ -2,7 +2,8 @@
 // dispatches by file extension (.sieve to the syntax and check packages,
 // .cue and CUE package directories to the CUE front end) and is the one entry point every CLI verb
 // uses. It also builds the import search path from -I flags and
-// SIEVE_PATH, and serves source text for diagnostic excerpts, including
+// SIEVE_PATH (for .sieve imports; -I given for a CUE spec is a warning),
+// and serves source text for diagnostic excerpts, including
 // the embedded standard library.
 //
 // It does not parse or check anything itself.

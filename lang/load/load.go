@@ -22,6 +22,10 @@ type Options struct {
 	// SearchPath lists directories searched, in order, for imports that are
 	// neither std/... nor explicitly relative (see SearchPath).
 	SearchPath []string
+	// Includes are the directories of SearchPath named on the command line
+	// (-I). A CUE spec imports through its CUE module, not the search
+	// path: loading one with Includes warns that they do not apply to it.
+	Includes []string
 }
 
 // Load reads, checks and compiles the spec file at path, or the CUE package
@@ -74,9 +78,16 @@ func loadSieve(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 
 // loadCUE is the CUE front end's branch. CUE has its own imports (its
 // module and the embedded sieve.dev/std), so the search path does not
-// apply.
-func loadCUE(path string, _ Options) (*ir.Spec, diag.Diagnostics) {
-	return cuefront.Load(path, cuefront.Options{})
+// apply; -I directories given for it get a warning that says so.
+func loadCUE(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
+	spec, ds := cuefront.Load(path, cuefront.Options{})
+	if len(opts.Includes) > 0 {
+		w := fileError(path, "include", "-I does not apply to CUE specs: a CUE spec imports CUE packages of its module, not directories of the search path")
+		w.Severity = diag.Warning
+		w.Detail = "vendor a CUE library under cue.mod/pkg, or depend on it in cue.mod/module.cue; see docs/libraries.md"
+		ds = append(ds, w).Sort()
+	}
+	return spec, ds
 }
 
 // loadDir loads the CUE package in dir through the CUE front end.

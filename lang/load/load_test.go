@@ -123,3 +123,32 @@ func TestLoadEndlessFile(t *testing.T) {
 		}
 	}
 }
+
+// TestIncludesCUE checks that -I directories given for a CUE spec, which
+// imports through its CUE module, get a warning that says they do not
+// apply, and that the spec still loads; a .sieve spec gets none.
+func TestIncludesCUE(t *testing.T) {
+	dir := t.TempDir()
+	cueSpec := filepath.Join(dir, "spec.cue")
+	sieveSpec := filepath.Join(dir, "spec.sieve")
+	files := map[string]string{
+		cueSpec:   "package spec\n\ncontrollers: c: command: \"x\"\nworkload: w: steps: [{settle: true}]\ntest: t: {controller: controllers.c, workloads: [workload.w]}\n",
+		sieveSpec: "controller c {\n  command \"x\"\n}\n\nworkload w {\n  settle\n}\n\ntest t {\n  controller c\n  workloads  [w]\n}\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := load.Options{SearchPath: []string{dir}, Includes: []string{dir}}
+	spec, ds := load.Load(cueSpec, opts)
+	if spec == nil || len(ds) != 1 || ds[0].Severity != diag.Warning || !strings.Contains(ds[0].Summary, "-I does not apply to CUE specs") {
+		t.Errorf("CUE spec with -I: spec %v, diagnostics %v; want the spec and one warning", spec != nil, ds)
+	}
+	if _, ds := load.Load(cueSpec, load.Options{SearchPath: []string{dir}}); len(ds) != 0 {
+		t.Errorf("CUE spec with SIEVE_PATH only: %v, want no diagnostic", ds)
+	}
+	if _, ds := load.Load(sieveSpec, opts); len(ds) != 0 {
+		t.Errorf(".sieve spec with -I: %v, want no diagnostic", ds)
+	}
+}

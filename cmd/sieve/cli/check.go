@@ -33,7 +33,7 @@ func newCheckCmd(g *globals) *cobra.Command {
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runCheck(g, f, args) },
 	}
-	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
+	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
 	return cmd
 }
 
@@ -42,7 +42,7 @@ func runCheck(g *globals, f *checkFlags, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	opts := load.Options{SearchPath: searchPath(f.includes)}
+	opts := loadOptions(f.includes)
 	var all diag.Diagnostics
 	for _, file := range files {
 		_, ds := load.Load(file, opts)

@@ -25,13 +25,13 @@ func newCompileCmd(g *globals) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runCompile(g, f, args[0]) },
 	}
-	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
+	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
 	cmd.Flags().StringVar(&f.test, "test", "", "print only the test NAME")
 	return cmd
 }
 
 func runCompile(g *globals, f *compileFlags, file string) error {
-	spec, ds := load.Load(file, load.Options{SearchPath: searchPath(f.includes)})
+	spec, ds := load.Load(file, loadOptions(f.includes))
 	if ds.HasErrors() {
 		return g.failDiags(ds)
 	}

@@ -46,6 +46,11 @@ func (g *globals) writeDiagsJSON(ds diag.Diagnostics) error {
 	return diag.WriteJSON(g.stdout, ds, g.renderOptions())
 }
 
+// loadOptions are the options of load.Load for the -I directories given.
+func loadOptions(includes []string) load.Options {
+	return load.Options{SearchPath: searchPath(includes), Includes: includes}
+}
+
 // searchPath is the import search path from -I flags and SIEVE_PATH, each
 // directory made absolute (see absPaths).
 func searchPath(includes []string) []string {

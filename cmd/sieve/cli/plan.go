@@ -48,7 +48,7 @@ func newPlanCmd(g *globals) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(cmd.Context(), g, f, args[0]) },
 	}
-	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
+	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
 	cmd.Flags().StringVar(&f.test, "test", "", "the test NAME (default: the trace's)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "generate from the reference trace FILE instead of recording one")
 	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved or user")
@@ -69,7 +69,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	if err := absPaths(&file, &f.trace, &f.out, &f.backend.kubeconfig); err != nil {
 		return usageErr(err)
 	}
-	spec, ds := load.Load(file, load.Options{SearchPath: searchPath(f.includes)})
+	spec, ds := load.Load(file, loadOptions(f.includes))
 	if ds.HasErrors() {
 		return g.failDiags(ds)
 	}

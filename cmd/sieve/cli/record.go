@@ -40,7 +40,7 @@ func newRecordCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runRecord(cmd.Context(), g, f, args[0]) },
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
+	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
 	fl.StringArrayVar(&f.tests, "test", nil, "record only the test `NAME` (repeatable; default every test)")
 	fl.IntVar(&f.runs, "runs", 0, "record `N` reference runs (default: the test's runs)")
 	fl.StringVarP(&f.out, "out", "o", "sieve-record", "the output `DIR`")

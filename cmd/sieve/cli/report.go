@@ -20,31 +20,47 @@ type reportFlags struct {
 func newReportCmd(g *globals) *cobra.Command {
 	f := &reportFlags{}
 	cmd := &cobra.Command{
-		Use:   "report RESULTS_DIR",
-		Short: "Summarise a results directory again",
+		Use:   "report RESULTS_DIR...",
+		Short: "Summarise results directories again",
 		Long: "Report reads the results directory that `sieve run` wrote (also an unfinished one)\n" +
 			"and prints its summary: findings grouped, most severe first, each with the command\n" +
 			"that reproduces it. --output json prints the summary as JSON instead; --junit and\n" +
 			"--html also write a JUnit XML file and an HTML report with a timeline of each\n" +
-			"failing run. Exit status 0 means no findings, 1 findings, 3 plans that could not run\n" +
+			"failing run. Several directories are read as one run: those of the jobs of a run\n" +
+			"split with --shard, say, give one summary, one JUnit file and one HTML report.\n" +
+			"Exit status 0 means no findings, 1 findings, 3 plans that could not run\n" +
 			"or a run that did not finish.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error { return runReport(g, f, args[0]) },
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error { return runReport(g, f, args) },
 	}
 	cmd.Flags().StringVar(&f.junit, "junit", "", "write JUnit XML to `FILE`")
 	cmd.Flags().StringVar(&f.html, "html", "", "write an HTML report into `DIR` (DIR/index.html)")
 	return cmd
 }
 
-func runReport(g *globals, f *reportFlags, dir string) error {
-	if err := absPaths(&dir, &f.junit, &f.html); err != nil {
+func runReport(g *globals, f *reportFlags, dirs []string) error {
+	if err := absPaths(&f.junit, &f.html); err != nil {
 		return usageErr(err)
 	}
-	s, err := report.Load(relPath(dir)) // reproduce commands as the user would type them
+	// Reproduce commands as the user would type them: the directories
+	// relative to the working directory.
+	rel := make([]string, len(dirs))
+	for i, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return usageErr(err)
+		}
+		rel[i] = relPath(abs)
+	}
+	s, err := report.LoadAll(rel)
 	if err != nil {
 		return usageErr(err)
 	}
-	if err := writeReportFiles(g, f, dir, s); err != nil {
+	root := rel[0] // the root the runs' directories are relative to
+	if len(rel) > 1 {
+		root = ""
+	}
+	if err := writeReportFiles(g, f, root, s); err != nil {
 		return infraErr(err)
 	}
 	if err := printSummary(g, s); err != nil {

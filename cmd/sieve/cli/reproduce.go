@@ -47,7 +47,7 @@ func newReproduceCmd(g *globals) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
+	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
 	fl.StringVar(&f.spec, "spec", "", "the spec `FILE` (default: the one in RESULTS/summary.json)")
 	f.backend.register(cmd)
 	return cmd

@@ -57,7 +57,7 @@ func newRunCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), g, f, args[0]) },
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the import search path (repeatable)")
+	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
 	fl.StringArrayVar(&f.tests, "test", nil, "run only the test `NAME` (repeatable; default every test)")
 	fl.StringVar(&f.pattern, "pattern", "", "only plans of `PATTERN`: intermediate, stale, unobserved or user")
 	fl.IntVar(&f.parallel, "parallel", 0, "run `N` plans at once, each on its own control plane (0, the default: on the embedded backend, one per processor up to 4; otherwise 1); at most what the machine holds and the number of plans")
@@ -132,7 +132,7 @@ func (f *runFlags) check() error {
 
 // loadTests loads a spec and selects tests by name (all when none given).
 func loadTests(g *globals, file string, includes, names []string) ([]*ir.Test, error) {
-	spec, ds := load.Load(file, load.Options{SearchPath: searchPath(includes)})
+	spec, ds := load.Load(file, loadOptions(includes))
 	if ds.HasErrors() {
 		return nil, g.failDiags(ds)
 	}
