@@ -245,6 +245,9 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 	if err != nil {
 		return p.Outcome, err
 	}
+	for _, line := range plan.NoPlans(p.Outcome.Counts) {
+		fmt.Fprintf(disp, "test %s: %s\n", t.Name, line)
+	}
 	disp.planned(len(p.Outcome.Plans))
 	if spare := p.Trim(); len(spare) > 0 {
 		stopSpare(g, spare)
