@@ -151,6 +151,9 @@ func (w *walker) call(c celast.CallExpr, scope map[string]typed) typed {
 	}
 	switch c.FunctionName() {
 	case operators.Index:
+		if len(args) != 2 {
+			return typed{}
+		}
 		if l := args[0]; l.shape != nil && l.shape.List {
 			return l.elem(l.text + "[*]")
 		}

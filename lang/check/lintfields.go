@@ -77,10 +77,11 @@ func (l *fieldLinter) step(s *ir.Step, kinds func(string) *celenv.Shape) {
 	const fallback = "the API server never sets it, so the wait would time out"
 	switch {
 	case s.Until.Kind == ir.WaitCEL && s.Target == nil:
-		l.cel(s.Src, "wait until", "condition", celenv.Invariant, s.Until.Expr, celenv.Roots{Kind: kinds}, fallback)
+		at := site{r: s.Src, what: "wait until", where: "condition", fallback: fallback}
+		l.cel(at, celenv.Invariant, s.Until.Expr, celenv.Roots{Kind: kinds})
 	case s.Until.Kind == ir.WaitCEL:
-		roots := celenv.Roots{Object: kinds(s.Target.Kind), Kind: kinds}
-		l.cel(s.Src, "wait", "condition", celenv.Wait, s.Until.Expr, roots, fallback, ir.CanonicalKind(s.Target.Kind))
+		at := site{r: s.Src, what: "wait", where: "condition", fallback: fallback, kind: ir.CanonicalKind(s.Target.Kind)}
+		l.cel(at, celenv.Wait, s.Until.Expr, celenv.Roots{Object: kinds(s.Target.Kind), Kind: kinds})
 	case s.Until.Kind == ir.WaitField && s.Target != nil:
 		l.path(s.Src, "wait", ir.CanonicalKind(s.Target.Kind), kinds(s.Target.Kind), s.Until.Path, fallback)
 	}
@@ -88,8 +89,9 @@ func (l *fieldLinter) step(s *ir.Step, kinds func(string) *celenv.Shape) {
 
 func (l *fieldLinter) invariant(inv *ir.Invariant, kinds func(string) *celenv.Shape) {
 	if l.once(inv) {
-		l.cel(inv.Src, "invariant "+inv.Name, "expression", celenv.Invariant, inv.Expr, celenv.Roots{Kind: kinds},
-			"no object of the kind has it, so the invariant cannot see it")
+		at := site{r: inv.Src, what: "invariant " + inv.Name, where: "expression",
+			fallback: "no object of the kind has it, so the invariant cannot see it"}
+		l.cel(at, celenv.Invariant, inv.Expr, celenv.Roots{Kind: kinds})
 	}
 }
 
@@ -108,23 +110,32 @@ func (l *fieldLinter) trigger(p *ir.Plan, tr *ir.Trigger, kinds func(string) *ce
 	const fallback = "no object of the kind has it, so the trigger would never fire"
 	kind := ir.CanonicalKind(tr.Target.Kind)
 	if tr.Where.Expr != "" {
-		l.cel(tr.Src, what, "where condition", celenv.Where, tr.Where.Expr, celenv.Roots{Object: kinds(kind)}, fallback, kind)
+		at := site{r: tr.Src, what: what, where: "where condition", fallback: fallback, kind: kind}
+		l.cel(at, celenv.Where, tr.Where.Expr, celenv.Roots{Object: kinds(kind)})
 		return
 	}
 	l.path(tr.Src, what, kind, kinds(kind), tr.Where.Path, fallback)
 }
 
-// cel reports the fields that expr (a CEL expression of kind k, called
-// where in messages) selects and roots say are not there. objectKind
-// names the kind of the variable object, when expr has one.
-func (l *fieldLinter) cel(r diag.Range, what, where string, k celenv.Kind, expr string, roots celenv.Roots, fallback string, objectKind ...string) {
+// site is where an expression is, for messages: the construct's range,
+// what it is ("invariant few"), what the expression is called there
+// ("condition"), the hint when no name is close, and the kind of the
+// variable object, when the expression has one.
+type site struct {
+	r                           diag.Range
+	what, where, fallback, kind string
+}
+
+// cel reports the fields that expr (a CEL expression of kind k) selects
+// and roots say are not there.
+func (l *fieldLinter) cel(s site, k celenv.Kind, expr string, roots celenv.Roots) {
 	for _, m := range l.env.UnknownFields(k, expr, roots) {
-		kind := ir.CanonicalKind(m.Kind)
-		if m.Kind == "" && len(objectKind) > 0 {
-			kind = objectKind[0]
+		kind := s.kind
+		if m.Kind != "" {
+			kind = ir.CanonicalKind(m.Kind)
 		}
-		at := fmt.Sprintf("%s at %d:%d of the %s", m.Text, m.Line, m.Column, where)
-		l.ds = append(l.ds, missing(l.exprAt(r, expr, m.Line, m.Column), what, kind, m.Path, at, m.Known, fallback))
+		at := fmt.Sprintf("%s at %d:%d of the %s", m.Text, m.Line, m.Column, s.where)
+		l.ds = append(l.ds, missing(l.exprAt(s.r, expr, m.Line, m.Column), s.what, kind, m.Path, at, m.Known, s.fallback))
 	}
 }
 
