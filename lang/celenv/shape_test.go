@@ -61,3 +61,31 @@ func TestUnknownFields(t *testing.T) {
 		}
 	}
 }
+
+// FuzzUnknownFields holds that walking any expression with shapes never
+// panics and reports only positions inside the expression.
+func FuzzUnknownFields(f *testing.F) {
+	for _, s := range []string{
+		`objects("pod", "").all(p, p.spec.containers.all(c, c.imagez != ""))`,
+		`object("pod", "d", "x").spec.containers[0].imag == ""`,
+		`objects("pod", "")[0].status.phase == "" && [1, 2][0] == 1 && {"a": object.x}.a == 1`,
+		`object.spec.replicaz == 1 && objects("pod", "").exists(i, v, v.nosuch)`,
+	} {
+		f.Add(s)
+	}
+	env, err := celenv.New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	roots := celenv.Roots{Object: podShape(), Kind: func(string) *celenv.Shape { return podShape() }}
+	f.Fuzz(func(t *testing.T, expr string) {
+		lines := strings.Split(expr, "\n")
+		for _, k := range []celenv.Kind{celenv.Invariant, celenv.Wait, celenv.Where} {
+			for _, m := range env.UnknownFields(k, expr, roots) {
+				if m.Line < 1 || m.Line > len(lines) || m.Column < 1 || len(m.Path) == 0 {
+					t.Errorf("UnknownFields(%q): miss %+v outside the expression", expr, m)
+				}
+			}
+		}
+	})
+}
