@@ -91,7 +91,7 @@ func (w *walker) walk(x celast.Expr, scope map[string]typed) typed {
 	case celast.CallKind:
 		return w.call(x.AsCall(), scope)
 	case celast.ComprehensionKind:
-		w.comprehension(x.AsComprehension(), scope)
+		return w.comprehension(x.AsComprehension(), scope)
 	case celast.ListKind:
 		for _, e := range x.AsList().Elements() {
 			w.walk(e, scope)
@@ -192,8 +192,9 @@ func literalString(args []celast.Expr) (string, bool) {
 }
 
 // comprehension visits a macro (filter, all, exists, map, ...): over a
-// known list, its element variable has the list's element shape.
-func (w *walker) comprehension(c celast.ComprehensionExpr, scope map[string]typed) {
+// known list, its element variable has the list's element shape, and
+// filter's result is a list of the same shape.
+func (w *walker) comprehension(c celast.ComprehensionExpr, scope map[string]typed) typed {
 	r := w.walk(c.IterRange(), scope)
 	inner := make(map[string]typed, len(scope)+2)
 	for k, v := range scope {
@@ -213,4 +214,27 @@ func (w *walker) comprehension(c celast.ComprehensionExpr, scope map[string]type
 	w.walk(c.LoopCondition(), inner)
 	w.walk(c.LoopStep(), inner)
 	w.walk(c.Result(), inner)
+	if r.shape != nil && r.shape.List && isFilter(c) {
+		return r
+	}
+	return typed{}
+}
+
+// isFilter reports whether c is the expansion of list.filter(v, pred):
+// its step appends [v] to the result when pred holds.
+func isFilter(c celast.ComprehensionExpr) bool {
+	step := c.LoopStep()
+	if c.HasIterVar2() || step.Kind() != celast.CallKind || step.AsCall().FunctionName() != operators.Conditional {
+		return false
+	}
+	args := step.AsCall().Args()
+	if len(args) != 3 || args[1].Kind() != celast.CallKind || args[1].AsCall().FunctionName() != operators.Add {
+		return false
+	}
+	add := args[1].AsCall().Args()
+	if len(add) != 2 || add[1].Kind() != celast.ListKind {
+		return false
+	}
+	elems := add[1].AsList().Elements()
+	return len(elems) == 1 && elems[0].Kind() == celast.IdentKind && elems[0].AsIdent() == c.IterVar()
 }

@@ -46,6 +46,8 @@ func TestUnknownFields(t *testing.T) {
 		{celenv.Invariant, `objects("pod", "").all(p, p.spec.containers.all(c, c.imagez != ""))`, "[pod:spec.containers.*.imagez c.imagez 1:54]"},
 		{celenv.Invariant, `object("pod", "d", "x").spec.containers[0].imag == ""`, "[pod:spec.containers.*.imag object(...).spec.containers[*].imag 1:44]"},
 		{celenv.Invariant, `objects("pod", "")[0].status.phase == ""`, "[pod:status objects(...)[*].status 1:23]"},
+		{celenv.Invariant, `objects("pod", "").filter(p, p.metadata.name != "").all(q, q.spec.replicaz > 0)`, "[pod:spec.replicaz q.spec.replicaz 1:67]"},
+		{celenv.Invariant, `objects("pod", "").map(p, p.spec).all(s, s.nosuch > 0)`, "[]"},
 		{celenv.Where, `object.metadata.labels.anything == "x" && has(object.spec.nosuch)`, "[]"},
 		{celenv.Invariant, `objects("secret", "").all(s, s.whatever == 1)`, "[]"},
 		{celenv.Invariant, `objects("pod", "").exists(i, v, v.spec.replicas > 0)`, "[]"},
