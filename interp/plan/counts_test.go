@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // TestCountsWidth holds the counts table to a golden and to CountsWidth
@@ -63,5 +65,23 @@ func TestCountsWidth(t *testing.T) {
 	}
 	if !bytes.Equal(got.Bytes(), want) {
 		t.Errorf("counts table differs from %s (SIEVE_UPDATE=1 to accept):\n%s", file, got.Bytes())
+	}
+}
+
+// TestNoPlansPass holds that when pruning drops every candidate of a
+// pattern, the reason names the pass that dropped the last ones, and that
+// a pattern with plans gets no line.
+func TestNoPlansPass(t *testing.T) {
+	c := Count{Policy: "p", Pattern: "intermediate", Baseline: 7, Passes: []PassCount{
+		{Pass: PassFilter, On: false, Left: 7},
+		{Pass: PassFailed, On: true, Left: 3},
+		{Pass: PassNoOp, On: true, Left: 0},
+		{Pass: PassCausality, On: true, Left: 0},
+	}}
+	c.NoPlans = (&generator{}).noPlans(ir.Intermediate, c)
+	want := "intermediate: no plans: pruning dropped all 7 candidates: the noop pass dropped the last 3 " +
+		"(it drops changes that are empty after masking; sieve plan --explain says why each was dropped) (policy p)"
+	if got := NoPlans([]Count{c, {Policy: "q", Pattern: "stale", Baseline: 2, Final: 1}}); len(got) != 1 || got[0] != want {
+		t.Errorf("NoPlans = %q, want [%q]", got, want)
 	}
 }

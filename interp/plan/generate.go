@@ -128,6 +128,9 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*planfile.Plan, C
 	}
 	plans = sample(dedupe(plans), cands, names, pol.MaxPlans, &count)
 	count.Final = len(plans)
+	if count.Final == 0 {
+		count.NoPlans = g.noPlans(pat, count)
+	}
 	records := make([]Candidate, len(all))
 	for i, c := range all {
 		name := names[c]

@@ -23,7 +23,8 @@ import (
 // (-- test.json --, the IR) and, optionally, the plans known to find a bug
 // (-- true --, see checkRecall). The out/ sections are the golden output:
 // the counts table, the plan names, each plan, what became of every
-// candidate (out/explain), the recall, and, for cases whose single policy
+// candidate (out/explain), why a pattern yields no plans (out/noplans, when
+// one does not), the recall, and, for cases whose single policy
 // has every pass on, the counts with each pass switched off.
 // SIEVE_UPDATE=1 rewrites them.
 func TestGenerate(t *testing.T) {
@@ -67,6 +68,9 @@ func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test, truePlans []b
 		t.Fatal(err)
 	}
 	out := map[string][]byte{"out/counts": countsText(t, set.Counts)}
+	if lines := NoPlans(set.Counts); len(lines) > 0 {
+		out["out/noplans"] = []byte(strings.Join(lines, "\n") + "\n")
+	}
 	var explain bytes.Buffer
 	if err := WriteExplain(&explain, set.Candidates); err != nil {
 		t.Fatal(err)

@@ -51,6 +51,8 @@ type Count struct {
 	Baseline int         `json:"baseline"`
 	Passes   []PassCount `json:"passes"`
 	Final    int         `json:"final"`
+	// NoPlans says why there are no plans, when Final is 0.
+	NoPlans string `json:"noPlans,omitempty"`
 }
 
 // PassCount is the number of candidates left after one pass; a pass that

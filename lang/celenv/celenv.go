@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/google/cel-go/cel"
-	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/functions"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -286,39 +285,4 @@ func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	s, _, _ = strings.Cut(s, " expecting {")
 	return strings.Replace(s, "Syntax error:", "syntax error:", 1)
-}
-
-// Field is a top-level field of the variable object that an expression
-// selects (object.NAME), with its 1-based position in the expression.
-type Field struct {
-	Name         string
-	Line, Column int
-}
-
-// ObjectFields returns the fields of object that expr selects outside
-// has() tests, in the order they appear. It returns nil for an expression
-// that does not parse (Compile reports that) and for kinds without object.
-func (e *Env) ObjectFields(kind Kind, expr string) []Field {
-	if kind != Wait && kind != Where {
-		return nil
-	}
-	a, iss := e.envs[kind].Parse(expr)
-	if iss != nil && iss.Err() != nil {
-		return nil
-	}
-	native := a.NativeRep()
-	var out []Field
-	celast.PreOrderVisit(native.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
-		if x.Kind() != celast.SelectKind {
-			return
-		}
-		sel := x.AsSelect()
-		op := sel.Operand()
-		if sel.IsTestOnly() || op.Kind() != celast.IdentKind || op.AsIdent() != "object" {
-			return
-		}
-		loc := native.SourceInfo().GetStartLocation(x.ID())
-		out = append(out, Field{Name: sel.FieldName(), Line: max(loc.Line(), 1), Column: max(loc.Column()+2, 1)})
-	}))
-	return out
 }

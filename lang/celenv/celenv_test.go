@@ -183,21 +183,3 @@ func TestEvalConcurrent(t *testing.T) {
 		}
 	}
 }
-
-// TestObjectFields holds that ObjectFields finds the top-level fields of
-// object an expression selects, with their positions, and leaves out has()
-// tests and deeper fields.
-func TestObjectFields(t *testing.T) {
-	env, err := celenv.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := env.ObjectFields(celenv.Wait, "object.status.x == 1 && has(object.foo) &&\n object.sepc.y == 2")
-	want := []celenv.Field{{Name: "status", Line: 1, Column: 8}, {Name: "sepc", Line: 2, Column: 9}}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("ObjectFields = %v, want %v", got, want)
-	}
-	if got := env.ObjectFields(celenv.Invariant, `objects("pod", "").size() == 0`); got != nil {
-		t.Errorf("ObjectFields of an invariant = %v, want none", got)
-	}
-}

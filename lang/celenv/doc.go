@@ -10,6 +10,10 @@
 // conditions see only the variable `object`, the object whose change fired
 // the trigger. Every expression must yield a bool.
 //
+// UnknownFields walks an expression with the shapes of the objects it
+// reads (Shape, given by the caller) and returns the fields it selects that
+// a shape does not have, for the checker's field lint.
+//
 // It does not fetch objects: the caller passes a World. It imports nothing
 // of the interpreter.
 package celenv

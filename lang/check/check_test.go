@@ -20,7 +20,8 @@ import (
 // temporary directory, in.sieve (or the "root:" file) is checked from there
 // (with -I lib), and
 // out/ir (the IR dump, empty on errors) and out/diag (the rendered
-// diagnostics) are compared. SIEVE_UPDATE=1 rewrites them.
+// diagnostics) are compared. SIEVE_UPDATE=1 rewrites them. The specs of
+// lint_*.txtar are also linted (check.Lint, as sieve check does).
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	if len(files) == 0 {
@@ -43,7 +44,7 @@ func runGolden(t *testing.T, file string) {
 	dir := t.TempDir()
 	writeInputs(t, dir, ar)
 	t.Chdir(dir)
-	got := compile(t, rootFile(ar))
+	got := compile(t, rootFile(ar), strings.HasPrefix(filepath.Base(file), "lint_"))
 	t.Chdir(filepath.Dir(abs))
 	compareSections(t, abs, ar, got)
 }
@@ -74,13 +75,20 @@ func rootFile(ar *txtar.Archive) string {
 	return "in.sieve"
 }
 
-// compile checks name and returns the out/ sections.
-func compile(t *testing.T, name string) map[string][]byte {
+// compile checks name, and lints it when lint is set, and returns the
+// out/ sections.
+func compile(t *testing.T, name string, lint bool) map[string][]byte {
 	src, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	spec, ds := check.File(name, src, check.Options{SearchPath: []string{"lib"}, Std: stdlib.FS()})
+	if lint && spec != nil {
+		ds = append(ds, check.Lint(spec, ".")...).Sort()
+		if ds.HasErrors() {
+			spec = nil
+		}
+	}
 	var irOut []byte
 	if spec != nil {
 		if irOut, err = ir.Dump(spec); err != nil {

@@ -27,5 +27,12 @@
 // Lowered policies, masks, invariants and plans are shallow copies that
 // share slices: treat the IR as read-only.
 //
+// Lint, which lang/load calls on the IR of either front end, reports what
+// a compiled spec asks for but cannot get: fields that waits, invariants
+// and trigger conditions select and their kind's schema does not have
+// (built-in kinds from kinds.json, which interp/kindschema generates from
+// the Kubernetes API types; custom resources from their CRD), and fault
+// patterns that the workloads give nothing to start from.
+//
 // It does not parse (lang/syntax does) and does not run anything.
 package check

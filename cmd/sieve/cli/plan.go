@@ -195,6 +195,9 @@ func printPlans(g *globals, f *planFlags, set *plan.Set) error {
 			return infraErr(err)
 		}
 		fmt.Fprintln(g.stdout)
+		for _, line := range plan.NoPlans(set.Counts) {
+			fmt.Fprintf(g.stderr, "sieve: %s\n", line)
+		}
 	}
 	if f.explain {
 		if err := plan.WriteExplain(g.stdout, set.Candidates); err != nil {

@@ -245,11 +245,29 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 	if err != nil {
 		return p.Outcome, err
 	}
+	for _, line := range plan.NoPlans(askedCounts(p.Outcome.Counts, f.pattern)) {
+		fmt.Fprintf(disp, "test %s: %s\n", t.Name, line)
+	}
 	disp.planned(len(p.Outcome.Plans))
 	if spare := p.Trim(); len(spare) > 0 {
 		stopSpare(g, spare)
 	}
 	return p.Outcome, p.Run(ctx)
+}
+
+// askedCounts returns the counts of the patterns asked for: pattern, or
+// every one when it is empty.
+func askedCounts(counts []plan.Count, pattern string) []plan.Count {
+	if pattern == "" {
+		return counts
+	}
+	var out []plan.Count
+	for _, c := range counts {
+		if string(c.Pattern) == pattern {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // finish prints the counts, timings and the summary of the results, and

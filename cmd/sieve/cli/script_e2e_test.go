@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"errors"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+)
+
+// TestScriptE2E runs testdata/e2e/*.txtar: scripts whose sieve starts real
+// embedded control planes. They run the sieve binary that embeddedtest
+// builds ($SIEVE), through `exits CODE $SIEVE ARGS...`, which also checks
+// the exit status.
+func TestScriptE2E(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts embedded control planes (minutes); not in -short")
+	}
+	bin := embeddedtest.Binary(t)
+	testscript.Run(t, testscript.Params{
+		Dir:  "testdata/e2e",
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exits": cmdExits},
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("NO_COLOR", "1")
+			e.Setenv("HOME", e.WorkDir)
+			e.Setenv("SIEVE", bin)
+			return nil
+		},
+	})
+}
+
+// cmdExits runs a program, as exec does, and fails the script unless it
+// exits with CODE: exits CODE PROG [ARGS...].
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad CODE %q", args[0])
+	}
+	got := 0
+	var ee *exec.ExitError
+	switch err := ts.Exec(args[1], args[2:]...); {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}

@@ -1,0 +1,240 @@
+package check
+
+import (
+	"cmp"
+	_ "embed"
+	"encoding/json"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/input"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// kindTable holds the fields of built-in kinds, generated from k8s.io/api
+// by interp/kindschema (whose test keeps it in step; see its Table for
+// the layout).
+//
+//go:embed kinds.json
+var kindTable []byte
+
+// schemas finds the shapes of kinds for the field lint: built-in kinds
+// from kindTable, custom resources from their CRD's openAPIV3Schema.
+type schemas struct {
+	baseDir string
+	kinds   map[string]string            // kind → type name
+	types   map[string]map[string]string // type name → field → type
+	shapes  map[string]*celenv.Shape     // by type name, as built
+	crds    map[string]*celenv.Shape     // by CRD file list and kind
+}
+
+func newSchemas(baseDir string) *schemas {
+	s := &schemas{baseDir: baseDir, shapes: map[string]*celenv.Shape{}, crds: map[string]*celenv.Shape{}}
+	var t struct {
+		Kinds map[string]string
+		Types map[string]map[string]string
+	}
+	if json.Unmarshal(kindTable, &t) == nil {
+		s.kinds, s.types = t.Kinds, t.Types
+	}
+	return s
+}
+
+// forTest returns the shape of a kind (as a spec writes it) in test t: a
+// built-in kind's, else that of the custom resource a CRD of t's
+// controller defines; nil when neither is known or its fields are open.
+func (s *schemas) forTest(t *ir.Test) func(kind string) *celenv.Shape {
+	return func(kind string) *celenv.Shape {
+		kind = ir.CanonicalKind(kind)
+		if name, ok := s.kinds[kind]; ok {
+			return s.typeShape(name)
+		}
+		if t.Controller == nil || len(t.Controller.CRDs) == 0 {
+			return nil
+		}
+		key := strings.Join(t.Controller.CRDs, "\x00") + "\x00\x00" + kind
+		if sh, ok := s.crds[key]; ok {
+			return sh
+		}
+		sh := s.crdShape(t.Controller.CRDs, kind)
+		s.crds[key] = sh
+		return sh
+	}
+}
+
+// typeShape returns the shape of a type of kindTable: "" (a scalar) and
+// "{}" (open) are nil, "[]T" a list of T.
+func (s *schemas) typeShape(t string) *celenv.Shape {
+	if elem, ok := strings.CutPrefix(t, "[]"); ok {
+		return &celenv.Shape{List: true, Elem: s.typeShape(elem)}
+	}
+	fields, ok := s.types[t]
+	if !ok {
+		return nil
+	}
+	if sh, ok := s.shapes[t]; ok {
+		return sh
+	}
+	sh := &celenv.Shape{Fields: make(map[string]*celenv.Shape, len(fields))}
+	s.shapes[t] = sh // before the fields: types may refer to themselves
+	for f, ft := range fields {
+		sh.Fields[f] = s.typeShape(ft)
+	}
+	return sh
+}
+
+// objectMeta is the type name of metadata in kindTable.
+const objectMeta = "meta/v1.ObjectMeta"
+
+// crdShape returns the shape of kind (lowercase singular, optionally with
+// its group) that the openAPIV3Schema of its CRD among files declares
+// (every version's fields, merged), or nil when no CRD defines kind or a
+// version's schema leaves its fields open.
+func (s *schemas) crdShape(files []string, kind string) *celenv.Shape {
+	for _, f := range files {
+		// The front end has checked each file (size, YAML, aliases) already.
+		b, err := input.ReadFile(ir.OSPath(s.baseDir, f), input.ManifestLimit)
+		if err != nil {
+			continue
+		}
+		for _, doc := range docSeparator.Split(string(b), -1) {
+			if sh, ok := s.crdDoc(doc, kind); ok {
+				return sh
+			}
+		}
+	}
+	return nil
+}
+
+// crdDoc returns the shape of kind when doc is the CRD that defines it.
+func (s *schemas) crdDoc(doc, kind string) (*celenv.Shape, bool) {
+	var crd struct {
+		Kind string
+		Spec struct {
+			Group    string
+			Names    struct{ Kind, Singular string }
+			Versions []struct {
+				Schema *struct {
+					OpenAPIV3Schema map[string]any `json:"openAPIV3Schema"`
+				}
+			}
+		}
+	}
+	if yaml.Unmarshal([]byte(doc), &crd) != nil || crd.Kind != "CustomResourceDefinition" {
+		return nil, false
+	}
+	singular := cmp.Or(crd.Spec.Names.Singular, strings.ToLower(crd.Spec.Names.Kind))
+	if kind != singular && kind != singular+"."+crd.Spec.Group {
+		return nil, false
+	}
+	var out *celenv.Shape
+	for i, v := range crd.Spec.Versions {
+		if v.Schema == nil {
+			return nil, true
+		}
+		sh := s.resourceShape(v.Schema.OpenAPIV3Schema)
+		if i == 0 {
+			out = sh
+		} else {
+			out = mergeShapes(out, sh)
+		}
+		if out == nil {
+			return nil, true
+		}
+	}
+	return out, true
+}
+
+// resourceShape is openAPIShape for an object at the top of a resource:
+// apiVersion, kind and metadata are always there, metadata as ObjectMeta.
+func (s *schemas) resourceShape(schema map[string]any) *celenv.Shape {
+	sh := openAPIShape(schema)
+	if sh == nil || sh.Fields == nil {
+		return nil
+	}
+	sh.Fields["apiVersion"], sh.Fields["kind"] = nil, nil
+	sh.Fields["metadata"] = s.typeShape(objectMeta)
+	return sh
+}
+
+// openAPIShape returns the shape a structural OpenAPI v3 schema declares:
+// nil (open) where it keeps unknown fields, has additionalProperties (a
+// map), combines schemas, or declares no properties.
+func openAPIShape(schema map[string]any) *celenv.Shape {
+	for _, k := range []string{"x-kubernetes-preserve-unknown-fields", "additionalProperties", "anyOf", "oneOf", "allOf", "x-kubernetes-int-or-string"} {
+		if v, ok := schema[k]; ok && v != false {
+			return nil
+		}
+	}
+	if items, ok := schema["items"].(map[string]any); ok {
+		return &celenv.Shape{List: true, Elem: openAPIShape(items)}
+	}
+	props, _ := schema["properties"].(map[string]any)
+	if len(props) == 0 {
+		return nil
+	}
+	sh := &celenv.Shape{Fields: make(map[string]*celenv.Shape, len(props))}
+	for name, p := range props {
+		ps, _ := p.(map[string]any)
+		sh.Fields[name] = openAPIShape(ps)
+	}
+	if schema["x-kubernetes-embedded-resource"] == true {
+		for _, f := range []string{"apiVersion", "kind", "metadata"} {
+			if _, ok := sh.Fields[f]; !ok {
+				sh.Fields[f] = nil
+			}
+		}
+	}
+	return sh
+}
+
+// mergeShapes returns a shape with the fields of both a and b (those of
+// two versions of a CRD); nil when either is open.
+func mergeShapes(a, b *celenv.Shape) *celenv.Shape {
+	if a == nil || b == nil || a.List != b.List {
+		return nil
+	}
+	if a.List {
+		return &celenv.Shape{List: true, Elem: mergeShapes(a.Elem, b.Elem)}
+	}
+	out := &celenv.Shape{Fields: map[string]*celenv.Shape{}}
+	for f, sa := range a.Fields {
+		out.Fields[f] = sa
+		if sb, ok := b.Fields[f]; ok {
+			out.Fields[f] = mergeShapes(sa, sb)
+		}
+	}
+	for f, sb := range b.Fields {
+		if _, ok := a.Fields[f]; !ok {
+			out.Fields[f] = sb
+		}
+	}
+	return out
+}
+
+// pathMiss walks the field path p (ir.SplitPath's elements) down from
+// root and returns the index of the first element root's shape says
+// cannot be there, with the shape that lacks it; -1 when every element
+// may be there or the shapes stop being known.
+func pathMiss(root *celenv.Shape, p []string) (int, *celenv.Shape) {
+	sh := root
+	for i, e := range p {
+		switch {
+		case sh == nil:
+			return -1, nil
+		case sh.List:
+			sh = sh.Elem // "*" or an index
+		case e == "*" || sh.Fields == nil:
+			return -1, nil
+		default:
+			next, ok := sh.Fields[e]
+			if !ok {
+				return i, sh
+			}
+			sh = next
+		}
+	}
+	return -1, nil
+}
