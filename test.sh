@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check the project holds itself to: formatting, vet, the tests
 # (the end-to-end ones start the embedded control plane), and short fuzz
-# runs of the .sieve parser, the CUE front end and the plan and trace
-# readers.
+# runs of the .sieve parser, the CUE front end, the field-path text form
+# and the plan and trace readers.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -14,5 +14,6 @@ go vet ./...
 go test -timeout 40m ./...
 go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 15s ./lang/syntax
 go test -run '^$' -fuzz '^FuzzCUE$' -fuzztime 10s ./lang/cuefront
+go test -run '^$' -fuzz '^FuzzPath$' -fuzztime 5s ./lang/ir
 go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./interp/planfile
 go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./interp/trace

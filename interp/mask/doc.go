@@ -7,9 +7,8 @@
 // a field name at any depth (Key), a field path in which "*" matches any map
 // key or list index (Path), string values that look like RFC3339 timestamps
 // or IP addresses (Value), or the whole object (Whole). A masked field masks
-// everything below it. Paths are dotted; a segment that contains a dot or a
-// quote is written in double quotes ("metadata.annotations.\"a.b/c\""); list
-// indices are decimal numbers.
+// everything below it. Paths are ir.Path patterns, in the text form that
+// grammar.md describes once (section "Field paths").
 //
 // It does not decide which masks apply to a test (the caller passes them),
 // does not learn masks (see interp/oracle) and does not compare objects.

@@ -31,7 +31,7 @@ const (
 type rule struct {
 	kind, ns, name glob
 	key            string
-	path           []string
+	path           ir.Path
 	values         valueKinds
 	whole          bool
 	oracle         ir.Oracle
@@ -86,7 +86,7 @@ func compileRule(r *ir.MaskRule) (*rule, error) {
 		return nil, fmt.Errorf("unknown value kind %q (want timestamp or ip)", r.Value)
 	}
 	if r.Path != "" {
-		p, err := ParsePath(r.Path)
+		p, err := ir.ParsePattern(r.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -148,7 +148,7 @@ func (m *Matcher) Whole(k trace.Key) bool { return m.Object(k).Whole() }
 
 // Masked reports whether field path of object k is masked, by the whole
 // object, a key or a path rule. Value rules are not consulted; see Value.
-func (m *Matcher) Masked(k trace.Key, path []string) bool {
+func (m *Matcher) Masked(k trace.Key, path ir.Path) bool {
 	return m.Object(k).Field(path)
 }
 
@@ -171,28 +171,41 @@ type Object struct {
 	whole  bool
 	values valueKinds
 	keys   []string
-	paths  [][]string
+	paths  []ir.Path
 }
 
 // Whole reports whether the object is masked entirely.
 func (o *Object) Whole() bool { return o.whole }
 
 // Field reports whether the field at path is masked: by the whole object, by
-// a key rule naming any of its segments, or by a path rule that is a prefix
-// of it.
-func (o *Object) Field(path []string) bool {
+// a key rule naming any of its elements, or by a path rule that matches a
+// prefix of it.
+func (o *Object) Field(path ir.Path) bool {
 	if o.whole {
 		return true
 	}
-	for _, seg := range path {
-		for _, k := range o.keys {
-			if seg == k {
-				return true
-			}
+	for _, e := range path {
+		if o.key(e) {
+			return true
 		}
 	}
 	for _, p := range o.paths {
-		if prefixMatch(p, path) {
+		if p.MatchesPrefix(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// key reports whether a key rule names the element: a field of that name
+// or, as the rule's name is compared with the element's Key, an index.
+func (o *Object) key(e ir.PathElem) bool {
+	if e.Kind == ir.PathSelect || len(o.keys) == 0 {
+		return false
+	}
+	name := e.Key()
+	for _, k := range o.keys {
+		if name == k {
 			return true
 		}
 	}
@@ -206,20 +219,6 @@ func (o *Object) Value(v any) bool {
 		return false
 	}
 	return (o.values&vTimestamp != 0 && IsTimestamp(s)) || (o.values&vIP != 0 && IsIP(s))
-}
-
-// prefixMatch reports whether pattern (with "*" segments) matches the first
-// len(pattern) segments of path.
-func prefixMatch(pattern, path []string) bool {
-	if len(pattern) > len(path) {
-		return false
-	}
-	for i, p := range pattern {
-		if p != "*" && p != path[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // IsTimestamp reports whether s is an RFC3339 timestamp.

@@ -67,7 +67,7 @@ func queries(t *testing.T, m *Matcher, k trace.Key, lines string) []byte {
 		if l == "" {
 			continue
 		}
-		p, err := ParsePath(l)
+		p, err := ir.ParsePath(l)
 		if err != nil {
 			t.Fatalf("query %q: %v", l, err)
 		}
@@ -135,73 +135,12 @@ func parseKey(t *testing.T, s string) trace.Key {
 	return trace.Key{}
 }
 
-func TestPathRoundTrip(t *testing.T) {
-	for _, segs := range [][]string{
-		{"metadata", "name"},
-		{"metadata", "annotations", "example.com/a.b"},
-		{"spec", "containers", "*", "image"},
-		{"a", `q"uote`, `back\slash`, "sp ace", "pod-template-hash"},
-		{"status", "podIPs", "1", "ip"},
-	} {
-		s := FormatPath(segs)
-		back, err := ParsePath(s)
-		if err != nil {
-			t.Errorf("ParsePath(%q): %v", s, err)
-			continue
-		}
-		if fmt.Sprint(back) != fmt.Sprint(segs) {
-			t.Errorf("round trip of %q: got %q via %s", segs, back, s)
-		}
-	}
-}
-
-func TestParsePathErrors(t *testing.T) {
-	for _, p := range []string{"", "a..b", ".a", "a.", `a."b`, `a."b"c`, "a[x]", "a[0", "a]"} {
-		if _, err := ParsePath(p); err == nil {
-			t.Errorf("ParsePath(%q): no error", p)
-		}
-	}
-}
-
-func TestPathForms(t *testing.T) {
-	for in, want := range map[string]string{
-		"spec.containers[0].image":                 "spec.containers[0].image",
-		"spec.containers.0.image":                  "spec.containers[0].image",
-		"status.conditions[*].lastTransitionTime":  "status.conditions.*.lastTransitionTime",
-		`metadata.labels."app.kubernetes.io/name"`: `metadata.labels."app.kubernetes.io/name"`,
-	} {
-		segs, err := ParsePath(in)
-		if err != nil {
-			t.Errorf("ParsePath(%q): %v", in, err)
-			continue
-		}
-		if got := FormatPath(segs); got != want {
-			t.Errorf("FormatPath(ParsePath(%q)) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// TestSelector writes key selectors as findings name keyed list elements,
-// quoting values that would read ambiguously.
-func TestSelector(t *testing.T) {
-	segs := []string{"status", "conditions", Selector([]string{"type"}, []string{"Ready"}), "status"}
-	if got, want := FormatPath(segs), "status.conditions[type=Ready].status"; got != want {
-		t.Errorf("FormatPath = %q, want %q", got, want)
-	}
-	sel := Selector([]string{"port", "protocol"}, []string{"a,b", ""})
-	if want := `[port="a,b",protocol=""]`; sel != want || !IsSelector(sel) {
-		t.Errorf("Selector = %q (selector: %v), want %q", sel, IsSelector(sel), want)
-	}
-	if IsSelector("[0]") || IsSelector("spec") {
-		t.Error("IsSelector accepts an index or a name")
-	}
-}
-
 func TestCompileErrors(t *testing.T) {
 	for _, r := range []*ir.MaskRule{
 		{},
 		{Value: "uuid"},
 		{Path: "a..b"},
+		{Path: "status.conditions[type=Ready].status"},
 		{Key: "x", Oracle: "liveness"},
 	} {
 		_, err := Compile([]*ir.Mask{{Name: "m", Rules: []*ir.MaskRule{r}}})
@@ -265,7 +204,7 @@ func TestNilMasksNothing(t *testing.T) {
 	var s *Set
 	m := s.For(ir.OracleEnd)
 	k := trace.Key{Kind: "pod", Namespace: "default", Name: "p"}
-	if m.Masked(k, []string{"metadata", "uid"}) || m.Whole(k) {
+	if m.Masked(k, ir.Path{ir.FieldElem("metadata"), ir.FieldElem("uid")}) || m.Whole(k) {
 		t.Error("nil set masks something")
 	}
 	obj := map[string]any{"a": 1.0}

@@ -1,6 +1,6 @@
 package mask
 
-import "strconv"
+import "github.com/sievetool/sieve/lang/ir"
 
 // Strip returns a deep copy of obj without the masked fields (masked list
 // elements become Placeholder), or nil when the object is masked entirely.
@@ -33,17 +33,15 @@ type walker struct {
 	redact bool
 }
 
-// step returns whether the child named seg is masked, and the path-rule
-// suffixes that remain active below it.
-func (w *walker) step(seg string, v any, active [][]string) (bool, [][]string) {
-	for _, k := range w.o.keys {
-		if seg == k {
-			return true, nil
-		}
+// step returns whether the child e is masked, and the path-rule suffixes
+// that remain active below it.
+func (w *walker) step(e ir.PathElem, v any, active []ir.Path) (bool, []ir.Path) {
+	if w.o.key(e) {
+		return true, nil
 	}
-	var next [][]string
+	var next []ir.Path
 	for _, p := range active {
-		if p[0] != "*" && p[0] != seg {
+		if !p[0].Matches(e) {
 			continue
 		}
 		if len(p) == 1 {
@@ -54,10 +52,10 @@ func (w *walker) step(seg string, v any, active [][]string) (bool, [][]string) {
 	return w.o.Value(v), next
 }
 
-func (w *walker) mapCopy(m map[string]any, active [][]string) map[string]any {
+func (w *walker) mapCopy(m map[string]any, active []ir.Path) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		masked, next := w.step(k, v, active)
+		masked, next := w.step(ir.FieldElem(k), v, active)
 		switch {
 		case !masked:
 			out[k] = w.value(v, next)
@@ -68,10 +66,10 @@ func (w *walker) mapCopy(m map[string]any, active [][]string) map[string]any {
 	return out
 }
 
-func (w *walker) listCopy(l []any, active [][]string) []any {
+func (w *walker) listCopy(l []any, active []ir.Path) []any {
 	out := make([]any, len(l))
 	for i, v := range l {
-		masked, next := w.step(strconv.Itoa(i), v, active)
+		masked, next := w.step(ir.IndexElem(i), v, active)
 		if masked {
 			out[i] = Placeholder
 		} else {
@@ -81,7 +79,7 @@ func (w *walker) listCopy(l []any, active [][]string) []any {
 	return out
 }
 
-func (w *walker) value(v any, active [][]string) any {
+func (w *walker) value(v any, active []ir.Path) any {
 	switch t := v.(type) {
 	case map[string]any:
 		return w.mapCopy(t, active)

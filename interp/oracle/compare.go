@@ -7,6 +7,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // compareEnd compares the end states, object by object, leaving out
@@ -46,7 +47,7 @@ func fieldFindings(k trace.Key, m *mask.Object, keys *listKeys, ref, val map[str
 		if del != nil && deletionField(d.path) {
 			continue
 		}
-		p := mask.FormatPath(d.path)
+		p := d.path.String()
 		fs = append(fs, &Finding{
 			Check: CheckField, Key: k.String(), Path: p,
 			Reference: rawJSON(d.ref), Value: rawJSON(d.val),
@@ -62,7 +63,7 @@ func fieldFindings(k trace.Key, m *mask.Object, keys *listKeys, ref, val map[str
 // timestamp values does not.
 func deletionFinding(k trace.Key, m *mask.Object, ref, val map[string]any) *Finding {
 	rd, vd := deletionTimestamp(ref), deletionTimestamp(val)
-	if (rd == nil) == (vd == nil) || m.Field([]string{"metadata", "deletionTimestamp"}) {
+	if (rd == nil) == (vd == nil) || m.Field(ir.Path{ir.FieldElem("metadata"), ir.FieldElem("deletionTimestamp")}) {
 		return nil
 	}
 	f := &Finding{Check: CheckField, Key: k.String(), Path: "metadata.deletionTimestamp",
@@ -91,9 +92,9 @@ func orAbsent(v any) any {
 
 // deletionField reports whether path is a field the API server sets when
 // it starts deleting an object.
-func deletionField(path []string) bool {
-	return len(path) == 2 && path[0] == "metadata" &&
-		(path[1] == "deletionTimestamp" || path[1] == "deletionGracePeriodSeconds")
+func deletionField(path ir.Path) bool {
+	s := path.String()
+	return s == "metadata.deletionTimestamp" || s == "metadata.deletionGracePeriodSeconds"
 }
 
 // compareCounts compares creations and deletions per object, except for

@@ -4,9 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"sort"
-	"strconv"
 
-	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // absent marks a side of a difference where the field does not exist.
@@ -14,9 +13,9 @@ type absent struct{}
 
 // delta is one field that differs: the path and the two values, either of
 // which may be absent{}. An element of a keyed list is named by a key
-// selector (mask.Selector), "[type=Ready]", any other by its index.
+// selector (ir.PathSelect), "[type=Ready]", any other by its index.
 type delta struct {
-	path     []string
+	path     ir.Path
 	ref, val any
 }
 
@@ -34,12 +33,12 @@ func diff(keys *listKeys, root shape, ref, val any) []delta {
 // differ collects deltas; path is the current path, reused across calls.
 type differ struct {
 	keys *listKeys
-	path []string
+	path ir.Path
 	out  []delta
 }
 
 func (d *differ) add(ref, val any) {
-	d.out = append(d.out, delta{path: append([]string(nil), d.path...), ref: ref, val: val})
+	d.out = append(d.out, delta{path: append(ir.Path(nil), d.path...), ref: ref, val: val})
 }
 
 func (d *differ) value(ref, val any, s shape) {
@@ -85,7 +84,7 @@ func (d *differ) maps(ref, val map[string]any, s shape) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		d.path = append(d.path, k)
+		d.path = append(d.path, ir.FieldElem(k))
 		d.child(ref[k], keyPresent(ref, k), val[k], keyPresent(val, k), d.keys.field(s, k))
 		d.path = d.path[:len(d.path)-1]
 	}
@@ -103,7 +102,7 @@ func (d *differ) lists(ref, val []any, s shape) {
 	}
 	elem := d.keys.elem(s)
 	keys := s.keys
-	if keys == nil && len(d.path) > 0 && d.path[len(d.path)-1] == "conditions" {
+	if keys == nil && len(d.path) > 0 && d.path[len(d.path)-1].Key() == "conditions" {
 		keys = []string{"type"}
 	}
 	if keys != nil {
@@ -115,7 +114,7 @@ func (d *differ) lists(ref, val []any, s shape) {
 		}
 	}
 	for i := 0; i < max(len(ref), len(val)); i++ {
-		d.path = append(d.path, strconv.Itoa(i))
+		d.path = append(d.path, ir.IndexElem(i))
 		var r, v any
 		if i < len(ref) {
 			r = ref[i]
@@ -131,15 +130,15 @@ func (d *differ) lists(ref, val []any, s shape) {
 // keyed compares the elements of two keyed lists that have the same
 // selector; an element whose selector the other list lacks is present on
 // one side only. The order of the elements does not matter.
-func (d *differ) keyed(ref, val []any, rs, vs []string, elem shape) {
+func (d *differ) keyed(ref, val []any, rs, vs []ir.PathElem, elem shape) {
 	at := make(map[string]int, len(vs))
 	for i, sel := range vs {
-		at[sel] = i
+		at[sel.String()] = i
 	}
 	inRef := make(map[string]bool, len(rs))
 	for i, sel := range rs {
-		inRef[sel] = true
-		j, ok := at[sel]
+		inRef[sel.String()] = true
+		j, ok := at[sel.String()]
 		d.path = append(d.path, sel)
 		if ok {
 			d.child(ref[i], true, val[j], true, elem)
@@ -149,7 +148,7 @@ func (d *differ) keyed(ref, val []any, rs, vs []string, elem shape) {
 		d.path = d.path[:len(d.path)-1]
 	}
 	for j, sel := range vs {
-		if !inRef[sel] {
+		if !inRef[sel.String()] {
 			d.path = append(d.path, sel)
 			d.child(nil, false, val[j], true, elem)
 			d.path = d.path[:len(d.path)-1]
@@ -160,8 +159,8 @@ func (d *differ) keyed(ref, val []any, rs, vs []string, elem shape) {
 // selectors returns the key selector of each element of l, and false
 // unless every element is a map with a scalar value for some of the keys
 // and no two elements share a selector.
-func selectors(l []any, keys []string) ([]string, bool) {
-	out := make([]string, len(l))
+func selectors(l []any, keys []string) ([]ir.PathElem, bool) {
+	out := make([]ir.PathElem, len(l))
 	seen := make(map[string]bool, len(l))
 	for i, e := range l {
 		m, ok := e.(map[string]any)
@@ -170,7 +169,7 @@ func selectors(l []any, keys []string) ([]string, bool) {
 		}
 		var ks, vs []string
 		for _, k := range keys {
-			v, ok := scalar(m[k])
+			v, ok := ir.KeyText(m[k])
 			if ok {
 				ks, vs = append(ks, k), append(vs, v)
 			}
@@ -178,27 +177,14 @@ func selectors(l []any, keys []string) ([]string, bool) {
 		if ks == nil {
 			return nil, false
 		}
-		sel := mask.Selector(ks, vs)
-		if seen[sel] {
+		sel := ir.SelectElem(ks, vs)
+		if seen[sel.String()] {
 			return nil, false
 		}
-		seen[sel] = true
+		seen[sel.String()] = true
 		out[i] = sel
 	}
 	return out, true
-}
-
-// scalar renders a string, number or boolean for a selector.
-func scalar(v any) (string, bool) {
-	switch t := v.(type) {
-	case string:
-		return t, true
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64), true
-	case bool:
-		return strconv.FormatBool(t), true
-	}
-	return "", false
 }
 
 // sameSet reports whether two lists hold the same elements, in any order.

@@ -94,7 +94,8 @@ type Finding struct {
 	Plan    string `json:"plan"`
 	Pattern string `json:"pattern,omitempty"`
 	// Key is the object (kind/namespace/name, or kind/namespace/prefix*
-	// for generated names); Path is the dotted field path.
+	// for generated names); Path is the field path (ir.Path's text form;
+	// a keyed list's element is named by a selector, [type=Ready]).
 	Key  string `json:"key,omitempty"`
 	Path string `json:"path,omitempty"`
 	// Reference and Value are the field's JSON values in the reference and

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -51,7 +50,7 @@ func TestKeyedDiff(t *testing.T) {
 		ref, val := decode(t, c.ref), decode(t, c.test)
 		var paths []string
 		for _, d := range diff(keys, keys.root(c.key, ref), ref, val) {
-			paths = append(paths, mask.FormatPath(d.path))
+			paths = append(paths, d.path.String())
 		}
 		if got := strings.Join(paths, ","); got != c.want {
 			t.Errorf("case %d: got %q, want %q", i, got, c.want)

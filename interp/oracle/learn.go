@@ -3,7 +3,6 @@ package oracle
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/mask"
@@ -131,19 +130,19 @@ func (l *learner) endState(a, b *run) {
 		}
 		m := l.end.Object(k)
 		for _, d := range diff(l.keys, l.keys.root(k, x), m.Strip(x), m.Strip(y)) {
-			l.add(&ir.MaskRule{Target: refOf(k), Path: ir.JoinPath(generalise(d.path)), Oracle: ir.OracleEnd})
+			l.add(&ir.MaskRule{Target: refOf(k), Path: generalise(d.path).String(), Oracle: ir.OracleEnd})
 		}
 	}
 }
 
 // generalise replaces list indices and key selectors with "*".
-func generalise(p []string) []string {
-	out := make([]string, len(p))
-	for i, s := range p {
-		if _, err := strconv.Atoi(s); err == nil || mask.IsSelector(s) {
-			s = "*"
+func generalise(p ir.Path) ir.Path {
+	out := make(ir.Path, len(p))
+	for i, e := range p {
+		if e.Kind == ir.PathIndex || e.Kind == ir.PathSelect {
+			e = ir.AnyElem()
 		}
-		out[i] = s
+		out[i] = e
 	}
 	return out
 }

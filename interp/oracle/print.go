@@ -3,10 +3,8 @@ package oracle
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 
-	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -38,9 +36,9 @@ func formatRule(r *ir.MaskRule) string {
 	case r.Whole:
 		parts = append(parts, "whole")
 	case r.Key != "":
-		parts = append(parts, "key "+word(r.Key))
+		parts = append(parts, "key "+ir.FieldElem(r.Key).String())
 	case r.Path != "":
-		parts = append(parts, "path "+formatRulePath(r.Path))
+		parts = append(parts, "path "+r.Path) // already in ir.Path's text form
 	case r.Value != "":
 		parts = append(parts, "value "+r.Value)
 	}
@@ -54,21 +52,4 @@ func formatRule(r *ir.MaskRule) string {
 func isAny(t ir.Ref) bool {
 	all := func(s string) bool { return s == "" || s == "*" }
 	return all(t.Kind) && all(t.Namespace) && all(t.Name)
-}
-
-// formatRulePath normalises a path to the .sieve syntax.
-func formatRulePath(p string) string {
-	segs, err := mask.ParsePath(p)
-	if err != nil {
-		return strconv.Quote(p)
-	}
-	return mask.FormatPath(segs)
-}
-
-// word renders a field name as an identifier or a string.
-func word(s string) string {
-	if mask.FormatPath([]string{s}) == s {
-		return s
-	}
-	return strconv.Quote(s)
 }

@@ -17,7 +17,9 @@ func TestFormatMaskRoundTrip(t *testing.T) {
 		{Target: ir.Ref{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}, Whole: true, Oracle: ir.OracleHistory},
 		{Target: ir.Ref{Kind: "configmap", Namespace: "default", Name: "cfg"}, Path: `data."app.conf"`, Oracle: ir.OracleEnd},
 		{Target: ir.Ref{Kind: "pod", Namespace: "default", Name: "x"}, Path: "spec.containers.*.image"},
-		{Target: ir.Ref{Kind: "pod", Namespace: "default", Name: "x"}, Path: `metadata.labels.pod-template-hash`},
+		{Target: ir.Ref{Kind: "pod", Namespace: "default", Name: "x"}, Path: `metadata.labels."pod-template-hash"`},
+		{Target: ir.Ref{Kind: "pod", Namespace: "default", Name: "x"}, Path: "spec.containers[0].image"},
+		{Key: "app.kubernetes.io/name"},
 		{Key: "uid"},
 		{Value: "timestamp"},
 	}

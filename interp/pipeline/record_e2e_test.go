@@ -255,7 +255,8 @@ func differs(r *ir.MaskRule, a, b map[string]map[string]any) bool {
 			}
 			continue
 		}
-		if fmt.Sprint(at(x, ir.SplitPath(r.Path))) != fmt.Sprint(at(y, ir.SplitPath(r.Path))) {
+		path, _ := ir.ParsePath(r.Path)
+		if fmt.Sprint(at(x, path)) != fmt.Sprint(at(y, path)) {
 			return true
 		}
 	}
@@ -283,15 +284,15 @@ func matchRef(r ir.Ref, key string) bool {
 }
 
 // at is the value at a path ("*" for any list index: all of them).
-func at(v any, path []string) any {
+func at(v any, path ir.Path) any {
 	if len(path) == 0 {
 		return v
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		return at(v[path[0]], path[1:])
+		return at(v[path[0].Key()], path[1:])
 	case []any:
-		if path[0] != "*" {
+		if path[0].Kind != ir.PathAny {
 			return nil
 		}
 		var out []any

@@ -3,63 +3,50 @@ package record
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// getPath returns the value at an IR field path ("spec.replicas",
-// "spec.containers.0.image", `metadata.labels."app.kubernetes.io/name"`);
-// numeric elements index lists.
+// getPath returns the value at a field path (ir.Path's text form:
+// "spec.replicas", "spec.containers[0].image",
+// `metadata.labels."app.kubernetes.io/name"`).
 func getPath(obj map[string]any, path string) (any, bool) {
-	var cur any = obj
-	for _, seg := range ir.SplitPath(path) {
-		switch c := cur.(type) {
-		case map[string]any:
-			v, ok := c[seg]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			cur = c[i]
-		default:
-			return nil, false
-		}
+	p, err := ir.ParsePath(path)
+	if err != nil {
+		return nil, false
 	}
-	return cur, true
+	return p.Lookup(obj)
 }
 
-// setPath sets the value at an IR field path, creating maps on the way. A
-// numeric element indexes an existing list.
+// setPath sets the value at a field path, creating maps on the way. An
+// index, or a field named by a number, indexes an existing list.
 func setPath(obj map[string]any, path string, v any) error {
-	segs := ir.SplitPath(path)
-	if len(segs) == 0 {
-		return fmt.Errorf("bad field path %q", path)
+	p, err := ir.ParsePattern(path)
+	if err != nil {
+		return err
 	}
 	var cur any = obj
-	for i, seg := range segs {
-		last := i == len(segs)-1
+	for i, e := range p {
+		if e.Kind == ir.PathAny {
+			return fmt.Errorf("field path %s: cannot set through *", p)
+		}
+		last := i == len(p)-1
 		switch c := cur.(type) {
 		case map[string]any:
 			if last {
-				c[seg] = v
+				c[e.Key()] = v
 				return nil
 			}
-			next, ok := c[seg]
+			next, ok := c[e.Key()]
 			if !ok || next == nil {
 				next = map[string]any{}
-				c[seg] = next
+				c[e.Key()] = next
 			}
 			cur = next
 		case []any:
-			n, err := strconv.Atoi(seg)
+			n, err := strconv.Atoi(e.Key())
 			if err != nil || n < 0 || n >= len(c) {
-				return fmt.Errorf("%q is not an index of a list of %d", seg, len(c))
+				return fmt.Errorf("%s is not an index of a list of %d", e, len(c))
 			}
 			if last {
 				c[n] = v
@@ -67,7 +54,7 @@ func setPath(obj map[string]any, path string, v any) error {
 			}
 			cur = c[n]
 		default:
-			return fmt.Errorf("%s is not an object", strings.Join(segs[:i], "."))
+			return fmt.Errorf("%s is not an object", p[:i])
 		}
 	}
 	return nil

@@ -34,6 +34,14 @@ func TestSetAndGetPath(t *testing.T) {
 	if err := setPath(obj, "spec.replicas.x", 1); err == nil {
 		t.Error("setPath through a number: no error")
 	}
+	if err := setPath(obj, "spec.containers[0].image", "d"); err != nil {
+		t.Error(err)
+	} else if got, _ := getPath(obj, "spec.containers[0].image"); got != "d" {
+		t.Errorf("spec.containers[0].image = %v after setting d", got)
+	}
+	if err := setPath(obj, "spec.containers.*.image", "e"); err == nil || !strings.Contains(err.Error(), "cannot set through *") {
+		t.Errorf("setPath through *: error %v", err)
+	}
 	if _, ok := getPath(obj, "spec.missing"); ok {
 		t.Error("getPath of a missing field: found")
 	}

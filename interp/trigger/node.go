@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
-	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
@@ -237,7 +235,7 @@ func check(t *planfile.Trigger) error {
 	switch t.Op {
 	case ir.TrigEvent, ir.TrigWrite:
 		if t.Where != nil && t.Where.Path != "" {
-			if _, err := mask.ParsePath(t.Where.Path); err != nil {
+			if _, err := ir.ParsePattern(t.Where.Path); err != nil {
 				return fmt.Errorf("trigger %s: %w", t.Op, err)
 			}
 		}
@@ -291,38 +289,15 @@ func cond(c *ir.Cond, obj map[string]any) bool {
 	if c.Path == "" {
 		return true
 	}
-	segs, err := mask.ParsePath(c.Path)
+	p, err := ir.ParsePattern(c.Path)
 	if err != nil {
 		return false
 	}
-	v, ok := lookup(obj, segs)
+	v, ok := p.Lookup(obj)
 	if c.Exists || c.Value == nil {
 		return ok && v != nil
 	}
 	a, err1 := json.Marshal(v)
 	b, err2 := json.Marshal(c.Value)
 	return ok && err1 == nil && err2 == nil && string(a) == string(b)
-}
-
-// lookup follows a path through maps and list indices.
-func lookup(v any, segs []string) (any, bool) {
-	for _, s := range segs {
-		switch t := v.(type) {
-		case map[string]any:
-			x, ok := t[s]
-			if !ok {
-				return nil, false
-			}
-			v = x
-		case []any:
-			i, err := strconv.Atoi(s)
-			if err != nil || i < 0 || i >= len(t) {
-				return nil, false
-			}
-			v = t[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/internal/spell"
+	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
@@ -131,10 +132,11 @@ func mergeFields(a, b []*field) []*field {
 	return out
 }
 
-func joinKey(path []string) string {
+// joinKey returns a map key for a field path: its elements' keys.
+func joinKey(path ir.Path) string {
 	s := ""
-	for _, p := range path {
-		s += p + "\x00"
+	for _, e := range path {
+		s += e.Key() + "\x00"
 	}
 	return s
 }

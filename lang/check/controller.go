@@ -164,15 +164,15 @@ func (c *checker) controllerEnv(out *ir.Controller, vals map[string]*value) {
 	}
 	for _, f := range v.fields {
 		if len(f.path) != 1 {
-			c.errorf(f.rng, "env", "env: variable name %q must be a single name", strings.Join(f.path, "."))
+			c.errorf(f.rng, "env", "env: variable name %q must be a single name", f.path)
 			continue
 		}
 		val, ok := envString(f.val)
 		if !ok {
-			c.errorf(f.val.rng, "type", "env %s: want a string, number or bool, got %s", f.path[0], f.val.describe())
+			c.errorf(f.val.rng, "type", "env %s: want a string, number or bool, got %s", f.path, f.val.describe())
 			continue
 		}
-		out.Env = append(out.Env, ir.EnvVar{Name: f.path[0], Value: val})
+		out.Env = append(out.Env, ir.EnvVar{Name: f.path[0].Key(), Value: val})
 	}
 }
 
@@ -293,7 +293,7 @@ func (c *checker) kubeconfigObject(v *value) ir.Kubeconfig {
 	var k ir.Kubeconfig
 	envGiven := false
 	for _, f := range v.fields {
-		name := strings.Join(f.path, ".")
+		name := f.path.String()
 		switch name {
 		case "env":
 			k.Env, _ = c.boolean(f.val, "kubeconfig env")
@@ -333,7 +333,7 @@ func (c *checker) ready(v *value) *ir.Readiness {
 }
 
 func (c *checker) readyField(r *ir.Readiness, f *field) {
-	name := strings.Join(f.path, ".")
+	name := f.path.String()
 	switch name {
 	case "log":
 		r.LogLine, _ = c.str(f.val, "ready log")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/internal/spell"
+	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
@@ -159,9 +160,9 @@ func (c *checker) evalFields(o *syntax.Object, sc *scope) []*field {
 			continue
 		}
 		fl := &field{path: path, rng: f.Key.Range(), val: c.eval(f.Value, sc)}
-		key := strings.Join(path, "\x00")
+		key := joinKey(path)
 		if prev, dup := seen[key]; dup {
-			d := c.errorf(fl.rng, "duplicate", "duplicate field %q", strings.Join(path, "."))
+			d := c.errorf(fl.rng, "duplicate", "duplicate field %q", path)
 			related(d, "first set here", prev.rng)
 			continue
 		}
@@ -171,29 +172,52 @@ func (c *checker) evalFields(o *syntax.Object, sc *scope) []*field {
 	return out
 }
 
-// path returns the elements of a field path, unquoting quoted ones; "*"
-// stands for any key or index.
-func (c *checker) path(p *syntax.Path) []string {
+// path lowers a field path from its tokens (grammar.md, "Field paths"),
+// or reports a bad element and returns nil.
+func (c *checker) path(p *syntax.Path) ir.Path {
 	if p == nil {
 		return nil
 	}
-	head, ok := c.pathElem(p.Head, p.Range())
+	head, ok := c.fieldElem(p.Head, p.Range())
 	if !ok {
 		return nil
 	}
-	out := []string{head}
+	out := ir.Path{head}
 	for _, e := range p.Elems {
+		var el ir.PathElem
 		if e.Index != "" {
-			out = append(out, e.Index)
-			continue
+			el, ok = c.indexElem(e.Index, e.Range())
+		} else {
+			el, ok = c.fieldElem(e.Field, e.Range())
 		}
-		s, ok := c.pathElem(e.Field, e.Range())
 		if !ok {
 			return nil
 		}
-		out = append(out, s)
+		out = append(out, el)
 	}
 	return out
+}
+
+// fieldElem lowers a name, a quoted name or "*".
+func (c *checker) fieldElem(text string, rng diag.Range) (ir.PathElem, bool) {
+	if text == "*" {
+		return ir.AnyElem(), true
+	}
+	s, ok := c.pathElem(text, rng)
+	return ir.FieldElem(s), ok
+}
+
+// indexElem lowers the N or * of [N] or [*].
+func (c *checker) indexElem(text string, rng diag.Range) (ir.PathElem, bool) {
+	if text == "*" {
+		return ir.AnyElem(), true
+	}
+	i, err := strconv.Atoi(text)
+	if err != nil || i < 0 {
+		c.errorf(rng, "path", "bad list index %s (want a whole number from 0)", text)
+		return ir.PathElem{}, false
+	}
+	return ir.IndexElem(i), true
 }
 
 func (c *checker) pathElem(text string, rng diag.Range) (string, bool) {

@@ -80,7 +80,7 @@ func (c *checker) filterObject(v *value, what string) (ir.Filter, bool) {
 	var f ir.Filter
 	ok := true
 	for _, fl := range v.fields {
-		switch name := strings.Join(fl.path, "."); name {
+		switch name := fl.path.String(); name {
 		case "target":
 			r := c.toRef(fl.val, keyGlob, what)
 			if r == nil {
@@ -121,7 +121,7 @@ func (c *checker) prune(v *value) ir.Prune {
 }
 
 func (c *checker) pruneField(p *ir.Prune, f *field) {
-	name := strings.Join(f.path, ".")
+	name := f.path.String()
 	b, ok := c.boolean(f.val, "prune "+name)
 	if !ok {
 		return
@@ -178,7 +178,7 @@ func (c *checker) maskRule(r *syntax.MaskRule, sc *scope) *ir.MaskRule {
 		if path == nil {
 			return nil
 		}
-		out.Path = ir.JoinPath(path)
+		out.Path = path.String()
 	case r.Value != "":
 		if !contains(maskValues(), r.Value) {
 			d := c.errorf(r.Range(), "unknown", "unknown value kind %q (want timestamp or ip)", r.Value)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
@@ -81,7 +82,7 @@ func (v *value) use(k kind) bool {
 
 // field is one object field: a path and its value.
 type field struct {
-	path []string
+	path ir.Path
 	rng  diag.Range
 	val  *value
 }
@@ -134,15 +135,15 @@ func objectToAny(fields []*field) map[string]any {
 	out := map[string]any{}
 	for _, f := range fields {
 		m := out
-		for _, p := range f.path[:len(f.path)-1] {
-			next, ok := m[p].(map[string]any)
+		for _, e := range f.path[:len(f.path)-1] {
+			next, ok := m[e.Key()].(map[string]any)
 			if !ok {
 				next = map[string]any{}
-				m[p] = next
+				m[e.Key()] = next
 			}
 			m = next
 		}
-		m[f.path[len(f.path)-1]] = f.val.toAny()
+		m[f.path[len(f.path)-1].Key()] = f.val.toAny()
 	}
 	return out
 }

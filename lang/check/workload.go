@@ -219,7 +219,7 @@ func (c *checker) apply(st *ir.Step, s *syntax.Apply, sc *scope) {
 		return
 	}
 	for _, f := range c.evalFields(s.Set, sc) {
-		st.Set = append(st.Set, ir.FieldSet{Path: ir.JoinPath(f.path), Value: f.val.toAny()})
+		st.Set = append(st.Set, ir.FieldSet{Path: f.path.String(), Value: f.val.toAny()})
 	}
 }
 
@@ -300,7 +300,7 @@ func (c *checker) cond(cd *syntax.Cond, sc *scope, k celenv.Kind) *ir.Cond {
 	if path == nil {
 		return nil
 	}
-	out := &ir.Cond{Path: ir.JoinPath(path)}
+	out := &ir.Cond{Path: path.String()}
 	if cd.Exists {
 		out.Exists = true
 		return out

@@ -286,6 +286,17 @@ func (l *lowerer) durationOf(f cue.Value) ir.Duration {
 	return ir.Duration(d)
 }
 
+// path checks a field path written as a string (grammar.md, "Field
+// paths") and returns it in its text form, as the .sieve checker does.
+func (l *lowerer) path(at cue.Value, s string) string {
+	p, err := ir.ParsePattern(s)
+	if err != nil {
+		l.errorf(at, "path", "%v", err)
+		return s
+	}
+	return p.String()
+}
+
 // key parses a resource key field: kind/namespace/name or kind/name.
 func (l *lowerer) key(f cue.Value, globs bool) *ir.Ref {
 	s, _ := f.String()

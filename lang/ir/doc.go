@@ -4,7 +4,9 @@
 // inheritance is flattened. Every node carries the source range it came
 // from, so a failure at run time can name the spec line.
 //
-// It does not parse, check or run anything. Dump gives the deterministic JSON
-// form that `sieve compile` prints and that the front-end parity tests
-// compare.
+// It owns one text form, the field path (Path: parse, format, match), which
+// both front ends, the masks, the oracle and the run-time engines share;
+// it parses nothing else, and checks and runs nothing. Dump gives the
+// deterministic JSON form that `sieve compile` prints and that the
+// front-end parity tests compare.
 package ir

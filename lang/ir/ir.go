@@ -148,7 +148,7 @@ type Step struct {
 
 // FieldSet overrides one field of an applied manifest.
 type FieldSet struct {
-	Path  string `json:"path"` // dotted, e.g. spec.replicas
+	Path  string `json:"path"` // a Path in its text form, e.g. spec.replicas
 	Value Value  `json:"value"`
 }
 
@@ -177,7 +177,7 @@ const (
 // WaitCond is what a wait step waits for.
 type WaitCond struct {
 	Kind  WaitKind `json:"kind"`
-	Path  string   `json:"path,omitempty"`
+	Path  string   `json:"path,omitempty"` // a Path in its text form
 	Value Value    `json:"value,omitempty"`
 	// Exists, with WaitField, waits for Path to be set rather than equal.
 	Exists bool   `json:"exists,omitempty"`
@@ -275,7 +275,8 @@ type MaskRule struct {
 	Target Ref        `json:"target"`
 	// Key masks a field of that name at any depth.
 	Key string `json:"key,omitempty"`
-	// Path masks one field path; "*" matches any map key or list index.
+	// Path masks one field path (a Path in its text form); "*" matches
+	// any map key or list index.
 	Path string `json:"path,omitempty"`
 	// Value masks string values of a kind anywhere: "timestamp" or "ip".
 	Value string `json:"value,omitempty"`
@@ -375,7 +376,7 @@ type Trigger struct {
 // Cond is a condition on an object: a field equal to a value, a field set
 // (Value nil, Exists true), or a CEL expression over `object`.
 type Cond struct {
-	Path   string `json:"path,omitempty"`
+	Path   string `json:"path,omitempty"` // a Path in its text form
 	Value  Value  `json:"value,omitempty"`
 	Exists bool   `json:"exists,omitempty"`
 	Expr   string `json:"expr,omitempty"`
