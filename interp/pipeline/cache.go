@@ -253,26 +253,13 @@ func reuse(src string, layout report.Layout, n int) ([]*trace.Trace, error) {
 				return nil, fmt.Errorf("reference run %d: %w", i, err)
 			}
 		}
-		t, err := trace.Read(filepath.Join(layout.ReferenceDir(i), report.TraceFile))
+		t, err := trace.Read(layout.ReferenceTrace(i))
 		if err != nil {
 			return nil, fmt.Errorf("reference run %d: %w", i, err)
 		}
 		refs = append(refs, t)
 	}
 	return refs, nil
-}
-
-// CountReferences is how many reference runs (reference/run-1, run-2, ...)
-// the results directory dir holds.
-func CountReferences(dir string) int {
-	l := report.Layout{Root: dir}
-	n := 0
-	for {
-		if _, err := os.Stat(filepath.Join(l.ReferenceDir(n+1), report.TraceFile)); err != nil {
-			return n
-		}
-		n++
-	}
 }
 
 // copyDir copies the regular files of src into dst (not recursively: run

@@ -122,7 +122,7 @@ func TestCacheStoreReuse(t *testing.T) {
 	if len(refs) != 2 || refs[1].Header.Run != 2 {
 		t.Errorf("reused %d runs (second: %+v), want runs 1 and 2", len(refs), refs)
 	}
-	if n := CountReferences(dst.Root); n != 2 {
-		t.Errorf("CountReferences = %d, want 2", n)
+	if n := dst.References(); n != 2 {
+		t.Errorf("References() = %d, want 2", n)
 	}
 }

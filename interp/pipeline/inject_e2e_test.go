@@ -201,7 +201,7 @@ func TestPlanNeverFires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := report.Judge(orc, p, r.trace, "plans/crash-never")
+	res, err := pipeline.Judge(orc, p, r.trace, report.Layout{Root: t.TempDir()}, "plans/crash-never")
 	if err != nil {
 		t.Fatal(err)
 	}

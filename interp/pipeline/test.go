@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -114,11 +113,11 @@ func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		return p, err
 	}
 	p.Outcome.References = len(refs)
-	p.oracle, err = oracle.New(refs, oracle.Options{Masks: append([]*ir.Mask{ClusterMask()}, o.Test.Masks...), Invariants: o.Test.Invariants, ResultsDir: o.Out})
+	p.oracle, err = oracle.New(refs, oracle.Options{Masks: append([]*ir.Mask{ClusterMask()}, o.Test.Masks...), Invariants: o.Test.Invariants})
 	if err != nil {
 		return p, err
 	}
-	if err := brokenInvariants(p.oracle, o.Test.Invariants, refs, referenceTraces(p.layout, len(refs))); err != nil {
+	if err := brokenInvariants(p.oracle, o.Test.Invariants, refs, p.layout.ReferenceTraces(len(refs))); err != nil {
 		return p, err
 	}
 	comment := []string{fmt.Sprintf("learned from %d reference runs of test %s", len(refs), o.Test.Name)}
@@ -142,7 +141,7 @@ func Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		return p, err
 	}
 	if o.Plans == nil {
-		if err := plan.WriteCandidatesFile(p.layout.Pruned(), cands); err != nil {
+		if err := report.WritePruned(p.layout, cands); err != nil {
 			return p, err
 		}
 	}
@@ -179,7 +178,7 @@ func (pr *Prepared) Run(ctx context.Context) error {
 func (o *Options) references(ctx context.Context, layout report.Layout, run *report.TestRun) (refs []*trace.Trace, store string, err error) {
 	n := max(o.Test.Runs, 1)
 	if o.References != "" {
-		n = max(CountReferences(o.References), 1)
+		n = max(report.Layout{Root: o.References}.References(), 1)
 	}
 	run.References = n
 	if err := report.WriteRun(layout, run); err != nil {
@@ -228,15 +227,6 @@ func (o *Options) record(ctx context.Context, layout report.Layout, n int) ([]*t
 		}
 	}
 	return refs, nil
-}
-
-// referenceTraces are the trace files of n reference runs.
-func referenceTraces(layout report.Layout, n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = filepath.Join(layout.ReferenceDir(i+1), report.TraceFile)
-	}
-	return out
 }
 
 // recordOne records reference run i of n on worker w.
@@ -349,15 +339,8 @@ send:
 // again to confirm its findings (Options.Confirm). A run that could not be
 // done is a result with status error, not an error, unless ctx ended.
 func (pr *Prepared) runPlan(ctx context.Context, w *Worker, p *plan.Plan) (*report.Result, error) {
-	dir := pr.layout.PlanDir(p.Name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	b, err := p.Marshal()
+	dir, err := pr.layout.WritePlan(p)
 	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(dir, report.PlanFile), b, 0o644); err != nil {
 		return nil, err
 	}
 	result, unhealthy, err := pr.judgeRun(ctx, w, p, dir, report.PlanRel(p.Name))
@@ -426,7 +409,7 @@ func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, 
 		var t *trace.Trace
 		if t, runErr = trace.Read(res.Trace); runErr == nil {
 			var judged *report.Result
-			if judged, runErr = report.Judge(pr.oracle, p, t, rel); runErr == nil {
+			if judged, runErr = Judge(pr.oracle, p, t, pr.layout, rel); runErr == nil {
 				result = judged
 			}
 		}

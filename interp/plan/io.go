@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
 
 	"github.com/sievetool/sieve/lang/input"
 )
@@ -31,41 +29,6 @@ func (p *Plan) Marshal() ([]byte, error) {
 		return nil, fmt.Errorf("plan %s: %w", p.Name, err)
 	}
 	return buf.Bytes(), nil
-}
-
-// Files a plans directory holds besides the plans.
-const (
-	// CountsFile holds the counts per policy and pattern (JSON).
-	CountsFile = "counts.json"
-	// PrunedFile holds every candidate and what became of it (JSON Lines,
-	// WriteCandidates).
-	PrunedFile = "pruned.jsonl"
-)
-
-// Write writes each plan of the set to dir as NAME.json, the counts to
-// dir/counts.json and the candidates to dir/pruned.jsonl. It creates dir
-// if needed.
-func (s *Set) Write(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("plan: %w", err)
-	}
-	for _, p := range s.Plans {
-		b, err := p.Marshal()
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, p.Name+".json"), b, 0o644); err != nil {
-			return fmt.Errorf("plan: %w", err)
-		}
-	}
-	b, err := json.MarshalIndent(s.Counts, "", "  ")
-	if err != nil {
-		return fmt.Errorf("plan: counts: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, CountsFile), append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("plan: %w", err)
-	}
-	return WriteCandidatesFile(filepath.Join(dir, PrunedFile), s.Candidates)
 }
 
 // WriteCandidatesFile writes the candidates to file as JSON Lines.
@@ -112,26 +75,4 @@ func Decode(b []byte) (*Plan, error) {
 		return nil, fmt.Errorf("plan: no name")
 	}
 	return &p, nil
-}
-
-// ReadDir reads every plan file (*.json except counts.json) in dir, sorted
-// by name.
-func ReadDir(dir string) ([]*Plan, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		return nil, fmt.Errorf("plan: %w", err)
-	}
-	sort.Strings(files)
-	var out []*Plan
-	for _, f := range files {
-		if filepath.Base(f) == CountsFile {
-			continue
-		}
-		p, err := Read(f)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
 }

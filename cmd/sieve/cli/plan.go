@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -97,7 +96,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 		return usageErr(err)
 	}
 	if f.out != "" {
-		if err := set.Write(f.out); err != nil {
+		if err := report.WritePlanSet(report.Layout{Root: f.out}, set); err != nil {
 			return infraErr(err)
 		}
 	}
@@ -126,7 +125,7 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 		}
 		return nil, g.testErr(t, err)
 	}
-	tr, err := trace.Read(filepath.Join(report.Layout{Root: out}.ReferenceDir(1), report.TraceFile))
+	tr, err := trace.Read(report.Layout{Root: out}.ReferenceTrace(1))
 	if err != nil {
 		return nil, infraErr(err)
 	}

@@ -120,10 +120,10 @@ func cacheFor(noCache bool) *pipeline.Cache {
 // printRecorded tells where the traces and the learned masks are.
 func printRecorded(g *globals, t *ir.Test, out string) {
 	l := report.Layout{Root: relPath(out)}
-	n := pipeline.CountReferences(out)
+	n := report.Layout{Root: out}.References()
 	fmt.Fprintf(g.stdout, "test %s: %d reference runs\n", t.Name, n)
 	for i := 1; i <= n; i++ {
-		fmt.Fprintf(g.stdout, "  trace:   %s\n", filepath.Join(l.ReferenceDir(i), report.TraceFile))
+		fmt.Fprintf(g.stdout, "  trace:   %s\n", l.ReferenceTrace(i))
 	}
 	fmt.Fprintf(g.stdout, "  masks:   %s\n", l.Learned())
 	fmt.Fprintf(g.stdout, "  to use the masks: review the file, copy it next to the spec, add `import \"./%s\"`\n", report.LearnedFile)
