@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
@@ -91,7 +91,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 			return err
 		}
 	}
-	set, err := plan.Generate(tr, onlyPattern(t, f.pattern), plan.Options{})
+	set, err := pipeline.Plans(pipeline.Env{}, t, tr, pipeline.Selection{Pattern: ir.Pattern(f.pattern)})
 	if err != nil {
 		return usageErr(err)
 	}
@@ -119,17 +119,14 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	rf := &recordFlags{noCache: f.noCache, backend: f.backend}
-	if err := recordOne(ctx, g, rf, file, t, out); err != nil {
+	refs, err := recordOne(ctx, g, rf, file, t, out)
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, printedErr(exitInterrupted)
 		}
 		return nil, g.testErr(t, err)
 	}
-	tr, err := trace.Read(report.Layout{Root: out}.ReferenceTrace(1))
-	if err != nil {
-		return nil, infraErr(err)
-	}
-	return tr, nil
+	return refs.Traces[0], nil
 }
 
 // checkPattern validates --pattern.
@@ -153,27 +150,6 @@ func planTestName(flag string, tr *trace.Trace, spec *ir.Spec) string {
 		return spec.Tests[0].Name
 	}
 	return ""
-}
-
-// onlyPattern returns a copy of t that asks only for pattern p (all when
-// p is empty).
-func onlyPattern(t *ir.Test, p string) *ir.Test {
-	if p == "" {
-		return t
-	}
-	c := *t
-	c.Policies = nil
-	if ir.Pattern(p) != plan.User {
-		c.Plans = nil
-		for _, pol := range t.Policies {
-			if slices.Contains(pol.Patterns, ir.Pattern(p)) {
-				pc := *pol
-				pc.Patterns = []ir.Pattern{ir.Pattern(p)}
-				c.Policies = append(c.Policies, &pc)
-			}
-		}
-	}
-	return &c
 }
 
 // printPlans prints the set: JSON, or the counts table and the names (only

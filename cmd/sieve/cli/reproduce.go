@@ -104,18 +104,24 @@ func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *i
 	if err != nil {
 		return nil, err
 	}
-	o := pipeline.Options{
-		Test: t, Spec: spec, BaseDir: filepath.Dir(spec), Out: out, Workers: workers,
-		Plans: []*plan.Plan{orig.Plan}, References: orig.Layout.Root, Progress: g.progress(),
-	}
-	outcome, err := pipeline.RunTest(ctx, o)
+	env := pipeline.Env{Spec: spec, BaseDir: filepath.Dir(spec), Workers: workers, Progress: g.progress()}
+	l := report.Layout{Root: out}
+	run, refs, err := references(ctx, env, t, l, pipeline.RefOptions{From: orig.Layout.Root})
 	if err != nil {
 		return nil, err
 	}
-	if len(outcome.Results) != 1 {
+	run.Planned = 1
+	if err := report.WriteRun(l, run); err != nil {
+		return nil, err
+	}
+	results, err := pipeline.RunPlans(ctx, env, refs, []*plan.Plan{orig.Plan}, l, pipeline.RunOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if len(results) != 1 {
 		return nil, fmt.Errorf("plan %s: no result", orig.Plan.Name)
 	}
-	return outcome.Results[0], nil
+	return results[0], pipeline.Finish(l, run)
 }
 
 // verdict prints, for each original finding, whether the rerun found it

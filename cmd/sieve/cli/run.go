@@ -234,22 +234,17 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 	}
 	disp := newProgress(g)
 	defer disp.end()
+	env := pipeline.Env{Spec: file, BaseDir: filepath.Dir(file), Workers: workers, Progress: disp}
 	o := pipeline.Options{
-		Test: t, Spec: file, BaseDir: filepath.Dir(file), Out: out, Workers: workers,
-		MaxPlans: f.maxPlans, Shard: f.part, Confirm: f.confirm, Progress: disp, OnResult: disp.result, Cache: cacheFor(f.noCache),
+		References: pipeline.RefOptions{Cache: cacheFor(f.noCache)},
+		Select:     pipeline.Selection{Pattern: ir.Pattern(f.pattern), Shard: f.part, MaxPlans: f.maxPlans},
+		Run:        pipeline.RunOptions{Confirm: f.confirm, OnResult: disp.result},
+		Planned: func(n int) {
+			disp.planned(n)
+			stopSpare(g, workers[min(max(n, 1), len(workers)):])
+		},
 	}
-	if f.pattern != "" {
-		o.Patterns = []ir.Pattern{ir.Pattern(f.pattern)}
-	}
-	p, err := pipeline.Prepare(ctx, o)
-	if err != nil {
-		return p.Outcome, err
-	}
-	disp.planned(len(p.Outcome.Plans))
-	if spare := p.Trim(); len(spare) > 0 {
-		stopSpare(g, spare)
-	}
-	return p.Outcome, p.Run(ctx)
+	return pipeline.Test(ctx, env, t, report.Layout{Root: out}, o)
 }
 
 // finish prints the counts, timings and the summary of the results, and
@@ -306,7 +301,7 @@ func printStats(w io.Writer, o *pipeline.TestOutcome) {
 	for _, p := range pats {
 		fmt.Fprintf(w, "%s: %d plans run\n", p, ran[plan.Pattern(p)])
 	}
-	fmt.Fprintf(w, "%d reference runs, %d plans run, median %.1fs per plan\n", o.References, len(o.Results), median(o.Seconds))
+	fmt.Fprintf(w, "%d reference runs, %d plans run, median %.1fs per plan\n", o.References, len(o.Results), median(seconds(o.Results)))
 	printRetried(w, o.Results)
 	fmt.Fprintln(w)
 }
@@ -328,6 +323,15 @@ func printRetried(w io.Writer, results []*report.Result) {
 		why, _, _ := strings.Cut(r.Retried, "\n")
 		fmt.Fprintf(w, "  %s: %s\n", r.Plan, why)
 	}
+}
+
+// seconds are the durations of the plan runs.
+func seconds(rs []*report.Result) []float64 {
+	out := make([]float64, len(rs))
+	for i, r := range rs {
+		out[i] = r.Seconds
+	}
+	return out
 }
 
 func median(xs []float64) float64 {
