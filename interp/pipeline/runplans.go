@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -121,7 +119,7 @@ func (pr *planRunner) runPlan(ctx context.Context, w *Worker, p *plan.Plan) (*re
 	}
 	if result.Status == report.Failed && pr.opts.Confirm > 0 {
 		// The first verdict is on disk: an interrupted rerun leaves it.
-		pr.confirm(ctx, w, p, dir, result)
+		pr.confirm(ctx, w, p, result)
 		if len(result.Reruns) > 0 {
 			if err := report.WriteResult(pr.out, result); err != nil {
 				return nil, err
@@ -187,14 +185,14 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir
 	return result, isUnhealthy(runErr), nil
 }
 
-// confirm runs a failed plan again into DIR/rerun-N, up to
+// confirm runs a failed plan again into its rerun directories, up to
 // RunOptions.Confirm times or until every finding has been found again, and
 // settles its findings with the reruns (report.Result.Confirm).
-func (pr *planRunner) confirm(ctx context.Context, w *Worker, p *plan.Plan, dir string, res *report.Result) {
+func (pr *planRunner) confirm(ctx context.Context, w *Worker, p *plan.Plan, res *report.Result) {
 	var reruns []*report.Result
 	for i := 1; i <= pr.opts.Confirm && !res.FoundAgain(reruns); i++ {
-		name := "rerun-" + strconv.Itoa(i)
-		rr, _, err := pr.judgeRun(ctx, w, p, filepath.Join(dir, name), res.Dir+"/"+name)
+		rerun, rel := pr.out.Rerun(p.Name, i)
+		rr, _, err := pr.judgeRun(ctx, w, p, rerun, rel)
 		if err != nil {
 			break // interrupted
 		}

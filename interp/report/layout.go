@@ -85,6 +85,14 @@ func (l Layout) PlanDir(plan string) string {
 	return filepath.Join(l.Root, plansDir, SafeName(plan))
 }
 
+// Rerun is ROOT/plans/NAME/rerun-N (N from 1), where a failed plan runs
+// again to confirm its findings, and the same relative to the root
+// (Result.Dir).
+func (l Layout) Rerun(plan string, n int) (dir, rel string) {
+	name := "rerun-" + strconv.Itoa(n)
+	return filepath.Join(l.PlanDir(plan), name), PlanRel(plan) + "/" + name
+}
+
 // WritePlan writes ROOT/plans/NAME/plan.json, creating the directory,
 // and returns the directory.
 func (l Layout) WritePlan(p *plan.Plan) (string, error) {
