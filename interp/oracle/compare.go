@@ -3,7 +3,6 @@ package oracle
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/trace"
@@ -193,12 +192,4 @@ func show(v any) string {
 		s = s[:77] + "..."
 	}
 	return s
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

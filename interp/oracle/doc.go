@@ -28,5 +28,7 @@
 // applies them to every comparison, and FormatMask renders them for a .sieve
 // file. CheckReference reports what is wrong with a reference run on its own.
 //
-// It does not run anything, read files or render reports (see interp/report).
+// It returns findings only: it does not run anything, read files, judge a
+// plan's run (interp/pipeline does) or name files of the results directory
+// (interp/report's Layout fills in a finding's reproduce command).
 package oracle

@@ -115,7 +115,9 @@ type Finding struct {
 	Seq int64 `json:"seq,omitempty"`
 	// Message says what happened in one line.
 	Message string `json:"message"`
-	// Reproduce is the command that runs the plan again.
+	// Reproduce is the command that runs the plan again. The oracle leaves
+	// it empty: the pipeline fills it in from the results directory
+	// (report.Layout.Reproduce).
 	Reproduce string `json:"reproduce,omitempty"`
 }
 

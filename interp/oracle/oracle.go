@@ -3,7 +3,6 @@ package oracle
 import (
 	"context"
 	"fmt"
-	"path"
 
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/trace"
@@ -23,9 +22,6 @@ type Options struct {
 	Own func(trace.Key) bool
 	// OwnKeys lists more such objects.
 	OwnKeys []trace.Key
-	// ResultsDir is the results directory named in reproduce commands
-	// (default "sieve-results").
-	ResultsDir string
 	// NoLearn turns off learning nondeterminism from the reference runs
 	// (for when the learned masks are already among Masks).
 	NoLearn bool
@@ -57,9 +53,6 @@ func New(refs []*trace.Trace, opts Options) (*Oracle, error) {
 		return nil, fmt.Errorf("oracle: no reference trace")
 	}
 	o := &Oracle{opts: opts, own: ownPredicate(opts)}
-	if o.opts.ResultsDir == "" {
-		o.opts.ResultsDir = "sieve-results"
-	}
 	if o.opts.Context == nil {
 		o.opts.Context = context.Background()
 	}
@@ -166,22 +159,6 @@ func (o *Oracle) stamp(f *Finding, h trace.Header) {
 	if f.Severity == 0 {
 		f.Severity = severityOf(f.Check)
 	}
-	if h.Plan != "" {
-		f.Reproduce = ReproduceCommand(o.opts.ResultsDir, h.Plan)
-	}
-}
-
-// ReproduceCommand is the command that reruns plan from a results
-// directory laid out as docs/results.md says (plan names made safe for a
-// file name are the caller's business).
-func ReproduceCommand(resultsDir, plan string) string {
-	return ReproduceDir(path.Join(resultsDir, "plans", plan))
-}
-
-// ReproduceDir is the command that reruns the plan whose results are in
-// planDir.
-func ReproduceDir(planDir string) string {
-	return "sieve reproduce " + shellQuote(planDir)
 }
 
 // Injected reports whether the run's plan was carried out: every one of

@@ -54,7 +54,7 @@ func runGolden(t *testing.T, file string, env *celenv.Env) {
 	}
 	refs, test, fo := loadFixture(t, ar)
 	masks := append(stdMasks(t, fo.Std), fo.Masks...)
-	o, err := New(refs, Options{Masks: masks, Invariants: fo.Invariants, OwnKeys: fo.OwnKeys, ResultsDir: "results", Env: env})
+	o, err := New(refs, Options{Masks: masks, Invariants: fo.Invariants, OwnKeys: fo.OwnKeys, Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}

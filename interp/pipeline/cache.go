@@ -73,26 +73,27 @@ func buildVersion() (v string, exact bool) {
 	return v, exact
 }
 
-// cacheKey hashes what the reference runs of o's test depend on. w is the
-// worker that records them (its backend kind and binary cache).
-func (o *Options) cacheKey(ctx context.Context, w *Worker) (string, error) {
-	version, err := o.Cache.version()
+// cacheKey hashes what the reference runs of test t (its paths relative
+// to baseDir) depend on. w is the worker that records them (its backend
+// kind and binary cache).
+func (c *Cache) cacheKey(ctx context.Context, t *ir.Test, baseDir string, w *Worker) (string, error) {
+	version, err := c.version()
 	if err != nil {
 		return "", fmt.Errorf("reference cache: sieve version: %w", err)
 	}
-	spec, err := testJSON(o.Test)
+	spec, err := testJSON(t)
 	if err != nil {
 		return "", err
 	}
-	bin, err := controllerHash(ctx, o.Test.Controller, o.BaseDir, w.CacheDir)
+	bin, err := controllerHash(ctx, t.Controller, baseDir, w.CacheDir)
 	if err != nil {
 		return "", fmt.Errorf("reference cache: controller: %w", err)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "sieve %s\nbackend %T\ncontroller %s\nruns %d\n", version, w.Backend, bin, max(o.Test.Runs, 1))
+	fmt.Fprintf(h, "sieve %s\nbackend %T\ncontroller %s\nruns %d\n", version, w.Backend, bin, max(t.Runs, 1))
 	h.Write(spec)
-	for _, f := range inputFiles(o.Test) {
-		sum, err := fileHash(ir.OSPath(o.BaseDir, f))
+	for _, f := range inputFiles(t) {
+		sum, err := fileHash(ir.OSPath(baseDir, f))
 		if err != nil {
 			sum = "missing"
 		}
@@ -178,20 +179,21 @@ func fileHash(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// cached looks up the test's reference runs in the cache. It returns the
-// entry's directory (laid out like a results directory) and whether it
-// holds the runs; a key that cannot be computed is told and means a miss.
-func (o *Options) cached(ctx context.Context) (key, dir string, hit bool) {
-	if o.Cache == nil {
+// cached looks up test t's reference runs in cache c (nil: no cache). It
+// returns the entry's directory (laid out like a results directory) and
+// whether it holds the runs; a key that cannot be computed is told and
+// means a miss.
+func cached(ctx context.Context, env Env, t *ir.Test, c *Cache) (key, dir string, hit bool) {
+	if c == nil {
 		return "", "", false
 	}
-	key, err := o.cacheKey(ctx, o.Workers[0])
+	key, err := c.cacheKey(ctx, t, env.BaseDir, env.Workers[0])
 	if err != nil {
-		o.progressf("%v (recording the reference runs)", err)
+		env.progressf("%v (recording the reference runs)", err)
 		return "", "", false
 	}
-	dir = filepath.Join(o.Cache.dir(), key)
-	n := max(o.Test.Runs, 1)
+	dir = filepath.Join(c.dir(), key)
+	n := max(t.Runs, 1)
 	if _, err = os.Stat(report.Layout{Root: dir}.ReferenceDir(n)); err != nil {
 		return key, dir, false
 	}
@@ -199,17 +201,17 @@ func (o *Options) cached(ctx context.Context) (key, dir string, hit bool) {
 	return key, dir, true
 }
 
-// store copies the recorded reference runs and learned masks of layout
-// into the cache entry dir, atomically (a temporary directory renamed into
-// place), and trims the entries not used for cachedir.MaxAge. Failing to
-// store is told, not an error.
-func (o *Options) store(dir string, layout report.Layout) {
-	err := storeEntry(dir, layout, max(o.Test.Runs, 1))
+// storeRefs copies the recorded reference runs of test t and the learned
+// masks of layout into the cache entry dir, atomically (a temporary
+// directory renamed into place), and trims the entries not used for
+// cachedir.MaxAge. Failing to store is told, not an error.
+func storeRefs(env Env, dir string, layout report.Layout, t *ir.Test) {
+	err := storeEntry(dir, layout, max(t.Runs, 1))
 	if err == nil {
 		err = cachedir.Trim(filepath.Dir(dir))
 	}
 	if err != nil {
-		o.progressf("reference cache: %v", err)
+		env.progressf("reference cache: %v", err)
 	}
 }
 
@@ -253,26 +255,13 @@ func reuse(src string, layout report.Layout, n int) ([]*trace.Trace, error) {
 				return nil, fmt.Errorf("reference run %d: %w", i, err)
 			}
 		}
-		t, err := trace.Read(filepath.Join(layout.ReferenceDir(i), report.TraceFile))
+		t, err := trace.Read(layout.ReferenceTrace(i))
 		if err != nil {
 			return nil, fmt.Errorf("reference run %d: %w", i, err)
 		}
 		refs = append(refs, t)
 	}
 	return refs, nil
-}
-
-// CountReferences is how many reference runs (reference/run-1, run-2, ...)
-// the results directory dir holds.
-func CountReferences(dir string) int {
-	l := report.Layout{Root: dir}
-	n := 0
-	for {
-		if _, err := os.Stat(filepath.Join(l.ReferenceDir(n+1), report.TraceFile)); err != nil {
-			return n
-		}
-		n++
-	}
 }
 
 // copyDir copies the regular files of src into dst (not recursively: run
@@ -312,23 +301,4 @@ func copyFile(src, dst string) error {
 		err = cerr
 	}
 	return err
-}
-
-// ClusterMask masks what differs between two control planes whatever the
-// test does: the cluster's CA in the kube-root-ca.crt config maps and the
-// authentication config map, the API server's lease and port. Reference
-// runs recorded on another control plane (from the cache, by sieve
-// reproduce, or on the first worker of several) would otherwise differ
-// from every test run there.
-func ClusterMask() *ir.Mask {
-	ref := func(kind, ns, name string) ir.Ref { return ir.Ref{Kind: kind, Namespace: ns, Name: name} }
-	return &ir.Mask{
-		Name: "cluster",
-		Rules: []*ir.MaskRule{
-			{Target: ref("configmap", "*", "kube-root-ca.crt"), Path: `data."ca.crt"`},
-			{Target: ref("configmap", "kube-system", "extension-apiserver-authentication"), Whole: true},
-			{Target: ref("lease", "kube-system", "apiserver-*"), Whole: true},
-			{Target: ref("service", "default", "kubernetes"), Path: "spec.ports.*.targetPort"},
-		},
-	}
 }

@@ -37,20 +37,27 @@ func cacheTest(t *testing.T, dir string) *ir.Test {
 	}
 }
 
-func key(t *testing.T, o *Options) string {
+func key(t *testing.T, o *keyInputs) string {
 	t.Helper()
-	k, err := o.cacheKey(context.Background(), &Worker{})
+	k, err := o.Cache.cacheKey(context.Background(), o.Test, o.BaseDir, &Worker{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return k
 }
 
+// keyInputs are what a cache key is made from.
+type keyInputs struct {
+	Test    *ir.Test
+	BaseDir string
+	Cache   *Cache
+}
+
 // TestCacheKey checks what the reference cache key depends on: not source
 // positions; the IR, the manifests it reads and the sieve version.
 func TestCacheKey(t *testing.T) {
 	dir := t.TempDir()
-	o := &Options{Test: cacheTest(t, dir), BaseDir: dir, Cache: &Cache{Version: "v1"}}
+	o := &keyInputs{Test: cacheTest(t, dir), BaseDir: dir, Cache: &Cache{Version: "v1"}}
 	base := key(t, o)
 
 	o.Test.Src.Start.Line, o.Test.Workloads[0].Steps[0].Src.Start.Line = 30, 70
@@ -103,8 +110,7 @@ func TestCacheStoreReuse(t *testing.T) {
 	}
 	entry := filepath.Join(root, "k")
 	var progress strings.Builder
-	o := &Options{Test: &ir.Test{Runs: 2}, Progress: &progress}
-	o.store(entry, src)
+	storeRefs(Env{Progress: &progress}, entry, src, &ir.Test{Runs: 2})
 	if progress.Len() > 0 {
 		t.Fatalf("store: %s", progress.String())
 	}
@@ -122,7 +128,7 @@ func TestCacheStoreReuse(t *testing.T) {
 	if len(refs) != 2 || refs[1].Header.Run != 2 {
 		t.Errorf("reused %d runs (second: %+v), want runs 1 and 2", len(refs), refs)
 	}
-	if n := CountReferences(dst.Root); n != 2 {
-		t.Errorf("CountReferences = %d, want 2", n)
+	if n := dst.References(); n != 2 {
+		t.Errorf("References() = %d, want 2", n)
 	}
 }

@@ -1,8 +1,21 @@
 // Package pipeline runs a test through record → generate/prune → inject →
-// compare → report: fault-free reference runs, plan generation from the
-// first reference trace, one run per plan on a reset backend (in parallel
-// workers, each with its own backend), the oracle's verdict on each, and
-// the results directory that reports are made from.
+// compare → report, as stage functions with their own inputs and outputs
+// (docs/architecture.md draws them):
 //
-// It wires the stages together; it does not implement any of them.
+//   - References records the fault-free reference runs (or reuses them
+//     from the cache or another results directory), learns the masks that
+//     make them agree and builds the oracle: Refs.
+//   - Plans generates the plans from a reference trace and keeps those a
+//     Selection chooses (--pattern, --shard, --max-plans): a plan.Set.
+//   - RunPlans runs each plan on a reset backend (in parallel workers, each
+//     with its own backend; RunPlan runs one) and Judge turns the oracle's
+//     findings on its trace into a report.Result, written as it ends.
+//
+// Start and Finish keep the results directory's summary.json; Test
+// composes every stage as sieve run does. Masks assembles a test's masks
+// for each use. Options are data whose zero value is the default.
+//
+// It wires the stages together; it does not implement them: generation is
+// interp/plan's, comparing interp/oracle's, the results directory's layout
+// and rendering interp/report's.
 package pipeline

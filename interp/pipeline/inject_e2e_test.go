@@ -202,7 +202,7 @@ func TestPlanNeverFires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := report.Judge(orc, p, r.trace, "plans/crash-never")
+	res, err := pipeline.Judge(orc, p, r.trace, report.Layout{Root: t.TempDir()}, "plans/crash-never")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,10 +222,8 @@ func TestGeneratedPlans(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := outDir(t)
-	out, err := pipeline.RunTest(ctx, pipeline.Options{
-		Test: loadTest(t, "generated"), Spec: specFile, BaseDir: filepath.Dir(specFile), Out: dir,
-		Workers: []*pipeline.Worker{{Backend: c}}, MaxPlans: 3, Progress: logWriter{t},
-	})
+	env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: c}}, Progress: logWriter{t}}
+	out, err := pipeline.Test(ctx, env, loadTest(t, "generated"), report.Layout{Root: dir}, pipeline.Options{Select: pipeline.Selection{MaxPlans: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,7 +120,7 @@ func position(t *testing.T, text string) string {
 	return fmt.Sprintf("%s:%d:%d", specFile, line, col)
 }
 
-// TestReferenceSpecErrors holds that Prepare stops after the reference
+// TestReferenceSpecErrors holds that Test stops after the reference
 // runs, before any plan, when the fault-free run fails a workload step or
 // breaks an invariant, with a SpecError naming the step or invariant in
 // the spec and the trace entry where it broke.
@@ -137,16 +137,14 @@ func TestReferenceSpecErrors(t *testing.T) {
 			out := t.TempDir()
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			p, err := pipeline.Prepare(ctx, pipeline.Options{
-				Test: test, Spec: specFile, BaseDir: filepath.Dir(specFile), Out: out,
-				Workers: []*pipeline.Worker{{Backend: cl}},
-			})
+			env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: cl}}}
+			o, err := pipeline.Test(ctx, env, test, report.Layout{Root: out}, pipeline.Options{})
 			var es pipeline.SpecErrors
 			if !errors.As(err, &es) || len(es) != 1 {
-				t.Fatalf("Prepare: %v; want one SpecError", err)
+				t.Fatalf("Test: %v; want one SpecError", err)
 			}
-			if len(p.Outcome.Plans) != 0 {
-				t.Errorf("%d plans generated after the reference broke", len(p.Outcome.Plans))
+			if len(o.Plans) != 0 {
+				t.Errorf("%d plans generated after the reference broke", len(o.Plans))
 			}
 			e := es[0]
 			if got, want := e.Src.String(), position(t, c.at); got != want {
@@ -176,17 +174,15 @@ func TestLearnedMasks(t *testing.T) {
 	out := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	_, err := pipeline.Prepare(ctx, pipeline.Options{
-		Test: test, Spec: specFile, BaseDir: filepath.Dir(specFile), Out: out, ReferencesOnly: true,
-		Workers: []*pipeline.Worker{{Backend: c}},
-	})
+	env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: c}}}
+	_, err := pipeline.References(ctx, env, test, report.Layout{Root: out}, pipeline.RefOptions{})
 	if err != nil {
 		t.Fatalf("recording the references: %v", err)
 	}
 	layout := report.Layout{Root: out}
 	var refs []*trace.Trace
 	for i := 1; i <= 2; i++ {
-		tr, err := trace.Read(filepath.Join(layout.ReferenceDir(i), report.TraceFile))
+		tr, err := trace.Read(layout.ReferenceTrace(i))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -30,6 +31,7 @@ const (
 
 	referenceDir = "reference"
 	plansDir     = "plans"
+	reproduceDir = "reproduce"
 )
 
 // Layout names the files of one test's results directory.
@@ -52,10 +54,96 @@ func (l Layout) ReferenceDir(run int) string {
 	return filepath.Join(l.Root, referenceDir, "run-"+strconv.Itoa(run))
 }
 
+// ReferenceTrace is ROOT/reference/run-N/trace.jsonl.
+func (l Layout) ReferenceTrace(run int) string {
+	return filepath.Join(l.ReferenceDir(run), TraceFile)
+}
+
+// ReferenceTraces are the trace files of reference runs 1 to n.
+func (l Layout) ReferenceTraces(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = l.ReferenceTrace(i + 1)
+	}
+	return out
+}
+
+// References is how many reference runs (reference/run-1, run-2, ...,
+// each with its trace) the directory holds.
+func (l Layout) References() int {
+	n := 0
+	for {
+		if _, err := os.Stat(l.ReferenceTrace(n + 1)); err != nil {
+			return n
+		}
+		n++
+	}
+}
+
 // PlanDir is ROOT/plans/NAME, with NAME the plan name made safe for a file
 // name.
 func (l Layout) PlanDir(plan string) string {
 	return filepath.Join(l.Root, plansDir, SafeName(plan))
+}
+
+// Rerun is ROOT/plans/NAME/rerun-N (N from 1), where a failed plan runs
+// again to confirm its findings, and the same relative to the root
+// (Result.Dir).
+func (l Layout) Rerun(plan string, n int) (dir, rel string) {
+	name := "rerun-" + strconv.Itoa(n)
+	return filepath.Join(l.PlanDir(plan), name), PlanRel(plan) + "/" + name
+}
+
+// WritePlan writes ROOT/plans/NAME/plan.json, creating the directory,
+// and returns the directory.
+func (l Layout) WritePlan(p *planfile.Plan) (string, error) {
+	dir := l.PlanDir(p.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	b, err := p.Marshal()
+	if err != nil {
+		return "", err
+	}
+	return dir, os.WriteFile(filepath.Join(dir, PlanFile), b, 0o644)
+}
+
+// Reproduce is the command that reruns plan from this results directory.
+func (l Layout) Reproduce(plan string) string {
+	return reproduceCommand(filepath.ToSlash(l.PlanDir(plan)))
+}
+
+// reproduceCommand is the command that reruns the plan whose results are
+// in planDir.
+func reproduceCommand(planDir string) string {
+	return "sieve reproduce " + shellQuote(planDir)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// NewReproduceDir creates ROOT/reproduce/NAME-N, for a rerun of plan by
+// sieve reproduce, with the first N not taken.
+func (l Layout) NewReproduceDir(plan string) (string, error) {
+	base := filepath.Join(l.Root, reproduceDir, SafeName(plan))
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return "", err
+	}
+	for n := 1; ; n++ {
+		dir := base + "-" + strconv.Itoa(n)
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
 }
 
 // Clear removes what an earlier run wrote under the root (its summary,
@@ -261,7 +349,7 @@ func loadResults(dir, rel string) ([]*Result, error) {
 func reproduceFrom(planDir string, r *Result) {
 	for _, f := range slices.Concat(r.Findings, r.Unconfirmed, r.Untested) {
 		if f.Plan != "" {
-			f.Reproduce = oracle.ReproduceDir(filepath.ToSlash(planDir))
+			f.Reproduce = reproduceCommand(filepath.ToSlash(planDir))
 		}
 	}
 }

@@ -33,7 +33,7 @@ func newCheckCmd(g *globals) *cobra.Command {
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runCheck(g, f, args) },
 	}
-	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
+	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, includeUsage)
 	return cmd
 }
 

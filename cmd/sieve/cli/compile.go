@@ -25,7 +25,7 @@ func newCompileCmd(g *globals) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runCompile(g, f, args[0]) },
 	}
-	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
+	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, includeUsage)
 	cmd.Flags().StringVar(&f.test, "test", "", "print only the test NAME")
 	return cmd
 }

@@ -46,6 +46,9 @@ func (g *globals) writeDiagsJSON(ds diag.Diagnostics) error {
 	return diag.WriteJSON(g.stdout, ds, g.renderOptions())
 }
 
+// includeUsage is the help of every verb's -I flag.
+const includeUsage = "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)"
+
 // loadOptions are the options of load.Load for the -I directories given.
 func loadOptions(includes []string) load.Options {
 	return load.Options{SearchPath: searchPath(includes), Includes: includes}

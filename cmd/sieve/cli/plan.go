@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
@@ -48,7 +47,7 @@ func newPlanCmd(g *globals) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(cmd.Context(), g, f, args[0]) },
 	}
-	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
+	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, includeUsage)
 	cmd.Flags().StringVar(&f.test, "test", "", "the test NAME (default: the trace's)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "generate from the reference trace FILE instead of recording one")
 	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved or user")
@@ -93,12 +92,12 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 			return err
 		}
 	}
-	set, err := plan.Generate(tr, onlyPattern(t, f.pattern), plan.Options{})
+	set, err := pipeline.Plans(pipeline.Env{}, t, tr, pipeline.Selection{Pattern: ir.Pattern(f.pattern)})
 	if err != nil {
 		return usageErr(err)
 	}
 	if f.out != "" {
-		if err := set.Write(f.out); err != nil {
+		if err := report.WritePlanSet(report.Layout{Root: f.out}, set); err != nil {
 			return infraErr(err)
 		}
 	}
@@ -121,17 +120,14 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	rf := &recordFlags{noCache: f.noCache, backend: f.backend}
-	if err := recordOne(ctx, g, rf, file, t, out); err != nil {
+	refs, err := recordOne(ctx, g, rf, file, t, out)
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, printedErr(exitInterrupted)
 		}
 		return nil, g.testErr(t, err)
 	}
-	tr, err := trace.Read(filepath.Join(report.Layout{Root: out}.ReferenceDir(1), report.TraceFile))
-	if err != nil {
-		return nil, infraErr(err)
-	}
-	return tr, nil
+	return refs.Traces[0], nil
 }
 
 // checkPattern validates --pattern.
@@ -155,27 +151,6 @@ func planTestName(flag string, tr *trace.Trace, spec *ir.Spec) string {
 		return spec.Tests[0].Name
 	}
 	return ""
-}
-
-// onlyPattern returns a copy of t that asks only for pattern p (all when
-// p is empty).
-func onlyPattern(t *ir.Test, p string) *ir.Test {
-	if p == "" {
-		return t
-	}
-	c := *t
-	c.Policies = nil
-	if ir.Pattern(p) != planfile.User {
-		c.Plans = nil
-		for _, pol := range t.Policies {
-			if slices.Contains(pol.Patterns, ir.Pattern(p)) {
-				pc := *pol
-				pc.Patterns = []ir.Pattern{ir.Pattern(p)}
-				c.Policies = append(c.Policies, &pc)
-			}
-		}
-	}
-	return &c
 }
 
 // printPlans prints the set: JSON, or the counts table and the names (only

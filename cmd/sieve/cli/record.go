@@ -40,7 +40,7 @@ func newRecordCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runRecord(cmd.Context(), g, f, args[0]) },
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
+	fl.StringArrayVarP(&f.includes, "include", "I", nil, includeUsage)
 	fl.StringArrayVar(&f.tests, "test", nil, "record only the test `NAME` (repeatable; default every test)")
 	fl.IntVar(&f.runs, "runs", 0, "record `N` reference runs (default: the test's runs)")
 	fl.StringVarP(&f.out, "out", "o", "sieve-record", "the output `DIR`")
@@ -77,7 +77,7 @@ func runRecord(ctx context.Context, g *globals, f *recordFlags, file string) err
 			t = &cp
 		}
 		out := testDir(f.out, t, len(tests))
-		if err := recordOne(ctx, g, f, file, t, out); err != nil {
+		if _, err := recordOne(ctx, g, f, file, t, out); err != nil {
 			if ctx.Err() != nil {
 				g.note("interrupted: nothing complete was recorded for test %s", t.Name)
 				return printedErr(exitInterrupted)
@@ -89,8 +89,9 @@ func runRecord(ctx context.Context, g *globals, f *recordFlags, file string) err
 	return nil
 }
 
-// recordOne records one test's reference runs on a fresh backend.
-func recordOne(ctx context.Context, g *globals, f *recordFlags, file string, t *ir.Test, out string) error {
+// recordOne records one test's reference runs on a fresh backend into
+// the results directory out, and returns them.
+func recordOne(ctx context.Context, g *globals, f *recordFlags, file string, t *ir.Test, out string) (*pipeline.Refs, error) {
 	g.note("test %s: starting a control plane (%s)", t.Name, f.backend.backend)
 	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, 1)
 	defer func() {
@@ -99,14 +100,27 @@ func recordOne(ctx context.Context, g *globals, f *recordFlags, file string, t *
 		}
 	}()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	o := pipeline.Options{
-		Test: t, Spec: file, BaseDir: filepath.Dir(file), Out: out, Workers: workers,
-		Progress: g.progress(), ReferencesOnly: true, Cache: cacheFor(f.noCache),
+	env := pipeline.Env{Spec: file, BaseDir: filepath.Dir(file), Workers: workers, Progress: g.progress()}
+	l := report.Layout{Root: out}
+	run, refs, err := references(ctx, env, t, l, pipeline.RefOptions{Cache: cacheFor(f.noCache)})
+	if err != nil {
+		return nil, err
 	}
-	_, err = pipeline.Prepare(ctx, o)
-	return err
+	return refs, pipeline.Finish(l, run)
+}
+
+// references starts the results directory out and records the test's
+// reference runs into it (or reuses them, opts): the stages sieve record,
+// plan and reproduce begin with.
+func references(ctx context.Context, env pipeline.Env, t *ir.Test, out report.Layout, opts pipeline.RefOptions) (*report.TestRun, *pipeline.Refs, error) {
+	run, err := pipeline.Start(out, env, t, opts, pipeline.Shard{})
+	if err != nil {
+		return nil, nil, err
+	}
+	refs, err := pipeline.References(ctx, env, t, out, opts)
+	return run, refs, err
 }
 
 // cacheFor is the reference cache, or nil with --no-cache.
@@ -120,10 +134,10 @@ func cacheFor(noCache bool) *pipeline.Cache {
 // printRecorded tells where the traces and the learned masks are.
 func printRecorded(g *globals, t *ir.Test, out string) {
 	l := report.Layout{Root: relPath(out)}
-	n := pipeline.CountReferences(out)
+	n := report.Layout{Root: out}.References()
 	fmt.Fprintf(g.stdout, "test %s: %d reference runs\n", t.Name, n)
 	for i := 1; i <= n; i++ {
-		fmt.Fprintf(g.stdout, "  trace:   %s\n", filepath.Join(l.ReferenceDir(i), report.TraceFile))
+		fmt.Fprintf(g.stdout, "  trace:   %s\n", l.ReferenceTrace(i))
 	}
 	fmt.Fprintf(g.stdout, "  masks:   %s\n", l.Learned())
 	fmt.Fprintf(g.stdout, "  to use the masks: review the file, copy it next to the spec, add `import \"./%s\"`\n", report.LearnedFile)

@@ -2,14 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +13,6 @@ import (
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -47,50 +42,42 @@ func newReproduceCmd(g *globals) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
+	fl.StringArrayVarP(&f.includes, "include", "I", nil, includeUsage)
 	fl.StringVar(&f.spec, "spec", "", "the spec `FILE` (default: the one in RESULTS/summary.json)")
 	f.backend.register(cmd)
 	return cmd
-}
-
-// original is what a results directory says about one plan.
-type original struct {
-	root   string // the test's results directory
-	run    *report.TestRun
-	plan   *planfile.Plan
-	result *report.Result // nil when the plan did not finish
 }
 
 func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir string) error {
 	if err := f.backend.check(); err != nil {
 		return usageErr(err)
 	}
-	orig, err := readOriginal(planDir)
+	orig, err := report.ReadPlanRun(planDir)
 	if err != nil {
 		return usageErr(err)
 	}
-	spec := orig.run.Spec // absolute, unless sieve run was older than this rule
+	spec := orig.Run.Spec // absolute, unless sieve run was older than this rule
 	if f.spec != "" {
 		spec = f.spec
 	}
-	if err := absPaths(&spec, &orig.root, &f.backend.kubeconfig); err != nil {
+	if err := absPaths(&spec, &orig.Layout.Root, &f.backend.kubeconfig); err != nil {
 		return usageErr(err)
 	}
 	if _, err := os.Stat(spec); err != nil {
 		return usageErr(fmt.Errorf("spec %s: %w (run from the directory sieve run ran in, or give --spec FILE)", spec, err))
 	}
-	tests, err := loadTests(g, spec, f.includes, []string{orig.run.Test})
+	tests, err := loadTests(g, spec, f.includes, []string{orig.Run.Test})
 	if err != nil {
 		return err
 	}
-	unlock, err := lockResults(orig.root)
+	unlock, err := lockResults(orig.Layout.Root)
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	ctx, stop := signalContext(ctx)
 	defer stop()
-	out, err := reproduceDir(orig.root, orig.plan.Name)
+	out, err := orig.Layout.NewReproduceDir(orig.Plan.Name)
 	if err != nil {
 		return infraErr(err)
 	}
@@ -105,71 +92,9 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 	return verdict(g, orig, res, out)
 }
 
-// readOriginal reads the plan, its result and the run's summary.
-func readOriginal(planDir string) (*original, error) {
-	planDir = filepath.Clean(planDir)
-	root := filepath.Dir(filepath.Dir(planDir))
-	if filepath.Base(filepath.Dir(planDir)) != "plans" {
-		return nil, fmt.Errorf("%s: not a plan directory (want RESULTS/plans/PLAN)", planDir)
-	}
-	o := &original{root: root, run: &report.TestRun{}}
-	if err := readJSONFile(filepath.Join(root, report.SummaryFile), o.run); err != nil {
-		return nil, err
-	}
-	if o.run.Test == "" || o.run.Spec == "" {
-		return nil, fmt.Errorf("%s: names no test or spec", filepath.Join(root, report.SummaryFile))
-	}
-	p, err := planfile.Read(filepath.Join(planDir, report.PlanFile))
-	if err != nil {
-		return nil, err
-	}
-	o.plan = p
-	if pipeline.CountReferences(root) == 0 {
-		return nil, fmt.Errorf("%s: no reference runs (reference/run-1/%s)", root, report.TraceFile)
-	}
-	r := &report.Result{}
-	err = readJSONFile(filepath.Join(planDir, report.ResultFile), r)
-	switch {
-	case err == nil:
-		o.result = r
-	case !errors.Is(err, fs.ErrNotExist):
-		return nil, err
-	}
-	return o, nil
-}
-
-func readJSONFile(path string, v any) error {
-	b, err := input.ReadFile(path, input.ResultLimit)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
-}
-
-// reproduceDir creates ROOT/reproduce/PLAN-N with the first free N.
-func reproduceDir(root, planName string) (string, error) {
-	base := filepath.Join(root, "reproduce", report.SafeName(planName))
-	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
-		return "", err
-	}
-	for n := 1; ; n++ {
-		dir := base + "-" + strconv.Itoa(n)
-		err := os.Mkdir(dir, 0o755)
-		if err == nil {
-			return dir, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return "", err
-		}
-	}
-}
-
 // rerun runs the plan again on a fresh backend, reusing the references.
-func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *ir.Test, orig *original, out string) (*report.Result, error) {
-	g.note("reproducing %s of test %s into %s", orig.plan.Name, t.Name, out)
+func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *ir.Test, orig *report.PlanRun, out string) (*report.Result, error) {
+	g.note("reproducing %s of test %s into %s", orig.Plan.Name, t.Name, out)
 	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, 1)
 	defer func() {
 		if err := stopBackends(); err != nil {
@@ -179,29 +104,35 @@ func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *i
 	if err != nil {
 		return nil, err
 	}
-	o := pipeline.Options{
-		Test: t, Spec: spec, BaseDir: filepath.Dir(spec), Out: out, Workers: workers,
-		Plans: []*planfile.Plan{orig.plan}, References: orig.root, Progress: g.progress(),
-	}
-	outcome, err := pipeline.RunTest(ctx, o)
+	env := pipeline.Env{Spec: spec, BaseDir: filepath.Dir(spec), Workers: workers, Progress: g.progress()}
+	l := report.Layout{Root: out}
+	run, refs, err := references(ctx, env, t, l, pipeline.RefOptions{From: orig.Layout.Root})
 	if err != nil {
 		return nil, err
 	}
-	if len(outcome.Results) != 1 {
-		return nil, fmt.Errorf("plan %s: no result", orig.plan.Name)
+	run.Planned = 1
+	if err := report.WriteRun(l, run); err != nil {
+		return nil, err
 	}
-	return outcome.Results[0], nil
+	results, err := pipeline.RunPlans(ctx, env, refs, []*planfile.Plan{orig.Plan}, l, pipeline.RunOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if len(results) != 1 {
+		return nil, fmt.Errorf("plan %s: no result", orig.Plan.Name)
+	}
+	return results[0], pipeline.Finish(l, run)
 }
 
 // verdict prints, for each original finding, whether the rerun found it
 // again, then the rerun's new findings, and returns the exit status.
-func verdict(g *globals, orig *original, res *report.Result, out string) error {
+func verdict(g *globals, orig *report.PlanRun, res *report.Result, out string) error {
 	again := map[oracle.Identity]bool{}
 	for _, f := range res.Findings {
 		again[f.Identity()] = true
 	}
 	w := g.stdout
-	fmt.Fprintf(w, "plan %s: rerun %s (%s, %.1fs)\n", orig.plan.Name, res.Status, relPath(out), res.Seconds)
+	fmt.Fprintf(w, "plan %s: rerun %s (%s, %.1fs)\n", orig.Plan.Name, res.Status, relPath(out), res.Seconds)
 	if res.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", res.Error)
 	}
@@ -209,10 +140,10 @@ func verdict(g *globals, orig *original, res *report.Result, out string) error {
 		fmt.Fprintf(w, "  nothing was tested: %s\n", res.NotFired)
 	}
 	reproduced, seen := 0, map[oracle.Identity]bool{}
-	if orig.result == nil {
+	if orig.Result == nil {
 		fmt.Fprintf(w, "  the original run of this plan did not finish: nothing to compare with\n")
 	} else {
-		for _, f := range append(slices.Clip(orig.result.Findings), orig.result.Unconfirmed...) {
+		for _, f := range append(slices.Clip(orig.Result.Findings), orig.Result.Unconfirmed...) {
 			seen[f.Identity()] = true
 			if again[f.Identity()] {
 				reproduced++
@@ -230,13 +161,13 @@ func verdict(g *globals, orig *original, res *report.Result, out string) error {
 	return reproduceExit(orig, res, reproduced)
 }
 
-func reproduceExit(orig *original, res *report.Result, reproduced int) error {
+func reproduceExit(orig *report.PlanRun, res *report.Result, reproduced int) error {
 	switch {
 	case res.Status == report.Errored:
 		return printedErr(exitInfra)
 	case reproduced > 0:
 		return printedErr(exitFindings)
-	case (orig.result == nil || len(orig.result.Findings) == 0) && len(res.Findings) > 0:
+	case (orig.Result == nil || len(orig.Result.Findings) == 0) && len(res.Findings) > 0:
 		return printedErr(exitFindings)
 	}
 	return nil

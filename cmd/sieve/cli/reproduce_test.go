@@ -39,9 +39,9 @@ func TestReproduceVerdict(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
 			g := &globals{stdout: &out, stderr: &out}
-			orig := &original{plan: &planfile.Plan{Name: "p"}}
+			orig := &report.PlanRun{Plan: &planfile.Plan{Name: "p"}}
 			if !c.unfinished {
-				orig.result = &report.Result{Findings: c.orig}
+				orig.Result = &report.Result{Findings: c.orig}
 			}
 			err := verdict(g, orig, &report.Result{Status: c.status, Findings: c.rerun}, "dir")
 			if code := exitCode(err); code != c.code {

@@ -57,7 +57,7 @@ func newRunCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), g, f, args[0]) },
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVarP(&f.includes, "include", "I", nil, "add DIR to the search path of .sieve imports (repeatable; a CUE spec imports through its CUE module)")
+	fl.StringArrayVarP(&f.includes, "include", "I", nil, includeUsage)
 	fl.StringArrayVar(&f.tests, "test", nil, "run only the test `NAME` (repeatable; default every test)")
 	fl.StringVar(&f.pattern, "pattern", "", "only plans of `PATTERN`: intermediate, stale, unobserved or user")
 	fl.IntVar(&f.parallel, "parallel", 0, "run `N` plans at once, each on its own control plane (0, the default: on the embedded backend, one per processor up to 4; otherwise 1); at most what the machine holds and the number of plans")
@@ -234,40 +234,21 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 	}
 	disp := newProgress(g)
 	defer disp.end()
+	env := pipeline.Env{Spec: file, BaseDir: filepath.Dir(file), Workers: workers, Progress: disp}
 	o := pipeline.Options{
-		Test: t, Spec: file, BaseDir: filepath.Dir(file), Out: out, Workers: workers,
-		MaxPlans: f.maxPlans, Shard: f.part, Confirm: f.confirm, Progress: disp, OnResult: disp.result, Cache: cacheFor(f.noCache),
+		References: pipeline.RefOptions{Cache: cacheFor(f.noCache)},
+		Select:     pipeline.Selection{Pattern: ir.Pattern(f.pattern), Shard: f.part, MaxPlans: f.maxPlans},
+		Run:        pipeline.RunOptions{Confirm: f.confirm, OnResult: disp.result},
+		Planned: func(set *plan.Set) {
+			for _, line := range plan.NoPlans(set.Counts) {
+				fmt.Fprintf(disp, "test %s: %s\n", t.Name, line)
+			}
+			n := len(set.Plans)
+			disp.planned(n)
+			stopSpare(g, workers[min(max(n, 1), len(workers)):])
+		},
 	}
-	if f.pattern != "" {
-		o.Patterns = []ir.Pattern{ir.Pattern(f.pattern)}
-	}
-	p, err := pipeline.Prepare(ctx, o)
-	if err != nil {
-		return p.Outcome, err
-	}
-	for _, line := range plan.NoPlans(askedCounts(p.Outcome.Counts, f.pattern)) {
-		fmt.Fprintf(disp, "test %s: %s\n", t.Name, line)
-	}
-	disp.planned(len(p.Outcome.Plans))
-	if spare := p.Trim(); len(spare) > 0 {
-		stopSpare(g, spare)
-	}
-	return p.Outcome, p.Run(ctx)
-}
-
-// askedCounts returns the counts of the patterns asked for: pattern, or
-// every one when it is empty.
-func askedCounts(counts []plan.Count, pattern string) []plan.Count {
-	if pattern == "" {
-		return counts
-	}
-	var out []plan.Count
-	for _, c := range counts {
-		if string(c.Pattern) == pattern {
-			out = append(out, c)
-		}
-	}
-	return out
+	return pipeline.Test(ctx, env, t, report.Layout{Root: out}, o)
 }
 
 // finish prints the counts, timings and the summary of the results, and
@@ -324,7 +305,7 @@ func printStats(w io.Writer, o *pipeline.TestOutcome) {
 	for _, p := range pats {
 		fmt.Fprintf(w, "%s: %d plans run\n", p, ran[plan.Pattern(p)])
 	}
-	fmt.Fprintf(w, "%d reference runs, %d plans run, median %.1fs per plan\n", o.References, len(o.Results), median(o.Seconds))
+	fmt.Fprintf(w, "%d reference runs, %d plans run, median %.1fs per plan\n", o.References, len(o.Results), median(seconds(o.Results)))
 	printRetried(w, o.Results)
 	fmt.Fprintln(w)
 }
@@ -346,6 +327,15 @@ func printRetried(w io.Writer, results []*report.Result) {
 		why, _, _ := strings.Cut(r.Retried, "\n")
 		fmt.Fprintf(w, "  %s: %s\n", r.Plan, why)
 	}
+}
+
+// seconds are the durations of the plan runs.
+func seconds(rs []*report.Result) []float64 {
+	out := make([]float64, len(rs))
+	for i, r := range rs {
+		out[i] = r.Seconds
+	}
+	return out
 }
 
 func median(xs []float64) float64 {

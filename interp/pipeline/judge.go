@@ -1,0 +1,63 @@
+package pipeline
+
+import (
+	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/trace"
+)
+
+// Judge checks the trace of a run of plan p with the oracle and returns
+// its result, its findings naming the command that reproduces them from
+// the results directory out; dir is the run's directory relative to out's
+// root, and
+// p may be nil when the plan is not known (the result then names the
+// action that did not fire by number only). The caller sets Started and
+// Seconds.
+//
+// A run in which an action never fired tested nothing: it is not-injected
+// whatever the oracle says, and the oracle's findings are kept in Untested,
+// not counted. Otherwise a run with findings failed and one without passed.
+func Judge(o *oracle.Oracle, p *planfile.Plan, t *trace.Trace, out report.Layout, dir string) (*report.Result, error) {
+	fs, err := o.Check(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range fs {
+		if f.Plan != "" {
+			f.Reproduce = out.Reproduce(f.Plan)
+		}
+	}
+	r := &report.Result{
+		Version: report.Version, Test: t.Header.Test, Plan: t.Header.Plan, Pattern: t.Header.Pattern,
+		Dir: dir, Findings: []*oracle.Finding{}, Status: report.Passed,
+	}
+	switch {
+	case oracle.Unfired(t) >= 0:
+		r.Status, r.NotFired, r.Untested = report.NotInjected, notFired(p, t), fs
+	case len(fs) > 0:
+		r.Status, r.Findings = report.Failed, fs
+	}
+	return r, nil
+}
+
+// notFired describes the first action of the run's plan that never fired.
+func notFired(p *planfile.Plan, t *trace.Trace) *report.NotFired {
+	i := oracle.Unfired(t)
+	n := &report.NotFired{Action: i + 1, Of: max(t.Header.Actions, 1)}
+	if i > 0 {
+		for _, e := range t.Entries {
+			if e.Type == trace.Fault && e.Action != nil && *e.Action == i-1 {
+				n.After = e.Seq
+			}
+		}
+	}
+	if p != nil && i < len(p.Actions) {
+		a := p.Actions[i]
+		n.What, n.Of = a.String(), len(p.Actions)
+		if a.Trigger != nil {
+			n.Trigger = a.Trigger.String()
+		}
+	}
+	return n
+}

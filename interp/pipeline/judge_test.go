@@ -1,0 +1,144 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// fixture is the results directory that interp/report's goldens are
+// rendered from; its result.json files are the verdicts Judge gives on
+// its traces.
+const fixture = "../report/testdata/results"
+
+// fixtureLayout names the fixture as its reproduce commands do.
+var fixtureLayout = report.Layout{Root: "results"}
+
+var update = os.Getenv("SIEVE_UPDATE") != ""
+
+// TestResultsFromTraces holds each plans/*/result.json of the fixture equal
+// to what the oracle says about that plan's trace (SIEVE_UPDATE=1 rewrites
+// them), so the report goldens below rest on real oracle output.
+func TestResultsFromTraces(t *testing.T) {
+	o := fixtureOracle(t)
+	l := report.Layout{Root: fixture}
+	traces, _ := filepath.Glob(filepath.Join(fixture, "plans", "*", report.TraceFile))
+	if len(traces) == 0 {
+		t.Fatal("no plan traces in the fixture")
+	}
+	for _, file := range traces {
+		tr, err := trace.Read(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := planfile.Read(filepath.Join(filepath.Dir(file), report.PlanFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Judge(o, p, tr, fixtureLayout, report.PlanRel(tr.Header.Plan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Version, r.Started, r.Seconds = report.Version, tr.Header.Started, float64(len(tr.Entries))/2
+		if r.Status == report.Failed {
+			r.Confirm(fixtureReruns(t, o, p, filepath.Dir(file), r.Dir))
+		}
+		if update {
+			if err := report.WriteResult(l, r); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(filepath.Join(filepath.Dir(file), report.ResultFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.MarshalIndent(r, "", "  ")
+		if !bytes.Equal(bytes.TrimSpace(want), got) {
+			t.Errorf("%s: result.json differs from the oracle's verdict (SIEVE_UPDATE=1 refreshes):\n%s", file, got)
+		}
+	}
+}
+
+func fixtureOracle(t *testing.T) *oracle.Oracle {
+	var opts struct {
+		Masks   []*ir.Mask  `json:"masks"`
+		OwnKeys []trace.Key `json:"ownKeys"`
+	}
+	b, err := os.ReadFile(filepath.Join(fixture, "oracle.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &opts); err != nil {
+		t.Fatal(err)
+	}
+	var refs []*trace.Trace
+	for i := 1; i <= 2; i++ {
+		r, err := trace.Read(filepath.Join(report.Layout{Root: fixture}.ReferenceDir(i), report.TraceFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs = append(refs, r)
+	}
+	o, err := oracle.New(refs, oracle.Options{Masks: opts.Masks, OwnKeys: opts.OwnKeys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// fixtureReruns judges the reruns of a plan of the fixture
+// (plans/PLAN/rerun-N), as the pipeline does when it confirms findings.
+func fixtureReruns(t *testing.T, o *oracle.Oracle, p *planfile.Plan, dir, rel string) []*report.Result {
+	t.Helper()
+	traces, _ := filepath.Glob(filepath.Join(dir, "rerun-*", report.TraceFile))
+	var out []*report.Result
+	for _, file := range traces {
+		tr, err := trace.Read(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Judge(o, p, tr, fixtureLayout, rel+"/"+filepath.Base(filepath.Dir(file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Seconds = float64(len(tr.Entries)) / 2
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestJudgeNotInjected: a run whose only action never fired is
+// not-injected even when the oracle finds something in it.
+func TestJudgeNotInjected(t *testing.T) {
+	o := fixtureOracle(t)
+	tr, err := trace.Read(filepath.Join(fixture, "plans", "intermediate-3", report.TraceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []trace.Entry
+	for _, e := range tr.Entries {
+		if e.Type != trace.Fault {
+			kept = append(kept, e)
+		}
+	}
+	tr.Entries = kept
+	r, err := Judge(o, nil, tr, fixtureLayout, "plans/intermediate-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != report.NotInjected || len(r.Findings) != 0 || len(r.Untested) == 0 {
+		t.Errorf("status %s, %d findings, %d untested; want not-injected, 0, some", r.Status, len(r.Findings), len(r.Untested))
+	}
+	if got, want := r.NotFired.String(), "action 1 of 1 never fired"; got != want {
+		t.Errorf("not fired: %q, want %q", got, want)
+	}
+}

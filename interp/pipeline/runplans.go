@@ -1,0 +1,223 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/trace"
+)
+
+// RunOptions configure RunPlans and RunPlan. The zero value runs each
+// plan once.
+type RunOptions struct {
+	// Confirm is how many times a failed plan is run again, at most, to
+	// confirm its findings: a finding no rerun finds again is reported
+	// as unconfirmed and not counted. If 0, there are no reruns and every
+	// finding counts.
+	Confirm int
+	// OnResult, if not nil, is called after each plan's result is
+	// written.
+	OnResult func(*report.Result)
+}
+
+// RunPlans is the third stage: it runs the plans, each with its fault
+// injected, on the first min(len(plans), len(env.Workers)) workers (at
+// least one) in parallel, judges each run against refs and writes each
+// result to out as the plan ends, so an interrupted run (ctx cancelled)
+// keeps every finished plan. It returns the results, sorted by plan name:
+// on an interruption, those that finished, and ctx's error.
+func RunPlans(ctx context.Context, env Env, refs *Refs, plans []*planfile.Plan, out report.Layout, opts RunOptions) ([]*report.Result, error) {
+	env.Workers = env.Workers[:min(max(len(plans), 1), len(env.Workers))]
+	env.progressf("%d plans to run on %d worker(s)", len(plans), len(env.Workers))
+	r := &planRunner{env: env, refs: refs, out: out, opts: opts}
+	return r.runPlans(ctx, plans)
+}
+
+// RunPlan runs one plan on worker w, as RunPlans does, and returns its
+// result. A run that could not be done is a result with status error, not
+// an error; the error is ctx's when it ended, or one writing to out.
+func RunPlan(ctx context.Context, env Env, w *Worker, refs *Refs, p *planfile.Plan, out report.Layout, opts RunOptions) (*report.Result, error) {
+	r := &planRunner{env: env, refs: refs, out: out, opts: opts}
+	return r.runPlan(ctx, w, p)
+}
+
+// planRunner is what the runs of a test's plans share.
+type planRunner struct {
+	env  Env
+	refs *Refs
+	out  report.Layout
+	opts RunOptions
+}
+
+// runPlans runs the plans on the workers and writes each result.
+func (pr *planRunner) runPlans(ctx context.Context, plans []*planfile.Plan) ([]*report.Result, error) {
+	queue := make(chan *planfile.Plan)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var errs []error
+	var results []*report.Result
+	for _, w := range pr.env.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range queue {
+				res, err := pr.runPlan(ctx, w, p)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				} else {
+					results = append(results, res)
+				}
+				mu.Unlock()
+				if err == nil && pr.opts.OnResult != nil {
+					pr.opts.OnResult(res)
+				}
+			}
+		}()
+	}
+send:
+	for _, p := range plans {
+		select {
+		case queue <- p:
+		case <-ctx.Done():
+			break send
+		}
+	}
+	close(queue)
+	wg.Wait()
+	sort.Slice(results, func(i, j int) bool { return results[i].Plan < results[j].Plan })
+	if ctx.Err() != nil {
+		return results, ctx.Err()
+	}
+	return results, errors.Join(errs...)
+}
+
+// runPlan runs one plan and writes its result; a failed plan is then run
+// again to confirm its findings (RunOptions.Confirm). A run that could not be
+// done is a result with status error, not an error, unless ctx ended.
+func (pr *planRunner) runPlan(ctx context.Context, w *Worker, p *planfile.Plan) (*report.Result, error) {
+	dir, err := pr.out.WritePlan(p)
+	if err != nil {
+		return nil, err
+	}
+	result, unhealthy, err := pr.judgeRun(ctx, w, p, dir, report.PlanRel(p.Name))
+	if err == nil && unhealthy {
+		result, err = pr.retry(ctx, w, p, dir, result)
+	}
+	if err != nil {
+		return nil, err // interrupted: the plan did not finish
+	}
+	if err := report.WriteResult(pr.out, result); err != nil {
+		return nil, err
+	}
+	if result.Status == report.Failed && pr.opts.Confirm > 0 {
+		// The first verdict is on disk: an interrupted rerun leaves it.
+		pr.confirm(ctx, w, p, result)
+		if len(result.Reruns) > 0 {
+			if err := report.WriteResult(pr.out, result); err != nil {
+				return nil, err
+			}
+		}
+	}
+	pr.env.progressf("plan %s: %s (%.1fs)%s", p.Name, result.Status, result.Seconds, rerunNote(result)+notFiredNote(result))
+	return result, nil
+}
+
+// retry runs a plan again, once, after its first attempt failed with its
+// infrastructure (first): the worker has replaced its control plane, and
+// the first attempt's files are set aside in dir/unhealthy-N. It fails
+// only when ctx ends.
+func (pr *planRunner) retry(ctx context.Context, w *Worker, p *planfile.Plan, dir string, first *report.Result) (*report.Result, error) {
+	aside, err := setAside(dir, report.PlanFile)
+	if err != nil {
+		first.Error += fmt.Sprintf(" (not retried: %v)", err)
+		return first, nil
+	}
+	pr.env.progressf("plan %s: %s; running it again on a new control plane (the failed attempt is in %s)", p.Name, firstLine(first.Error), aside)
+	again, _, err := pr.judgeRun(ctx, w, p, dir, first.Dir)
+	if err != nil {
+		return nil, err
+	}
+	again.Retried = first.Error
+	return again, nil
+}
+
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+// judgeRun runs plan p into dir (rel, relative to the results root) and
+// judges its trace; unhealthy says that the run's infrastructure failed
+// (UnhealthyError). It fails only when ctx ends.
+func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan, dir, rel string) (result *report.Result, unhealthy bool, err error) {
+	t := pr.refs.Test
+	start := time.Now()
+	r := Run{Test: t, BaseDir: pr.env.BaseDir, Dir: dir, Plan: p, Masks: pr.refs.Masks.Plan,
+		Header: trace.Header{Test: t.Name, Spec: pr.env.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
+		Errors: func(err error) { pr.env.progressf("%v", err) }}
+	res, runErr := w.Execute(ctx, r)
+	if ctx.Err() != nil {
+		return nil, false, ctx.Err()
+	}
+	result = &report.Result{Test: t.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: rel}
+	if runErr == nil {
+		var tr *trace.Trace
+		if tr, runErr = trace.Read(res.Trace); runErr == nil {
+			var judged *report.Result
+			if judged, runErr = Judge(pr.refs.Oracle, p, tr, pr.out, rel); runErr == nil {
+				result = judged
+			}
+		}
+	}
+	if runErr != nil {
+		result.Status, result.Error, result.Findings = report.Errored, runErr.Error(), nil
+	}
+	result.Started, result.Seconds = start, time.Since(start).Seconds()
+	return result, isUnhealthy(runErr), nil
+}
+
+// confirm runs a failed plan again into its rerun directories, up to
+// RunOptions.Confirm times or until every finding has been found again, and
+// settles its findings with the reruns (report.Result.Confirm).
+func (pr *planRunner) confirm(ctx context.Context, w *Worker, p *planfile.Plan, res *report.Result) {
+	var reruns []*report.Result
+	for i := 1; i <= pr.opts.Confirm && !res.FoundAgain(reruns); i++ {
+		rerun, rel := pr.out.Rerun(p.Name, i)
+		rr, _, err := pr.judgeRun(ctx, w, p, rerun, rel)
+		if err != nil {
+			break // interrupted
+		}
+		reruns = append(reruns, rr)
+	}
+	res.Confirm(reruns)
+}
+
+// rerunNote says, for a progress line, what the reruns of a plan showed.
+func rerunNote(r *report.Result) string {
+	if len(r.Reruns) == 0 {
+		return ""
+	}
+	var sts []string
+	for _, rr := range r.Reruns {
+		sts = append(sts, string(rr.Status))
+	}
+	return fmt.Sprintf("; rerun: %s", strings.Join(sts, ", "))
+}
+
+// notFiredNote says, for a progress line, which action of a not-injected
+// plan did not fire.
+func notFiredNote(r *report.Result) string {
+	if r.NotFired == nil {
+		return ""
+	}
+	return ": " + r.NotFired.String()
+}

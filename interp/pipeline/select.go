@@ -1,0 +1,117 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// MaskSet is a test's masks, for each of their uses.
+type MaskSet struct {
+	// Plan is what plan generation and the trigger engine compare objects
+	// through: observe.BuiltinMask and the test's masks, for every oracle.
+	Plan *mask.Matcher
+	// Oracle is what the oracle compares runs through: ClusterMask and the
+	// test's masks. The oracle adds those it learns from the reference
+	// runs (Oracle.Learned).
+	Oracle []*ir.Mask
+}
+
+// Masks assembles the masks of test t, in the one place that knows them
+// all.
+func Masks(t *ir.Test) (MaskSet, error) {
+	set, err := mask.Compile(append([]*ir.Mask{observe.BuiltinMask()}, t.Masks...))
+	if err != nil {
+		return MaskSet{}, fmt.Errorf("plan: %w", err)
+	}
+	return MaskSet{
+		Plan:   set.For(ir.OracleAll),
+		Oracle: append([]*ir.Mask{ClusterMask()}, t.Masks...),
+	}, nil
+}
+
+// ClusterMask masks what differs between two control planes whatever the
+// test does: the cluster's CA in the kube-root-ca.crt config maps and the
+// authentication config map, the API server's lease and port. Reference
+// runs recorded on another control plane (from the cache, by sieve
+// reproduce, or on the first worker of several) would otherwise differ
+// from every test run there.
+func ClusterMask() *ir.Mask {
+	ref := func(kind, ns, name string) ir.Ref { return ir.Ref{Kind: kind, Namespace: ns, Name: name} }
+	return &ir.Mask{
+		Name: "cluster",
+		Rules: []*ir.MaskRule{
+			{Target: ref("configmap", "*", "kube-root-ca.crt"), Path: `data."ca.crt"`},
+			{Target: ref("configmap", "kube-system", "extension-apiserver-authentication"), Whole: true},
+			{Target: ref("lease", "kube-system", "apiserver-*"), Whole: true},
+			{Target: ref("service", "default", "kubernetes"), Path: "spec.ports.*.targetPort"},
+		},
+	}
+}
+
+// Selection chooses the plans to run among those a test's policies ask
+// for. The zero value keeps them all.
+type Selection struct {
+	// Pattern, if not empty, asks only for plans of this pattern
+	// (--pattern): the test is narrowed to it before generation, so the
+	// counts and candidates are of this pattern only.
+	Pattern ir.Pattern
+	// Shard keeps only the plans of one part (the zero value: all).
+	Shard Shard
+	// MaxPlans caps the plans, chosen by content (plan.Sample), after
+	// Shard. If 0, there is no cap.
+	MaxPlans int
+}
+
+// Plans is the second stage: it generates the plans of test t from its
+// reference trace ref and keeps those sel selects. The set's candidates
+// say what became of each, the selection included; its plans are those
+// to run.
+func Plans(env Env, t *ir.Test, ref *trace.Trace, sel Selection) (*plan.Set, error) {
+	masks, err := Masks(t)
+	if err != nil {
+		return nil, err
+	}
+	set, err := plan.Generate(ref, onlyPattern(t, sel.Pattern), plan.Options{Masks: masks.Plan})
+	if err != nil {
+		return nil, err
+	}
+	if sel.Shard.Of > 1 {
+		all := len(set.Plans)
+		set.Plans = sel.Shard.keep(set.Plans)
+		env.progressf("shard %s: %d of %d plans", sel.Shard, len(set.Plans), all)
+		plan.MarkUnchosen(set.Candidates, set.Plans, "shard", "in another part than --shard "+sel.Shard.String())
+	}
+	if sel.MaxPlans > 0 && len(set.Plans) > sel.MaxPlans {
+		set.Plans = plan.Sample(set.Plans, sel.MaxPlans)
+		plan.MarkUnchosen(set.Candidates, set.Plans, "max-plans", fmt.Sprintf("not among the %d plans sampled (--max-plans)", sel.MaxPlans))
+	}
+	return set, nil
+}
+
+// onlyPattern returns a copy of t that asks only for pattern p (all when
+// p is empty).
+func onlyPattern(t *ir.Test, p ir.Pattern) *ir.Test {
+	if p == "" {
+		return t
+	}
+	c := *t
+	c.Policies = nil
+	if p != planfile.User {
+		c.Plans = nil
+		for _, pol := range t.Policies {
+			if slices.Contains(pol.Patterns, p) {
+				pc := *pol
+				pc.Patterns = []ir.Pattern{p}
+				c.Policies = append(c.Policies, &pc)
+			}
+		}
+	}
+	return &c
+}

@@ -1,0 +1,73 @@
+package pipeline
+
+import (
+	"testing"
+
+	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// selectTest asks for every pattern of a datastore trace.
+func selectTest() *ir.Test {
+	return &ir.Test{Name: "buggy", Policies: []*ir.Policy{{
+		Name: "all", Patterns: []ir.Pattern{ir.Intermediate, ir.Stale, ir.Unobserved}, Prune: ir.DefaultPrune,
+	}}}
+}
+
+// TestPlansSelection holds the Plans stage to its selection: --pattern
+// narrows generation (counts and candidates of that pattern only), and
+// --shard and --max-plans keep part of the plans and mark the others'
+// candidates with the selection that dropped them.
+func TestPlansSelection(t *testing.T) {
+	tr, err := trace.Read("../plan/testdata/datastore.trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := Plans(Env{}, selectTest(), tr, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale, err := Plans(Env{}, selectTest(), tr, Selection{Pattern: ir.Stale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stale.Plans) == 0 || len(stale.Counts) != 1 || len(stale.Plans) >= len(all.Plans) {
+		t.Fatalf("--pattern stale: %d plans, %d count rows (all patterns: %d plans)", len(stale.Plans), len(stale.Counts), len(all.Plans))
+	}
+	for _, c := range stale.Candidates {
+		if c.Pattern != ir.Stale {
+			t.Errorf("--pattern stale kept a %s candidate", c.Pattern)
+		}
+	}
+	some, err := Plans(Env{}, selectTest(), tr, Selection{Shard: Shard{Index: 1, Of: 2}, MaxPlans: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(some.Plans) != 2 {
+		t.Fatalf("--shard 1/2 --max-plans 2: %d plans", len(some.Plans))
+	}
+	passes := map[string]int{}
+	for _, c := range some.Candidates {
+		passes[c.Pass]++
+	}
+	if passes["shard"] == 0 || passes["max-plans"] == 0 {
+		t.Errorf("candidates dropped by the selection: %v, want shard and max-plans", passes)
+	}
+}
+
+// TestMaskSet holds a test's masks for each use to what Masks assembles:
+// the oracle's start with the cluster mask, then the test's.
+func TestMaskSet(t *testing.T) {
+	test := &ir.Test{Masks: []*ir.Mask{{Name: "own", Rules: []*ir.MaskRule{{Target: ir.Ref{Kind: "pod", Namespace: "*", Name: "*"}, Whole: true}}}}}
+	m, err := Masks(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Plan == nil || len(m.Oracle) != 2 || m.Oracle[0].Name != ClusterMask().Name || m.Oracle[1] != test.Masks[0] {
+		t.Errorf("masks: %+v", m)
+	}
+	if observe.BuiltinMask().Name == "" {
+		t.Error("the built-in plan mask has no name")
+	}
+}

@@ -1,0 +1,199 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Env is where a test's runs happen. The stages take it as it is and
+// never change it.
+type Env struct {
+	// Spec is the spec file, named in trace headers and summary.json.
+	Spec string
+	// BaseDir is the directory the IR's paths are relative to.
+	BaseDir string
+	// Workers run one run at a time each, on a backend of their own. The
+	// stages that run something need at least one; References records on
+	// all of them at once, RunPlans runs plans on them in parallel.
+	Workers []*Worker
+	// Progress receives one line per event worth telling (stderr). If
+	// nil, nothing is told.
+	Progress io.Writer
+}
+
+// progressf tells one line of progress.
+func (e Env) progressf(format string, args ...any) {
+	if e.Progress != nil {
+		fmt.Fprintf(e.Progress, format+"\n", args...)
+	}
+}
+
+// RefOptions say where the References stage takes the reference runs
+// from. The zero value records them anew, without a cache.
+type RefOptions struct {
+	// Cache, if not nil, reuses reference runs recorded before for the
+	// same test, controller and sieve build, and keeps newly recorded
+	// ones.
+	Cache *Cache
+	// From, if not empty, is a results directory whose reference runs are
+	// reused (copied) instead of recording new ones (sieve reproduce).
+	From string
+}
+
+// Refs are a test's reference runs and what the later stages need of
+// them.
+type Refs struct {
+	// Test is the test as it runs: a controller given as a Go package is
+	// built once, and the test names the binary.
+	Test *ir.Test
+	// Traces are the reference runs' traces, in run order; Plans
+	// generates from the first.
+	Traces []*trace.Trace
+	// Oracle compares test runs with them (with the masks it learned).
+	Oracle *oracle.Oracle
+	// Masks are the test's masks for each use.
+	Masks MaskSet
+}
+
+// referenceRuns is how many reference runs References will have for test
+// t: the test's runs (at least one), or those the directory opts.From
+// holds.
+func referenceRuns(t *ir.Test, opts RefOptions) int {
+	if opts.From != "" {
+		return max(report.Layout{Root: opts.From}.References(), 1)
+	}
+	return max(t.Runs, 1)
+}
+
+// Start starts a test's results directory out for the stages to write
+// into: it removes what an earlier run left there and writes
+// summary.json, saying that the run of test t started, with the
+// reference runs opts asks for, and which shard of the plans it keeps.
+func Start(out report.Layout, env Env, t *ir.Test, opts RefOptions, shard Shard) (*report.TestRun, error) {
+	run := &report.TestRun{Test: t.Name, Spec: env.Spec, Shard: shard.String(), Started: time.Now(), References: referenceRuns(t, opts)}
+	if err := out.Clear(); err != nil {
+		return run, err
+	}
+	return run, report.WriteRun(out, run)
+}
+
+// Finish marks the run finished in out's summary.json.
+func Finish(out report.Layout, run *report.TestRun) error {
+	now := time.Now()
+	run.Finished = &now
+	return report.WriteRun(out, run)
+}
+
+// References is the first stage: it records the reference runs of test
+// t into out (or reuses them, opts), learns the masks that make them
+// agree and writes them to out's learned.sieve, and builds the oracle. A
+// reference run that fails a workload step or breaks an invariant is a
+// SpecErrors: every plan would fail the same way.
+func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions) (*Refs, error) {
+	t, err := buildOnce(ctx, t, env.BaseDir, env.Workers[0].CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	traces, store, err := references(ctx, env, t, out, opts)
+	if err != nil {
+		return nil, err
+	}
+	refs := &Refs{Test: t, Traces: traces}
+	if refs.Masks, err = Masks(t); err != nil {
+		return nil, err
+	}
+	refs.Oracle, err = oracle.New(traces, oracle.Options{Masks: refs.Masks.Oracle, Invariants: t.Invariants})
+	if err != nil {
+		return nil, err
+	}
+	if err := brokenInvariants(refs.Oracle, t.Invariants, traces, out.ReferenceTraces(len(traces))); err != nil {
+		return nil, err
+	}
+	comment := []string{fmt.Sprintf("learned from %d reference runs of test %s", len(traces), t.Name)}
+	if err := report.WriteLearned(out, refs.Oracle.Learned(), comment); err != nil {
+		return nil, err
+	}
+	if store != "" {
+		storeRefs(env, store, out, t)
+	}
+	return refs, nil
+}
+
+// references records the reference runs, or reuses them from opts.From
+// or the cache. store is the cache entry to keep newly recorded runs in
+// ("" for none).
+func references(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions) (refs []*trace.Trace, store string, err error) {
+	n := referenceRuns(t, opts)
+	if opts.From != "" {
+		env.progressf("reusing %d reference run(s) from %s", n, opts.From)
+		refs, err = reuse(opts.From, out, n)
+		return refs, "", err
+	}
+	key, entry, hit := cached(ctx, env, t, opts.Cache)
+	if hit {
+		env.progressf("reusing reference runs from %s", entry)
+		if refs, err = reuse(entry, out, n); err == nil {
+			return refs, "", nil
+		}
+		env.progressf("reference cache: %v (recording them again)", err)
+	}
+	if key != "" {
+		store = entry
+	}
+	refs, err = recordRefs(ctx, env, t, out, n)
+	return refs, store, err
+}
+
+// recordRefs records n reference runs, spread over the workers and run at
+// once. Masks are then learned across control planes as well as across
+// runs, as plans run on every worker.
+func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n int) ([]*trace.Trace, error) {
+	refs := make([]*trace.Trace, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for w := range min(n, len(env.Workers)) {
+		wg.Go(func() {
+			for i := w; i < n && ctx.Err() == nil; i += len(env.Workers) {
+				if refs[i], errs[i] = recordOne(ctx, env, env.Workers[w], t, out, i+1, n); errs[i] != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return refs, nil
+}
+
+// recordOne records reference run i of n on worker w.
+func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out report.Layout, i, n int) (*trace.Trace, error) {
+	env.progressf("reference run %d/%d", i, n)
+	start := time.Now()
+	r := Run{Test: t, BaseDir: env.BaseDir, Dir: out.ReferenceDir(i),
+		Header: trace.Header{Test: t.Name, Spec: env.Spec, Run: i}}
+	res, err := w.Execute(ctx, r)
+	if err != nil {
+		return nil, fmt.Errorf("reference run %d: %w", i, err)
+	}
+	tr, err := trace.Read(res.Trace)
+	if err != nil {
+		return nil, err
+	}
+	if res.WorkloadErr != nil {
+		return nil, stepFailure(res.WorkloadErr, tr, res.Trace, i)
+	}
+	env.progressf("reference run %d: %d trace entries in %.1fs", i, len(tr.Entries), time.Since(start).Seconds())
+	return tr, nil
+}
