@@ -27,5 +27,10 @@
 // Lowered policies, masks, invariants and plans are shallow copies that
 // share slices: treat the IR as read-only.
 //
+// Lint and UnknownKinds check the IR of either front end (lang/load calls
+// them after the front end): fields a wait selects, fault patterns the
+// workloads cannot yield, and applied objects of kinds that are neither
+// built in nor defined by the test's CRDs (warnings).
+//
 // It does not parse (lang/syntax does) and does not run anything.
 package check
