@@ -123,7 +123,7 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	}
 	if w.used {
 		if err := w.Backend.Reset(ctx); err != nil {
-			return nil, fmt.Errorf("run: reset cluster: %w", err)
+			return nil, w.resetErr(err)
 		}
 	}
 	w.used = true

@@ -79,6 +79,24 @@ func (w *Worker) replace(ctx context.Context) error {
 	return nil
 }
 
+// resetErr is the error of a failed reset: an UnhealthyError if a
+// component died (the reset failed because of it, and the plane is
+// replaced before the next run), else err. A component killed during the
+// reset may be seen dead a moment after the reset fails: it looks for
+// healthPoll*5.
+func (w *Worker) resetErr(err error) error {
+	if h, ok := w.Backend.(healther); ok {
+		for range 5 {
+			if herr := h.Health(); herr != nil {
+				w.unhealthy = true
+				return &UnhealthyError{Err: herr}
+			}
+			time.Sleep(healthPoll)
+		}
+	}
+	return fmt.Errorf("run: reset cluster: %w", err)
+}
+
 // isUnhealthy reports whether err says the run's infrastructure failed.
 func isUnhealthy(err error) bool {
 	var u *UnhealthyError

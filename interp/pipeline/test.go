@@ -245,7 +245,7 @@ func (o *Options) recordOne(ctx context.Context, w *Worker, layout report.Layout
 	start := time.Now()
 	r := Run{Test: o.Test, BaseDir: o.BaseDir, Dir: layout.ReferenceDir(i),
 		Header: trace.Header{Test: o.Test.Name, Spec: o.Spec, Run: i}}
-	res, err := w.Execute(ctx, r)
+	res, err := o.executeReference(ctx, w, r, i)
 	if err != nil {
 		return nil, fmt.Errorf("reference run %d: %w", i, err)
 	}
@@ -258,6 +258,27 @@ func (o *Options) recordOne(ctx context.Context, w *Worker, layout report.Layout
 	}
 	o.progressf("reference run %d: %d trace entries in %.1fs", i, len(t.Entries), time.Since(start).Seconds())
 	return t, nil
+}
+
+// executeReference performs reference run i; if its infrastructure
+// failed (UnhealthyError), it runs it once more on a new control plane,
+// with the failed attempt's files set aside in its directory's
+// unhealthy-N, as a plan run is retried.
+func (o *Options) executeReference(ctx context.Context, w *Worker, r Run, i int) (*Outcome, error) {
+	res, err := w.Execute(ctx, r)
+	if !isUnhealthy(err) || ctx.Err() != nil {
+		return res, err
+	}
+	aside, aerr := setAside(r.Dir, "")
+	if aerr != nil {
+		return res, fmt.Errorf("%w (not retried: %v)", err, aerr)
+	}
+	o.progressf("reference run %d: %s; running it again on a new control plane (the failed attempt is in %s)", i, firstLine(err.Error()), aside)
+	res, again := w.Execute(ctx, r)
+	if isUnhealthy(again) {
+		return res, fmt.Errorf("failed twice: %w (first attempt: %s)", again, firstLine(err.Error()))
+	}
+	return res, again
 }
 
 // plans generates and selects the plans to run, and says what became of
