@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -208,10 +209,14 @@ type traceSink struct{ s *session }
 
 func (t traceSink) Add(e trace.Entry) (int64, error) { t.s.sink(e); return 0, nil }
 
+// fail records an error of the run, once (a trace that cannot be written
+// gives the same error for every entry).
 func (s *session) fail(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.errs = append(s.errs, err)
+	if !slices.Contains(s.errs, err) {
+		s.errs = append(s.errs, err)
+	}
 }
 
 func (s *session) err() error {

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -247,7 +246,7 @@ func (o *Options) recordOne(ctx context.Context, w *Worker, layout report.Layout
 		Header: trace.Header{Test: o.Test.Name, Spec: o.Spec, Run: i}}
 	res, err := o.executeReference(ctx, w, r, i)
 	if err != nil {
-		return nil, fmt.Errorf("reference run %d: %w", i, err)
+		return nil, withDiskFull(fmt.Errorf("reference run %d: %w", i, err))
 	}
 	t, err := trace.Read(res.Trace)
 	if err != nil {
@@ -329,6 +328,10 @@ func (pr *Prepared) runPlans(ctx context.Context) error {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var errs []error
+	// A plan that fails to run or to be written (ctx ended, a full
+	// disk) stops the run: later plans would fail the same way.
+	stop := make(chan struct{})
+	var stopOnce sync.Once
 	for _, w := range o.Workers {
 		wg.Add(1)
 		go func() {
@@ -337,7 +340,8 @@ func (pr *Prepared) runPlans(ctx context.Context) error {
 				res, err := pr.runPlan(ctx, w, p)
 				mu.Lock()
 				if err != nil {
-					errs = append(errs, err)
+					errs = append(errs, withDiskFull(err))
+					stopOnce.Do(func() { close(stop) })
 				} else {
 					out.Results = append(out.Results, res)
 					out.Seconds = append(out.Seconds, res.Seconds)
@@ -355,6 +359,8 @@ send:
 		case queue <- p:
 		case <-ctx.Done():
 			break send
+		case <-stop:
+			break send
 		}
 	}
 	close(queue)
@@ -363,7 +369,7 @@ send:
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return errors.Join(errs...)
+	return joinOnce(errs)
 }
 
 // runPlan runs one plan and writes its result; a failed plan is then run
@@ -431,7 +437,8 @@ func firstLine(s string) string {
 
 // judgeRun runs plan p into dir (rel, relative to the results root) and
 // judges its trace; unhealthy says that the run's infrastructure failed
-// (UnhealthyError). It fails only when ctx ends.
+// (UnhealthyError). It fails only when ctx ends or the disk is full
+// (DiskFullError).
 func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, rel string) (result *report.Result, unhealthy bool, err error) {
 	o := pr.o
 	start := time.Now()
@@ -451,6 +458,9 @@ func (pr *Prepared) judgeRun(ctx context.Context, w *Worker, p *plan.Plan, dir, 
 				result = judged
 			}
 		}
+	}
+	if d := diskFull(runErr); d != nil {
+		return nil, false, d // the result could not be written either
 	}
 	if runErr != nil {
 		result.Status, result.Error, result.Findings = report.Errored, runErr.Error(), nil
