@@ -33,19 +33,36 @@ type healther interface {
 const healthPoll = 100 * time.Millisecond
 
 // health returns why the run's control plane or proxy is unhealthy, or nil.
+// An upstream that failed is most often an API server that died: the
+// control plane is given upstreamGrace to say so, which names the
+// component, before the upstream's error is the reason.
 func (s *session) health() error {
-	if h, ok := s.w.Backend.(healther); ok {
+	h, _ := s.w.Backend.(healther)
+	if h != nil {
 		if err := h.Health(); err != nil {
 			return &UnhealthyError{Err: err}
 		}
 	}
-	if px := s.proxy(); px != nil {
-		if err := px.UpstreamErr(); err != nil {
-			return &UnhealthyError{Err: err}
+	px := s.proxy()
+	if px == nil {
+		return nil
+	}
+	err := px.UpstreamErr()
+	if err == nil {
+		return nil
+	}
+	for end := time.Now().Add(upstreamGrace); h != nil && time.Now().Before(end); time.Sleep(healthPoll / 4) {
+		if herr := h.Health(); herr != nil {
+			return &UnhealthyError{Err: herr}
 		}
 	}
-	return nil
+	return &UnhealthyError{Err: err}
 }
+
+// upstreamGrace is how long a failed upstream waits for the control plane
+// to report a component that exited (its process is reaped a moment after
+// its connections break).
+const upstreamGrace = time.Second
 
 // watchHealth ends the run (cancel) as soon as the control plane or the
 // proxy's upstream fails, keeping why, until ctx ends.
