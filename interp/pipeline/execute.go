@@ -162,6 +162,9 @@ func (s *session) verdict(err error) error {
 	if u == nil {
 		u = s.health()
 	}
+	if h, ok := s.w.Backend.(healther); ok && u == nil && err != nil {
+		u = lateHealth(h) // the run failed: perhaps a component died
+	}
 	if u != nil {
 		s.w.unhealthy = true
 		return u

@@ -167,7 +167,7 @@ func killDuring(c *embedded.Cluster, left *leftovers, trace, victim string) {
 	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end) && left.seen(c.Dir()); {
 		time.Sleep(50 * time.Millisecond)
 	}
-	waitFor(trace, `"out-a"`, time.Minute)
+	waitFor(trace, `"out-a"`, 3*time.Minute)
 	left.plane(c)
 	for _, pr := range c.Processes() {
 		if pr.Name == victim {

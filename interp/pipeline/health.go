@@ -51,17 +51,27 @@ func (s *session) health() error {
 	if err == nil {
 		return nil
 	}
-	for end := time.Now().Add(upstreamGrace); h != nil && time.Now().Before(end); time.Sleep(healthPoll / 4) {
-		if herr := h.Health(); herr != nil {
-			return &UnhealthyError{Err: herr}
-		}
+	if herr := lateHealth(h); herr != nil {
+		return herr
 	}
 	return &UnhealthyError{Err: err}
 }
 
-// upstreamGrace is how long a failed upstream waits for the control plane
-// to report a component that exited (its process is reaped a moment after
-// its connections break).
+// lateHealth gives the control plane upstreamGrace to report a component
+// that exited, as an UnhealthyError (nil if none did or h is nil).
+func lateHealth(h healther) error {
+	for end := time.Now().Add(upstreamGrace); h != nil && time.Now().Before(end); time.Sleep(healthPoll / 4) {
+		if err := h.Health(); err != nil {
+			return &UnhealthyError{Err: err}
+		}
+	}
+	return nil
+}
+
+// upstreamGrace is how long a failure that may come from a component's
+// death (an upstream that failed, a request refused) waits for the control
+// plane to report it: a process is reaped a moment after its connections
+// break.
 const upstreamGrace = time.Second
 
 // watchHealth ends the run (cancel) as soon as the control plane or the
