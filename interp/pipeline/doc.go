@@ -15,6 +15,11 @@
 // composes every stage as sieve run does. Masks assembles a test's masks
 // for each use. Options are data whose zero value is the default.
 //
+// It also keeps a run honest: the control plane and the proxy's upstream
+// are watched during every run (health.go); a run whose infrastructure
+// failed, reference or plan, is run again once on a new control plane;
+// a full disk stops the whole run with one error (diskfull.go).
+//
 // It wires the stages together; it does not implement them: generation is
 // interp/plan's, comparing interp/oracle's, the results directory's layout
 // and rendering interp/report's.

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -123,7 +124,7 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	}
 	if w.used {
 		if err := w.Backend.Reset(ctx); err != nil {
-			return nil, fmt.Errorf("run: reset cluster: %w", err)
+			return nil, w.resetErr(err)
 		}
 	}
 	w.used = true
@@ -160,6 +161,9 @@ func (s *session) verdict(err error) error {
 	s.mu.Unlock()
 	if u == nil {
 		u = s.health()
+	}
+	if h, ok := s.w.Backend.(healther); ok && u == nil && err != nil {
+		u = lateHealth(h) // the run failed: perhaps a component died
 	}
 	if u != nil {
 		s.w.unhealthy = true
@@ -208,10 +212,14 @@ type traceSink struct{ s *session }
 
 func (t traceSink) Add(e trace.Entry) (int64, error) { t.s.sink(e); return 0, nil }
 
+// fail records an error of the run, once (a trace that cannot be written
+// gives the same error for every entry).
 func (s *session) fail(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.errs = append(s.errs, err)
+	if !slices.Contains(s.errs, err) {
+		s.errs = append(s.errs, err)
+	}
 }
 
 func (s *session) err() error {

@@ -33,19 +33,46 @@ type healther interface {
 const healthPoll = 100 * time.Millisecond
 
 // health returns why the run's control plane or proxy is unhealthy, or nil.
+// An upstream that failed is most often an API server that died: the
+// control plane is given upstreamGrace to say so, which names the
+// component, before the upstream's error is the reason.
 func (s *session) health() error {
-	if h, ok := s.w.Backend.(healther); ok {
+	h, _ := s.w.Backend.(healther)
+	if h != nil {
 		if err := h.Health(); err != nil {
 			return &UnhealthyError{Err: err}
 		}
 	}
-	if px := s.proxy(); px != nil {
-		if err := px.UpstreamErr(); err != nil {
+	px := s.proxy()
+	if px == nil {
+		return nil
+	}
+	err := px.UpstreamErr()
+	if err == nil {
+		return nil
+	}
+	if herr := lateHealth(h); herr != nil {
+		return herr
+	}
+	return &UnhealthyError{Err: err}
+}
+
+// lateHealth gives the control plane upstreamGrace to report a component
+// that exited, as an UnhealthyError (nil if none did or h is nil).
+func lateHealth(h healther) error {
+	for end := time.Now().Add(upstreamGrace); h != nil && time.Now().Before(end); time.Sleep(healthPoll / 4) {
+		if err := h.Health(); err != nil {
 			return &UnhealthyError{Err: err}
 		}
 	}
 	return nil
 }
+
+// upstreamGrace is how long a failure that may come from a component's
+// death (an upstream that failed, a request refused) waits for the control
+// plane to report it: a process is reaped a moment after its connections
+// break.
+const upstreamGrace = time.Second
 
 // watchHealth ends the run (cancel) as soon as the control plane or the
 // proxy's upstream fails, keeping why, until ctx ends.
@@ -77,6 +104,24 @@ func (w *Worker) replace(ctx context.Context) error {
 	}
 	w.unhealthy = false
 	return nil
+}
+
+// resetErr is the error of a failed reset: an UnhealthyError if a
+// component died (the reset failed because of it, and the plane is
+// replaced before the next run), else err. A component killed during the
+// reset may be seen dead a moment after the reset fails: it looks for
+// healthPoll*5.
+func (w *Worker) resetErr(err error) error {
+	if h, ok := w.Backend.(healther); ok {
+		for range 5 {
+			if herr := h.Health(); herr != nil {
+				w.unhealthy = true
+				return &UnhealthyError{Err: herr}
+			}
+			time.Sleep(healthPoll)
+		}
+	}
+	return fmt.Errorf("run: reset cluster: %w", err)
 }
 
 // isUnhealthy reports whether err says the run's infrastructure failed.

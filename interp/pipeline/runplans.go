@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -63,6 +62,10 @@ func (pr *planRunner) runPlans(ctx context.Context, plans []*planfile.Plan) ([]*
 	var wg sync.WaitGroup
 	var errs []error
 	var results []*report.Result
+	// A plan that fails to run or to be written (ctx ended, a full
+	// disk) stops the run: later plans would fail the same way.
+	stop := make(chan struct{})
+	var stopOnce sync.Once
 	for _, w := range pr.env.Workers {
 		wg.Add(1)
 		go func() {
@@ -71,7 +74,8 @@ func (pr *planRunner) runPlans(ctx context.Context, plans []*planfile.Plan) ([]*
 				res, err := pr.runPlan(ctx, w, p)
 				mu.Lock()
 				if err != nil {
-					errs = append(errs, err)
+					errs = append(errs, withDiskFull(err))
+					stopOnce.Do(func() { close(stop) })
 				} else {
 					results = append(results, res)
 				}
@@ -88,6 +92,8 @@ send:
 		case queue <- p:
 		case <-ctx.Done():
 			break send
+		case <-stop:
+			break send
 		}
 	}
 	close(queue)
@@ -96,7 +102,7 @@ send:
 	if ctx.Err() != nil {
 		return results, ctx.Err()
 	}
-	return results, errors.Join(errs...)
+	return results, joinOnce(errs)
 }
 
 // runPlan runs one plan and writes its result; a failed plan is then run
@@ -157,7 +163,8 @@ func firstLine(s string) string {
 
 // judgeRun runs plan p into dir (rel, relative to the results root) and
 // judges its trace; unhealthy says that the run's infrastructure failed
-// (UnhealthyError). It fails only when ctx ends.
+// (UnhealthyError). It fails only when ctx ends or the disk is full
+// (DiskFullError).
 func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan, dir, rel string) (result *report.Result, unhealthy bool, err error) {
 	t := pr.refs.Test
 	start := time.Now()
@@ -177,6 +184,9 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 				result = judged
 			}
 		}
+	}
+	if d := diskFull(runErr); d != nil {
+		return nil, false, d // the result could not be written either
 	}
 	if runErr != nil {
 		result.Status, result.Error, result.Findings = report.Errored, runErr.Error(), nil

@@ -183,9 +183,9 @@ func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out report.L
 	start := time.Now()
 	r := Run{Test: t, BaseDir: env.BaseDir, Dir: out.ReferenceDir(i),
 		Header: trace.Header{Test: t.Name, Spec: env.Spec, Run: i}}
-	res, err := w.Execute(ctx, r)
+	res, err := executeReference(ctx, env, w, r, i)
 	if err != nil {
-		return nil, fmt.Errorf("reference run %d: %w", i, err)
+		return nil, withDiskFull(fmt.Errorf("reference run %d: %w", i, err))
 	}
 	tr, err := trace.Read(res.Trace)
 	if err != nil {
@@ -196,4 +196,25 @@ func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out report.L
 	}
 	env.progressf("reference run %d: %d trace entries in %.1fs", i, len(tr.Entries), time.Since(start).Seconds())
 	return tr, nil
+}
+
+// executeReference performs reference run i; if its infrastructure
+// failed (UnhealthyError), it runs it once more on a new control plane,
+// with the failed attempt's files set aside in its directory's
+// unhealthy-N, as a plan run is retried.
+func executeReference(ctx context.Context, env Env, w *Worker, r Run, i int) (*Outcome, error) {
+	res, err := w.Execute(ctx, r)
+	if !isUnhealthy(err) || ctx.Err() != nil {
+		return res, err
+	}
+	aside, aerr := setAside(r.Dir, "")
+	if aerr != nil {
+		return res, fmt.Errorf("%w (not retried: %v)", err, aerr)
+	}
+	env.progressf("reference run %d: %s; running it again on a new control plane (the failed attempt is in %s)", i, firstLine(err.Error()), aside)
+	res, again := w.Execute(ctx, r)
+	if isUnhealthy(again) {
+		return res, fmt.Errorf("failed twice: %w (first attempt: %s)", again, firstLine(err.Error()))
+	}
+	return res, again
 }

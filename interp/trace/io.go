@@ -13,12 +13,15 @@ import (
 
 // Writer appends entries to a trace file, assigning sequence numbers. It is
 // safe for concurrent use; each entry is written and flushed as one line, so
-// an interrupted run leaves a readable prefix.
+// an interrupted run leaves a readable prefix. After a failed write (a full
+// disk) it writes nothing more and every Add returns that first error, the
+// same value, so that a caller can report it once.
 type Writer struct {
 	mu  sync.Mutex
 	w   *bufio.Writer
 	c   io.Closer
 	seq int64
+	err error // the first write error
 }
 
 // Create creates a trace file at path and writes its header.
@@ -58,18 +61,21 @@ func (w *Writer) line(v any) error {
 }
 
 func (w *Writer) lineLocked(v any) error {
+	if w.err != nil {
+		return w.err
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("trace: %w", err)
 	}
 	b = append(b, '\n')
-	if _, err := w.w.Write(b); err != nil {
-		return fmt.Errorf("trace: %w", err)
+	if _, err = w.w.Write(b); err == nil {
+		err = w.w.Flush()
 	}
-	if err := w.w.Flush(); err != nil {
-		return fmt.Errorf("trace: %w", err)
+	if err != nil {
+		w.err = fmt.Errorf("trace: %w", err)
 	}
-	return nil
+	return w.err
 }
 
 // Close closes the underlying file.

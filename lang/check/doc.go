@@ -34,5 +34,9 @@
 // the Kubernetes API types; custom resources from their CRD), and fault
 // patterns that the workloads give nothing to start from.
 //
+// UnknownKinds, which lang/load calls after Lint, warns about applied
+// objects of kinds that are neither built in (lang/manifest's generated
+// list) nor defined by the test's CRDs.
+//
 // It does not parse (lang/syntax does) and does not run anything.
 package check

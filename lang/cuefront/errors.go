@@ -65,10 +65,14 @@ func (s *source) errDiag(e cueerrors.Error) *diag.Diagnostic {
 var innerPos = regexp.MustCompile(`\S+\.cue:\d+:\d+: `)
 
 // pathRange is where the value at path was written, for errors CUE gives
-// no position in a spec file; the spec itself when that is unknown.
+// no position in a spec file: the value's position, else its field's in
+// the source (syntaxPos); the spec itself when both are unknown.
 func (s *source) pathRange(path []string) diag.Range {
 	at := diag.Position{Filename: s.given}
 	fallback := diag.Range{Start: at, End: at}
+	if p := s.syntaxPos(path); p.IsValid() {
+		fallback = s.rangeAt(p, p)
+	}
 	if !s.orig.Exists() || len(path) == 0 {
 		return fallback
 	}

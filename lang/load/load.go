@@ -35,7 +35,7 @@ type Options struct {
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	spec, ds := frontEnd(path, opts)
 	if !ds.HasErrors() {
-		ds = append(ds, check.Lint(spec, baseDir(path))...).Sort()
+		ds = append(append(ds, check.Lint(spec, baseDir(path))...), check.UnknownKinds(spec, baseDir(path))...).Sort()
 	}
 	if ds.HasErrors() {
 		return nil, ds

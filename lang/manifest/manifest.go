@@ -16,8 +16,10 @@ import (
 type Object struct {
 	APIVersion, Kind, Name string
 	Line                   int // 1-based line of the document's first key
-	// CRDKind is spec.names.kind of a CustomResourceDefinition.
-	CRDKind string
+	// CRDKind is spec.names.kind of a CustomResourceDefinition, CRDGroup
+	// its spec.group and CRDVersions the names of its spec.versions.
+	CRDKind, CRDGroup string
+	CRDVersions       []string
 }
 
 // MaxAliasNodes bounds the nodes that the YAML aliases of one manifest
@@ -92,7 +94,13 @@ func object(doc *yaml.Node) (o Object, ok bool, err error) {
 		return o, false, errors.New("needs apiVersion, kind and metadata.name")
 	}
 	if o.Kind == "CustomResourceDefinition" {
-		o.CRDKind = scalar(lookup(lookup(root, "spec"), "names"), "kind")
+		spec := lookup(root, "spec")
+		o.CRDKind, o.CRDGroup = scalar(lookup(spec, "names"), "kind"), scalar(spec, "group")
+		if vs := lookup(spec, "versions"); vs != nil && vs.Kind == yaml.SequenceNode {
+			for _, v := range vs.Content {
+				o.CRDVersions = append(o.CRDVersions, scalar(v, "name"))
+			}
+		}
 	}
 	return o, true, nil
 }

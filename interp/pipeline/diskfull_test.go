@@ -1,0 +1,95 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"k8s.io/client-go/rest"
+
+	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// idle is a backend that is never reached: the runs of these tests fail
+// at their first write.
+type idle struct{}
+
+func (idle) Start(context.Context) error { return nil }
+func (idle) RESTConfig() *rest.Config    { return &rest.Config{} }
+func (idle) Kubeconfig() string          { return "" }
+func (idle) Reset(context.Context) error { return nil }
+func (idle) Stop() error                 { return nil }
+
+// TestDiskFullStopsTheRun: plans whose traces cannot be written for want
+// of space (each trace.jsonl is a link to /dev/full, which answers every
+// write with ENOSPC) stop the run with one error, for two workers, that
+// names the file, says "no space left on device" once and gives the
+// hint; the later plans are not run.
+func TestDiskFullStopsTheRun(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full to write to")
+	}
+	out := report.Layout{Root: t.TempDir()}
+	env := Env{Workers: []*Worker{{Backend: idle{}}, {Backend: idle{}}}}
+	refs := &Refs{Test: &ir.Test{Name: "t"}}
+	var plans []*planfile.Plan
+	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
+		plans = append(plans, &planfile.Plan{Name: name, Pattern: ir.Intermediate})
+		dir := out.PlanDir(name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("/dev/full", filepath.Join(dir, report.TraceFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	results, err := RunPlans(context.Background(), env, refs, plans, out, RunOptions{})
+	var d *DiskFullError
+	switch {
+	case !errors.As(err, &d) || !errors.Is(err, syscall.ENOSPC):
+		t.Fatalf("run on a full disk: %v, want a DiskFullError", err)
+	case strings.Count(err.Error(), "no space left on device") != 1:
+		t.Errorf("run on a full disk: %q, want \"no space left on device\" once", err)
+	case !strings.Contains(err.Error(), "/"+report.TraceFile+": ") || !strings.Contains(err.Error(), "free space"):
+		t.Errorf("run on a full disk: %q, want the file and the hint", err)
+	}
+	if n := len(results); n != 0 {
+		t.Errorf("%d results, want none", n)
+	}
+	started := 0
+	for _, p := range plans {
+		if _, err := os.Stat(filepath.Join(out.PlanDir(p.Name), report.PlanFile)); err == nil {
+			started++
+		}
+	}
+	if started > 4 { // each of the two workers may take one more plan as the first fails
+		t.Errorf("%d of 6 plans were started, want the run stopped at the first failure", started)
+	}
+}
+
+// TestFailOnce: a run's trace error, the same for every entry, is kept
+// once.
+func TestFailOnce(t *testing.T) {
+	s := &session{}
+	full := errors.New("trace: write x: no space left on device")
+	for range 3 {
+		s.fail(full)
+	}
+	s.fail(errors.New("other"))
+	if got := s.err().Error(); got != "trace: write x: no space left on device\nother" {
+		t.Errorf("errors: %q", got)
+	}
+}
+
+func TestJoinOnce(t *testing.T) {
+	errs := []error{errors.New("a"), errors.New("b"), errors.New("a")}
+	if got := joinOnce(errs).Error(); got != "a\nb" {
+		t.Errorf("joinOnce: %q, want %q", got, "a\nb")
+	}
+}
