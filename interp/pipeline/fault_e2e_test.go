@@ -38,7 +38,7 @@ func TestComponentDeath(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("kills components by PID and checks /proc (linux only)")
 	}
-	c := embedded.New(embedded.Options{Binary: embeddedtest.Binary(t)})
+	c := embedded.New(embedded.Options{Binary: embeddedtest.ControlPlane(t)})
 	b := &relayed{Cluster: c}
 	t.Cleanup(func() { _ = b.Stop() })
 	if err := b.Start(context.Background()); err != nil {

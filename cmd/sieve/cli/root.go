@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sievetool/sieve/interp/buildinfo"
 	"github.com/sievetool/sieve/interp/report"
 )
 
@@ -84,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func newRoot(g *globals) *cobra.Command {
-	bi := buildinfo.Read()
+	bi := readVersion()
 	root := &cobra.Command{
 		Use:           "sieve",
 		Short:         "Find reliability bugs in Kubernetes controllers",
@@ -122,6 +121,7 @@ func newRoot(g *globals) *cobra.Command {
 		newRunCmd(g),
 		newRecordCmd(g),
 		newReproduceCmd(g),
+		newSetupCmd(g),
 		newVersionCmd(g),
 	)
 	return root
