@@ -152,7 +152,13 @@ func moduleReplaces(ctx context.Context, goBin, dir string, env []string, versio
 	if err != nil {
 		return nil, err
 	}
-	mf, err := modfile.ParseLax(info.GoMod, data, nil)
+	return versionedReplaces(info.GoMod, data)
+}
+
+// versionedReplaces returns the replace directives of a go.mod that name a
+// module version.
+func versionedReplaces(name string, data []byte) ([]*modfile.Replace, error) {
+	mf, err := modfile.Parse(name, data, nil) // ParseLax would drop the replaces
 	if err != nil {
 		return nil, err
 	}

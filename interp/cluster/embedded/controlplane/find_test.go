@@ -122,3 +122,32 @@ func writeFile(t *testing.T, path, data string) string {
 	}
 	return path
 }
+
+// TestVersionedReplaces takes from the control plane's go.mod every
+// replace of a staging module, and not the one of the root module by
+// directory.
+func TestVersionedReplaces(t *testing.T) {
+	dir, ok := checkout()
+	if !ok {
+		t.Skip("needs the checkout this test was built from")
+	}
+	name := filepath.Join(dir, "controlplane", "go.mod")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := versionedReplaces(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rs {
+		got[r.Old.Path] = r.New.Version
+	}
+	if got["k8s.io/api"] == "" || got["k8s.io/kube-aggregator"] == "" {
+		t.Errorf("replaces: %v, want k8s.io/api and k8s.io/kube-aggregator among them", got)
+	}
+	if _, ok := got[rootModule]; ok {
+		t.Errorf("replaces: %v, want no replace of %s (a directory)", got, rootModule)
+	}
+}
