@@ -66,6 +66,7 @@ func TestHashSources(t *testing.T) {
 	base := mustHash(t, root)
 	writeFile(t, filepath.Join(root, "controlplane", "cmd", "sieve-controlplane"), "binary")
 	writeFile(t, filepath.Join(root, rootPackages[0], "nodesim_test.go"), "package nodesim\n")
+	writeFile(t, filepath.Join(root, "controlplane", "cmd", "main_test.go"), "package main\n")
 	if got := mustHash(t, root); got != base {
 		t.Errorf("a binary or a test file changed the hash")
 	}

@@ -86,8 +86,9 @@ func moduleVersion() string {
 }
 
 // hashSources hashes what a build from the checkout at root depends on:
-// the Go files, go.mod and go.sum of the control-plane module, the Go files of rootPackages and
-// the root module's and workspace's go.mod, go.sum and go.work files.
+// the Go files (not tests), go.mod and go.sum of the control-plane module,
+// the Go files of rootPackages, and the root module's and workspace's
+// go.mod, go.sum and go.work files.
 func hashSources(root string) (string, error) {
 	var files []string
 	err := filepath.WalkDir(filepath.Join(root, "controlplane"), func(p string, d fs.DirEntry, err error) error {
@@ -117,8 +118,11 @@ func hashSources(root string) (string, error) {
 }
 
 // isSource says whether a file of the control-plane module is part of its
-// build (a binary built in its directory is not).
+// build (a test, or a binary built in its directory, is not).
 func isSource(name string) bool {
+	if strings.HasSuffix(name, "_test.go") {
+		return false
+	}
 	return strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum"
 }
 
