@@ -1,6 +1,8 @@
 package buildinfo
 
 import (
+	"debug/buildinfo"
+	"fmt"
 	"runtime/debug"
 	"strings"
 )
@@ -19,8 +21,8 @@ type Info struct {
 	// Go is the Go version that built the binary ("go1.26.0").
 	Go string `json:"go"`
 	// Kubernetes is the version of the Kubernetes libraries linked in:
-	// k8s.io/kubernetes's, or else the one k8s.io/client-go's v0.X.Y
-	// stands for (v1.X.Y).
+	// k8s.io/kubernetes's (the control-plane binary links it), or else the
+	// one k8s.io/client-go's v0.X.Y stands for (v1.X.Y).
 	Kubernetes string `json:"kubernetes,omitempty"`
 }
 
@@ -32,6 +34,16 @@ func Read() Info {
 		return Info{Version: "unknown"}
 	}
 	return parse(bi)
+}
+
+// ReadFile returns the build information of the Go binary at path, for
+// instance the control plane's.
+func ReadFile(path string) (Info, error) {
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return Info{}, fmt.Errorf("reading the build information of %s: %w", path, err)
+	}
+	return parse(bi), nil
 }
 
 func parse(bi *debug.BuildInfo) Info {

@@ -1,8 +1,10 @@
 package buildinfo
 
 import (
+	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +35,24 @@ func TestParse(t *testing.T) {
 func TestRead(t *testing.T) {
 	if got := Read(); got.Go != runtime.Version() {
 		t.Errorf("Go: %q, want %q", got.Go, runtime.Version())
+	}
+}
+
+// TestReadFile reads the build information of the go command's own binary
+// and fails on a file that is not a Go binary.
+func TestReadFile(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("needs the go command: %v", err)
+	}
+	in, err := ReadFile(goBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(in.Go, "go1.") {
+		t.Errorf("Go: %q, want go1.*", in.Go)
+	}
+	if _, err := ReadFile("buildinfo.go"); err == nil {
+		t.Error("ReadFile of a source file: no error")
 	}
 }

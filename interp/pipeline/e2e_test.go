@@ -55,7 +55,7 @@ func cluster(t *testing.T) *embedded.Cluster {
 	if testing.Short() {
 		t.Skip("starts an embedded control plane; skipped in -short mode")
 	}
-	bin := embeddedtest.Binary(t)
+	bin := embeddedtest.ControlPlane(t)
 	shared.once.Do(func() {
 		c := embedded.New(embedded.Options{Binary: bin})
 		if err := c.Start(context.Background()); err != nil {

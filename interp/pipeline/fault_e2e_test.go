@@ -47,7 +47,7 @@ func TestComponentDeath(t *testing.T) {
 		t.Skip("kills components by PID and checks /proc (linux only)")
 	}
 	left := watchLeftovers(t)
-	c := embedded.New(embedded.Options{Binary: embeddedtest.Binary(t)})
+	c := embedded.New(embedded.Options{Binary: embeddedtest.ControlPlane(t)})
 	b := &relayed{Cluster: c}
 	t.Cleanup(func() { _ = b.Stop() })
 	if err := b.Start(context.Background()); err != nil {
@@ -121,7 +121,7 @@ func TestReferenceComponentDeath(t *testing.T) {
 		t.Skip("kills components by PID (linux only)")
 	}
 	left := watchLeftovers(t)
-	c := embedded.New(embedded.Options{Binary: embeddedtest.Binary(t)})
+	c := embedded.New(embedded.Options{Binary: embeddedtest.ControlPlane(t)})
 	t.Cleanup(func() { _ = c.Stop() })
 	if err := c.Start(context.Background()); err != nil {
 		t.Skipf("no embedded control plane: %v", err)

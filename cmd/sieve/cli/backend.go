@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded"
+	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -49,6 +51,13 @@ func (f *backendFlags) check() error {
 func (f *backendFlags) workers(ctx context.Context, c *ir.Controller, n int) ([]*pipeline.Worker, func() error, error) {
 	if f.backend == "kubeconfig" {
 		n = 1 // one cluster: plans share it one after the other
+	}
+	if f.backend == "kind" && c.Builtin != "" {
+		// The built-in controller runs from the control-plane binary,
+		// which a kind cluster does not otherwise need.
+		if _, err := controlplane.Ensure(ctx, controlplane.Options{Progress: os.Stderr}); err != nil {
+			return nil, func() error { return nil }, err
+		}
 	}
 	backends := make([]cluster.Backend, n)
 	errs := make([]error, n)
@@ -97,7 +106,8 @@ func joinDistinct(errs []error) error {
 }
 
 // builtinCommand runs a built-in kube-controller-manager controller from
-// this executable.
+// the control-plane binary (found by then: the embedded backend's Start,
+// or workers for kind, made sure of it).
 func builtinCommand(name, kubeconfig string) []string {
 	return embedded.BuiltinCommand("", name, kubeconfig)
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sievetool/sieve/interp/buildinfo"
 	"github.com/sievetool/sieve/interp/report"
 )
 
@@ -84,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func newRoot(g *globals) *cobra.Command {
-	bi := buildinfo.Read()
+	bi := readVersion()
 	root := &cobra.Command{
 		Use:           "sieve",
 		Short:         "Find reliability bugs in Kubernetes controllers",
@@ -93,9 +92,10 @@ func newRoot(g *globals) *cobra.Command {
 		SilenceErrors: true,
 	}
 	// --version prints what sieve version does; the text has no template
-	// actions. The flag is declared here, as a bool, because cobra would
-	// otherwise take the --version that Kubernetes' component-base
-	// (verflag) declares in pflag.CommandLine, which cobra merges in.
+	// actions. The flag is declared here, as a bool, so that cobra never
+	// takes a --version some library declares in pflag.CommandLine (which
+	// cobra merges in), as Kubernetes' component-base did when sieve
+	// linked it.
 	root.SetVersionTemplate(versionText(bi))
 	root.Flags().Bool("version", false, "print the version of sieve, its Go and its Kubernetes")
 	pf := root.PersistentFlags()
@@ -122,6 +122,7 @@ func newRoot(g *globals) *cobra.Command {
 		newRunCmd(g),
 		newRecordCmd(g),
 		newReproduceCmd(g),
+		newSetupCmd(g),
 		newVersionCmd(g),
 	)
 	return root

@@ -404,7 +404,7 @@ func (w *watcher) untilComponent(t *testing.T, name string, limit time.Duration)
 					dirs[arg[j:i]+rest] = true
 				}
 			}
-			found = found || strings.Contains(p.cmd, "internal component "+name)
+			found = found || strings.Contains(p.cmd, "sieve-controlplane "+name)
 		}
 		if found {
 			return dirs

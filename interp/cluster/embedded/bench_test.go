@@ -32,7 +32,7 @@ const settle = 3 * time.Second
 // each process's peak RSS, counting the pages of the sieve binary that
 // the five processes share five times (an upper bound).
 func BenchmarkColdStart(b *testing.B) {
-	bin := embeddedtest.Binary(b)
+	bin := embeddedtest.ControlPlane(b)
 	var mem embedded.Usage
 	var cpu time.Duration
 	var peakPSS int64
@@ -145,7 +145,7 @@ func BenchmarkReset(b *testing.B) {
 
 // BenchmarkRestart measures the alternative to Reset: Stop, then Start.
 func BenchmarkRestart(b *testing.B) {
-	bin := embeddedtest.Binary(b)
+	bin := embeddedtest.ControlPlane(b)
 	c := embedded.New(embedded.Options{Binary: bin})
 	if err := c.Start(context.Background()); err != nil {
 		b.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/sievetool/sieve/interp/cluster"
+	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 )
 
 // Cluster is an embedded control plane. Its methods are safe for
@@ -44,6 +45,11 @@ func New(opts Options) *Cluster {
 // started so far is torn down and the error carries the end of the failed
 // component's log.
 func (c *Cluster) Start(ctx context.Context) error {
+	// Building the binary on first use takes minutes; it is not part of
+	// the start timeout.
+	if err := c.ensureBinary(ctx); err != nil {
+		return fmt.Errorf("embedded cluster: %w", err)
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
 	defer cancel()
 	const attempts = 3
@@ -81,15 +87,24 @@ func (c *Cluster) start(ctx context.Context) error {
 	return c.connectEtcd(ctx)
 }
 
+// ensureBinary sets Options.Binary, when empty, to the binary
+// controlplane.Ensure finds or builds (printing its progress to stderr).
+func (c *Cluster) ensureBinary(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.opts.Binary != "" {
+		return nil
+	}
+	bin, err := controlplane.Ensure(ctx, controlplane.Options{Progress: os.Stderr})
+	c.opts.Binary = bin
+	return err
+}
+
 func (c *Cluster) binary() (string, error) {
 	if c.opts.Binary != "" {
 		return c.opts.Binary, nil
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("finding the sieve binary: %w (set Options.Binary)", err)
-	}
-	return exe, nil
+	return controlplane.Find(controlplane.Options{})
 }
 
 // prepare makes the temporary directory (named after this process, after

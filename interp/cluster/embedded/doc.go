@@ -1,8 +1,9 @@
 // Package embedded is sieve's default cluster backend: a real, complete
 // Kubernetes control plane on the loopback interface, with nothing to
 // install. Start runs etcd, kube-apiserver, kube-controller-manager,
-// kube-scheduler and a node simulator, each as a child process of the sieve
-// binary (`sieve internal component NAME`, see the component package), on
+// kube-scheduler and a node simulator, each as a child process of the
+// sieve-controlplane binary (`sieve-controlplane NAME`, built from the nested
+// module controlplane/ and found or built by the controlplane package), on
 // random free ports with TLS and a random bearer token, and writes a
 // kubeconfig for clients. Reset wipes every object created since Start (or
 // since the last Checkpoint) directly in etcd, which takes milliseconds
@@ -12,9 +13,9 @@
 // removes the directories of owners that no longer run (a sieve killed with
 // SIGKILL cannot remove its own).
 //
-// This package does not link k8s.io/kubernetes (the component package does,
-// and only the sieve binary imports it), so programs and tests that start a
-// control plane stay small. It does not run the controller under test; the
+// This package does not link k8s.io/kubernetes (only sieve-controlplane
+// does), so sieve and the programs and tests that start a control plane
+// stay small and installable with go install. It does not run the controller under test; the
 // interpreter does, and BuiltinCommand gives it the command line for a
 // built-in controller.
 package embedded

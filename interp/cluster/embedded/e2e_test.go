@@ -226,7 +226,7 @@ func deployment(name string, replicas int32) *appsv1.Deployment {
 // TestParallelClusters runs two control planes at once in one process, as
 // parallel workers do, and a workload on each.
 func TestParallelClusters(t *testing.T) {
-	bin := embeddedtest.Binary(t)
+	bin := embeddedtest.ControlPlane(t)
 	clusters := make([]*embedded.Cluster, 2)
 	errs := make(chan error, len(clusters))
 	for i := range clusters {

@@ -32,7 +32,7 @@ func TestComponentArgs(t *testing.T) {
 	}
 	got.Files = append(got.Files, txtar.File{
 		Name: "builtin statefulset",
-		Data: []byte(strings.Join(BuiltinCommand("sieve", "statefulset", "/proxy/kubeconfig"), "\n") + "\n"),
+		Data: []byte(strings.Join(BuiltinCommand("sieve-controlplane", "statefulset", "/proxy/kubeconfig"), "\n") + "\n"),
 	})
 	golden(t, filepath.Join("testdata", "args.txtar"), txtar.Format(got))
 }

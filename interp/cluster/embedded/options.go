@@ -11,8 +11,8 @@ import (
 
 // Options configure a Cluster. The zero value is the default.
 type Options struct {
-	// Binary is the sieve binary whose `internal component` verb runs the
-	// components (default: the running executable, os.Executable).
+	// Binary is the sieve-controlplane binary that runs the components
+	// (default: the one controlplane.Ensure finds, or builds on first use).
 	Binary string
 	// Nodes is the number of simulated nodes (default 1).
 	Nodes int

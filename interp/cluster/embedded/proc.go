@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// Flags of the component runner (see the component package).
+// Flags of the component runner (see the component package of the
+// controlplane module).
 const (
 	flagLifeline    = "--sieve-lifeline"
 	flagWaitReady   = "--sieve-wait-ready"
@@ -27,11 +28,11 @@ type proc struct {
 	err  error         // its exit status, valid once done is closed
 }
 
-// spawn starts `binary internal component NAME ARGS...` with its output in
+// spawn starts `binary NAME ARGS...` (binary is sieve-controlplane) with its output in
 // a log file. lifeline is the read end of a pipe whose write end the
 // parent holds: the child exits when the parent dies and the pipe closes.
 func spawn(binary, logDir string, spec componentSpec, lifeline *os.File) (*proc, error) {
-	args := append([]string{"internal", "component", spec.name, flagLifeline}, spec.args...)
+	args := append([]string{spec.name, flagLifeline}, spec.args...)
 	switch spec.wait {
 	case waitReady:
 		args = append(args, flagWaitReady)

@@ -1,7 +1,11 @@
 // Package embeddedtest starts embedded control planes for end-to-end tests
 // of other packages. Binary builds the sieve binary once per test process;
-// Start starts a cluster with it and stops the cluster when the test ends.
+// ControlPlane finds or builds the sieve-controlplane binary that runs the
+// cluster's components (in the user cache, keyed by the hash of its
+// sources, where the sieve binary finds it too); Start starts a cluster
+// with it and stops the cluster when the test ends.
 //
 // The environment variable SIEVE_TEST_BINARY names a prebuilt sieve binary
-// to use instead of building one.
+// to use instead of building one, and SIEVE_CONTROLPLANE a prebuilt
+// control-plane binary.
 package embeddedtest

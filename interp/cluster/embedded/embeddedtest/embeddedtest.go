@@ -12,33 +12,55 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
+	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 )
 
 // BinaryEnv names an environment variable that, when set, is the sieve
 // binary to use; nothing is built then.
 const BinaryEnv = "SIEVE_TEST_BINARY"
 
-// build remembers the one build of a test process. Package-level state is
-// the point here: tests of one process share the binary.
-var build struct {
+// built remembers a build of a test process. Package-level state is the
+// point here: tests of one process share the binaries.
+type built struct {
 	once sync.Once
 	path string
 	err  error
 }
 
+var sieveBuild, controlPlaneBuild built
+
+func (b *built) get(t testing.TB, build func() (string, error)) string {
+	t.Helper()
+	b.once.Do(func() { b.path, b.err = build() })
+	if b.err != nil {
+		t.Fatalf("embeddedtest: %v", b.err)
+	}
+	return b.path
+}
+
 // Binary returns the path of a sieve binary built from the working tree,
 // building it on the first call of the test process (`go build` skips the
-// link when the binary is up to date). A build failure fails the test.
+// link when the binary is up to date), and makes sure the control-plane
+// binary it runs is built too (see ControlPlane). A build failure fails
+// the test.
 func Binary(t testing.TB) string {
 	t.Helper()
+	ControlPlane(t)
 	if p := os.Getenv(BinaryEnv); p != "" {
 		return p
 	}
-	build.once.Do(func() { build.path, build.err = buildSieve() })
-	if build.err != nil {
-		t.Fatalf("embeddedtest: %v", build.err)
-	}
-	return build.path
+	return sieveBuild.get(t, buildSieve)
+}
+
+// ControlPlane returns the path of the sieve-controlplane binary that
+// runs the components of an embedded cluster: $SIEVE_CONTROLPLANE, or the
+// one controlplane.Ensure finds or builds from the working tree into the
+// user cache, where a sieve binary built from the same tree finds it.
+func ControlPlane(t testing.TB) string {
+	t.Helper()
+	return controlPlaneBuild.get(t, func() (string, error) {
+		return controlplane.Ensure(context.Background(), controlplane.Options{Progress: os.Stderr})
+	})
 }
 
 // buildSieve runs go build for ./cmd/sieve of the module that holds the
@@ -87,13 +109,13 @@ func moduleRoot() (string, error) {
 	return filepath.Dir(gomod), nil
 }
 
-// Start starts an embedded cluster with the test binary and stops it when
-// the test ends. opts.Binary, when empty, is set to Binary(t). A start
-// failure fails the test.
+// Start starts an embedded cluster and stops it when the test ends.
+// opts.Binary, when empty, is set to ControlPlane(t). A start failure
+// fails the test.
 func Start(t testing.TB, opts embedded.Options) *embedded.Cluster {
 	t.Helper()
 	if opts.Binary == "" {
-		opts.Binary = Binary(t)
+		opts.Binary = ControlPlane(t)
 	}
 	c := embedded.New(opts)
 	t.Cleanup(func() {

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/mod/module"
+	"golang.org/x/mod/zip"
+)
+
+// installVersion is the version the test publishes both modules at.
+const installVersion = "v0.99.0"
+
+const (
+	rootModule         = "github.com/sievetool/sieve"
+	controlPlaneModule = rootModule + "/controlplane"
+)
+
+// TestInstall installs sieve as a user would: both modules of this
+// checkout are published at installVersion in a file-based module proxy,
+// `go install github.com/sievetool/sieve/cmd/sieve@VERSION` installs into
+// an empty GOBIN, and the installed binary checks a spec, builds its
+// control plane into an empty user cache (sieve setup, from a generated
+// module that requires the control-plane module at sieve's version) and
+// runs one plan of the datastore example on the embedded backend. The Go
+// build cache and module cache are the user's own, so a warm machine
+// compiles only sieve's packages and links the two binaries. It logs the
+// time and size of each build.
+func TestInstall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs sieve and builds its control plane; skipped in -short mode")
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	proxy := filepath.Join(tmp, "proxy")
+	publish(t, repo, proxy)
+	forgetVersion(t)
+	t.Cleanup(func() { forgetVersion(t) })
+
+	env := installEnv(t, tmp, proxy)
+	gobin := filepath.Join(tmp, "bin")
+	start := time.Now()
+	run(t, tmp, append(env, "GOBIN="+gobin, "GOFLAGS=-mod=mod"), "go", "install", rootModule+"/cmd/sieve@"+installVersion)
+	sieve := filepath.Join(gobin, "sieve")
+	t.Logf("go install: %s, sieve binary %s", time.Since(start).Round(time.Second), size(t, sieve))
+
+	run(t, repo, env, sieve, "check", "specs/datastore/datastore.sieve")
+	start = time.Now()
+	cp := strings.TrimSpace(run(t, repo, env, sieve, "setup"))
+	t.Logf("sieve setup (control plane build): %s, sieve-controlplane binary %s", time.Since(start).Round(time.Second), size(t, cp))
+	if want := filepath.Join(tmp, "cache", "sieve", "controlplane", installVersion); filepath.Dir(cp) != want {
+		t.Errorf("sieve setup: %s, want a binary in %s", cp, want)
+	}
+	if v := run(t, repo, env, sieve, "version"); !strings.Contains(v, "sieve "+installVersion) || !strings.Contains(v, cp+" (kubernetes v1.") {
+		t.Errorf("sieve version:\n%s\nwant version %s and the control plane %s with its Kubernetes", v, installVersion, cp)
+	}
+	runExample(t, repo, env, sieve)
+}
+
+// runExample runs one plan of the datastore example with the installed
+// binary; it exits 0 or 1 (finding) and writes a results directory.
+func runExample(t *testing.T, repo string, env []string, sieve string) {
+	out := filepath.Join(t.TempDir(), "results")
+	cmd := exec.Command(sieve, "run", "specs/datastore/datastore.sieve", "--test", "buggy", "--max-plans", "1", "-o", out)
+	cmd.Dir, cmd.Env = repo, env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	t.Logf("sieve run (1 plan): %s, exit %d", time.Since(start).Round(time.Second), cmd.ProcessState.ExitCode())
+	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 {
+		t.Fatalf("sieve run: %v\nstdout:\n%s\nstderr:\n%s", err, &stdout, &stderr)
+	}
+	if strings.Contains(stderr.String(), "building the control plane") {
+		t.Errorf("sieve run built the control plane again after sieve setup:\n%s", &stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.json")); err != nil {
+		t.Errorf("sieve run wrote no summary: %v\nstdout:\n%s", err, &stdout)
+	}
+}
+
+// installEnv is the environment of the go command and of sieve: the file
+// proxy first, no checksum database for sieve's modules, no workspace, and
+// an empty user cache (XDG_CACHE_HOME) but the user's Go build cache.
+func installEnv(t *testing.T, tmp, proxy string) []string {
+	goenv := map[string]string{}
+	if err := json.Unmarshal([]byte(run(t, tmp, os.Environ(), "go", "env", "-json", "GOPROXY", "GOCACHE")), &goenv); err != nil {
+		t.Fatal(err)
+	}
+	return append(os.Environ(),
+		"GOPROXY=file://"+filepath.ToSlash(proxy)+","+goenv["GOPROXY"],
+		"GONOSUMDB="+rootModule,
+		"GOWORK=off",
+		"GOCACHE="+goenv["GOCACHE"],
+		"XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
+		"SIEVE_CONTROLPLANE=",
+		// No sieve-controlplane from elsewhere on PATH.
+		"PATH="+filepath.Dir(goBinary(t))+string(os.PathListSeparator)+"/usr/bin"+string(os.PathListSeparator)+"/bin",
+	)
+}
+
+// publish writes both modules of the checkout at repo, at installVersion,
+// into a file-based module proxy (the layout of GOPROXY=file://).
+func publish(t *testing.T, repo, proxy string) {
+	files := checkoutFiles(t, repo)
+	var root, cp []string
+	for _, f := range files {
+		if rest, ok := strings.CutPrefix(f, "controlplane/"); ok {
+			cp = append(cp, rest)
+		} else {
+			root = append(root, f)
+		}
+	}
+	publishModule(t, proxy, rootModule, repo, root)
+	publishModule(t, proxy, controlPlaneModule, filepath.Join(repo, "controlplane"), cp)
+}
+
+func publishModule(t *testing.T, proxy, path, dir string, files []string) {
+	escaped, err := module.EscapePath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := filepath.Join(proxy, filepath.FromSlash(escaped), "@v")
+	if err := os.MkdirAll(at, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var zfiles []zip.File
+	for _, f := range files {
+		zfiles = append(zfiles, zipFile{dir: dir, path: f})
+	}
+	z := &bytes.Buffer{}
+	if err := zip.Create(z, module.Version{Path: path, Version: installVersion}, zfiles); err != nil {
+		t.Fatalf("zipping %s: %v", path, err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := fmt.Sprintf(`{"Version":%q,"Time":%q}`, installVersion, time.Now().UTC().Format(time.RFC3339))
+	for name, data := range map[string][]byte{
+		"list": []byte(installVersion + "\n"), installVersion + ".info": []byte(info),
+		installVersion + ".mod": gomod, installVersion + ".zip": z.Bytes(),
+	} {
+		if err := os.WriteFile(filepath.Join(at, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// zipFile is a file of the checkout for zip.Create.
+type zipFile struct{ dir, path string }
+
+func (f zipFile) Path() string                 { return f.path }
+func (f zipFile) Lstat() (os.FileInfo, error)  { return os.Lstat(filepath.Join(f.dir, f.path)) }
+func (f zipFile) Open() (io.ReadCloser, error) { return os.Open(filepath.Join(f.dir, f.path)) }
+
+// checkoutFiles lists the files of the checkout (tracked, and new files
+// git does not ignore), slash-separated, relative to repo.
+func checkoutFiles(t *testing.T, repo string) []string {
+	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	cmd.Dir = repo
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("needs git to list the checkout's files: %v", err)
+	}
+	var files []string
+	for _, f := range strings.Split(string(out), "\x00") {
+		if fi, err := os.Lstat(filepath.Join(repo, f)); f != "" && err == nil && fi.Mode().IsRegular() {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// forgetVersion removes installVersion of both modules from the module
+// cache, so that every run installs the checkout as it is now.
+func forgetVersion(t *testing.T) {
+	modcache := strings.TrimSpace(run(t, os.TempDir(), os.Environ(), "go", "env", "GOMODCACHE"))
+	for _, path := range []string{rootModule, controlPlaneModule} {
+		escaped, _ := module.EscapePath(path)
+		dirs := []string{filepath.Join(modcache, filepath.FromSlash(escaped)+"@"+installVersion)}
+		downloads, _ := filepath.Glob(filepath.Join(modcache, "cache", "download", filepath.FromSlash(escaped), "@v", installVersion+".*"))
+		for _, d := range append(dirs, downloads...) {
+			_ = filepath.WalkDir(d, func(p string, _ os.DirEntry, _ error) error { _ = os.Chmod(p, 0o755); return nil })
+			if err := os.RemoveAll(d); err != nil {
+				t.Fatalf("removing %s from the module cache: %v", d, err)
+			}
+		}
+	}
+}
+
+// run runs a command and returns its standard output; a failure fails the
+// test with both outputs.
+func run(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), err, &stdout, &stderr)
+	}
+	return stdout.String()
+}
+
+func goBinary(t *testing.T) string {
+	p, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("needs the go command: %v", err)
+	}
+	return p
+}
+
+func size(t *testing.T, path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%.1f MB", float64(fi.Size())/1e6)
+}

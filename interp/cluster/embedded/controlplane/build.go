@@ -1,0 +1,184 @@
+package controlplane
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/mod/modfile"
+)
+
+// goVersion is the Go version the control plane needs, as go.mod says it.
+const goVersion = "1.26"
+
+// Ensure returns the path of the binary, building it into the cache when
+// Find finds none. A build takes about ten minutes on two cores the first
+// time (Kubernetes is large); later builds reuse Go's build cache.
+func Ensure(ctx context.Context, opts Options) (string, error) {
+	p, err := Find(opts)
+	if err == nil || !errors.Is(err, ErrNotFound) {
+		return p, err
+	}
+	src, err := locateSource()
+	if err != nil {
+		return "", err
+	}
+	out, err := cachedPath(opts, src)
+	if err != nil {
+		return "", err
+	}
+	return out, buildLocked(ctx, opts, src, out)
+}
+
+// buildLocked builds the binary into out unless another process did while
+// this one waited for the lock.
+func buildLocked(ctx context.Context, opts Options, src source, out string) error {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return fmt.Errorf("building the control plane: %w", err)
+	}
+	unlock, err := lockFile(filepath.Join(filepath.Dir(out), "build.lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := os.Stat(out); err == nil {
+		return nil
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return fmt.Errorf("building the control plane: the go command is not on PATH (install Go ≥%s or run `sieve setup` on a machine that has it, or set %s)", goVersion, Env)
+	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	fmt.Fprintf(progress, "building the control plane (first use, ~10 min on 2 cores)...\n")
+	start := time.Now()
+	tmp := out + ".tmp"
+	if src.dir != "" {
+		err = buildFromCheckout(ctx, goBin, src.dir, tmp)
+	} else {
+		err = buildFromModule(ctx, goBin, src.version, tmp)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("building the control plane: %w", err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return fmt.Errorf("building the control plane: %w", err)
+	}
+	fmt.Fprintf(progress, "built the control plane in %s: %s\n", time.Since(start).Round(time.Second), out)
+	return nil
+}
+
+// buildFromCheckout builds the command from the checkout at root (its
+// go.work, or the control-plane module's replace, supplies the root
+// module).
+func buildFromCheckout(ctx context.Context, goBin, root, out string) error {
+	return goCmd(ctx, goBin, filepath.Join(root, "controlplane"), nil, "build", "-o", out, "./cmd/sieve-controlplane")
+}
+
+// buildFromModule builds the command from a generated module that requires
+// the control-plane module and sieve's root module at version, with the
+// replace directives of the control-plane module's go.mod copied in
+// (replaces apply only in the main module).
+func buildFromModule(ctx context.Context, goBin, version, out string) error {
+	dir, err := os.MkdirTemp(filepath.Dir(out), "module-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	env := []string{"GOWORK=off"}
+	f := &modfile.File{}
+	for _, step := range []func() error{
+		func() error { return f.AddModuleStmt("sieve-controlplane-build") },
+		func() error { return f.AddGoStmt(goVersion + ".0") },
+		func() error { return f.AddRequire(rootModule, version) },
+		func() error { return f.AddRequire(Module, version) },
+		func() error { return writeModFile(dir, f) },
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	replaces, err := moduleReplaces(ctx, goBin, dir, env, version)
+	if err != nil {
+		return err
+	}
+	for _, r := range replaces {
+		if err := f.AddReplace(r.Old.Path, r.Old.Version, r.New.Path, r.New.Version); err != nil {
+			return err
+		}
+	}
+	if err := writeModFile(dir, f); err != nil {
+		return err
+	}
+	return goCmd(ctx, goBin, dir, env, "build", "-mod=mod", "-o", out, Command)
+}
+
+func writeModFile(dir string, f *modfile.File) error {
+	f.Cleanup()
+	data, err := f.Format()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "go.mod"), data, 0o644)
+}
+
+// moduleReplaces downloads the control-plane module at version and returns
+// the replace directives of its go.mod that name a module version (the
+// ones naming a directory only serve the repository).
+func moduleReplaces(ctx context.Context, goBin, dir string, env []string, version string) ([]*modfile.Replace, error) {
+	var stdout bytes.Buffer
+	cmd := exec.CommandContext(ctx, goBin, "mod", "download", "-json", Module+"@"+version)
+	cmd.Dir, cmd.Env, cmd.Stdout = dir, append(os.Environ(), env...), &stdout
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go mod download %s@%s: %w\n%s%s", Module, version, err, stdout.Bytes(), stderr.Bytes())
+	}
+	var info struct{ GoMod string }
+	if err := json.Unmarshal(stdout.Bytes(), &info); err != nil {
+		return nil, fmt.Errorf("go mod download %s@%s: %w", Module, version, err)
+	}
+	data, err := os.ReadFile(info.GoMod)
+	if err != nil {
+		return nil, err
+	}
+	return versionedReplaces(info.GoMod, data)
+}
+
+// versionedReplaces returns the replace directives of a go.mod that name a
+// module version.
+func versionedReplaces(name string, data []byte) ([]*modfile.Replace, error) {
+	mf, err := modfile.Parse(name, data, nil) // ParseLax would drop the replaces
+	if err != nil {
+		return nil, err
+	}
+	var out []*modfile.Replace
+	for _, r := range mf.Replace {
+		if r.New.Version != "" {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// goCmd runs the go command in dir with env added, returning its output
+// with the error.
+func goCmd(ctx context.Context, goBin, dir string, env []string, args ...string) error {
+	cmd := exec.CommandContext(ctx, goBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go %s: %w\n%s", args[0], err, msg)
+	}
+	return nil
+}
