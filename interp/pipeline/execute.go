@@ -23,7 +23,7 @@ import (
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/proxy"
-	"github.com/sievetool/sieve/interp/record"
+	"github.com/sievetool/sieve/interp/workload"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -179,7 +179,7 @@ type session struct {
 	tw *trace.Writer
 
 	cancel    context.CancelFunc
-	exec      *record.Executor
+	exec      *workload.Executor
 	px        *proxy.Proxy
 	runner    *controller.Runner
 	inj       *inject.Injector
@@ -244,11 +244,11 @@ func (s *session) start(ctx context.Context) error {
 	t := s.r.Test
 	hctx, cancel := context.WithCancel(ctx)
 	s.onClose(cancel)
-	hist := &record.History{Config: cfg, Sink: s.sink}
+	hist := &workload.History{Config: cfg, Sink: s.sink}
 	if err := hist.Start(hctx); err != nil {
 		return err
 	}
-	s.exec = &record.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink}
+	s.exec = &workload.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink}
 	if err := s.installCRDs(ctx); err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/record"
+	"github.com/sievetool/sieve/interp/workload"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
@@ -56,7 +56,7 @@ func (es SpecErrors) Error() string {
 // trace t is in file, into SpecErrors naming the step and the trace entry
 // of its end. An error that is no step's is returned wrapped.
 func stepFailure(err error, t *trace.Trace, file string, i int) error {
-	var se *record.StepError
+	var se *workload.StepError
 	if !errors.As(err, &se) {
 		return fmt.Errorf("reference run %d: the workload fails without any fault: %w", i, err)
 	}

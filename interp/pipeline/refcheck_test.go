@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/record"
+	"github.com/sievetool/sieve/interp/workload"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
@@ -29,7 +29,7 @@ func TestStepFailureNamesStepAndEntry(t *testing.T) {
 		{Seq: 2, Type: trace.History, Key: &trace.Key{Kind: "configmap", Namespace: "default", Name: "a"}},
 		{Seq: 3, Type: trace.Step, Phase: "end", What: "wait", Error: "timed out"},
 	}}
-	err := stepFailure(&record.StepError{Src: at(7, 3), Kind: ir.StepWait, Err: errors.New("configmap/default/x exists: timed out after 1s")}, tr, "ref/trace.jsonl", 2)
+	err := stepFailure(&workload.StepError{Src: at(7, 3), Kind: ir.StepWait, Err: errors.New("configmap/default/x exists: timed out after 1s")}, tr, "ref/trace.jsonl", 2)
 	var es SpecErrors
 	if !errors.As(err, &es) || len(es) != 1 {
 		t.Fatalf("stepFailure = %v, want one SpecError", err)

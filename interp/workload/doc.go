@@ -1,4 +1,4 @@
-// Package record is the workload executor and the history watcher that
+// Package workload is the workload executor and the history watcher that
 // every run uses, reference runs and plan runs alike: the Executor
 // installs the controller's CRDs and executes a workload's steps (apply,
 // patch, scale, delete, wait, settle) against the cluster, writing each
@@ -10,6 +10,5 @@
 // It does not decide which runs are made or what is done with their traces
 // (interp/pipeline), intercept the controller (interp/proxy), start it
 // (interp/controller), inject faults (interp/inject) or judge a run
-// (interp/oracle). Despite its name it is not the record stage alone:
-// injection runs use it in the same way.
-package record
+// (interp/oracle).
+package workload
