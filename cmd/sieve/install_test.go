@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,7 +17,8 @@ import (
 	"golang.org/x/mod/zip"
 )
 
-// installVersion is the version the test publishes both modules at.
+// installVersion is the version the test publishes both modules at,
+// with a build suffix per content (see contentVersion).
 const installVersion = "v0.99.0"
 
 const (
@@ -44,14 +46,14 @@ func TestInstall(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	proxy := filepath.Join(tmp, "proxy")
-	publish(t, repo, proxy)
-	forgetVersion(t)
-	t.Cleanup(func() { forgetVersion(t) })
+	version := publish(t, repo, proxy)
+	forgetVersion(t, version)
+	t.Cleanup(func() { forgetVersion(t, version) })
 
 	env := installEnv(t, tmp, proxy)
 	gobin := filepath.Join(tmp, "bin")
 	start := time.Now()
-	run(t, tmp, append(env, "GOBIN="+gobin, "GOFLAGS=-mod=mod"), "go", "install", rootModule+"/cmd/sieve@"+installVersion)
+	run(t, tmp, append(env, "GOBIN="+gobin, "GOFLAGS=-mod=mod"), "go", "install", rootModule+"/cmd/sieve@"+version)
 	sieve := filepath.Join(gobin, "sieve")
 	t.Logf("go install: %s, sieve binary %s", time.Since(start).Round(time.Second), size(t, sieve))
 
@@ -59,11 +61,11 @@ func TestInstall(t *testing.T) {
 	start = time.Now()
 	cp := strings.TrimSpace(run(t, repo, env, sieve, "setup"))
 	t.Logf("sieve setup (control plane build): %s, sieve-controlplane binary %s", time.Since(start).Round(time.Second), size(t, cp))
-	if want := filepath.Join(tmp, "cache", "sieve", "controlplane", installVersion); filepath.Dir(cp) != want {
+	if want := filepath.Join(tmp, "cache", "sieve", "controlplane", version); filepath.Dir(cp) != want {
 		t.Errorf("sieve setup: %s, want a binary in %s", cp, want)
 	}
-	if v := run(t, repo, env, sieve, "version"); !strings.Contains(v, "sieve "+installVersion) || !strings.Contains(v, cp+" (kubernetes v1.") {
-		t.Errorf("sieve version:\n%s\nwant version %s and the control plane %s with its Kubernetes", v, installVersion, cp)
+	if v := run(t, repo, env, sieve, "version"); !strings.Contains(v, "sieve "+version) || !strings.Contains(v, cp+" (kubernetes v1.") {
+		t.Errorf("sieve version:\n%s\nwant version %s and the control plane %s with its Kubernetes", v, version, cp)
 	}
 	runExample(t, repo, env, sieve)
 }
@@ -110,10 +112,12 @@ func installEnv(t *testing.T, tmp, proxy string) []string {
 	)
 }
 
-// publish writes both modules of the checkout at repo, at installVersion,
-// into a file-based module proxy (the layout of GOPROXY=file://).
-func publish(t *testing.T, repo, proxy string) {
+// publish writes both modules of the checkout at repo into a file-based
+// module proxy (the layout of GOPROXY=file://) and returns the version it
+// gave them (contentVersion).
+func publish(t *testing.T, repo, proxy string) string {
 	files := checkoutFiles(t, repo)
+	version := contentVersion(t, repo, files)
 	var root, cp []string
 	for _, f := range files {
 		if rest, ok := strings.CutPrefix(f, "controlplane/"); ok {
@@ -122,11 +126,30 @@ func publish(t *testing.T, repo, proxy string) {
 			root = append(root, f)
 		}
 	}
-	publishModule(t, proxy, rootModule, repo, root)
-	publishModule(t, proxy, controlPlaneModule, filepath.Join(repo, "controlplane"), cp)
+	publishModule(t, proxy, rootModule, version, repo, root)
+	publishModule(t, proxy, controlPlaneModule, version, filepath.Join(repo, "controlplane"), cp)
+	return version
 }
 
-func publishModule(t *testing.T, proxy, path, dir string, files []string) {
+// contentVersion is installVersion with a pre-release suffix that hashes
+// the checkout's files. The go command takes a module version to be
+// immutable, and keeps what it learnt of one (the package index in the
+// build cache) across runs: a fixed version would, on the next run of a
+// changed checkout, build the new files with the old files' imports.
+func contentVersion(t *testing.T, repo string, files []string) string {
+	h := sha256.New()
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(repo, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(h, "%s %d\n", f, len(b))
+		h.Write(b)
+	}
+	return fmt.Sprintf("%s-test.%x", installVersion, h.Sum(nil)[:6])
+}
+
+func publishModule(t *testing.T, proxy, path, version, dir string, files []string) {
 	escaped, err := module.EscapePath(path)
 	if err != nil {
 		t.Fatal(err)
@@ -140,17 +163,17 @@ func publishModule(t *testing.T, proxy, path, dir string, files []string) {
 		zfiles = append(zfiles, zipFile{dir: dir, path: f})
 	}
 	z := &bytes.Buffer{}
-	if err := zip.Create(z, module.Version{Path: path, Version: installVersion}, zfiles); err != nil {
+	if err := zip.Create(z, module.Version{Path: path, Version: version}, zfiles); err != nil {
 		t.Fatalf("zipping %s: %v", path, err)
 	}
 	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	info := fmt.Sprintf(`{"Version":%q,"Time":%q}`, installVersion, time.Now().UTC().Format(time.RFC3339))
+	info := fmt.Sprintf(`{"Version":%q,"Time":%q}`, version, time.Now().UTC().Format(time.RFC3339))
 	for name, data := range map[string][]byte{
-		"list": []byte(installVersion + "\n"), installVersion + ".info": []byte(info),
-		installVersion + ".mod": gomod, installVersion + ".zip": z.Bytes(),
+		"list": []byte(version + "\n"), version + ".info": []byte(info),
+		version + ".mod": gomod, version + ".zip": z.Bytes(),
 	} {
 		if err := os.WriteFile(filepath.Join(at, name), data, 0o644); err != nil {
 			t.Fatal(err)
@@ -183,14 +206,14 @@ func checkoutFiles(t *testing.T, repo string) []string {
 	return files
 }
 
-// forgetVersion removes installVersion of both modules from the module
-// cache, so that every run installs the checkout as it is now.
-func forgetVersion(t *testing.T) {
+// forgetVersion removes version of both modules from the module cache,
+// which is the user's own: the test leaves nothing of its own there.
+func forgetVersion(t *testing.T, version string) {
 	modcache := strings.TrimSpace(run(t, os.TempDir(), os.Environ(), "go", "env", "GOMODCACHE"))
 	for _, path := range []string{rootModule, controlPlaneModule} {
 		escaped, _ := module.EscapePath(path)
-		dirs := []string{filepath.Join(modcache, filepath.FromSlash(escaped)+"@"+installVersion)}
-		downloads, _ := filepath.Glob(filepath.Join(modcache, "cache", "download", filepath.FromSlash(escaped), "@v", installVersion+".*"))
+		dirs := []string{filepath.Join(modcache, filepath.FromSlash(escaped)+"@"+version)}
+		downloads, _ := filepath.Glob(filepath.Join(modcache, "cache", "download", filepath.FromSlash(escaped), "@v", version+".*"))
 		for _, d := range append(dirs, downloads...) {
 			_ = filepath.WalkDir(d, func(p string, _ os.DirEntry, _ error) error { _ = os.Chmod(p, 0o755); return nil })
 			if err := os.RemoveAll(d); err != nil {

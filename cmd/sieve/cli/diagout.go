@@ -74,7 +74,7 @@ func (g *globals) testErr(t *ir.Test, err error) error {
 	}
 	ds := make(diag.Diagnostics, len(es))
 	for i, e := range es {
-		d := diag.Errorf(e.Src, "reference", "test %s: %s", t.Name, e.Summary())
+		d := diag.Errorf(e.Src, "reference", "test %s: %s", t.Name, relText(e.Summary()))
 		d.Detail = pipeline.Hint
 		ds[i] = d
 	}
