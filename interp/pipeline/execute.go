@@ -23,9 +23,9 @@ import (
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/proxy"
-	"github.com/sievetool/sieve/interp/workload"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/workload"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/workload"
 	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/workload"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
 )
