@@ -135,7 +135,7 @@ func (l *fieldLinter) cel(s site, k celenv.Kind, expr string, roots celenv.Roots
 			kind = ir.CanonicalKind(m.Kind)
 		}
 		at := fmt.Sprintf("%s at %d:%d of the %s", m.Text, m.Line, m.Column, s.where)
-		l.ds = append(l.ds, missing(l.exprAt(s.r, expr, m.Line, m.Column), s.what, kind, m.Path, at, m.Known, s.fallback))
+		l.ds = append(l.ds, missing(l.exprAt(s.r, expr, m.Line, m.Column), s.what, kind, celPath(m.Path), at, m.Known, s.fallback))
 	}
 }
 
@@ -183,16 +183,32 @@ func (l *fieldLinter) exprAt(r diag.Range, expr string, line, col int) diag.Rang
 // path reports the first element of the dotted field path p that the
 // shape of kind says cannot be there.
 func (l *fieldLinter) path(r diag.Range, what, kind string, root *celenv.Shape, p, fallback string) {
-	elems := ir.SplitPath(p)
-	i, sh := pathMiss(root, elems)
+	path, err := ir.ParsePath(p)
+	if err != nil {
+		return // the checker reports it
+	}
+	i, sh := pathMiss(root, path)
 	if i < 0 {
 		return
 	}
 	col := 1
 	if i > 0 {
-		col = utf8.RuneCountInString(ir.JoinPath(elems[:i])) + 2
+		col = utf8.RuneCountInString(path[:i].String()) + 2
 	}
-	l.ds = append(l.ds, missing(l.exprAt(r, p, 1, col), what, kind, elems[:i+1], "field "+p, known(sh), fallback))
+	l.ds = append(l.ds, missing(l.exprAt(r, p, 1, col), what, kind, path[:i+1], "field "+p, known(sh), fallback))
+}
+
+// celPath is the path of a field that celenv.UnknownFields found: names,
+// with "*" for a list element.
+func celPath(elems []string) ir.Path {
+	path := make(ir.Path, len(elems))
+	for i, e := range elems {
+		path[i] = ir.FieldElem(e)
+		if e == "*" {
+			path[i] = ir.AnyElem()
+		}
+	}
+	return path
 }
 
 // known returns the sorted field names of s.
@@ -211,17 +227,17 @@ const maxListed = 12
 
 // missing is the error for a field at path (its last element is missing)
 // in an object of kind.
-func missing(r diag.Range, what, kind string, path []string, at string, known []string, fallback string) *diag.Diagnostic {
-	name := path[len(path)-1]
+func missing(r diag.Range, what, kind string, path ir.Path, at string, known []string, fallback string) *diag.Diagnostic {
+	name := path[len(path)-1].Key()
 	fields := ""
 	switch {
 	case len(known) > maxListed:
 	case len(path) == 1:
 		fields = "; fields: " + strings.Join(known, ", ")
 	default:
-		fields = fmt.Sprintf("; fields of %s: %s", ir.JoinPath(path[:len(path)-1]), strings.Join(known, ", "))
+		fields = fmt.Sprintf("; fields of %s: %s", path[:len(path)-1], strings.Join(known, ", "))
 	}
-	d := diag.Errorf(r, "field", "%s: %s has no field %q (%s%s)", what, kind, ir.JoinPath(path), at, fields)
+	d := diag.Errorf(r, "field", "%s: %s has no field %q (%s%s)", what, kind, path, at, fields)
 	d.Detail = spell.Hint(name, known)
 	if d.Detail == "" {
 		d.Detail = fallback

@@ -214,22 +214,22 @@ func mergeShapes(a, b *celenv.Shape) *celenv.Shape {
 	return out
 }
 
-// pathMiss walks the field path p (ir.SplitPath's elements) down from
+// pathMiss walks the field path p down from
 // root and returns the index of the first element root's shape says
 // cannot be there, with the shape that lacks it; -1 when every element
 // may be there or the shapes stop being known.
-func pathMiss(root *celenv.Shape, p []string) (int, *celenv.Shape) {
+func pathMiss(root *celenv.Shape, p ir.Path) (int, *celenv.Shape) {
 	sh := root
 	for i, e := range p {
 		switch {
 		case sh == nil:
 			return -1, nil
 		case sh.List:
-			sh = sh.Elem // "*" or an index
-		case e == "*" || sh.Fields == nil:
+			sh = sh.Elem // any element or an index
+		case e.Kind != ir.PathField || sh.Fields == nil:
 			return -1, nil
 		default:
-			next, ok := sh.Fields[e]
+			next, ok := sh.Fields[e.Name]
 			if !ok {
 				return i, sh
 			}

@@ -14,7 +14,7 @@ import (
 
 // pathFuncName matches the names that field-path parsers and formatters
 // have had outside this package (mask.ParsePath, mask.FormatPath,
-// ir.SplitPath, ir.JoinPath, cuefront.parsePath, mask.quotedSegment ...).
+// the old ir.SplitPath, ir.JoinPath, cuefront.parsePath, mask.quotedSegment ...).
 var pathFuncName = regexp.MustCompile(`(?i)^(parse|format|split|join|quote|unquote|read|write)(field)?(path|pathelems?|segments?)$|^(path|quoted|bracket)segment$`)
 
 // notFieldPaths are functions whose names match pathFuncName but that

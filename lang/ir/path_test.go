@@ -172,17 +172,3 @@ func FuzzPath(f *testing.F) {
 		}
 	})
 }
-
-// TestPathCompat holds the deprecated string-slice wrappers to Path.
-func TestPathCompat(t *testing.T) {
-	elems := []string{"spec", "containers", "0", "*", "app-name"}
-	if got, want := JoinPath(elems), `spec.containers[0].*."app-name"`; got != want {
-		t.Errorf("JoinPath = %q, want %q", got, want)
-	}
-	if got := SplitPath(JoinPath(elems)); !reflect.DeepEqual(got, elems) {
-		t.Errorf("SplitPath(JoinPath(%q)) = %q", elems, got)
-	}
-	if SplitPath("a..b") != nil {
-		t.Error("SplitPath of a bad path is not nil")
-	}
-}
