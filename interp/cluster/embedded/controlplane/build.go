@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/mod/modfile"
+
+	"github.com/sievetool/sieve/interp/internal/filelock"
 )
 
 // goVersion is the Go version the control plane needs, as go.mod says it.
@@ -43,9 +45,9 @@ func buildLocked(ctx context.Context, opts Options, src source, out string) erro
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return fmt.Errorf("building the control plane: %w", err)
 	}
-	unlock, err := lockFile(filepath.Join(filepath.Dir(out), "build.lock"))
+	unlock, err := filelock.Lock(filepath.Join(filepath.Dir(out), "build.lock"))
 	if err != nil {
-		return err
+		return fmt.Errorf("control plane build lock: %w", err)
 	}
 	defer unlock()
 	if _, err := os.Stat(out); err == nil {

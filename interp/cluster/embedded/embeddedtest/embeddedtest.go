@@ -13,6 +13,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
+	"github.com/sievetool/sieve/interp/internal/filelock"
 )
 
 // BinaryEnv names an environment variable that, when set, is the sieve
@@ -79,9 +80,9 @@ func buildSieve() (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("creating %s: %w", dir, err)
 	}
-	unlock, err := lockFile(filepath.Join(dir, "build.lock"))
+	unlock, err := filelock.Lock(filepath.Join(dir, "build.lock"))
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("build lock: %w", err)
 	}
 	defer unlock()
 	// One binary per checkout: tests of two work trees never run each
