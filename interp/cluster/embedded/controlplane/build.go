@@ -77,6 +77,7 @@ func buildLocked(ctx context.Context, opts Options, src source, out string) erro
 		return fmt.Errorf("building the control plane: %w", err)
 	}
 	fmt.Fprintf(progress, "built the control plane in %s: %s\n", time.Since(start).Round(time.Second), out)
+	prune(filepath.Dir(filepath.Dir(out)), filepath.Base(filepath.Dir(out)), progress)
 	return nil
 }
 

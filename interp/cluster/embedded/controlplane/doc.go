@@ -12,7 +12,8 @@
 // sieve was built from (KEY hashes its sources, so edits rebuild), or, for
 // an installed sieve, from a generated module that requires the control
 // plane module at sieve's own version (KEY is that version). A lock file
-// makes parallel sieve processes build once.
+// makes parallel sieve processes build once. After a build, the cache
+// keeps the new binary and the two used last, and removes older ones.
 //
 // The package does not start the binary; the embedded package does.
 package controlplane

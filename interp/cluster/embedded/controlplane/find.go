@@ -76,6 +76,7 @@ func Find(opts Options) (string, error) {
 	if _, err := os.Stat(p); err != nil {
 		return "", fmt.Errorf("%w (run sieve setup, or set %s)", ErrNotFound, Env)
 	}
+	touch(p)
 	return p, nil
 }
 
