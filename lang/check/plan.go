@@ -35,8 +35,12 @@ func (c *checker) action(s *syntax.PlanStep, sc *scope) *ir.Action {
 			a.Kind = ir.ActStaleOff
 		}
 		a.Scope = c.toRef(c.eval(n.Scope, sc), keyGlob, "stale")
+		a.At = c.staleAt(n, sc)
 	case *syntax.Hold:
 		a.Kind, a.Scope = ir.ActHold, c.toRef(c.eval(n.Scope, sc), keyGlob, "hold")
+		if n.For != nil {
+			a.Duration = c.toDuration(c.eval(n.For.Duration, sc), "hold ... for", true)
+		}
 	case *syntax.Release:
 		a.Kind, a.Scope = ir.ActRelease, c.toRef(c.eval(n.Scope, sc), keyGlob, "release")
 	case *syntax.Pause:
@@ -48,6 +52,19 @@ func (c *checker) action(s *syntax.PlanStep, sc *scope) *ir.Action {
 		a.Trigger = c.trigger(s.Trigger, sc)
 	}
 	return a
+}
+
+// staleAt lowers the event of "stale on KEY at EVENT"; "stale off" takes
+// none.
+func (c *checker) staleAt(n *syntax.Stale, sc *scope) *ir.Trigger {
+	if n.At == nil || n.At.Event == nil {
+		return nil
+	}
+	if n.Switch == "off" {
+		c.errorf(n.At.Range(), "plan", "stale off: at names the revision a view is frozen at (write it on stale on)")
+		return nil
+	}
+	return c.triggerAtom(n.At.Event, sc)
 }
 
 // trigger lowers A ; B ; ... (then), A | B (any), A & B (all); a single

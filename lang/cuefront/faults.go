@@ -31,6 +31,9 @@ func (l *lowerer) policy(v cue.Value) *ir.Policy {
 	if has(v, "stale_for") {
 		p.StaleFor = l.positive(v, "stale_for", 0)
 	}
+	if has(v, "hold_for") {
+		p.HoldFor = l.positive(v, "hold_for", 0)
+	}
 	return p
 }
 
@@ -145,7 +148,27 @@ func (l *lowerer) action(v cue.Value) *ir.Action {
 	if t, ok := field(v, "when"); ok {
 		a.Trigger = l.trigger(t)
 	}
+	l.actionOptions(a, v, kind)
 	return a
+}
+
+// actionOptions lowers at (stale_on only: an event trigger) and hold_for
+// (hold only).
+func (l *lowerer) actionOptions(a *ir.Action, v cue.Value, kind string) {
+	if t, ok := field(v, "at"); ok {
+		if kind != "stale_on" {
+			l.errorf(t, "plan", "plan step: at goes with stale_on (the revision a view is frozen at)")
+		} else if a.At = l.trigger(t); a.At.Op != ir.TrigEvent {
+			l.errorf(t, "plan", "plan step: at takes an event trigger (on: create|update|delete)")
+		}
+	}
+	if has(v, "hold_for") {
+		if kind != "hold" {
+			f, _ := field(v, "hold_for")
+			l.errorf(f, "plan", "plan step: hold_for goes with hold")
+		}
+		a.Duration = l.positive(v, "hold_for", 0)
+	}
 }
 
 // triggerKinds are the fields that make a trigger node.

@@ -113,6 +113,8 @@ func (p *printer) stepItem(s syntax.Step) item {
 				p.write(s.Param.Name)
 			}
 		}}
+	case *syntax.Sleep:
+		return item{node: s, head: "sleep", rest: func() { p.expr(s.Duration) }}
 	}
 	return item{node: s, rest: func() {}}
 }
@@ -129,6 +131,9 @@ func (p *printer) wait(w *syntax.Wait) {
 	if w.Within != nil {
 		p.write(" within ")
 		p.expr(w.Within)
+	}
+	if w.Else != nil {
+		p.write(" else continue")
 	}
 }
 
@@ -231,9 +236,17 @@ func (p *printer) action(a syntax.Action) {
 	case *syntax.Stale:
 		p.write("stale ", a.Switch, " ")
 		p.expr(a.Scope)
+		if a.At != nil && a.At.Event != nil {
+			p.write(" at ")
+			p.triggerAtom(a.At.Event)
+		}
 	case *syntax.Hold:
 		p.write("hold ")
 		p.expr(a.Scope)
+		if a.For != nil {
+			p.write(" for ")
+			p.expr(a.For.Duration)
+		}
 	case *syntax.Release:
 		p.write("release ")
 		p.expr(a.Scope)

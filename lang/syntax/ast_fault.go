@@ -65,17 +65,20 @@ type Restart struct {
 }
 
 // Stale freezes (Switch "on") or unfreezes (Switch "off") the controller's
-// view of Scope.
+// view of Scope; At, with "on", freezes it at the revision the controller
+// had been shown when an earlier event happened.
 type Stale struct {
 	Span
-	Switch string `parser:"'stale' @('on' | 'off')"`
-	Scope  *Expr  `parser:"@@"`
+	Switch string  `parser:"'stale' @('on' | 'off')"`
+	Scope  *Expr   `parser:"@@"`
+	At     *StaleAt `parser:"@@?"`
 }
 
-// Hold holds watch events for Scope.
+// Hold holds watch events for Scope, for at most For.
 type Hold struct {
 	Span
-	Scope *Expr `parser:"'hold' @@"`
+	Scope *Expr    `parser:"'hold' @@"`
+	For   *HoldFor `parser:"@@?"`
 }
 
 // Release delivers the newest held state of Scope.

@@ -128,6 +128,9 @@ func (p *descent) action() Action {
 		p.next()
 		n.Switch = p.word(`"on" or "off"`, "on", "off")
 		n.Scope = p.expr()
+		if p.ok() && p.isWord("at") {
+			n.At = p.staleAt()
+		}
 		p.close(&n.Span)
 		return n
 	case "hold":
@@ -135,6 +138,9 @@ func (p *descent) action() Action {
 		p.open(&n.Span)
 		p.next()
 		n.Scope = p.expr()
+		if p.ok() && p.isWord("for") {
+			n.For = p.holdFor()
+		}
 		p.close(&n.Span)
 		return n
 	case "release":
@@ -202,13 +208,7 @@ func (p *descent) triggerAtom() TriggerAtom {
 		p.close(&n.Span)
 		return n
 	case p.isWord("on"):
-		n := &Event{}
-		p.open(&n.Span)
-		p.next()
-		n.Verb = p.word(`"create", "update" or "delete"`, "create", "update", "delete")
-		n.Target, n.Where, n.Count = p.leaf()
-		p.close(&n.Span)
-		return n
+		return p.event()
 	case p.isWord("after") && p.peekAt(1).Type == tIdent && p.peekAt(1).Value == "write":
 		n := &Write{}
 		p.open(&n.Span)
@@ -228,6 +228,16 @@ func (p *descent) triggerAtom() TriggerAtom {
 	}
 	p.fail("a trigger")
 	return nil
+}
+
+func (p *descent) event() *Event {
+	n := &Event{}
+	p.open(&n.Span)
+	p.next()
+	n.Verb = p.word(`"create", "update" or "delete"`, "create", "update", "delete")
+	n.Target, n.Where, n.Count = p.leaf()
+	p.close(&n.Span)
+	return n
 }
 
 func (p *descent) leaf() (*Expr, *Cond, *NumberLit) {
