@@ -69,8 +69,8 @@ type Restart struct {
 // had been shown when an earlier event happened.
 type Stale struct {
 	Span
-	Switch string  `parser:"'stale' @('on' | 'off')"`
-	Scope  *Expr   `parser:"@@"`
+	Switch string   `parser:"'stale' @('on' | 'off')"`
+	Scope  *Expr    `parser:"@@"`
 	At     *StaleAt `parser:"@@?"`
 }
 
