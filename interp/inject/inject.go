@@ -157,7 +157,9 @@ func (in *Injector) Injected() bool { return in.eng.Done() }
 func (in *Injector) Observe(e trace.Entry) {
 	switch e.Type {
 	case trace.Step:
-		in.waitStep.Store(e.What == "wait" && e.Phase == "start")
+		// A wait that goes on when it times out cannot fail for a hold:
+		// a hold is not lifted early for it.
+		in.waitStep.Store(e.What == "wait" && e.Phase == "start" && e.Message != trace.ElseContinue)
 	case trace.History:
 		if e.Key == nil || e.Key.Kind != "lease" { // leases are heartbeats, not progress
 			in.moved.Store(time.Now().UnixNano())

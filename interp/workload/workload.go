@@ -99,9 +99,13 @@ func (x *Executor) init() error {
 }
 
 func (x *Executor) step(ctx context.Context, workload string, i int, s *ir.Step) error {
-	x.emit(trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "start", What: string(s.Kind), Src: s.Src.String()})
+	x.emit(trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "start", What: string(s.Kind), Src: s.Src.String(),
+		Message: startNote(s)})
 	err := x.do(ctx, s)
 	end := trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "end", What: string(s.Kind), Src: s.Src.String()}
+	if s.Kind == ir.StepWait && s.Continue {
+		end.Message, err = outcome(err)
+	}
 	if err != nil {
 		err = &StepError{Src: s.Src, Kind: s.Kind, Err: err}
 		end.Error = err.Error()
@@ -131,6 +135,8 @@ func (x *Executor) do(ctx context.Context, s *ir.Step) error {
 		return x.wait(ctx, s)
 	case ir.StepSettle:
 		return x.settle(ctx, s.Timeout.D())
+	case ir.StepSleep:
+		return sleep(ctx, s.Timeout.D())
 	}
 	return fmt.Errorf("unknown step kind %q", s.Kind)
 }
@@ -331,8 +337,15 @@ func (x *Executor) settle(ctx context.Context, window time.Duration) error {
 	if x.Settle != nil {
 		return x.Settle(ctx, window)
 	}
+	return sleep(ctx, window)
+}
+
+// sleep pauses for d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
 	select {
-	case <-time.After(window):
+	case <-t.C:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
