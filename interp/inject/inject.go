@@ -47,8 +47,8 @@ type Options struct {
 	// (a restart that fails); may be nil.
 	Errors func(error)
 	// MaxHold bounds how long events stay held when the event that cancels
-	// them never comes (the controller may wait for what it cannot see);
-	// default 10s.
+	// them never comes (the controller may wait for what it cannot see),
+	// for a hold action with no Duration of its own; default 10s.
 	MaxHold time.Duration
 	// Stall lifts a hold sooner, once it has lasted this long while the
 	// workload waits for a condition and both the controller and the
@@ -76,7 +76,8 @@ type Injector struct {
 	cancel   context.CancelFunc
 	holding  []*ir.Ref                // scopes whose events are held
 	hidden   []trace.Key              // objects whose deletion a hold hides
-	heldAt   map[*ir.Ref]time.Time    // when each hold began
+	heldAt   map[*ir.Ref]hold             // when each hold began, and its bound
+	ats      map[*planfile.Action]*atEvent // the at events of stale-on actions
 	verdicts map[string]proxy.Verdict // per event, so every stream agrees
 	revs     []seenRev                // deliveries, for stale-on revisions
 	waiting  atomic.Int32             // requests held until a hold ends
@@ -113,8 +114,18 @@ func New(opts Options) (*Injector, error) {
 	if opts.Stall == 0 {
 		opts.Stall = 2 * time.Second
 	}
+	ats, err := atEvents(opts.Plan, opts.Masks)
+	if err != nil {
+		return nil, err
+	}
 	return &Injector{opts: opts, eng: eng, tracker: observe.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
-		heldAt: map[*ir.Ref]time.Time{}}, nil
+		heldAt: map[*ir.Ref]hold{}, ats: ats}, nil
+}
+
+// hold is a hold in place: when it began and how long it may last.
+type hold struct {
+	at    time.Time
+	bound time.Duration
 }
 
 // Hooks are the proxy hooks that observe the controller's traffic and
@@ -129,7 +140,7 @@ func (in *Injector) Start(ctx context.Context) {
 	in.mu.Lock()
 	in.ctx, in.cancel = context.WithCancel(ctx)
 	in.mu.Unlock()
-	in.advance(in.eng.Start, nil)
+	in.advance(func() []trigger.Fired { in.startAts(); return in.eng.Start() }, nil)
 	in.wg.Add(1)
 	go in.tick()
 }

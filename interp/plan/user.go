@@ -34,8 +34,12 @@ func FromIR(test string, up *ir.Plan) (*planfile.Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plan %s: action %d: %w", up.Name, i+1, err)
 		}
+		at, err := triggerFromIR(a.At)
+		if err != nil {
+			return nil, fmt.Errorf("plan %s: action %d: at: %w", up.Name, i+1, err)
+		}
 		p.Actions = append(p.Actions, &planfile.Action{
-			Kind: a.Kind, Scope: a.Scope, Duration: a.Duration, Trigger: t, Src: srcString(a.Src),
+			Kind: a.Kind, Scope: a.Scope, At: at, Duration: a.Duration, Trigger: t, Src: srcString(a.Src),
 		})
 	}
 	p.SetName(up.Name)
