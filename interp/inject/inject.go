@@ -74,15 +74,15 @@ type Injector struct {
 	mu       sync.Mutex
 	ctx      context.Context
 	cancel   context.CancelFunc
-	holding  []*ir.Ref                // scopes whose events are held
-	hidden   []trace.Key              // objects whose deletion a hold hides
-	heldAt   map[*ir.Ref]hold             // when each hold began, and its bound
+	holding  []*ir.Ref                     // scopes whose events are held
+	hidden   []trace.Key                   // objects whose deletion a hold hides
+	heldAt   map[*ir.Ref]hold              // when each hold began, and its bound
 	ats      map[*planfile.Action]*atEvent // the at events of stale-on actions
-	verdicts map[string]proxy.Verdict // per event, so every stream agrees
-	revs     []seenRev                // deliveries, for stale-on revisions
-	waiting  atomic.Int32             // requests held until a hold ends
-	moved    atomic.Int64             // when the cluster last changed (Unix ns), leases aside
-	waitStep atomic.Bool              // the workload is in a wait step
+	verdicts map[string]proxy.Verdict      // per event, so every stream agrees
+	revs     []seenRev                     // deliveries, for stale-on revisions
+	waiting  atomic.Int32                  // requests held until a hold ends
+	moved    atomic.Int64                  // when the cluster last changed (Unix ns), leases aside
+	waitStep atomic.Bool                   // the workload is in a wait step
 	wg       sync.WaitGroup
 }
 
