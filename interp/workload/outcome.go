@@ -48,6 +48,16 @@ func outcome(err error) (string, error) {
 	return "", err
 }
 
+// settleOutcome judges a settle step: one that ended at its bound goes on
+// with a note, not an error.
+func settleOutcome(err error) (string, error) {
+	var te *TimeoutError
+	if errors.As(err, &te) {
+		return te.Msg + ", went on", nil
+	}
+	return "", err
+}
+
 // startNote is what a step's start entry says beyond its kind: for a wait
 // that goes on when it times out, so (a hold is not lifted early for such
 // a wait: it cannot fail).

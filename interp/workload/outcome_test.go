@@ -46,3 +46,24 @@ func TestSleep(t *testing.T) {
 		t.Errorf("cancelled sleep: got %v", err)
 	}
 }
+
+// TestSettleBounded holds that a settle step whose controller is never
+// quiet ends at its bound with a note, not an error, and that a cancelled
+// run still ends it with an error.
+func TestSettleBounded(t *testing.T) {
+	x := &Executor{Settle: func(ctx context.Context, _ time.Duration) error { <-ctx.Done(); return ctx.Err() }}
+	parent, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	short, stop := context.WithCancel(parent)
+	stop()
+	if err := x.settle(short, time.Second); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled settle: got %v", err)
+	}
+	msg, err := settleOutcome(&TimeoutError{Msg: "not quiet for 5s within 1m0s"})
+	if err != nil || msg != "not quiet for 5s within 1m0s, went on" {
+		t.Errorf("bounded settle: got %q, %v", msg, err)
+	}
+	if _, err := settleOutcome(context.Canceled); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: got %v", err)
+	}
+}

@@ -103,8 +103,11 @@ func (x *Executor) step(ctx context.Context, workload string, i int, s *ir.Step)
 		Message: startNote(s)})
 	err := x.do(ctx, s)
 	end := trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "end", What: string(s.Kind), Src: s.Src.String()}
-	if s.Kind == ir.StepWait && s.Continue {
+	switch {
+	case s.Kind == ir.StepWait && s.Continue:
 		end.Message, err = outcome(err)
+	case s.Kind == ir.StepSettle:
+		end.Message, err = settleOutcome(err)
 	}
 	if err != nil {
 		err = &StepError{Src: s.Src, Kind: s.Kind, Err: err}
@@ -333,11 +336,24 @@ func filterRef(items []unstructured.Unstructured, r *ir.Ref, namespaced bool) []
 	return out
 }
 
+// MaxSettle bounds a settle step: a controller that is never quiet for
+// the window (it polls, or keeps changing something) does not stall the
+// workload; the step then ends, and its end entry says so.
+const MaxSettle = 60 * time.Second
+
 func (x *Executor) settle(ctx context.Context, window time.Duration) error {
-	if x.Settle != nil {
-		return x.Settle(ctx, window)
+	if x.Settle == nil {
+		return sleep(ctx, window)
 	}
-	return sleep(ctx, window)
+	bctx, cancel := context.WithTimeout(ctx, max(MaxSettle, 2*window))
+	defer cancel()
+	if err := x.Settle(bctx, window); err != nil {
+		if ctx.Err() != nil || bctx.Err() == nil {
+			return err
+		}
+		return timedOut(bctx, fmt.Sprintf("not quiet for %s within %s", window, max(MaxSettle, 2*window)))
+	}
+	return nil
 }
 
 // sleep pauses for d, or until ctx ends.
