@@ -223,7 +223,7 @@ func unobservedPlan(c *candidate, holdFor ir.Duration) *planfile.Plan {
 // event that cancel it, on the same object.
 func releaseTrigger(n *item) *planfile.Trigger {
 	ev := func(on string) *planfile.Trigger {
-		return &planfile.Trigger{Op: ir.TrigEvent, On: on, Target: ref(n.Key)}
+		return &planfile.Trigger{Op: ir.TrigEvent, On: on, Target: ref(n.Key), Count: 1}
 	}
 	switch n.Verb {
 	case "create":

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -51,7 +52,11 @@ func triggerFromIR(t *ir.Trigger) (*planfile.Trigger, error) {
 	if t == nil {
 		return nil, nil
 	}
-	out := &planfile.Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration}
+	out := &planfile.Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration,
+		Subresource: t.Subresource, Failed: t.Failed, Seen: t.Seen, NoLonger: t.Without}
+	if t.Changing != nil {
+		out.Diff = &observe.Diff{Prev: t.Changing.Prev, Cur: t.Changing.Cur}
+	}
 	switch t.Op {
 	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet:
 		if len(t.Args) > 0 {

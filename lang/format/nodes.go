@@ -283,18 +283,30 @@ func (p *printer) triggerAtom(a syntax.TriggerAtom) {
 		p.write(")")
 	case *syntax.Event:
 		p.write("on ", a.Verb, " ")
-		p.leaf(a.Target, a.Where, a.Count)
+		p.leaf(a.Target, a.Opts, a.Where, a.Count)
 	case *syntax.Write:
-		p.write("after write ", a.Verb, " ")
-		p.leaf(a.Target, a.Where, a.Count)
+		p.write("after ")
+		if a.Failed {
+			p.write("failed ")
+		}
+		p.write("write ", a.Verb, " ")
+		p.leaf(a.Target, a.Opts, a.Where, a.Count)
+	case *syntax.Quiet:
+		p.write("quiet for ")
+		p.expr(a.Duration)
+		p.write(" after reading ")
+		p.expr(a.Target)
 	case *syntax.Timeout:
 		p.write("after ")
 		p.expr(a.Duration)
 	}
 }
 
-func (p *printer) leaf(target *syntax.Expr, where *syntax.Cond, count *syntax.NumberLit) {
+func (p *printer) leaf(target *syntax.Expr, opts []*syntax.LeafOpt, where *syntax.Cond, count *syntax.NumberLit) {
 	p.expr(target)
+	for _, o := range opts {
+		p.leafOpt(o)
+	}
 	if where != nil {
 		p.write(" where ")
 		p.cond(where)
@@ -429,4 +441,23 @@ func (p *printer) field(f *syntax.Field) {
 	p.path(f.Key)
 	p.write(": ")
 	p.expr(f.Value)
+}
+
+func (p *printer) leafOpt(o *syntax.LeafOpt) {
+	switch {
+	case o.Subresource != nil:
+		p.write(" subresource ", o.Subresource.Name)
+	case o.Cluster:
+		p.write(" in cluster")
+	case o.Prev != nil:
+		p.write(" changing ")
+		p.object(o.Prev)
+		p.write(" to ")
+		if o.Cur != nil {
+			p.object(o.Cur)
+		}
+	case o.Without != nil:
+		p.write(" without ")
+		p.object(o.Without)
+	}
 }

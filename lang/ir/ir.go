@@ -364,9 +364,9 @@ const (
 
 	// TrigQuiet is the fourth leaf: it fires once the controller has read
 	// Target (a get, list or watch that may return it) and then sent no
-	// request and received no event for Duration. Generated stale-state
-	// plans end their stale view with it; the .sieve language has no
-	// syntax for it yet.
+	// request and received no event for Duration, its latest write not
+	// failed. Generated stale-state plans end their stale view with it
+	// ("quiet for D after reading KEY").
 	TrigQuiet TriggerOp = "quiet"
 )
 
@@ -383,10 +383,32 @@ type Trigger struct {
 	Where    *Cond    `json:"where,omitempty"`
 	Count    int      `json:"count,omitempty"`
 	Duration Duration `json:"duration,omitempty"`
+	// Event and write leaves may also name the very change a generated
+	// plan was made from: a write's Subresource, a refused write
+	// (Failed), a change in the cluster history rather than one delivered
+	// to the controller (Seen "cluster"), the change itself (Changing),
+	// or a change after which the object no longer holds a fragment
+	// (Without).
+	Subresource string         `json:"subresource,omitempty"`
+	Failed      bool           `json:"failed,omitempty"`
+	Seen        string         `json:"seen,omitempty"`
+	Changing    *Change        `json:"changing,omitempty"`
+	Without     map[string]any `json:"without,omitempty"`
 
 	// Combinators.
 	Args []*Trigger `json:"args,omitempty"`
 }
+
+// Change is the slim diff of a change: the fields it changed, before
+// (Prev) and after (Cur); see docs/plan.md.
+type Change struct {
+	Prev map[string]any `json:"prev"`
+	Cur  map[string]any `json:"cur"`
+}
+
+// SeenCluster is the Seen of a leaf that matches changes in the cluster
+// history.
+const SeenCluster = "cluster"
 
 // Cond is a condition on an object: a field equal to a value, a field set
 // (Value nil, Exists true), or a CEL expression over `object`.

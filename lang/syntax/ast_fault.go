@@ -111,7 +111,7 @@ type Both struct {
 	All []TriggerAtom `parser:"@@ ('&' @@)*"`
 }
 
-// TriggerAtom is *Group, *Event, *Write or *Timeout.
+// TriggerAtom is *Group, *Event, *Write, *Timeout or *Quiet.
 type TriggerAtom interface {
 	Node
 	triggerAtom()
@@ -128,15 +128,19 @@ type Event struct {
 	Span
 	Verb   string     `parser:"'on' @('create' | 'update' | 'delete')"`
 	Target *Expr      `parser:"@@"`
+	Opts   []*LeafOpt `parser:"@@*"`
 	Where  *Cond      `parser:"('where' @@)?"`
 	Count  *NumberLit `parser:"('#' @@)?"`
 }
 
-// Write fires when the controller's Count-th matching write succeeded.
+// Write fires when the controller's Count-th matching write succeeded
+// (or, Failed, was refused).
 type Write struct {
 	Span
-	Verb   string     `parser:"(?= 'after' 'write') 'after' 'write' @('create' | 'update' | 'patch' | 'delete')"`
+	Failed bool       `parser:"(?= 'after' ('write' | 'failed')) 'after' @'failed'? 'write'"`
+	Verb   string     `parser:"@('create' | 'update' | 'patch' | 'delete' | 'deletecollection')"`
 	Target *Expr      `parser:"@@"`
+	Opts   []*LeafOpt `parser:"@@*"`
 	Where  *Cond      `parser:"('where' @@)?"`
 	Count  *NumberLit `parser:"('#' @@)?"`
 }
@@ -158,3 +162,4 @@ func (*Group) triggerAtom()   {}
 func (*Event) triggerAtom()   {}
 func (*Write) triggerAtom()   {}
 func (*Timeout) triggerAtom() {}
+func (*Quiet) triggerAtom()   {}

@@ -31,4 +31,26 @@ type StaleAt struct {
 	Event *Event `parser:"'at' @@"`
 }
 
+// LeafOpt narrows an event or write leaf to the very change a generated
+// plan was made from: a subresource, the cluster history rather than the
+// controller's watch (in cluster), the change itself (changing PREV to
+// CUR: the fields before and after, as the plan's diff has them), or a
+// change after which the object no longer holds a fragment (without).
+type LeafOpt struct {
+	Span
+	Subresource *Ident  `parser:"  'subresource' @@"`
+	Cluster     bool    `parser:"| @'in' 'cluster'"`
+	Prev        *Object `parser:"| 'changing' @@"`
+	Cur         *Object `parser:"  'to' @@"`
+	Without     *Object `parser:"| 'without' @@"`
+}
+
+// Quiet fires once the controller has read Target and then been quiet
+// (no request, no event, its latest write not failed) for Duration.
+type Quiet struct {
+	Span
+	Duration *Expr `parser:"'quiet' 'for' @@"`
+	Target   *Expr `parser:"'after' 'reading' @@"`
+}
+
 func (*Sleep) step() {}

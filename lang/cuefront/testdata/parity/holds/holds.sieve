@@ -23,6 +23,10 @@ plan late {
   on delete pvc/default/x: release pvc/default/x
   on delete pvc/default/x: stale on pvc/default/x at on update pvc/default/x where metadata.labels.app == "a" #2
   restart
+  after failed write update pvc/default/x subresource status #2: crash
+  on update pvc/default/x in cluster changing { "spec": { "size": 1 } } to { "spec": { "size": 2, "tags": ["a", null] } }: hold pvc/default/x
+  on update pvc/default/x without { "metadata": { "labels": { "a": "b" } } } | on delete pvc/default/x: release pvc/default/x
+  quiet for 1s after reading pvc/default/x | after 5s: stale off pvc/default/x
 }
 
 test t {
