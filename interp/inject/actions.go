@@ -25,6 +25,7 @@ type event struct {
 // are released, so the controller cannot learn the hidden state by a get,
 // and holds back writes about an object whose deletion is hidden.
 func (in *Injector) before(ctx context.Context, r *proxy.Request) error {
+	in.heard(r.Start)
 	switch {
 	case r.Verb == "get" && in.held(r.Key):
 		return in.waitReleased(ctx, r.Key)
@@ -187,6 +188,7 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 		if err := in.opts.Controller.Kill(); err != nil {
 			return err
 		}
+		in.killedAt.Store(time.Now().UnixNano())
 		in.restart()
 	case ir.ActStaleOn:
 		s := in.scope(a.Scope)

@@ -98,3 +98,32 @@ func TestStaleAtEarlierEvent(t *testing.T) {
 		t.Errorf("faults %+v, want the stale-on to say which event it was frozen at", *faults)
 	}
 }
+
+// TestRestartingUntilFirstRequest holds that a controller the plan killed
+// counts as restarting, not quiet, until a request of the restarted
+// process arrives; requests of the old process (sent before the kill) do
+// not count.
+func TestRestartingUntilFirstRequest(t *testing.T) {
+	p := &planfile.Plan{Name: "p", Pattern: ir.Intermediate, Actions: []*planfile.Action{{
+		Kind: ir.ActCrash, Trigger: &planfile.Trigger{Op: ir.TrigWrite, On: "delete", Target: pvc},
+	}}}
+	in, _, _, _ := start(t, p)
+	hooks := in.Hooks()
+	key := trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"}
+	old := &proxy.Request{Verb: "get", Resource: "persistentvolumeclaims", Key: key, Start: time.Now()}
+	if err := hooks.Before(context.Background(), old); err != nil || in.Restarting() {
+		t.Fatalf("before any kill: err %v, restarting %v", err, in.Restarting())
+	}
+	del := &proxy.Request{Verb: "delete", Resource: "persistentvolumeclaims", Key: key, Start: time.Now()}
+	_ = hooks.After(context.Background(), del, &proxy.Response{Code: 200, Body: obj("data-ds-0", "6", nil)})
+	if !in.Restarting() {
+		t.Fatal("not restarting right after the crash")
+	}
+	if err := hooks.Before(context.Background(), old); err != nil || !in.Restarting() {
+		t.Errorf("a request sent before the kill ended the restart: err %v", err)
+	}
+	fresh := &proxy.Request{Verb: "list", Resource: "persistentvolumeclaims", Key: trace.Key{Kind: "persistentvolumeclaim", Namespace: "default"}, Start: time.Now()}
+	if err := hooks.Before(context.Background(), fresh); err != nil || in.Restarting() {
+		t.Errorf("the restarted controller's first request: err %v, restarting %v", err, in.Restarting())
+	}
+}

@@ -83,6 +83,8 @@ type Injector struct {
 	waiting  atomic.Int32                  // requests held until a hold ends
 	moved    atomic.Int64                  // when the cluster last changed (Unix ns), leases aside
 	waitStep atomic.Bool                   // the workload is in a wait step
+	killedAt atomic.Int64                  // when the plan last killed the controller (Unix ns)
+	heardAt  atomic.Int64                  // when the latest request of the controller arrived (Unix ns)
 	wg       sync.WaitGroup
 }
 
@@ -192,4 +194,26 @@ func (in *Injector) tick() {
 			in.expireHolds()
 		}
 	}
+}
+
+// heard notes that a request of the controller arrived at t.
+func (in *Injector) heard(t time.Time) {
+	if t.IsZero() {
+		t = time.Now()
+	}
+	for n := t.UnixNano(); ; {
+		old := in.heardAt.Load()
+		if old >= n || in.heardAt.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+// Restarting reports whether the plan killed the controller and no request
+// of the restarted one has arrived since: it is starting (a process that
+// loads for seconds on a busy machine sends nothing meanwhile), and its
+// silence is not quiet. Settle should wait for it (within its bound).
+func (in *Injector) Restarting() bool {
+	k := in.killedAt.Load()
+	return k != 0 && in.heardAt.Load() <= k
 }
