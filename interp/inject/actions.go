@@ -25,6 +25,7 @@ type event struct {
 // are released, so the controller cannot learn the hidden state by a get,
 // and holds back writes about an object whose deletion is hidden.
 func (in *Injector) before(ctx context.Context, r *proxy.Request) error {
+	in.heard(r.Start)
 	switch {
 	case r.Verb == "get" && in.held(r.Key):
 		return in.waitReleased(ctx, r.Key)
@@ -151,7 +152,7 @@ func (in *Injector) advance(step func() []trigger.Fired, cur *event) (killed boo
 // observe shows the engine an entry of the run and carries out the
 // actions it fires.
 func (in *Injector) observe(e *trace.Entry, cur *event) (killed bool) {
-	return in.advance(func() []trigger.Fired { return in.eng.Observe(e) }, cur)
+	return in.advance(func() []trigger.Fired { in.observeAts(e); return in.eng.Observe(e) }, cur)
 }
 
 // run carries out fired actions in order. cur is the watch event being
@@ -187,6 +188,7 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 		if err := in.opts.Controller.Kill(); err != nil {
 			return err
 		}
+		in.killedAt.Store(time.Now().UnixNano())
 		in.restart()
 	case ir.ActStaleOn:
 		s := in.scope(a.Scope)
@@ -201,7 +203,11 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 		note("holding events", refKey(a.Scope))
 		in.mu.Lock()
 		in.holding = append(in.holding, a.Scope)
-		in.heldAt[a.Scope] = time.Now()
+		bound := a.Duration.D()
+		if bound <= 0 {
+			bound = in.opts.MaxHold
+		}
+		in.heldAt[a.Scope] = hold{at: time.Now(), bound: bound}
 		if cur != nil && cur.ev.Type == "DELETED" && in.covers(a.Scope, cur.ev.Key) {
 			in.hidden = append(in.hidden, cur.ev.Key)
 		}
@@ -252,7 +258,8 @@ func (in *Injector) unhold(scope *ir.Ref) {
 	}
 }
 
-// expireHolds delivers the events of holds older than MaxHold (the event
+// expireHolds delivers the events of holds older than their bound (the
+// hold action's Duration, or MaxHold; the event
 // that cancels them has not come, and holding on would only stall the
 // run) and of holds during which everything has stood still for Stall
 // while the workload waits. The trace says what happened; the plan's
@@ -261,17 +268,18 @@ func (in *Injector) expireHolds() {
 	still := in.stillFor()
 	in.mu.Lock()
 	var expired, stalled []*ir.Ref
-	for h, at := range in.heldAt {
-		switch held := time.Since(at); {
-		case held > in.opts.MaxHold:
-			expired = append(expired, h)
+	bounds := map[*ir.Ref]time.Duration{}
+	for h, hd := range in.heldAt {
+		switch held := time.Since(hd.at); {
+		case held > hd.bound:
+			expired, bounds[h] = append(expired, h), hd.bound
 		case held >= in.opts.Stall && still >= in.opts.Stall:
 			stalled = append(stalled, h)
 		}
 	}
 	in.mu.Unlock()
 	for _, h := range expired {
-		in.lift(h, fmt.Sprintf("no cancelling event within %s", in.opts.MaxHold))
+		in.lift(h, fmt.Sprintf("no cancelling event within %s", bounds[h]))
 	}
 	for _, h := range stalled {
 		in.lift(h, fmt.Sprintf("nothing moved for %s (the workload, the controller and the cluster wait for the held state)", in.opts.Stall))

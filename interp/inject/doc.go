@@ -2,8 +2,10 @@
 // and the history watch see to the plan's trigger engine (interp/trigger)
 // and carries out each action as it fires — SIGKILL after a write, before
 // the controller gets the answer; a stale view of a scope followed by a
-// restart; holding watch events and delivering only the newest — and
-// records every action that fired.
+// restart; holding watch events (up to a bound) and delivering only the
+// newest — and records every action that fired. It also tells the run
+// whether the controller it killed is still restarting (Restarting), so
+// that its silence is not taken for quiet.
 //
 // It does not decide when actions fire (the trigger engine does), generate
 // plans (interp/plan: it imports only the plan format, interp/planfile, and

@@ -47,8 +47,8 @@ type Options struct {
 	// (a restart that fails); may be nil.
 	Errors func(error)
 	// MaxHold bounds how long events stay held when the event that cancels
-	// them never comes (the controller may wait for what it cannot see);
-	// default 10s.
+	// them never comes (the controller may wait for what it cannot see),
+	// for a hold action with no Duration of its own; default 10s.
 	MaxHold time.Duration
 	// Stall lifts a hold sooner, once it has lasted this long while the
 	// workload waits for a condition and both the controller and the
@@ -74,14 +74,17 @@ type Injector struct {
 	mu       sync.Mutex
 	ctx      context.Context
 	cancel   context.CancelFunc
-	holding  []*ir.Ref                // scopes whose events are held
-	hidden   []trace.Key              // objects whose deletion a hold hides
-	heldAt   map[*ir.Ref]time.Time    // when each hold began
-	verdicts map[string]proxy.Verdict // per event, so every stream agrees
-	revs     []seenRev                // deliveries, for stale-on revisions
-	waiting  atomic.Int32             // requests held until a hold ends
-	moved    atomic.Int64             // when the cluster last changed (Unix ns), leases aside
-	waitStep atomic.Bool              // the workload is in a wait step
+	holding  []*ir.Ref                     // scopes whose events are held
+	hidden   []trace.Key                   // objects whose deletion a hold hides
+	heldAt   map[*ir.Ref]hold              // when each hold began, and its bound
+	ats      map[*planfile.Action]*atEvent // the at events of stale-on actions
+	verdicts map[string]proxy.Verdict      // per event, so every stream agrees
+	revs     []seenRev                     // deliveries, for stale-on revisions
+	waiting  atomic.Int32                  // requests held until a hold ends
+	moved    atomic.Int64                  // when the cluster last changed (Unix ns), leases aside
+	waitStep atomic.Bool                   // the workload is in a wait step
+	killedAt atomic.Int64                  // when the plan last killed the controller (Unix ns)
+	heardAt  atomic.Int64                  // when the latest request of the controller arrived (Unix ns)
 	wg       sync.WaitGroup
 }
 
@@ -113,8 +116,18 @@ func New(opts Options) (*Injector, error) {
 	if opts.Stall == 0 {
 		opts.Stall = 2 * time.Second
 	}
+	ats, err := atEvents(opts.Plan, opts.Masks)
+	if err != nil {
+		return nil, err
+	}
 	return &Injector{opts: opts, eng: eng, tracker: observe.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
-		heldAt: map[*ir.Ref]time.Time{}}, nil
+		heldAt: map[*ir.Ref]hold{}, ats: ats}, nil
+}
+
+// hold is a hold in place: when it began and how long it may last.
+type hold struct {
+	at    time.Time
+	bound time.Duration
 }
 
 // Hooks are the proxy hooks that observe the controller's traffic and
@@ -129,7 +142,7 @@ func (in *Injector) Start(ctx context.Context) {
 	in.mu.Lock()
 	in.ctx, in.cancel = context.WithCancel(ctx)
 	in.mu.Unlock()
-	in.advance(in.eng.Start, nil)
+	in.advance(func() []trigger.Fired { in.startAts(); return in.eng.Start() }, nil)
 	in.wg.Add(1)
 	go in.tick()
 }
@@ -157,7 +170,9 @@ func (in *Injector) Injected() bool { return in.eng.Done() }
 func (in *Injector) Observe(e trace.Entry) {
 	switch e.Type {
 	case trace.Step:
-		in.waitStep.Store(e.What == "wait" && e.Phase == "start")
+		// A wait that goes on when it times out cannot fail for a hold:
+		// a hold is not lifted early for it.
+		in.waitStep.Store(e.What == "wait" && e.Phase == "start" && e.Message != trace.ElseContinue)
 	case trace.History:
 		if e.Key == nil || e.Key.Kind != "lease" { // leases are heartbeats, not progress
 			in.moved.Store(time.Now().UnixNano())
@@ -179,4 +194,26 @@ func (in *Injector) tick() {
 			in.expireHolds()
 		}
 	}
+}
+
+// heard notes that a request of the controller arrived at t.
+func (in *Injector) heard(t time.Time) {
+	if t.IsZero() {
+		t = time.Now()
+	}
+	for n := t.UnixNano(); ; {
+		old := in.heardAt.Load()
+		if old >= n || in.heardAt.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+// Restarting reports whether the plan killed the controller and no request
+// of the restarted one has arrived since: it is starting (a process that
+// loads for seconds on a busy machine sends nothing meanwhile), and its
+// silence is not quiet. Settle should wait for it (within its bound).
+func (in *Injector) Restarting() bool {
+	k := in.killedAt.Load()
+	return k != 0 && in.heardAt.Load() <= k
 }

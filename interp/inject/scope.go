@@ -71,7 +71,9 @@ func (in *Injector) noteRevision(e *trace.Entry) {
 // reference revision is the last resort: first a delivery of the very
 // state of the plan's "event" (same masked object), then the delivery
 // with the same change and occurrence, then the latest with the same
-// change. A plan that names no revision freezes the latest state.
+// change. A stale-on action with an at event freezes the revision of its
+// scope shown when that event came (after the very state, for a generated
+// plan). A plan that names no revision freezes the latest state.
 func (in *Injector) revision(a *planfile.Action, s proxy.Scope) (string, string) {
 	var want *planfile.Why
 	for i := range in.opts.Plan.Why {
@@ -79,6 +81,9 @@ func (in *Injector) revision(a *planfile.Action, s proxy.Scope) (string, string)
 			want = &in.opts.Plan.Why[i]
 			break
 		}
+	}
+	if rev, ok := in.atRevision(a); ok && (want == nil || want.State == "") {
+		return rev, "the state shown when " + a.At.String() + " came"
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -88,6 +93,9 @@ func (in *Injector) revision(a *planfile.Action, s proxy.Scope) (string, string)
 				return seen.rev, "the state the plan was made from"
 			}
 		}
+	}
+	if rev, ok := in.atRevision(a); ok {
+		return rev, "the state shown when " + a.At.String() + " came"
 	}
 	var same, latest string
 	for _, seen := range in.revs {

@@ -395,7 +395,8 @@ func (s *session) workloads(ctx context.Context) error {
 }
 
 // settle waits until the controller has been quiet for the window: no
-// request in flight, no activity, and no event held — except those a
+// request in flight, no activity, not restarting (killed by the plan and
+// silent since), and no event held — except those a
 // hold action hides on purpose, which stay held until a later event
 // releases them, often one that the workload's next steps cause, and the
 // requests the injector holds until then.
@@ -407,7 +408,7 @@ func (s *session) settle(ctx context.Context, window time.Duration) error {
 	defer tick.Stop()
 	for {
 		a := s.px.Activity()
-		if a.InFlight-s.inj.Waiting() <= 0 && (a.Held == 0 || s.inj.Holding()) && time.Since(a.Last) >= window {
+		if a.InFlight-s.inj.Waiting() <= 0 && (a.Held == 0 || s.inj.Holding()) && !s.inj.Restarting() && time.Since(a.Last) >= window {
 			return nil
 		}
 		select {

@@ -53,8 +53,9 @@ func (g *generator) caused(w *item) bool {
 // stale makes one candidate per pair (event N delivered, later delete U):
 // when U's object comes back (or the controller sees newer state of N's
 // object), restart the controller into a view of N's object frozen at N's
-// revision, and lift the freeze once the controller has read it and gone
-// quiet, or after the policy's StaleFor at the latest.
+// revision (the one shown when N was delivered), and lift the freeze once
+// the controller has read it and gone quiet, or after the policy's
+// StaleFor at the latest.
 func (g *generator) stale(pol *ir.Policy) ([]*candidate, []pass) {
 	var cands []*candidate
 	for _, u := range g.ix.writes {
@@ -127,7 +128,7 @@ func stalePlan(c *candidate, quiet, staleFor ir.Duration) *planfile.Plan {
 	return &planfile.Plan{
 		Workload: n.workload,
 		Actions: []*planfile.Action{
-			{Kind: ir.ActStaleOn, Scope: ref(n.Key), Revision: n.Entry.ResourceVersion, Trigger: leaf(back)},
+			{Kind: ir.ActStaleOn, Scope: ref(n.Key), At: leaf(n), Trigger: leaf(back)},
 			{Kind: ir.ActRestart},
 			{Kind: ir.ActStaleOff, Scope: ref(n.Key), Trigger: off},
 		},
@@ -167,7 +168,7 @@ func (g *generator) unobserved(pol *ir.Policy) ([]*candidate, []pass) {
 	}
 	pr := pol.Prune
 	return cands, []pass{
-		{PassCancelled, true, g.cancelled, eventWhy(notCancelledWhy)},
+		{PassCancelled, true, func(c *candidate) bool { return g.cancelled(pol, c) }, eventWhy(notCancelledWhy)},
 		filterPass(pol),
 		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.event) }, eventWhy(noOpWhy)},
 		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool { return !g.nondeterministic(c.event) }, eventWhy(g.nondeterministicWhy)},
@@ -177,8 +178,9 @@ func (g *generator) unobserved(pol *ir.Policy) ([]*candidate, []pass) {
 }
 
 // cancelled finds the closest later delivery that cancels candidate c's
-// event and completes the candidate; it reports false when there is none.
-func (g *generator) cancelled(c *candidate) bool {
+// event and completes the candidate, whose hold lasts the policy's HoldFor
+// at most; it reports false when there is none.
+func (g *generator) cancelled(pol *ir.Policy, c *candidate) bool {
 	n := c.event
 	back := after(g.ix.delivByKey[n.Key], n.seq(), func(it *item) bool { return cancels(n, it) })
 	if back == nil {
@@ -186,7 +188,7 @@ func (g *generator) cancelled(c *candidate) bool {
 	}
 	c.back = back
 	c.slug = n.Key.String() + "-" + n.Verb
-	c.build = func() *planfile.Plan { return unobservedPlan(c) }
+	c.build = func() *planfile.Plan { return unobservedPlan(c, pol.HoldFor) }
 	return true
 }
 
@@ -203,13 +205,14 @@ func cancels(n, m *item) bool {
 	return !observe.Contains(m.Object, n.Diff.Cur)
 }
 
-// unobservedPlan builds the unobserved-state plan of a completed candidate.
-func unobservedPlan(c *candidate) *planfile.Plan {
+// unobservedPlan builds the unobserved-state plan of a completed
+// candidate; holdFor bounds its hold (0: the injector's default).
+func unobservedPlan(c *candidate, holdFor ir.Duration) *planfile.Plan {
 	n := c.event
 	return &planfile.Plan{
 		Workload: n.workload,
 		Actions: []*planfile.Action{
-			{Kind: ir.ActHold, Scope: ref(n.Key), Trigger: leaf(n)},
+			{Kind: ir.ActHold, Scope: ref(n.Key), Duration: holdFor, Trigger: leaf(n)},
 			{Kind: ir.ActRelease, Scope: ref(n.Key), Trigger: releaseTrigger(n)},
 		},
 		Why: []planfile.Why{why("event", n), why("cancel", c.back)},
@@ -220,7 +223,7 @@ func unobservedPlan(c *candidate) *planfile.Plan {
 // event that cancel it, on the same object.
 func releaseTrigger(n *item) *planfile.Trigger {
 	ev := func(on string) *planfile.Trigger {
-		return &planfile.Trigger{Op: ir.TrigEvent, On: on, Target: ref(n.Key)}
+		return &planfile.Trigger{Op: ir.TrigEvent, On: on, Target: ref(n.Key), Count: 1}
 	}
 	switch n.Verb {
 	case "create":

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -34,8 +35,12 @@ func FromIR(test string, up *ir.Plan) (*planfile.Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plan %s: action %d: %w", up.Name, i+1, err)
 		}
+		at, err := triggerFromIR(a.At)
+		if err != nil {
+			return nil, fmt.Errorf("plan %s: action %d: at: %w", up.Name, i+1, err)
+		}
 		p.Actions = append(p.Actions, &planfile.Action{
-			Kind: a.Kind, Scope: a.Scope, Duration: a.Duration, Trigger: t, Src: srcString(a.Src),
+			Kind: a.Kind, Scope: a.Scope, At: at, Duration: a.Duration, Trigger: t, Src: srcString(a.Src),
 		})
 	}
 	p.SetName(up.Name)
@@ -47,7 +52,11 @@ func triggerFromIR(t *ir.Trigger) (*planfile.Trigger, error) {
 	if t == nil {
 		return nil, nil
 	}
-	out := &planfile.Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration}
+	out := &planfile.Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration,
+		Subresource: t.Subresource, Failed: t.Failed, Seen: t.Seen, NoLonger: t.Without}
+	if t.Changing != nil {
+		out.Diff = &observe.Diff{Prev: t.Changing.Prev, Cur: t.Changing.Cur}
+	}
 	switch t.Op {
 	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet:
 		if len(t.Args) > 0 {

@@ -9,11 +9,16 @@ import (
 )
 
 // String describes the action in the .sieve plan syntax, without its
-// trigger: "crash", "stale on statefulset/default/ds", "wait 5s".
+// trigger: "crash", "stale on statefulset/default/ds", "wait 5s",
+// "hold pod/default/web-0 for 30s".
 func (a *Action) String() string {
 	switch {
+	case a.Scope != nil && a.Kind == ir.ActStaleOn && a.At != nil:
+		return "stale on " + a.Scope.String() + " at " + a.At.String()
 	case a.Scope != nil && (a.Kind == ir.ActStaleOn || a.Kind == ir.ActStaleOff):
 		return "stale " + strings.TrimPrefix(string(a.Kind), "stale-") + " " + a.Scope.String()
+	case a.Scope != nil && a.Kind == ir.ActHold && a.Duration > 0:
+		return "hold " + a.Scope.String() + " for " + a.Duration.String()
 	case a.Scope != nil:
 		return string(a.Kind) + " " + a.Scope.String()
 	case a.Kind == ir.ActWait:

@@ -49,9 +49,16 @@ type Action struct {
 	// stale-on, stale-off, hold or release action applies to.
 	Scope *ir.Ref `json:"scope,omitempty"`
 	// Revision is the resourceVersion a stale-on action freezes the view
-	// at; empty means the revision current when it fires.
+	// at; empty means the revision current when it fires. Plans written
+	// since At exists leave it empty: a reference run's revision means
+	// nothing in another run.
 	Revision string `json:"revision,omitempty"`
-	// Duration is how long a wait action pauses the plan.
+	// At, on a stale-on action, is an event leaf: the view is frozen at
+	// the revision of Scope the controller had been shown when that event
+	// (counted from the start of the run) was delivered.
+	At *Trigger `json:"at,omitempty"`
+	// Duration is how long a wait action pauses the plan, or how long a
+	// hold keeps events back at most (0: the injector's default, 10s).
 	Duration ir.Duration `json:"duration,omitempty"`
 	Trigger  *Trigger    `json:"trigger,omitempty"`
 	// Src is the spec position of a user plan's action.

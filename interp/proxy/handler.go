@@ -1,12 +1,14 @@
 package proxy
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -56,9 +58,41 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		p.serveWatch(w, hr, r)
 		return
 	}
-	p.act.begin()
-	defer p.act.end()
-	p.serveOnce(w, hr, r)
+	sig := r.Verb + " " + r.Key.String() + " " + r.Subresource
+	p.act.beginRequest(sig)
+	sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
+	defer func() { p.act.endRequest(sig, sw.code) }()
+	p.serveOnce(sw, hr, r)
+}
+
+// statusWriter remembers the status code of the answer it writes.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.code = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap returns the underlying writer (for http.ResponseController).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Hijack takes over the connection, when the underlying writer can.
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("sieve proxy: the connection cannot be taken over")
+	}
+	return h.Hijack()
+}
+
+// Flush sends what has been written so far, when the writer can.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // parse reads the body and parses the request.

@@ -16,7 +16,10 @@ type Activity struct {
 	// Watches counts open watch streams.
 	Watches int
 	// Last is when a request last arrived or was answered, or an event was
-	// last delivered.
+	// last delivered. A request that repeats one that failed, and fails
+	// again, is not activity: a controller that only retries a write the
+	// API server refuses (a 409 every second or two) makes no progress,
+	// and waiting for it to stop would never end.
 	Last time.Time
 }
 
@@ -24,10 +27,15 @@ type Activity struct {
 type activity struct {
 	mu sync.Mutex
 	a  Activity
+	// failed holds the signatures (verb, object, subresource) of requests
+	// whose latest answer was an error.
+	failed map[string]bool
 }
 
-func (t *activity) begin() { t.add(1, 0, 0) }
-func (t *activity) end()   { t.add(-1, 0, 0) }
+// maxFailed bounds the failed signatures remembered; past it they are
+// forgotten, and a repeat counts as activity again.
+const maxFailed = 1024
+
 func (t *activity) touch() { t.add(0, 0, 0) }
 
 func (t *activity) add(inflight, held, watches int) {
@@ -37,6 +45,39 @@ func (t *activity) add(inflight, held, watches int) {
 	t.a.Watches += watches
 	t.a.Last = time.Now()
 	t.mu.Unlock()
+}
+
+// beginRequest counts a request in flight; it is activity unless it
+// repeats a request that failed (it may be a retry).
+func (t *activity) beginRequest(sig string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.a.InFlight++
+	if !t.failed[sig] {
+		t.a.Last = time.Now()
+	}
+}
+
+// endRequest counts a request answered with code: activity, unless it
+// repeated a request that failed and failed again.
+func (t *activity) endRequest(sig string, code int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.a.InFlight--
+	ok := code >= 200 && code < 400
+	if !ok && t.failed[sig] {
+		return // a retry that failed again: no progress
+	}
+	t.a.Last = time.Now()
+	switch {
+	case ok:
+		delete(t.failed, sig)
+	case len(t.failed) < maxFailed:
+		if t.failed == nil {
+			t.failed = map[string]bool{}
+		}
+		t.failed[sig] = true
+	}
 }
 
 func (t *activity) snapshot() Activity {
@@ -49,7 +90,9 @@ func (t *activity) snapshot() Activity {
 func (p *Proxy) Activity() Activity { return p.act.snapshot() }
 
 // Quiet reports whether the controller has been quiet for the window: no
-// request in flight, no held event, and no activity since now-window.
+// request in flight, no held event, and no activity since now-window
+// (retries of failed requests that fail again are no activity; see
+// Activity.Last).
 func (p *Proxy) Quiet(window time.Duration) bool {
 	a := p.act.snapshot()
 	return a.InFlight == 0 && a.Held == 0 && time.Since(a.Last) >= window

@@ -209,8 +209,13 @@ func (tl *timeline) step(e *trace.Entry, x float64) {
 		x0 = tl.x(tl.seqPos[start.Seq])
 	}
 	fill, tip := "#90a4ae", fmt.Sprintf("%s step %d (%s)", e.Workload, e.Index+1, e.Src)
-	if e.Error != "" {
+	switch {
+	case e.Error != "":
 		fill, tip = "#e53935", tip+": "+e.Error
+	case strings.HasPrefix(e.Message, "timed out"):
+		fill, tip = "#fb8c00", tip+": "+e.Message
+	case e.Message != "":
+		tip += ": " + e.Message
 	}
 	y := laneY(0)
 	fmt.Fprintf(&tl.b, `<g class="step"><rect x="%.1f" y="%.0f" width="%.1f" height="%d" rx="2" fill="%s" stroke="#fff"><title>%s</title></rect>`,

@@ -100,7 +100,10 @@ type Entry struct {
 	Object          json.RawMessage `json:"object,omitempty"`
 
 	// Step: the step's index in its workload, its kind, "start" or "end"
-	// (Phase), its spec position, and the error if it failed.
+	// (Phase), its spec position, and the error if it failed. A wait that
+	// goes on when it times out says so in its start entry's Message
+	// (ElseContinue) and its outcome in its end entry's: "met", or "timed
+	// out, went on (else continue): " and what it waited for.
 	Workload string `json:"workload,omitempty"`
 	Index    int    `json:"index,omitempty"`
 	Phase    string `json:"phase,omitempty"`
@@ -116,3 +119,7 @@ type Entry struct {
 	Message  string `json:"message,omitempty"`
 	Action   *int   `json:"action,omitempty"`
 }
+
+// ElseContinue is the Message of the start entry of a wait step that lets
+// the workload go on when it times out.
+const ElseContinue = "else continue"

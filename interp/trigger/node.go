@@ -50,9 +50,11 @@ type node struct {
 	count int
 	done  bool
 	// A quiet leaf: whether the controller has read its target since it
-	// was armed, and when the controller was last active.
-	read bool
-	last time.Time
+	// was armed, when the controller was last active, and whether its
+	// latest write failed.
+	read   bool
+	last   time.Time
+	failed bool
 }
 
 // newNode builds the evaluation tree of a trigger, with the CEL
@@ -89,7 +91,7 @@ func (n *node) step(now time.Time, o *obs) bool {
 	case ir.TrigTimeout:
 		n.done = !now.Before(n.at.Add(n.t.Duration.D()))
 	case ir.TrigQuiet:
-		n.done = n.read && !now.Before(n.last.Add(n.t.Duration.D()))
+		n.done = n.read && !n.failed && !now.Before(n.last.Add(n.t.Duration.D()))
 	case ir.TrigEvent, ir.TrigWrite:
 		if o != nil && match(n.t, o) && n.celOK(o) {
 			n.count++
@@ -137,7 +139,7 @@ func (n *node) deadline() (time.Time, bool) {
 	switch {
 	case n.t.Op == ir.TrigTimeout:
 		return n.at.Add(n.t.Duration.D()), true
-	case n.t.Op == ir.TrigQuiet && n.read:
+	case n.t.Op == ir.TrigQuiet && n.read && !n.failed:
 		return n.last.Add(n.t.Duration.D()), true
 	}
 	var best time.Time
@@ -152,6 +154,10 @@ func (n *node) deadline() (time.Time, bool) {
 
 // touch tells the armed quiet leaves of a tree about the controller's
 // activity: a request it made (answered now) or an event delivered to it.
+// A write that failed (a 409 on a stale status update, say) leaves the
+// controller quiet but not done: it has not acted on what it saw yet and
+// will try again, so the leaf waits for a write that succeeds (or for the
+// bound the plan pairs it with).
 func (n *node) touch(now time.Time, e *trace.Entry) {
 	if n.done || !n.armed {
 		return
@@ -159,10 +165,22 @@ func (n *node) touch(now time.Time, e *trace.Entry) {
 	if n.t.Op == ir.TrigQuiet && (e.Type == trace.Request || e.Type == trace.Delivery) {
 		n.last = now
 		n.read = n.read || reads(n.t.Target, e)
+		if e.Type == trace.Request && isWrite(e.Verb) {
+			n.failed = e.Code < 200 || e.Code > 299
+		}
 	}
 	for _, k := range n.kids {
 		k.touch(now, e)
 	}
+}
+
+// isWrite reports whether an API verb changes the cluster.
+func isWrite(verb string) bool {
+	switch verb {
+	case "create", "update", "patch", "delete", "deletecollection":
+		return true
+	}
+	return false
 }
 
 // reads reports whether request e is a get, list or watch that may return

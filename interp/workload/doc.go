@@ -1,9 +1,10 @@
 // Package workload is the workload executor and the history watcher that
 // every run uses, reference runs and plan runs alike: the Executor
 // installs the controller's CRDs and executes a workload's steps (apply,
-// patch, scale, delete, wait, settle) against the cluster, writing each
-// step to the trace and naming the spec line of a step that fails
-// (StepError); History watches every listable resource type, custom
+// patch, scale, delete, wait, settle, sleep) against the cluster, writing
+// each step to the trace and naming the spec line of a step that fails
+// (StepError), or, for a wait that goes on when it times out, recording
+// its outcome in the trace instead (TimeoutError); History watches every listable resource type, custom
 // resources once their CRD is established, and writes the cluster
 // history to the trace.
 //

@@ -58,7 +58,7 @@ func (x *Executor) wait(ctx context.Context, s *ir.Step) error {
 		case <-changed:
 		case <-tick.C:
 		case <-ctx.Done():
-			return fmt.Errorf("%s %s: timed out after %s (%s)", s.Target, describe(s.Until), timeout, progress)
+			return timedOut(ctx, fmt.Sprintf("%s %s: timed out after %s (%s)", s.Target, describe(s.Until), timeout, progress))
 		}
 	}
 }
@@ -91,7 +91,7 @@ func (x *Executor) waitUntil(ctx context.Context, c *ir.WaitCond, timeout time.D
 		select {
 		case <-tick.C:
 		case <-ctx.Done():
-			return fmt.Errorf("until %s: timed out after %s (%s)", c.Expr, timeout, progress)
+			return timedOut(ctx, fmt.Sprintf("until %s: timed out after %s (%s)", c.Expr, timeout, progress))
 		}
 	}
 }

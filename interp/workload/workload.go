@@ -99,9 +99,16 @@ func (x *Executor) init() error {
 }
 
 func (x *Executor) step(ctx context.Context, workload string, i int, s *ir.Step) error {
-	x.emit(trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "start", What: string(s.Kind), Src: s.Src.String()})
+	x.emit(trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "start", What: string(s.Kind), Src: s.Src.String(),
+		Message: startNote(s)})
 	err := x.do(ctx, s)
 	end := trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "end", What: string(s.Kind), Src: s.Src.String()}
+	switch {
+	case s.Kind == ir.StepWait && s.Continue:
+		end.Message, err = outcome(err)
+	case s.Kind == ir.StepSettle:
+		end.Message, err = settleOutcome(err)
+	}
 	if err != nil {
 		err = &StepError{Src: s.Src, Kind: s.Kind, Err: err}
 		end.Error = err.Error()
@@ -131,6 +138,8 @@ func (x *Executor) do(ctx context.Context, s *ir.Step) error {
 		return x.wait(ctx, s)
 	case ir.StepSettle:
 		return x.settle(ctx, s.Timeout.D())
+	case ir.StepSleep:
+		return sleep(ctx, s.Timeout.D())
 	}
 	return fmt.Errorf("unknown step kind %q", s.Kind)
 }
@@ -327,12 +336,32 @@ func filterRef(items []unstructured.Unstructured, r *ir.Ref, namespaced bool) []
 	return out
 }
 
+// MaxSettle bounds a settle step: a controller that is never quiet for
+// the window (it polls, or keeps changing something) does not stall the
+// workload; the step then ends, and its end entry says so.
+const MaxSettle = 60 * time.Second
+
 func (x *Executor) settle(ctx context.Context, window time.Duration) error {
-	if x.Settle != nil {
-		return x.Settle(ctx, window)
+	if x.Settle == nil {
+		return sleep(ctx, window)
 	}
+	bctx, cancel := context.WithTimeout(ctx, max(MaxSettle, 2*window))
+	defer cancel()
+	if err := x.Settle(bctx, window); err != nil {
+		if ctx.Err() != nil || bctx.Err() == nil {
+			return err
+		}
+		return timedOut(bctx, fmt.Sprintf("not quiet for %s within %s", window, max(MaxSettle, 2*window)))
+	}
+	return nil
+}
+
+// sleep pauses for d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
 	select {
-	case <-time.After(window):
+	case <-t.C:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

@@ -55,6 +55,7 @@ func lintFields(spec *ir.Spec, baseDir string) diag.Diagnostics {
 		for _, p := range t.Plans {
 			for _, a := range p.Actions {
 				l.trigger(p, a.Trigger, kinds)
+				l.trigger(p, a.At, kinds)
 			}
 		}
 	}

@@ -35,8 +35,12 @@ func (c *checker) action(s *syntax.PlanStep, sc *scope) *ir.Action {
 			a.Kind = ir.ActStaleOff
 		}
 		a.Scope = c.toRef(c.eval(n.Scope, sc), keyGlob, "stale")
+		a.At = c.staleAt(n, sc)
 	case *syntax.Hold:
 		a.Kind, a.Scope = ir.ActHold, c.toRef(c.eval(n.Scope, sc), keyGlob, "hold")
+		if n.For != nil {
+			a.Duration = c.toDuration(c.eval(n.For.Duration, sc), "hold ... for", true)
+		}
 	case *syntax.Release:
 		a.Kind, a.Scope = ir.ActRelease, c.toRef(c.eval(n.Scope, sc), keyGlob, "release")
 	case *syntax.Pause:
@@ -48,6 +52,19 @@ func (c *checker) action(s *syntax.PlanStep, sc *scope) *ir.Action {
 		a.Trigger = c.trigger(s.Trigger, sc)
 	}
 	return a
+}
+
+// staleAt lowers the event of "stale on KEY at EVENT"; "stale off" takes
+// none.
+func (c *checker) staleAt(n *syntax.Stale, sc *scope) *ir.Trigger {
+	if n.At == nil || n.At.Event == nil {
+		return nil
+	}
+	if n.Switch == "off" {
+		c.errorf(n.At.Range(), "plan", "stale off: at names the revision a view is frozen at (write it on stale on)")
+		return nil
+	}
+	return c.triggerAtom(n.At.Event, sc)
 }
 
 // trigger lowers A ; B ; ... (then), A | B (any), A & B (all); a single
@@ -88,9 +105,17 @@ func (c *checker) triggerAtom(a syntax.TriggerAtom, sc *scope) *ir.Trigger {
 	case *syntax.Group:
 		return c.trigger(a.Trigger, sc)
 	case *syntax.Event:
-		return c.leaf(ir.TrigEvent, a.Verb, a.Target, a.Where, a.Count, a.Range(), sc)
+		t := c.leaf(ir.TrigEvent, a.Verb, a.Target, a.Where, a.Count, a.Range(), sc)
+		c.leafOpts(t, a.Opts, sc)
+		return t
 	case *syntax.Write:
-		return c.leaf(ir.TrigWrite, a.Verb, a.Target, a.Where, a.Count, a.Range(), sc)
+		t := c.leaf(ir.TrigWrite, a.Verb, a.Target, a.Where, a.Count, a.Range(), sc)
+		t.Failed = a.Failed
+		c.leafOpts(t, a.Opts, sc)
+		return t
+	case *syntax.Quiet:
+		return &ir.Trigger{Op: ir.TrigQuiet, Src: a.Range(), Target: c.toRef(c.eval(a.Target, sc), keyGlob, "quiet trigger"),
+			Duration: c.toDuration(c.eval(a.Duration, sc), "quiet for", true)}
 	case *syntax.Timeout:
 		return &ir.Trigger{Op: ir.TrigTimeout, Src: a.Range(), Duration: c.toDuration(c.eval(a.Duration, sc), "after", true)}
 	}
@@ -110,4 +135,51 @@ func (c *checker) leaf(op ir.TriggerOp, verb string, target *syntax.Expr, where 
 		t.Count = int(n)
 	}
 	return t
+}
+
+// leafOpts lowers the options that narrow a leaf to one change; each may
+// be given once, and "in cluster" only on an event.
+func (c *checker) leafOpts(t *ir.Trigger, opts []*syntax.LeafOpt, sc *scope) {
+	seen := map[string]bool{}
+	for _, o := range opts {
+		name := leafOptName(o)
+		if seen[name] {
+			c.errorf(o.Range(), "duplicate", "%s trigger: %s given twice", t.Op, name)
+			continue
+		}
+		seen[name] = true
+		switch {
+		case o.Subresource != nil:
+			t.Subresource = o.Subresource.Name
+		case o.Cluster && t.Op != ir.TrigEvent:
+			c.errorf(o.Range(), "plan", "write trigger: in cluster goes with an event (on ...): a write is the controller's own")
+		case o.Cluster:
+			t.Seen = ir.SeenCluster
+		case o.Prev != nil:
+			t.Changing = &ir.Change{Prev: c.fragment(o.Prev, sc), Cur: c.fragment(o.Cur, sc)}
+		case o.Without != nil:
+			t.Without = c.fragment(o.Without, sc)
+		}
+	}
+}
+
+func leafOptName(o *syntax.LeafOpt) string {
+	switch {
+	case o.Subresource != nil:
+		return "subresource"
+	case o.Cluster:
+		return "in cluster"
+	case o.Prev != nil:
+		return "changing"
+	}
+	return "without"
+}
+
+// fragment evaluates an object written in a leaf option to the nested
+// maps it stands for.
+func (c *checker) fragment(o *syntax.Object, sc *scope) map[string]any {
+	if o == nil {
+		return map[string]any{}
+	}
+	return objectToAny(c.evalFields(o, sc))
 }

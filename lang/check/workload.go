@@ -196,6 +196,8 @@ func (c *checker) lowerStep(s syntax.Step, sc *scope) *ir.Step {
 		if s.Param != nil {
 			st.Timeout = c.settleParam(s.Param, sc)
 		}
+	case *syntax.Sleep:
+		st.Kind, st.Timeout = ir.StepSleep, c.toDuration(c.eval(s.Duration, sc), "sleep", true)
 	default:
 		return nil
 	}
@@ -259,6 +261,7 @@ func (c *checker) wait(st *ir.Step, s *syntax.Wait, sc *scope) {
 	if s.Within != nil {
 		st.Timeout = c.toDuration(c.eval(s.Within, sc), "within", true)
 	}
+	st.Continue = s.Else != nil
 	if s.Until != nil {
 		v := c.eval(s.Until, sc)
 		st.Until = &ir.WaitCond{Kind: ir.WaitCEL, Expr: c.celInScope(v, sc, celenv.Invariant, "wait until")}

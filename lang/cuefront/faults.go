@@ -31,6 +31,9 @@ func (l *lowerer) policy(v cue.Value) *ir.Policy {
 	if has(v, "stale_for") {
 		p.StaleFor = l.positive(v, "stale_for", 0)
 	}
+	if has(v, "hold_for") {
+		p.HoldFor = l.positive(v, "hold_for", 0)
+	}
 	return p
 }
 
@@ -145,11 +148,31 @@ func (l *lowerer) action(v cue.Value) *ir.Action {
 	if t, ok := field(v, "when"); ok {
 		a.Trigger = l.trigger(t)
 	}
+	l.actionOptions(a, v, kind)
 	return a
 }
 
+// actionOptions lowers at (stale_on only: an event trigger) and hold_for
+// (hold only).
+func (l *lowerer) actionOptions(a *ir.Action, v cue.Value, kind string) {
+	if t, ok := field(v, "at"); ok {
+		if kind != "stale_on" {
+			l.errorf(t, "plan", "plan step: at goes with stale_on (the revision a view is frozen at)")
+		} else if a.At = l.trigger(t); a.At.Op != ir.TrigEvent {
+			l.errorf(t, "plan", "plan step: at takes an event trigger (on: create|update|delete)")
+		}
+	}
+	if has(v, "hold_for") {
+		if kind != "hold" {
+			f, _ := field(v, "hold_for")
+			l.errorf(f, "plan", "plan step: hold_for goes with hold")
+		}
+		a.Duration = l.positive(v, "hold_for", 0)
+	}
+}
+
 // triggerKinds are the fields that make a trigger node.
-var triggerKinds = []string{"on", "write", "after", "then", "all", "any"}
+var triggerKinds = []string{"on", "write", "quiet", "after", "then", "all", "any"}
 
 var combinators = map[string]ir.TriggerOp{"then": ir.TrigSeq, "all": ir.TrigAll, "any": ir.TrigAny}
 
@@ -158,12 +181,21 @@ func (l *lowerer) trigger(v cue.Value) *ir.Trigger {
 	kind := l.exactlyOne(v, "trigger", triggerKinds...)
 	switch kind {
 	case "on", "write":
-		l.only(v, kind+" trigger", kind, "target", "where", "count")
+		l.only(v, kind+" trigger", kind, "target", "where", "count", "subresource", "failed", "seen", "changing", "without")
 		t.Op, t.On = ir.TrigEvent, str(v, kind)
 		if kind == "write" {
 			t.Op = ir.TrigWrite
 		}
 		l.leaf(t, v)
+		l.leafOpts(t, v)
+	case "quiet":
+		l.only(v, "quiet trigger", "quiet", "target")
+		t.Op, t.Duration = ir.TrigQuiet, l.positive(v, "quiet", 0)
+		if target, ok := field(v, "target"); ok {
+			t.Target = l.key(target, true)
+		} else {
+			l.errorf(v, "missing", "quiet trigger: target (a resource key) is required")
+		}
 	case "after":
 		l.only(v, "after trigger", "after")
 		t.Op, t.Duration = ir.TrigTimeout, l.positive(v, "after", 0)
@@ -276,3 +308,37 @@ func (l *lowerer) celEnv() (*celenv.Env, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// leafOpts lowers the options that narrow an event or write leaf to one
+// change; failed goes with a write, seen with an event.
+func (l *lowerer) leafOpts(t *ir.Trigger, v cue.Value) {
+	t.Subresource = str(v, "subresource")
+	if f, ok := field(v, "failed"); ok {
+		if t.Op != ir.TrigWrite {
+			l.errorf(f, "plan", "trigger: failed goes with a write (a refused write)")
+		}
+		t.Failed = true
+	}
+	if f, ok := field(v, "seen"); ok {
+		if t.Op != ir.TrigEvent {
+			l.errorf(f, "plan", "trigger: seen goes with an event (on ...): a write is the controller's own")
+		}
+		t.Seen = str(v, "seen")
+	}
+	if c, ok := field(v, "changing"); ok {
+		prev, _ := field(c, "prev")
+		cur, _ := field(c, "cur")
+		t.Changing = &ir.Change{Prev: l.fragment(prev), Cur: l.fragment(cur)}
+	}
+	if w, ok := field(v, "without"); ok {
+		t.Without = l.fragment(w)
+	}
+}
+
+// fragment lowers an object of a leaf option to nested maps.
+func (l *lowerer) fragment(v cue.Value) map[string]any {
+	if m, ok := l.value(v).(map[string]any); ok {
+		return m
+	}
+	return map[string]any{}
+}

@@ -26,12 +26,13 @@ var stepKinds = map[string][]string{
 	"patch":    {"merge", "json", "strategic"},
 	"delete":   nil,
 	"scale":    {"to"},
-	"wait":     {"exists", "gone", "ready", "where", "within"},
-	"until":    {"within"},
+	"wait":     {"exists", "gone", "ready", "where", "within", "else"},
+	"until":    {"within", "else"},
 	"settle":   nil,
+	"sleep":    nil,
 }
 
-var stepOrder = []string{"apply", "manifest", "patch", "delete", "scale", "wait", "until", "settle"}
+var stepOrder = []string{"apply", "manifest", "patch", "delete", "scale", "wait", "until", "settle", "sleep"}
 
 func (l *lowerer) workload(v cue.Value) *ir.Workload {
 	w := &ir.Workload{Name: str(v, "name"), Src: l.rng(v), Steps: []*ir.Step{}}
@@ -75,6 +76,8 @@ func (l *lowerer) step(v cue.Value) *ir.Step {
 		if _, err := f.String(); err == nil {
 			s.Timeout = l.positive(v, "settle", defaultSettle)
 		}
+	case "sleep":
+		s.Kind, s.Timeout = ir.StepSleep, l.positive(v, "sleep", 0)
 	}
 	return s
 }
@@ -123,6 +126,7 @@ func (l *lowerer) patch(s *ir.Step, v cue.Value, f cue.Value) {
 
 func (l *lowerer) wait(s *ir.Step, v cue.Value, kind string, f cue.Value) {
 	s.Kind, s.Timeout = ir.StepWait, l.positive(v, "within", defaultWithin)
+	s.Continue = has(v, "else")
 	if kind == "until" {
 		expr, _ := f.String()
 		l.cel(f, celenv.Invariant, expr)

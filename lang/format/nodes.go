@@ -113,6 +113,8 @@ func (p *printer) stepItem(s syntax.Step) item {
 				p.write(s.Param.Name)
 			}
 		}}
+	case *syntax.Sleep:
+		return item{node: s, head: "sleep", rest: func() { p.expr(s.Duration) }}
 	}
 	return item{node: s, rest: func() {}}
 }
@@ -129,6 +131,9 @@ func (p *printer) wait(w *syntax.Wait) {
 	if w.Within != nil {
 		p.write(" within ")
 		p.expr(w.Within)
+	}
+	if w.Else != nil {
+		p.write(" else continue")
 	}
 }
 
@@ -231,9 +236,17 @@ func (p *printer) action(a syntax.Action) {
 	case *syntax.Stale:
 		p.write("stale ", a.Switch, " ")
 		p.expr(a.Scope)
+		if a.At != nil && a.At.Event != nil {
+			p.write(" at ")
+			p.triggerAtom(a.At.Event)
+		}
 	case *syntax.Hold:
 		p.write("hold ")
 		p.expr(a.Scope)
+		if a.For != nil {
+			p.write(" for ")
+			p.expr(a.For.Duration)
+		}
 	case *syntax.Release:
 		p.write("release ")
 		p.expr(a.Scope)
@@ -270,18 +283,30 @@ func (p *printer) triggerAtom(a syntax.TriggerAtom) {
 		p.write(")")
 	case *syntax.Event:
 		p.write("on ", a.Verb, " ")
-		p.leaf(a.Target, a.Where, a.Count)
+		p.leaf(a.Target, a.Opts, a.Where, a.Count)
 	case *syntax.Write:
-		p.write("after write ", a.Verb, " ")
-		p.leaf(a.Target, a.Where, a.Count)
+		p.write("after ")
+		if a.Failed {
+			p.write("failed ")
+		}
+		p.write("write ", a.Verb, " ")
+		p.leaf(a.Target, a.Opts, a.Where, a.Count)
+	case *syntax.Quiet:
+		p.write("quiet for ")
+		p.expr(a.Duration)
+		p.write(" after reading ")
+		p.expr(a.Target)
 	case *syntax.Timeout:
 		p.write("after ")
 		p.expr(a.Duration)
 	}
 }
 
-func (p *printer) leaf(target *syntax.Expr, where *syntax.Cond, count *syntax.NumberLit) {
+func (p *printer) leaf(target *syntax.Expr, opts []*syntax.LeafOpt, where *syntax.Cond, count *syntax.NumberLit) {
 	p.expr(target)
+	for _, o := range opts {
+		p.leafOpt(o)
+	}
 	if where != nil {
 		p.write(" where ")
 		p.cond(where)
@@ -416,4 +441,23 @@ func (p *printer) field(f *syntax.Field) {
 	p.path(f.Key)
 	p.write(": ")
 	p.expr(f.Value)
+}
+
+func (p *printer) leafOpt(o *syntax.LeafOpt) {
+	switch {
+	case o.Subresource != nil:
+		p.write(" subresource ", o.Subresource.Name)
+	case o.Cluster:
+		p.write(" in cluster")
+	case o.Prev != nil:
+		p.write(" changing ")
+		p.object(o.Prev)
+		p.write(" to ")
+		if o.Cur != nil {
+			p.object(o.Cur)
+		}
+	case o.Without != nil:
+		p.write(" without ")
+		p.object(o.Without)
+	}
 }

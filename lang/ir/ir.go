@@ -115,6 +115,7 @@ const (
 	StepScale  StepKind = "scale"
 	StepWait   StepKind = "wait"
 	StepSettle StepKind = "settle"
+	StepSleep  StepKind = "sleep"
 )
 
 // Step is one workload step. Which fields are set depends on Kind.
@@ -142,8 +143,13 @@ type Step struct {
 	// wait
 	Until *WaitCond `json:"until,omitempty"`
 
-	// wait: the timeout; settle: the quiet window.
+	// wait: the timeout; settle: the quiet window; sleep: how long the
+	// workload pauses.
 	Timeout Duration `json:"timeout,omitempty"`
+	// Continue, on a wait, lets the workload go on when the wait times out
+	// ("else continue") instead of failing it; the trace records whether
+	// the condition was met.
+	Continue bool `json:"continue,omitempty"`
 }
 
 // FieldSet overrides one field of an applied manifest.
@@ -228,6 +234,9 @@ type Policy struct {
 	Prune    Prune `json:"prune"`
 	// StaleFor is how long a stale view lasts before it is resumed.
 	StaleFor Duration `json:"staleFor,omitempty"`
+	// HoldFor is how long a hold keeps events back at most when the event
+	// that cancels them does not come (0: the default, 10s).
+	HoldFor Duration `json:"holdFor,omitempty"`
 }
 
 // Filter matches writes or events by object and verb. Empty fields match
@@ -327,10 +336,16 @@ const (
 
 // Action is one step of a user plan.
 type Action struct {
-	Kind     ActionKind `json:"kind"`
-	Src      diag.Range `json:"src"`
-	Scope    *Ref       `json:"scope,omitempty"`
-	Duration Duration   `json:"duration,omitempty"`
+	Kind  ActionKind `json:"kind"`
+	Src   diag.Range `json:"src"`
+	Scope *Ref       `json:"scope,omitempty"`
+	// Duration is how long a wait pauses the plan, or how long a hold
+	// keeps events back at most (0: the default, 10s).
+	Duration Duration `json:"duration,omitempty"`
+	// At, on a stale-on action, is an event leaf: the view is frozen at the
+	// revision of Scope the controller had been shown when that event
+	// (counted from the start of the run) was delivered.
+	At *Trigger `json:"at,omitempty"`
 	// Trigger fires the action; nil means right after the previous action.
 	Trigger *Trigger `json:"trigger,omitempty"`
 }
@@ -349,9 +364,9 @@ const (
 
 	// TrigQuiet is the fourth leaf: it fires once the controller has read
 	// Target (a get, list or watch that may return it) and then sent no
-	// request and received no event for Duration. Generated stale-state
-	// plans end their stale view with it; the .sieve language has no
-	// syntax for it yet.
+	// request and received no event for Duration, its latest write not
+	// failed. Generated stale-state plans end their stale view with it
+	// ("quiet for D after reading KEY").
 	TrigQuiet TriggerOp = "quiet"
 )
 
@@ -368,10 +383,32 @@ type Trigger struct {
 	Where    *Cond    `json:"where,omitempty"`
 	Count    int      `json:"count,omitempty"`
 	Duration Duration `json:"duration,omitempty"`
+	// Event and write leaves may also name the very change a generated
+	// plan was made from: a write's Subresource, a refused write
+	// (Failed), a change in the cluster history rather than one delivered
+	// to the controller (Seen "cluster"), the change itself (Changing),
+	// or a change after which the object no longer holds a fragment
+	// (Without).
+	Subresource string         `json:"subresource,omitempty"`
+	Failed      bool           `json:"failed,omitempty"`
+	Seen        string         `json:"seen,omitempty"`
+	Changing    *Change        `json:"changing,omitempty"`
+	Without     map[string]any `json:"without,omitempty"`
 
 	// Combinators.
 	Args []*Trigger `json:"args,omitempty"`
 }
+
+// Change is the slim diff of a change: the fields it changed, before
+// (Prev) and after (Cur); see docs/plan.md.
+type Change struct {
+	Prev map[string]any `json:"prev"`
+	Cur  map[string]any `json:"cur"`
+}
+
+// SeenCluster is the Seen of a leaf that matches changes in the cluster
+// history.
+const SeenCluster = "cluster"
 
 // Cond is a condition on an object: a field equal to a value, a field set
 // (Value nil, Exists true), or a CEL expression over `object`.

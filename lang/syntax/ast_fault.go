@@ -65,17 +65,20 @@ type Restart struct {
 }
 
 // Stale freezes (Switch "on") or unfreezes (Switch "off") the controller's
-// view of Scope.
+// view of Scope; At, with "on", freezes it at the revision the controller
+// had been shown when an earlier event happened.
 type Stale struct {
 	Span
-	Switch string `parser:"'stale' @('on' | 'off')"`
-	Scope  *Expr  `parser:"@@"`
+	Switch string   `parser:"'stale' @('on' | 'off')"`
+	Scope  *Expr    `parser:"@@"`
+	At     *StaleAt `parser:"@@?"`
 }
 
-// Hold holds watch events for Scope.
+// Hold holds watch events for Scope, for at most For.
 type Hold struct {
 	Span
-	Scope *Expr `parser:"'hold' @@"`
+	Scope *Expr    `parser:"'hold' @@"`
+	For   *HoldFor `parser:"@@?"`
 }
 
 // Release delivers the newest held state of Scope.
@@ -108,7 +111,7 @@ type Both struct {
 	All []TriggerAtom `parser:"@@ ('&' @@)*"`
 }
 
-// TriggerAtom is *Group, *Event, *Write or *Timeout.
+// TriggerAtom is *Group, *Event, *Write, *Timeout or *Quiet.
 type TriggerAtom interface {
 	Node
 	triggerAtom()
@@ -125,15 +128,19 @@ type Event struct {
 	Span
 	Verb   string     `parser:"'on' @('create' | 'update' | 'delete')"`
 	Target *Expr      `parser:"@@"`
+	Opts   []*LeafOpt `parser:"@@*"`
 	Where  *Cond      `parser:"('where' @@)?"`
 	Count  *NumberLit `parser:"('#' @@)?"`
 }
 
-// Write fires when the controller's Count-th matching write succeeded.
+// Write fires when the controller's Count-th matching write succeeded
+// (or, Failed, was refused).
 type Write struct {
 	Span
-	Verb   string     `parser:"(?= 'after' 'write') 'after' 'write' @('create' | 'update' | 'patch' | 'delete')"`
+	Failed bool       `parser:"(?= 'after' ('write' | 'failed')) 'after' @'failed'? 'write'"`
+	Verb   string     `parser:"@('create' | 'update' | 'patch' | 'delete' | 'deletecollection')"`
 	Target *Expr      `parser:"@@"`
+	Opts   []*LeafOpt `parser:"@@*"`
 	Where  *Cond      `parser:"('where' @@)?"`
 	Count  *NumberLit `parser:"('#' @@)?"`
 }
@@ -155,3 +162,4 @@ func (*Group) triggerAtom()   {}
 func (*Event) triggerAtom()   {}
 func (*Write) triggerAtom()   {}
 func (*Timeout) triggerAtom() {}
+func (*Quiet) triggerAtom()   {}

@@ -15,8 +15,8 @@ type Param struct {
 	Default *Expr  `parser:"('=' @@)?"`
 }
 
-// Step is one workload step: *Apply, *Patch, *Delete, *Scale, *Wait or
-// *Settle.
+// Step is one workload step: *Apply, *Patch, *Delete, *Scale, *Wait,
+// *Settle or *Sleep.
 type Step interface {
 	Node
 	step()
@@ -53,13 +53,15 @@ type Scale struct {
 }
 
 // Wait waits until a CEL expression is true (Until) or a condition holds on
-// Target, for at most Within.
+// Target, for at most Within; with Else, a wait that times out lets the
+// workload go on.
 type Wait struct {
 	Span
 	Until  *Expr     `parser:"'wait' ( 'until' @@"`
 	Target *Expr     `parser:"       | @@"`
 	Cond   *WaitCond `parser:"         @@ )"`
 	Within *Expr     `parser:"('within' @@)?"`
+	Else   *Else     `parser:"@@?"`
 }
 
 // WaitCond is what a wait step waits for on its target: State is "exists",
@@ -77,7 +79,7 @@ type WaitCond struct {
 type Settle struct {
 	Span
 	Quiet *DurationLit `parser:"'settle' ( @@"`
-	Param *Ident       `parser:"  | (?! 'apply' | 'patch' | 'delete' | 'scale' | 'wait' | 'settle') @@ )?"`
+	Param *Ident       `parser:"  | (?! 'apply' | 'patch' | 'delete' | 'scale' | 'wait' | 'settle' | 'sleep') @@ )?"`
 }
 
 // Cond is a condition on one object: a CEL expression over `object`, or a

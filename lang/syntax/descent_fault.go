@@ -83,7 +83,7 @@ func (p *descent) plan() *Plan {
 }
 
 func (p *descent) startsTrigger() bool {
-	return p.isPunct("(") || p.isWord("on") || p.isWord("after")
+	return p.isPunct("(") || p.isWord("on") || p.isWord("after") || p.isWord("quiet")
 }
 
 func (p *descent) startsAction() bool {
@@ -128,6 +128,9 @@ func (p *descent) action() Action {
 		p.next()
 		n.Switch = p.word(`"on" or "off"`, "on", "off")
 		n.Scope = p.expr()
+		if p.ok() && p.isWord("at") {
+			n.At = p.staleAt()
+		}
 		p.close(&n.Span)
 		return n
 	case "hold":
@@ -135,6 +138,9 @@ func (p *descent) action() Action {
 		p.open(&n.Span)
 		p.next()
 		n.Scope = p.expr()
+		if p.ok() && p.isWord("for") {
+			n.For = p.holdFor()
+		}
 		p.close(&n.Span)
 		return n
 	case "release":
@@ -202,22 +208,11 @@ func (p *descent) triggerAtom() TriggerAtom {
 		p.close(&n.Span)
 		return n
 	case p.isWord("on"):
-		n := &Event{}
-		p.open(&n.Span)
-		p.next()
-		n.Verb = p.word(`"create", "update" or "delete"`, "create", "update", "delete")
-		n.Target, n.Where, n.Count = p.leaf()
-		p.close(&n.Span)
-		return n
-	case p.isWord("after") && p.peekAt(1).Type == tIdent && p.peekAt(1).Value == "write":
-		n := &Write{}
-		p.open(&n.Span)
-		p.next()
-		p.next()
-		n.Verb = p.word(`"create", "update", "patch" or "delete"`, "create", "update", "patch", "delete")
-		n.Target, n.Where, n.Count = p.leaf()
-		p.close(&n.Span)
-		return n
+		return p.event()
+	case p.isWord("after") && p.peekAt(1).Type == tIdent && (p.peekAt(1).Value == "write" || p.peekAt(1).Value == "failed"):
+		return p.write()
+	case p.isWord("quiet"):
+		return p.quiet()
 	case p.isWord("after"):
 		n := &Timeout{}
 		p.open(&n.Span)
@@ -230,8 +225,19 @@ func (p *descent) triggerAtom() TriggerAtom {
 	return nil
 }
 
-func (p *descent) leaf() (*Expr, *Cond, *NumberLit) {
+func (p *descent) event() *Event {
+	n := &Event{}
+	p.open(&n.Span)
+	p.next()
+	n.Verb = p.word(`"create", "update" or "delete"`, "create", "update", "delete")
+	n.Target, n.Opts, n.Where, n.Count = p.leaf()
+	p.close(&n.Span)
+	return n
+}
+
+func (p *descent) leaf() (*Expr, []*LeafOpt, *Cond, *NumberLit) {
 	target := p.expr()
+	opts := p.leafOpts()
 	var where *Cond
 	var count *NumberLit
 	if p.ok() && p.isWord("where") {
@@ -245,5 +251,5 @@ func (p *descent) leaf() (*Expr, *Cond, *NumberLit) {
 		count.Text = p.token(tNumber, "a number")
 		p.close(&count.Span)
 	}
-	return target, where, count
+	return target, opts, where, count
 }

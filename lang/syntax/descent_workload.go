@@ -92,6 +92,8 @@ func (p *descent) step() Step {
 		return n
 	case "wait":
 		return p.wait()
+	case "sleep":
+		return p.sleep()
 	}
 	n := &Settle{}
 	p.open(&n.Span)
@@ -131,6 +133,9 @@ func (p *descent) wait() *Wait {
 	if p.ok() && p.isWord("within") {
 		p.next()
 		n.Within = p.expr()
+	}
+	if p.ok() && p.isWord("else") {
+		n.Else = p.elseContinue()
 	}
 	p.close(&n.Span)
 	return n

@@ -39,9 +39,9 @@ var grammar = sync.OnceValue(func() *participle.Parser[File] {
 		participle.UseLookahead(0),
 		participle.Elide("Comment", "Whitespace"),
 		participle.Union[Decl](&Import{}, &Controller{}, &Workload{}, &Policy{}, &Mask{}, &Invariant{}, &Plan{}, &Test{}),
-		participle.Union[Step](&Apply{}, &Patch{}, &Delete{}, &Scale{}, &Wait{}, &Settle{}),
+		participle.Union[Step](&Apply{}, &Patch{}, &Delete{}, &Scale{}, &Wait{}, &Settle{}, &Sleep{}),
 		participle.Union[Action](&Crash{}, &Restart{}, &Stale{}, &Hold{}, &Release{}, &Pause{}),
-		participle.Union[TriggerAtom](&Group{}, &Event{}, &Write{}, &Timeout{}),
+		participle.Union[TriggerAtom](&Group{}, &Event{}, &Write{}, &Quiet{}, &Timeout{}),
 		participle.Union[Primary](&KeyLit{}, &DurationLit{}, &NumberLit{}, &StringLit{}, &BoolLit{}, &NullLit{}, &List{}, &Object{}, &Call{}, &Paren{}),
 	)
 })

@@ -84,7 +84,7 @@ var expectWords = map[string]string{
 	"KeyLit": "a resource key", "NumberLit": "a number", "DurationLit": "a duration",
 	"Path": "a field path", "Cond": "a condition", "Object": `"{"`, "Trigger": "a trigger",
 	"Action":   "an action: crash, restart, stale, hold, release or wait",
-	"Step":     "a step: apply, patch, delete, scale, wait or settle",
+	"Step":     "a step: " + orWords(stepKeywords),
 	"Decl":     "a declaration: " + orWords(declKeywords),
 	"WaitCond": "exists, gone, ready, N ready or where",
 	"<ident>":  "a name", "<string>": "a string", "<number>": "a number",

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -26,6 +27,7 @@ type planFlags struct {
 	pattern  string
 	out      string
 	explain  bool
+	sieve    bool
 	noCache  bool
 	backend  backendFlags
 }
@@ -41,6 +43,8 @@ func newPlanCmd(g *globals) *cobra.Command {
 			"the plan names; --out DIR writes one JSON file per plan (docs/plan.md), and\n" +
 			"pruned.jsonl, every candidate with the plan it made or the pass that dropped\n" +
 			"it. --explain prints that list instead of the names: why a plan was not made.\n" +
+			"--sieve prints each plan as a .sieve plan declaration instead, to edit and run\n" +
+			"as a plan of the test's own.\n" +
 			"Without --trace it records the reference runs first (or reuses them from the\n" +
 			"reference cache, as sieve run does); with --trace the test defaults to the one\n" +
 			"the trace was recorded for.",
@@ -53,6 +57,7 @@ func newPlanCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved or user")
 	cmd.Flags().StringVar(&f.out, "out", "", "write the plans and counts.json (and recorded reference runs) to DIR")
 	cmd.Flags().BoolVar(&f.explain, "explain", false, "list every candidate with the plan it made, or the pass that dropped it and the trace entries that show why")
+	cmd.Flags().BoolVar(&f.sieve, "sieve", false, "print each plan as a .sieve plan declaration (grammar.md, plan) instead of its name")
 	cmd.Flags().BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
 	f.backend.register(cmd)
 	return cmd
@@ -180,6 +185,9 @@ func printPlans(g *globals, f *planFlags, set *plan.Set) error {
 		}
 		return nil
 	}
+	if f.sieve {
+		return printSievePlans(g, set)
+	}
 	for _, p := range set.Plans {
 		fmt.Fprintln(g.stdout, p.Name)
 	}
@@ -187,4 +195,28 @@ func printPlans(g *globals, f *planFlags, set *plan.Set) error {
 		fmt.Fprintf(g.stderr, "wrote %d plans to %s\n", len(set.Plans), f.out)
 	}
 	return nil
+}
+
+// printSievePlans prints each plan as a .sieve plan declaration, named
+// after the plan (an identifier: dashes and dots become underscores), with
+// a comment naming the plan and where it came from.
+func printSievePlans(g *globals, set *plan.Set) error {
+	for _, p := range set.Plans {
+		text, err := p.Sieve(sieveIdent(p.Name))
+		if err != nil {
+			return infraErr(err)
+		}
+		fmt.Fprintf(g.stdout, "// %s (%s, %s)\n%s\n", p.Name, p.Pattern, p.Policy, text)
+	}
+	return nil
+}
+
+// sieveIdent turns a plan name into an identifier.
+func sieveIdent(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			return r
+		}
+		return '_'
+	}, name)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/lang/syntax"
 )
 
 const (
@@ -102,6 +103,25 @@ func TestPlanExplain(t *testing.T) {
 	}
 	if n := strings.Count(text, "faults.stale stale: "); n != 30 {
 		t.Errorf("--explain listed %d candidates, want the 30 of the baseline:\n%s", n, text)
+	}
+}
+
+// TestPlanSieve prints the stale plans as .sieve declarations: each one
+// freezes its view at the event it was made from and lifts it on quiet,
+// and the output parses as .sieve.
+func TestPlanSieve(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"plan", planSpec, "--trace", planTrace, "--sieve", "-q", "--pattern", "stale"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{"\nplan stale_datastorecluster_example_com_default_ds_update_", " at on update datastorecluster.example.com/default/ds changing ", "quiet for 1s after reading datastorecluster.example.com/default/ds | after 5s: stale off "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("--sieve output lacks %q:\n%s", want, text)
+		}
+	}
+	if _, ds := syntax.Parse("plans.sieve", out.Bytes()); len(ds) > 0 {
+		t.Errorf("--sieve output does not parse: %v\n%s", ds, text)
 	}
 }
 

@@ -1,0 +1,69 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestOutcome holds the judgement of a wait that goes on when it times
+// out: a timeout is its outcome, not an error; a cancelled run or another
+// error still fails it.
+func TestOutcome(t *testing.T) {
+	dl, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	<-dl.Done()
+	msg, err := outcome(timedOut(dl, "pod/default/x ready: timed out after 1ms (no object seen)"))
+	if err != nil || !strings.HasPrefix(msg, OutcomeTimedOut) || !strings.HasSuffix(msg, "(no object seen)") {
+		t.Errorf("timeout: got %q, %v; want the timed-out outcome and no error", msg, err)
+	}
+	if msg, err := outcome(nil); err != nil || msg != OutcomeMet {
+		t.Errorf("met: got %q, %v", msg, err)
+	}
+	cc, stop := context.WithCancel(context.Background())
+	stop()
+	if _, err := outcome(timedOut(cc, "x")); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled run: got %v, want context.Canceled", err)
+	}
+	other := errors.New("cel: no such overload")
+	if _, err := outcome(other); err != other {
+		t.Errorf("other error: got %v, want it unchanged", err)
+	}
+}
+
+// TestSleep holds that sleep waits its duration and ends early with its
+// context.
+func TestSleep(t *testing.T) {
+	start := time.Now()
+	if err := sleep(context.Background(), 50*time.Millisecond); err != nil || time.Since(start) < 50*time.Millisecond {
+		t.Errorf("sleep 50ms: %v after %s", err, time.Since(start))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled sleep: got %v", err)
+	}
+}
+
+// TestSettleBounded holds that a settle step whose controller is never
+// quiet ends at its bound with a note, not an error, and that a cancelled
+// run still ends it with an error.
+func TestSettleBounded(t *testing.T) {
+	x := &Executor{Settle: func(ctx context.Context, _ time.Duration) error { <-ctx.Done(); return ctx.Err() }}
+	parent, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	short, stop := context.WithCancel(parent)
+	stop()
+	if err := x.settle(short, time.Second); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled settle: got %v", err)
+	}
+	msg, err := settleOutcome(&TimeoutError{Msg: "not quiet for 5s within 1m0s"})
+	if err != nil || msg != "not quiet for 5s within 1m0s, went on" {
+		t.Errorf("bounded settle: got %q, %v", msg, err)
+	}
+	if _, err := settleOutcome(context.Canceled); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: got %v", err)
+	}
+}
