@@ -54,6 +54,9 @@ type Result struct {
 	Retried string    `json:"retried,omitempty"`
 	Started time.Time `json:"started"`
 	Seconds float64   `json:"seconds"`
+	// Timing says where the run's time went: its phases, which add up to
+	// about Seconds, and the fault windows during them (docs/results.md).
+	Timing
 }
 
 // Rerun is one more run of a failed plan, made to confirm its findings.
@@ -166,6 +169,13 @@ type TestRun struct {
 	Finished   *time.Time `json:"finished,omitempty"`
 	References int        `json:"references"`
 	Planned    int        `json:"planned"` // plans the run meant to execute
+	// ReferenceRuns says where the time of each reference run recorded
+	// went (none when they were reused), in run order.
+	ReferenceRuns []Timing `json:"referenceRuns,omitempty"`
+	// Phases and Windows add up the phases and fault windows of the
+	// plans' runs (result.json, reruns left out) by name, in seconds.
+	Phases  map[string]float64 `json:"phases,omitempty"`
+	Windows map[string]float64 `json:"windows,omitempty"`
 }
 
 // Has reports whether r is one of the run's results: in the run's plans
