@@ -65,6 +65,8 @@ type Rerun struct {
 	Dir     string  `json:"dir"`
 	Status  Status  `json:"status"`
 	Seconds float64 `json:"seconds"`
+	// Timing says where the rerun's time went, as Result.Timing.
+	Timing
 }
 
 // NotFired is the first action of a plan that never fired; the actions
@@ -135,7 +137,7 @@ func identities(rs []*Result) map[oracle.Identity]bool {
 func (r *Result) Confirm(reruns []*Result) {
 	evidence := false
 	for _, rr := range reruns {
-		r.Reruns = append(r.Reruns, &Rerun{Dir: rr.Dir, Status: rr.Status, Seconds: rr.Seconds})
+		r.Reruns = append(r.Reruns, &Rerun{Dir: rr.Dir, Status: rr.Status, Seconds: rr.Seconds, Timing: rr.Timing})
 		evidence = evidence || tested(rr.Status)
 	}
 	if !evidence {
