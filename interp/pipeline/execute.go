@@ -94,9 +94,6 @@ type Outcome struct {
 // Timing ends the run's last phase and returns where its time went.
 func (o *Outcome) Timing() report.Timing { return o.clock.stop() }
 
-// Started is when the run started (its clock, before any reset).
-func (o *Outcome) Started() time.Time { return o.clock.start }
-
 // ActionStatus is whether one plan action fired.
 type ActionStatus struct {
 	Action int           `json:"action"`
