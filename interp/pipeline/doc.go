@@ -18,7 +18,9 @@
 // It also keeps a run honest: the control plane and the proxy's upstream
 // are watched during every run (health.go); a run whose infrastructure
 // failed, reference or plan, is run again once on a new control plane;
-// a full disk stops the whole run with one error (diskfull.go).
+// a full disk stops the whole run with one error (diskfull.go). Every run
+// is timed as it goes (clock.go): its phases, from reset to judging, and
+// the windows of its faults, kept in its report.Timing.
 //
 // It wires the stages together; it does not implement them: generation is
 // interp/plan's, comparing interp/oracle's, the results directory's layout

@@ -85,7 +85,14 @@ type Outcome struct {
 	Status []ActionStatus
 	// WorkloadErr is the first failed workload step (also in the trace).
 	WorkloadErr error
+
+	// clock has measured the run's phases, from its start; its last
+	// phase (stop) goes on until Timing or a later phase.
+	clock *clock
 }
+
+// Timing ends the run's last phase and returns where its time went.
+func (o *Outcome) Timing() report.Timing { return o.clock.stop() }
 
 // ActionStatus is whether one plan action fired.
 type ActionStatus struct {
@@ -105,6 +112,7 @@ const maxSettle = 60 * time.Second
 // run ends at once with an *UnhealthyError that says which and why, and
 // the worker replaces its control plane before its next run.
 func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
+	c := newClock(report.PhaseReset, time.Now)
 	// The controller runs in its own working directory, so the run's files
 	// it is handed (its kubeconfig, its emulated pod's files) are named by
 	// absolute paths.
@@ -118,6 +126,7 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 		w.unhealthy = true // it failed between two runs
 	}
 	if w.unhealthy {
+		c.enter(report.PhaseReset, "new control plane")
 		if err := w.replace(ctx); err != nil {
 			return nil, fmt.Errorf("run: %w", err)
 		}
@@ -128,14 +137,15 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 		}
 	}
 	w.used = true
-	out = &Outcome{Trace: filepath.Join(r.Dir, report.TraceFile)}
+	c.enter(report.PhaseSetup, "")
+	out = &Outcome{Trace: filepath.Join(r.Dir, report.TraceFile), clock: c}
 	r.Header.Started = time.Now()
 	tw, err := trace.Create(out.Trace, r.Header)
 	if err != nil {
 		return nil, err
 	}
 	defer tw.Close()
-	s := &session{w: w, r: r, tw: tw}
+	s := &session{w: w, r: r, tw: tw, clock: c}
 	defer s.close()
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -144,6 +154,7 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 		return out, s.verdict(err)
 	}
 	out.WorkloadErr = s.workloads(rctx)
+	c.enter(report.PhaseStop, "")
 	if s.inj != nil {
 		for _, st := range s.inj.Status() {
 			out.Status = append(out.Status, ActionStatus{Action: st.Action, Kind: st.Kind, Fired: st.Fired, At: st.At})
@@ -174,9 +185,10 @@ func (s *session) verdict(err error) error {
 
 // session is the state of one run.
 type session struct {
-	w  *Worker
-	r  Run
-	tw *trace.Writer
+	w     *Worker
+	r     Run
+	tw    *trace.Writer
+	clock *clock
 
 	cancel    context.CancelFunc
 	exec      *workload.Executor
@@ -202,6 +214,7 @@ func (s *session) sink(e trace.Entry) {
 	if _, err := s.tw.Add(e); err != nil {
 		s.fail(err)
 	}
+	s.clock.observe(&e)
 	if s.inj != nil && (e.Type == trace.History || e.Type == trace.Step) {
 		s.inj.Observe(e)
 	}
@@ -275,6 +288,7 @@ func (s *session) start(ctx context.Context) error {
 		return err
 	}
 	s.onClose(func() { os.Remove(kubeconfig) })
+	s.clock.enter(report.PhaseStart, "")
 	if err := s.startController(ctx, kubeconfig); err != nil {
 		return err
 	}
@@ -317,7 +331,7 @@ func (s *session) startController(ctx context.Context, kubeconfig string) error 
 	}
 	s.onClose(func() { s.runner.Stop() })
 	if s.r.Plan != nil {
-		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: s.runner, Masks: s.r.Masks,
+		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: timedRestarts{s.runner, s.clock}, Masks: s.r.Masks,
 			Stall: s.r.Settle, Sink: s.sink, Errors: s.onInjectError})
 		if err != nil {
 			return err
@@ -387,11 +401,30 @@ func (s *session) workloads(ctx context.Context) error {
 	}
 	sctx, cancel := context.WithTimeout(ctx, maxSettle)
 	defer cancel()
+	s.clock.enter(report.PhaseSettle, "after the workload")
 	_ = s.settle(sctx, settle) // a controller that never settles is compared as it is
-	if s.inj != nil && s.inj.Finish(sctx) {
+	if s.inj == nil {
+		return failed
+	}
+	s.clock.enter(report.PhaseFinish, "")
+	if s.inj.Finish(sctx) {
+		s.clock.enter(report.PhaseSettle, "after the fault")
 		_ = s.settle(sctx, settle)
 	}
 	return failed
+}
+
+// timedRestarts is the controller as the injector drives it, with each
+// restart closing the restart window its kill opened (when the controller
+// is ready again).
+type timedRestarts struct {
+	*controller.Runner
+	clock *clock
+}
+
+func (t timedRestarts) Restart(ctx context.Context) error {
+	defer t.clock.closeWindow(report.WindowRestart, "")
+	return t.Runner.Restart(ctx)
 }
 
 // settle waits until the controller has been quiet for the window: no

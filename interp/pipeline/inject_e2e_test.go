@@ -2,6 +2,8 @@ package pipeline_test
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -237,6 +239,13 @@ func TestGeneratedPlans(t *testing.T) {
 		if r.Status == report.NotInjected || r.Status == report.Errored {
 			t.Errorf("plan %s: %s %s", r.Plan, r.Status, r.Error)
 		}
+		checkPhases(t, r.Plan, r.Timing, r.Seconds, report.PhaseJudge)
+	}
+	if len(out.ReferenceRuns) != out.References {
+		t.Errorf("%d reference run timings, want %d", len(out.ReferenceRuns), out.References)
+	}
+	for i, tm := range out.ReferenceRuns {
+		checkPhases(t, fmt.Sprintf("reference run %d", i+1), tm, tm.Seconds(), report.PhaseStop)
 	}
 	for _, p := range []ir.Pattern{ir.Intermediate, ir.Unobserved} {
 		if !pats[string(p)] {
@@ -244,6 +253,34 @@ func TestGeneratedPlans(t *testing.T) {
 		}
 	}
 	checkPruned(t, dir, out.Results)
+}
+
+// checkPhases checks a run's timing: phases from the reset to the last
+// one, each right after the one before, none negative, adding up to the
+// run's seconds (within 5%), and a workload step among them.
+func checkPhases(t *testing.T, run string, tm report.Timing, seconds float64, last string) {
+	t.Helper()
+	ps := tm.Phases
+	if len(ps) == 0 || ps[0].Phase != report.PhaseReset || ps[len(ps)-1].Phase != last {
+		t.Errorf("%s: phases %+v, want reset first and %s last", run, ps, last)
+		return
+	}
+	end, steps := 0.0, 0
+	for _, p := range ps {
+		if p.Seconds < 0 || math.Abs(p.At-end) > 0.002 {
+			t.Errorf("%s: phase %s at %gs for %gs, after a phase that ended at %gs", run, p.Phase, p.At, p.Seconds, end)
+		}
+		end = p.At + p.Seconds
+		if strings.Contains(p.What, ".sieve:") {
+			steps++
+		}
+	}
+	if sum := tm.Seconds(); math.Abs(sum-seconds) > 0.05*seconds {
+		t.Errorf("%s: phases add up to %.3fs, the run took %.3fs", run, sum, seconds)
+	}
+	if steps == 0 {
+		t.Errorf("%s: no workload step among the phases %+v", run, ps)
+	}
 }
 
 // checkPruned checks the results directory's pruned.jsonl: each plan

@@ -176,6 +176,9 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 		return nil, false, ctx.Err()
 	}
 	result = &report.Result{Test: t.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: rel}
+	if res != nil {
+		res.clock.enter(report.PhaseJudge, "")
+	}
 	if runErr == nil {
 		var tr *trace.Trace
 		if tr, runErr = trace.Read(res.Trace); runErr == nil {
@@ -190,6 +193,9 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 	}
 	if runErr != nil {
 		result.Status, result.Error, result.Findings = report.Errored, runErr.Error(), nil
+	}
+	if res != nil {
+		result.Timing = res.Timing()
 	}
 	result.Started, result.Seconds = start, time.Since(start).Seconds()
 	return result, isUnhealthy(runErr), nil

@@ -61,6 +61,9 @@ type Refs struct {
 	Oracle *oracle.Oracle
 	// Masks are the test's masks for each use.
 	Masks MaskSet
+	// Timings say where the time of each reference run went; none when
+	// the runs were reused.
+	Timings []report.Timing
 }
 
 // referenceRuns is how many reference runs References will have for test
@@ -102,11 +105,11 @@ func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opt
 	if err != nil {
 		return nil, err
 	}
-	traces, store, err := references(ctx, env, t, out, opts)
+	traces, timings, store, err := references(ctx, env, t, out, opts)
 	if err != nil {
 		return nil, err
 	}
-	refs := &Refs{Test: t, Traces: traces}
+	refs := &Refs{Test: t, Traces: traces, Timings: timings}
 	if refs.Masks, err = Masks(t); err != nil {
 		return nil, err
 	}
@@ -130,39 +133,40 @@ func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opt
 // references records the reference runs, or reuses them from opts.From
 // or the cache. store is the cache entry to keep newly recorded runs in
 // ("" for none).
-func references(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions) (refs []*trace.Trace, store string, err error) {
+func references(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions) (refs []*trace.Trace, timings []report.Timing, store string, err error) {
 	n := referenceRuns(t, opts)
 	if opts.From != "" {
 		env.progressf("reusing %d reference run(s) from %s", n, opts.From)
 		refs, err = reuse(opts.From, out, n)
-		return refs, "", err
+		return refs, nil, "", err
 	}
 	key, entry, hit := cached(ctx, env, t, opts.Cache)
 	if hit {
 		env.progressf("reusing reference runs from %s", entry)
 		if refs, err = reuse(entry, out, n); err == nil {
-			return refs, "", nil
+			return refs, nil, "", nil
 		}
 		env.progressf("reference cache: %v (recording them again)", err)
 	}
 	if key != "" {
 		store = entry
 	}
-	refs, err = recordRefs(ctx, env, t, out, n)
-	return refs, store, err
+	refs, timings, err = recordRefs(ctx, env, t, out, n)
+	return refs, timings, store, err
 }
 
 // recordRefs records n reference runs, spread over the workers and run at
 // once. Masks are then learned across control planes as well as across
 // runs, as plans run on every worker.
-func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n int) ([]*trace.Trace, error) {
+func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n int) ([]*trace.Trace, []report.Timing, error) {
 	refs := make([]*trace.Trace, n)
+	timings := make([]report.Timing, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for w := range min(n, len(env.Workers)) {
 		wg.Go(func() {
 			for i := w; i < n && ctx.Err() == nil; i += len(env.Workers) {
-				if refs[i], errs[i] = recordOne(ctx, env, env.Workers[w], t, out, i+1, n); errs[i] != nil {
+				if refs[i], timings[i], errs[i] = recordOne(ctx, env, env.Workers[w], t, out, i+1, n); errs[i] != nil {
 					return
 				}
 			}
@@ -171,31 +175,31 @@ func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n i
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return refs, nil
+	return refs, timings, nil
 }
 
 // recordOne records reference run i of n on worker w.
-func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out report.Layout, i, n int) (*trace.Trace, error) {
+func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out report.Layout, i, n int) (*trace.Trace, report.Timing, error) {
 	env.progressf("reference run %d/%d", i, n)
 	start := time.Now()
 	r := Run{Test: t, BaseDir: env.BaseDir, Dir: out.ReferenceDir(i),
 		Header: trace.Header{Test: t.Name, Spec: env.Spec, Run: i}}
 	res, err := executeReference(ctx, env, w, r, i)
 	if err != nil {
-		return nil, withDiskFull(fmt.Errorf("reference run %d: %w", i, err))
+		return nil, report.Timing{}, withDiskFull(fmt.Errorf("reference run %d: %w", i, err))
 	}
 	tr, err := trace.Read(res.Trace)
 	if err != nil {
-		return nil, err
+		return nil, report.Timing{}, err
 	}
 	if res.WorkloadErr != nil {
-		return nil, stepFailure(res.WorkloadErr, tr, res.Trace, i)
+		return nil, report.Timing{}, stepFailure(res.WorkloadErr, tr, res.Trace, i)
 	}
 	env.progressf("reference run %d: %d trace entries in %.1fs", i, len(tr.Entries), time.Since(start).Seconds())
-	return tr, nil
+	return tr, res.Timing(), nil
 }
 
 // executeReference performs reference run i; if its infrastructure

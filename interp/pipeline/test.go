@@ -25,9 +25,12 @@ type Options struct {
 // TestOutcome is what Test produced.
 type TestOutcome struct {
 	References int
-	Counts     []plan.Count
-	Plans      []*planfile.Plan
-	Results    []*report.Result
+	// ReferenceRuns say where the time of the reference runs went (none
+	// when they were reused).
+	ReferenceRuns []report.Timing
+	Counts        []plan.Count
+	Plans         []*planfile.Plan
+	Results       []*report.Result
 }
 
 // Test runs test t through every stage, as sieve run does: Start,
@@ -45,7 +48,8 @@ func Test(ctx context.Context, env Env, t *ir.Test, out report.Layout, o Options
 	if err != nil {
 		return outcome, err
 	}
-	outcome.References = len(refs.Traces)
+	outcome.References, outcome.ReferenceRuns = len(refs.Traces), refs.Timings
+	run.ReferenceRuns = refs.Timings
 	set, err := Plans(env, refs.Test, refs.Traces[0], o.Select)
 	if err != nil {
 		return outcome, err
@@ -62,6 +66,8 @@ func Test(ctx context.Context, env Env, t *ir.Test, out report.Layout, o Options
 		o.Planned(set)
 	}
 	outcome.Results, err = RunPlans(ctx, env, refs, set.Plans, out, o.Run)
+	timings := report.Timings(outcome.Results)
+	run.Phases, run.Windows = report.SumPhases(timings), report.SumWindows(timings)
 	if err != nil {
 		return outcome, err
 	}

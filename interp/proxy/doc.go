@@ -8,7 +8,9 @@
 // object key (trace.Key, kinds from the upstream's discovery), asks the
 // upstream for JSON (a protobuf or CBOR client reads the JSON answer;
 // protobuf request bodies are forwarded as they are and decoded for the
-// record), and offers hooks: Before a request is forwarded, After the
+// record, after the answer has left when no hook needs them; a list,
+// whose answer is not recorded, is asked for in the client's own media
+// type), and offers hooks: Before a request is forwarded, After the
 // upstream answered but before the controller sees the answer, and Filter
 // on every watch event (deliver, drop, hold, or supersede the held events
 // of the same object: hold-and-coalesce). A stale view (StaleView, Resume)

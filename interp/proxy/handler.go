@@ -95,7 +95,10 @@ func (w *statusWriter) Flush() {
 	}
 }
 
-// parse reads the body and parses the request.
+// parse reads the body and parses the request. The body is decoded to
+// JSON (Request.Body) now if the kind depends on it, else when a hook is
+// to see the request or it is recorded, after its answer has left: the
+// controller does not wait for it (decode).
 func (p *Proxy) parse(hr *http.Request) (*Request, error) {
 	raw, err := io.ReadAll(hr.Body)
 	if err != nil {
@@ -105,7 +108,6 @@ func (p *Proxy) parse(hr *http.Request) (*Request, error) {
 		ID: p.nextID.Add(1), Method: hr.Method, Path: hr.URL.Path, Query: hr.URL.Query(),
 		ContentType: hr.Header.Get("Content-Type"), Header: hr.Header, RawBody: raw, Start: time.Now(),
 	}
-	r.Body = bodyJSON(r.ContentType, raw)
 	rt, ok := parsePath(hr.URL.Path)
 	if !ok {
 		r.Verb = strings.ToLower(hr.Method)
@@ -113,30 +115,44 @@ func (p *Proxy) parse(hr *http.Request) (*Request, error) {
 	}
 	r.Verb = apiVerb(hr.Method, rt, r.Query)
 	r.Group, r.Version, r.Resource, r.Subresource = rt.group, rt.version, rt.resource, rt.sub
-	r.Key = trace.Key{Kind: p.kindName(rt, r.Body), Namespace: rt.namespace, Name: rt.name}
+	r.Key = trace.Key{Namespace: rt.namespace, Name: rt.name}
 	if r.Key.Name == "" {
 		r.Key.Name = nameFromFieldSelector(r.Query.Get("fieldSelector"))
 	}
-	if r.Key.Name == "" && r.Verb == "create" {
-		r.Key.Name = nameFromBody(r.Body)
+	r.route, r.pending = rt, true
+	gvr := schema.GroupVersionResource{Group: rt.group, Version: rt.version, Resource: rt.resource}
+	if gvk, ok := p.kinds.kindFor(gvr); ok {
+		r.Key.Kind = trace.KindName(gvk.Group, gvk.Kind)
+	}
+	if r.Key.Kind == "" {
+		p.decode(r) // a stale view's scope may cover it
 	}
 	return r, nil
 }
 
-// kindName maps the route's resource to a trace kind name. When discovery
-// does not know the resource yet (a CRD just created), the kind of the
-// object in the body is learnt; failing that, the (plural) resource name
-// stands in.
-func (p *Proxy) kindName(rt route, body []byte) string {
-	gvr := schema.GroupVersionResource{Group: rt.group, Version: rt.version, Resource: rt.resource}
-	if gvk, ok := p.kinds.kindFor(gvr); ok {
-		return trace.KindName(gvk.Group, gvk.Kind)
+// decode sets the request's JSON body and what of its key only the body
+// says, once: when discovery does not know the resource yet (a CRD just
+// created), the kind of the object in the body is learnt, failing that
+// the (plural) resource name stands in; a create names its object in the
+// body.
+func (p *Proxy) decode(r *Request) {
+	if !r.pending {
+		return
 	}
-	if kind := objectKind(body, gvr.GroupVersion().String()); kind != "" && rt.sub == "" {
-		p.kinds.learn(gvr, kind)
-		return trace.KindName(rt.group, kind)
+	r.pending = false
+	r.Body = bodyJSON(r.ContentType, r.RawBody)
+	rt := r.route
+	if r.Key.Kind == "" {
+		gvr := schema.GroupVersionResource{Group: rt.group, Version: rt.version, Resource: rt.resource}
+		r.Key.Kind = trace.KindName(rt.group, rt.resource)
+		if kind := objectKind(r.Body, gvr.GroupVersion().String()); kind != "" && rt.sub == "" {
+			p.kinds.learn(gvr, kind)
+			r.Key.Kind = trace.KindName(rt.group, kind)
+		}
 	}
-	return trace.KindName(rt.group, rt.resource)
+	if r.Key.Name == "" && r.Verb == "create" {
+		r.Key.Name = nameFromBody(r.Body)
+	}
 }
 
 // objectKind returns the kind of a JSON object of the given apiVersion, or
@@ -182,6 +198,7 @@ func (p *Proxy) serveOnce(w http.ResponseWriter, hr *http.Request, r *Request) {
 
 func (p *Proxy) before(ctx context.Context, r *Request) error {
 	if h := p.hook().Before; h != nil {
+		p.decode(r)
 		return h(ctx, r)
 	}
 	return nil
@@ -189,6 +206,7 @@ func (p *Proxy) before(ctx context.Context, r *Request) error {
 
 func (p *Proxy) after(ctx context.Context, r *Request, resp *Response) error {
 	if h := p.hook().After; h != nil {
+		p.decode(r)
 		return h(ctx, r, resp)
 	}
 	return nil
@@ -218,6 +236,10 @@ func (p *Proxy) fetch(ctx context.Context, r *Request) (*Response, http.Header) 
 	if sv, ok := p.stale.forRead(r); ok {
 		return p.fetchStale(ctx, r, sv)
 	}
+	// A list's answer is not recorded: it may come in the media type the
+	// controller asked for (protobuf), which the API server encodes and
+	// the controller decodes faster than JSON.
+	r.anyMedia = r.Verb == "list"
 	return p.roundTrip(ctx, r.Method, r.Path, r.Query, r.RawBody, r)
 }
 
@@ -257,7 +279,11 @@ func (p *Proxy) send(ctx context.Context, method, path string, q url.Values, bod
 			ur.Header.Set(h, v)
 		}
 	}
-	ur.Header.Set("Accept", jsonAccept(r.Header.Get("Accept")))
+	accept := r.Header.Get("Accept")
+	if !r.anyMedia || accept == "" {
+		accept = jsonAccept(accept)
+	}
+	ur.Header.Set("Accept", accept)
 	resp, err := p.client.Do(ur)
 	if err != nil && ctx.Err() == nil {
 		p.upstreamFailed(err)
@@ -312,6 +338,7 @@ func (p *Proxy) recordRequest(r *Request, resp *Response, done *time.Time) {
 	if !r.IsResource() {
 		return
 	}
+	p.decode(r)
 	key := r.Key
 	e := trace.Entry{
 		Time: r.Start, Type: trace.Request, Key: &key, Verb: r.Verb, Subresource: r.Subresource,
@@ -320,7 +347,7 @@ func (p *Proxy) recordRequest(r *Request, resp *Response, done *time.Time) {
 	if resp.Err != nil {
 		e.Error = resp.Err.Error()
 	}
-	if r.Verb != "list" && r.Verb != "watch" && json.Valid(resp.Body) {
+	if r.Verb != "list" && r.Verb != "watch" && !r.anyMedia && json.Valid(resp.Body) {
 		e.Response = resp.Body
 	}
 	p.record(e)

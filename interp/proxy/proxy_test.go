@@ -182,6 +182,7 @@ func TestRoutes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.decode(r) // as a hook or the trace sees it
 		fmt.Fprintf(&out, "%s -> %s %s sub=%q res=%v\n", line, r.Verb, r.Key, r.Subresource, r.IsResource())
 	}
 	golden(t, path, ar, "out", out.String())
@@ -269,6 +270,41 @@ func TestForward(t *testing.T) {
 	if e.Type != trace.Request || e.Verb != "create" || e.Key.String() != "pod/default/a" || e.Code != 201 ||
 		string(e.Body) != `{"metadata":{"name":"a"}}` || string(e.Response) != pod("a", "11") || e.Done == nil || e.Done.Before(e.Time) {
 		t.Errorf("recorded %+v", e)
+	}
+}
+
+// TestListAnyMedia checks that a list, whose answer is not recorded, is
+// forwarded with the controller's Accept header (protobuf comes back as
+// it is), while a get, recorded, is asked for in JSON.
+func TestListAnyMedia(t *testing.T) {
+	f := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/vnd.kubernetes.protobuf")
+		fmt.Fprint(w, "k8s\x00protobuf")
+	})
+	sink := &memSink{}
+	p := startProxy(t, f, Hooks{}, sink)
+	const accept = "application/vnd.kubernetes.protobuf, */*"
+	for _, path := range []string{"/api/v1/namespaces/default/pods", "/api/v1/namespaces/default/pods/a"} {
+		req, _ := http.NewRequest("GET", p.URL()+path, nil)
+		req.Header.Set("Accept", accept)
+		resp, err := client(t, p).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(body) != "k8s\x00protobuf" || resp.Header.Get("Content-Type") != "application/vnd.kubernetes.protobuf" {
+			t.Errorf("GET %s: controller got %q as %s", path, body, resp.Header.Get("Content-Type"))
+		}
+	}
+	seen := f.seen()
+	if len(seen) != 2 || seen[0].Accept != accept || seen[1].Accept != "*/*" {
+		t.Errorf("upstream saw Accept %q for the list and %q for the get, want %q and */* (JSON first)", seen[0].Accept, seen[1].Accept, accept)
+	}
+	for _, e := range sink.await(t, trace.Request, 2) {
+		if len(e.Response) != 0 {
+			t.Errorf("%s %s: recorded a response that is not JSON: %q", e.Verb, e.Key, e.Response)
+		}
 	}
 }
 

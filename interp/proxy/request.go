@@ -42,6 +42,16 @@ type Request struct {
 	RawBody     []byte
 	// Start is when the request arrived.
 	Start time.Time
+
+	// route is the parsed path; pending says that Body, and the parts of
+	// Key only the body says, are still to be decoded (Proxy.decode):
+	// a request no hook sees is decoded after its answer has left.
+	route   route
+	pending bool
+	// anyMedia says that the upstream may answer in any media type the
+	// controller accepts, not only JSON (a list, whose answer is not
+	// recorded).
+	anyMedia bool
 }
 
 // IsResource reports whether the request is for the resource API (as
@@ -63,7 +73,8 @@ type Response struct {
 	// Code is the HTTP status, 0 when the upstream could not be reached.
 	Code int
 	// Body is the response body in JSON; nil for a watch, whose events go
-	// through the filter instead.
+	// through the filter instead. A list's (unrecorded) answer is in the
+	// media type the controller asked for, JSON or protobuf.
 	Body json.RawMessage
 	// Err is the transport error when the upstream could not be reached.
 	Err error

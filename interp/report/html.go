@@ -79,10 +79,10 @@ func htmlRunOf(root string, s *Summary, r *Result) *htmlRun {
 			marks = append(marks, f.Seq)
 		}
 	}
-	hr.Timeline = template.HTML(TimelineSVG(t, "timeline of plan "+hr.Name, marks))
+	hr.Timeline = template.HTML(TimelineSVG(t, "timeline of plan "+hr.Name, marks, r.Timing))
 	refDir := path.Join(path.Dir(path.Dir(r.Dir)), referenceDir, "run-1")
 	if ref, err := trace.Read(filepath.Join(root, filepath.FromSlash(refDir), TraceFile)); err == nil {
-		hr.Reference = template.HTML(TimelineSVG(ref, "timeline of reference run 1", nil))
+		hr.Reference = template.HTML(TimelineSVG(ref, "timeline of reference run 1", nil, referenceTiming(s, r)))
 	}
 	return hr
 }
@@ -186,3 +186,14 @@ details { margin: 0.5em 0; }
 </tr>
 {{end}}</table>{{end}}
 `
+
+// referenceTiming is the timing of reference run 1 of r's test, if its
+// summary.json has it.
+func referenceTiming(s *Summary, r *Result) Timing {
+	for _, run := range s.Runs {
+		if run.Has(r) && len(run.ReferenceRuns) > 0 {
+			return run.ReferenceRuns[0]
+		}
+	}
+	return Timing{}
+}

@@ -12,7 +12,8 @@ import (
 )
 
 // TestHTMLStructure checks the generated page without a browser: one
-// timeline per plan that did not pass, the fault line, the finding rows,
+// timeline per plan that did not pass, the fault line, the phases of a
+// run that has them, the finding rows,
 // the action of a not-injected plan that did not fire, escaping.
 func TestHTMLStructure(t *testing.T) {
 	page := writeFixtureHTML(t)
@@ -31,6 +32,8 @@ func TestHTMLStructure(t *testing.T) {
 		`<section class="run" id="plan-unobserved-2">`,
 		`<p class="not-fired status-not-injected">Not injected, nothing was tested: action 2 of 2 (release pod/default/web-x7k2p) never fired: after action 1 fired (trace entry 22), the test run never met its trigger: on delete pod/default/web-x7k2p in the cluster.</p>`,
 		`<h3>Seen in a run that tested nothing (not counted)</h3>`,
+		`<title>wait (specs/ds/ds.sieve:11:3) 3.98s</title>`,
+		`<rect class="window"`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %s", want)
@@ -112,7 +115,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	page, _ := filepath.Abs(filepath.Join(dir, "index.html"))
 	dom := string(headless(t, bin, page, "--dump-dom"))
-	for _, want := range []string{`<svg class="timeline"`, `class="fault"`, `class="finding"`, `class="step"`,
+	for _, want := range []string{`<svg class="timeline"`, `class="fault"`, `class="finding"`, `class="step"`, `class="phase"`,
 		"persistentvolumeclaim/default/data-ds-1", "status.readyReplicas"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the DOM chromium built lacks %s", want)

@@ -54,6 +54,9 @@ type Result struct {
 	Retried string    `json:"retried,omitempty"`
 	Started time.Time `json:"started"`
 	Seconds float64   `json:"seconds"`
+	// Timing says where the run's time went: its phases, which add up to
+	// about Seconds, and the fault windows during them (docs/results.md).
+	Timing
 }
 
 // Rerun is one more run of a failed plan, made to confirm its findings.
@@ -62,6 +65,8 @@ type Rerun struct {
 	Dir     string  `json:"dir"`
 	Status  Status  `json:"status"`
 	Seconds float64 `json:"seconds"`
+	// Timing says where the rerun's time went, as Result.Timing.
+	Timing
 }
 
 // NotFired is the first action of a plan that never fired; the actions
@@ -132,7 +137,7 @@ func identities(rs []*Result) map[oracle.Identity]bool {
 func (r *Result) Confirm(reruns []*Result) {
 	evidence := false
 	for _, rr := range reruns {
-		r.Reruns = append(r.Reruns, &Rerun{Dir: rr.Dir, Status: rr.Status, Seconds: rr.Seconds})
+		r.Reruns = append(r.Reruns, &Rerun{Dir: rr.Dir, Status: rr.Status, Seconds: rr.Seconds, Timing: rr.Timing})
 		evidence = evidence || tested(rr.Status)
 	}
 	if !evidence {
@@ -166,6 +171,13 @@ type TestRun struct {
 	Finished   *time.Time `json:"finished,omitempty"`
 	References int        `json:"references"`
 	Planned    int        `json:"planned"` // plans the run meant to execute
+	// ReferenceRuns says where the time of each reference run recorded
+	// went (none when they were reused), in run order.
+	ReferenceRuns []Timing `json:"referenceRuns,omitempty"`
+	// Phases and Windows add up the phases and fault windows of the
+	// plans' runs (result.json, reruns left out) by name, in seconds.
+	Phases  map[string]float64 `json:"phases,omitempty"`
+	Windows map[string]float64 `json:"windows,omitempty"`
 }
 
 // Has reports whether r is one of the run's results: in the run's plans

@@ -20,16 +20,21 @@ const (
 	tlBottom = 10
 )
 
-// laneNames are the lanes of the timeline, top to bottom.
+// laneNames are the lanes of the timeline, top to bottom; the phases
+// lane (lanePhases) only when the run's timing is known.
 func laneNames() []string {
 	return []string{"workload", "controller writes", "cluster events", "deliveries", "controller"}
 }
+
+// lanePhases is the index of the lane of phases and fault windows.
+const lanePhases = 5
 
 // timeline draws one run's trace as an inline SVG: workload steps as bars,
 // controller writes, cluster events and deliveries as ticks, controller
 // lifecycle events as dots, the injected fault as a red line and the trace
 // entries named by findings (marks) as orange lines.
 type timeline struct {
+	lanes      []string
 	b          strings.Builder
 	min, max   float64
 	bySeq      bool
@@ -38,17 +43,28 @@ type timeline struct {
 	stepStarts map[[2]string]*trace.Entry
 }
 
-// TimelineSVG renders t; marks are trace sequence numbers to highlight.
-func TimelineSVG(t *trace.Trace, title string, marks []int64) string {
-	tl := &timeline{plotW: tlWidth - tlLeft - tlRight, seqPos: map[int64]float64{}, stepStarts: map[[2]string]*trace.Entry{}}
+// TimelineSVG renders t; marks are trace sequence numbers to highlight;
+// tm, if it has phases, is drawn in a lane of its own below the others:
+// the run's phases as bars, its fault windows as thin bars beneath them.
+func TimelineSVG(t *trace.Trace, title string, marks []int64, tm Timing) string {
+	tl := &timeline{lanes: laneNames(), plotW: tlWidth - tlLeft - tlRight, seqPos: map[int64]float64{}, stepStarts: map[[2]string]*trace.Entry{}}
 	tl.scale(t.Entries)
-	height := tlTop + len(laneNames())*tlLane + tlBottom
+	zero, timed := phaseZero(t, tm)
+	timed = timed && !tl.bySeq
+	if timed {
+		tl.lanes = append(tl.lanes, "phases")
+		tl.widen(zero, tm)
+	}
+	height := tlTop + len(tl.lanes)*tlLane + tlBottom
 	fmt.Fprintf(&tl.b, `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="100%%" role="img" aria-label="%s">`,
 		tlWidth, height, html.EscapeString(title))
 	fmt.Fprintf(&tl.b, `<title>%s</title>`, html.EscapeString(title))
 	tl.frame(height)
 	for i := range t.Entries {
 		tl.entry(&t.Entries[i])
+	}
+	if timed {
+		tl.phases(zero, tm)
 	}
 	for _, m := range marks {
 		tl.mark(m, height)
@@ -100,7 +116,7 @@ func laneY(i int) float64 { return float64(tlTop + i*tlLane) }
 
 // frame draws lane labels, lane backgrounds and the axis.
 func (tl *timeline) frame(height int) {
-	for i, n := range laneNames() {
+	for i, n := range tl.lanes {
 		y := laneY(i)
 		fmt.Fprintf(&tl.b, `<rect class="lane" x="%d" y="%.0f" width="%.0f" height="%d" fill="%s"/>`,
 			tlLeft, y, tl.plotW, tlLane-4, []string{"#f4f6f8", "#eef2f7"}[i%2])
@@ -242,7 +258,7 @@ func (tl *timeline) dot(x float64, e *trace.Entry) {
 
 // fault draws the moment the fault fired across every lane.
 func (tl *timeline) fault(x float64, e *trace.Entry) {
-	bottom := laneY(len(laneNames()))
+	bottom := laneY(len(tl.lanes))
 	tip := fmt.Sprintf("#%d fault fired: %s %s", e.Seq, e.What, keyString(e.Key))
 	if e.Message != "" {
 		tip += ": " + e.Message
@@ -266,4 +282,58 @@ func (tl *timeline) mark(seq int64, height int) {
 	x := tl.x(p)
 	fmt.Fprintf(&tl.b, `<line class="finding-mark" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ff9800" stroke-width="2"><title>finding at #%d</title></line>`,
 		x, tlTop-4, x, height-tlBottom, seq)
+}
+
+// phaseZero is the time the phases of tm count from: the run's clock
+// started before the reset, the trace's header when the setup began.
+func phaseZero(t *trace.Trace, tm Timing) (float64, bool) {
+	for _, p := range tm.Phases {
+		if p.Phase == PhaseSetup && !t.Header.Started.IsZero() {
+			return float64(t.Header.Started.UnixNano())/1e9 - p.At, true
+		}
+	}
+	return 0, false
+}
+
+// widen stretches the axis over the phases (a reset before the first
+// trace entry, judging after the last).
+func (tl *timeline) widen(zero float64, tm Timing) {
+	for _, p := range tm.Phases {
+		tl.min, tl.max = math.Min(tl.min, zero+p.At), math.Max(tl.max, zero+p.At+p.Seconds)
+	}
+}
+
+// phaseColors are the phases' colours; workload steps share one.
+var phaseColors = map[string]string{
+	PhaseReset: "#8d6e63", PhaseSetup: "#a1887f", PhaseStart: "#43a047", PhaseSettle: "#fbc02d",
+	PhaseFinish: "#ff7043", PhaseStop: "#bdbdbd", PhaseJudge: "#7e57c2", "wait": "#29b6f6",
+}
+
+// phases draws the run's phases as bars and its fault windows beneath
+// them, in the phases lane.
+func (tl *timeline) phases(zero float64, tm Timing) {
+	y := laneY(lanePhases)
+	for _, p := range tm.Phases {
+		x0, x1 := tl.x(zero+p.At), tl.x(zero+p.At+p.Seconds)
+		fill := phaseColors[p.Phase]
+		if fill == "" {
+			fill = "#90a4ae"
+		}
+		tip := fmt.Sprintf("%s %.2fs", p.Phase, p.Seconds)
+		if p.What != "" {
+			tip = fmt.Sprintf("%s (%s) %.2fs", p.Phase, p.What, p.Seconds)
+		}
+		fmt.Fprintf(&tl.b, `<g class="phase"><rect x="%.1f" y="%.0f" width="%.1f" height="%d" fill="%s" stroke="#fff" stroke-width="0.5"><title>%s</title></rect>`,
+			x0, y+2, math.Max(x1-x0, 1), tlLane-12, fill, html.EscapeString(tip))
+		if x1-x0 > 7*float64(len(p.Phase)) {
+			fmt.Fprintf(&tl.b, `<text x="%.1f" y="%.0f" font-size="9" fill="#222">%s</text>`, x0+2, y+11, html.EscapeString(p.Phase))
+		}
+		tl.b.WriteString(`</g>`)
+	}
+	for _, w := range tm.Windows {
+		x0, x1 := tl.x(zero+w.At), tl.x(zero+w.At+w.Seconds)
+		tip := fmt.Sprintf("%s window %.2fs %s", w.Phase, w.Seconds, w.What)
+		fmt.Fprintf(&tl.b, `<rect class="window" x="%.1f" y="%.0f" width="%.1f" height="4" fill="#d50000" opacity="0.7"><title>%s</title></rect>`,
+			x0, y+tlLane-9, math.Max(x1-x0, 1), html.EscapeString(strings.TrimSpace(tip)))
+	}
 }

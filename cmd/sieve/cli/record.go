@@ -120,6 +120,9 @@ func references(ctx context.Context, env pipeline.Env, t *ir.Test, out report.La
 		return nil, nil, err
 	}
 	refs, err := pipeline.References(ctx, env, t, out, opts)
+	if refs != nil {
+		run.ReferenceRuns = refs.Timings
+	}
 	return run, refs, err
 }
 

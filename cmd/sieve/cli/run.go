@@ -287,7 +287,8 @@ func finish(ctx context.Context, g *globals, rf *reportFlags, root string, outco
 }
 
 // printStats prints the plan counts per pattern (generated, after each
-// pruning pass, run) and the median seconds per plan.
+// pruning pass, run), the median seconds per plan and where the runs'
+// time went.
 func printStats(w io.Writer, o *pipeline.TestOutcome) {
 	if len(o.Counts) > 0 {
 		fmt.Fprintln(w, "plans left after each pruning pass (-: does not apply, off: switched off):")
@@ -306,6 +307,8 @@ func printStats(w io.Writer, o *pipeline.TestOutcome) {
 		fmt.Fprintf(w, "%s: %d plans run\n", p, ran[plan.Pattern(p)])
 	}
 	fmt.Fprintf(w, "%d reference runs, %d plans run, median %.1fs per plan\n", o.References, len(o.Results), median(seconds(o.Results)))
+	report.WriteTimeWent(w, "plan", report.Timings(o.Results))
+	report.WriteTimeWent(w, "reference run", o.ReferenceRuns)
 	printRetried(w, o.Results)
 	fmt.Fprintln(w)
 }

@@ -1,0 +1,162 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Phase is a stretch of one run's time spent on one thing: a phase of the
+// run (Phases: one after another, together the whole run) or a fault
+// window (Windows: while a fault lasted, overlapping the phases).
+type Phase struct {
+	// Phase names it: one of the Phase* constants, or a workload step's
+	// kind (apply, patch, delete, scale, wait, settle).
+	Phase string `json:"phase"`
+	// What says which: a workload step's spec position, a fault window's
+	// object or scope, why the run settled.
+	What string `json:"what,omitempty"`
+	// At is when it began, in seconds from the start of the run.
+	At float64 `json:"at"`
+	// Seconds is how long it lasted.
+	Seconds float64 `json:"seconds"`
+}
+
+// The phases of a run other than its workload steps, in run order, and
+// the kinds of fault window.
+const (
+	PhaseReset    = "reset"   // the control plane reset to its checkpoint (or replaced)
+	PhaseSetup    = "setup"   // history watch, CRDs, namespaces, the proxy
+	PhaseStart    = "start"   // the controller started, until it was ready
+	PhaseSettle   = "settle"  // a settle step, or the settle after the workload
+	PhaseFinish   = "finish"  // the fault ended after the workload (timed actions, holds lifted)
+	PhaseStop     = "stop"    // the controller, proxy and history watch stopped
+	PhaseJudge    = "judge"   // the trace read back and compared with the reference
+	WindowStale   = "stale"   // a stale view held
+	WindowHold    = "hold"    // watch events held
+	WindowRestart = "restart" // the controller killed by the plan, until it was ready again
+)
+
+// Timing is where one run's time went.
+type Timing struct {
+	Phases  []Phase `json:"phases,omitempty"`
+	Windows []Phase `json:"windows,omitempty"`
+}
+
+// Seconds is the total of the phases.
+func (t Timing) Seconds() float64 {
+	s := 0.0
+	for _, p := range t.Phases {
+		s += p.Seconds
+	}
+	return s
+}
+
+// SumPhases adds up the phases of runs by name; nil when they have none.
+func SumPhases(runs []Timing) map[string]float64 {
+	return sum(runs, func(t Timing) []Phase { return t.Phases })
+}
+
+// SumWindows adds up the fault windows of runs by kind; nil when they
+// have none.
+func SumWindows(runs []Timing) map[string]float64 {
+	return sum(runs, func(t Timing) []Phase { return t.Windows })
+}
+
+func sum(runs []Timing, of func(Timing) []Phase) map[string]float64 {
+	var out map[string]float64
+	for _, r := range runs {
+		for _, p := range of(r) {
+			if out == nil {
+				out = map[string]float64{}
+			}
+			out[p.Phase] = round3(out[p.Phase] + p.Seconds)
+		}
+	}
+	return out
+}
+
+// round3 rounds to milliseconds, which is all the JSON files keep.
+func round3(s float64) float64 { return math.Round(s*1000) / 1000 }
+
+// Timings are the timings of results' first runs.
+func Timings(rs []*Result) []Timing {
+	out := make([]Timing, 0, len(rs))
+	for _, r := range rs {
+		if len(r.Phases) > 0 {
+			out = append(out, r.Timing)
+		}
+	}
+	return out
+}
+
+// WriteTimeWent writes where the runs' time went, in three lines at most:
+// each phase's share of the total, its median per run, and the fault
+// windows inside them. what names the runs ("plan", "reference run").
+// Nothing is written for runs without phases.
+func WriteTimeWent(w io.Writer, what string, runs []Timing) {
+	sums := SumPhases(runs)
+	if len(sums) == 0 {
+		return
+	}
+	total := 0.0
+	for _, s := range sums {
+		total += s
+	}
+	names := byShare(sums)
+	var shares, medians []string
+	for _, n := range names {
+		if pct := 100 * sums[n] / total; pct >= 0.5 {
+			shares = append(shares, fmt.Sprintf("%s %.0f%%", n, pct))
+			medians = append(medians, fmt.Sprintf("%s %.2fs", n, medianOf(runs, n)))
+		}
+	}
+	fmt.Fprintf(w, "time went to (%d %ss, %.1fs in all): %s\n", len(runs), what, total, strings.Join(shares, ", "))
+	fmt.Fprintf(w, "  median per %s: %s\n", what, strings.Join(medians, ", "))
+	if ws := SumWindows(runs); len(ws) > 0 {
+		var parts []string
+		for _, n := range byShare(ws) {
+			parts = append(parts, fmt.Sprintf("%s %.1fs", windowNames[n], ws[n]))
+		}
+		fmt.Fprintf(w, "  fault windows, during those: %s\n", strings.Join(parts, ", "))
+	}
+}
+
+// windowNames are the fault windows' names in the terminal summary.
+var windowNames = map[string]string{WindowStale: "stale view held", WindowHold: "events held", WindowRestart: "controller restarts"}
+
+// byShare orders names by their seconds, most first.
+func byShare(sums map[string]float64) []string {
+	names := make([]string, 0, len(sums))
+	for n := range sums {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if sums[names[i]] != sums[names[j]] {
+			return sums[names[i]] > sums[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+// medianOf is the median over runs of the seconds each spent in phase
+// name (0 for a run without it).
+func medianOf(runs []Timing, name string) float64 {
+	xs := make([]float64, len(runs))
+	for i, r := range runs {
+		for _, p := range r.Phases {
+			if p.Phase == name {
+				xs[i] += p.Seconds
+			}
+		}
+	}
+	slices.Sort(xs)
+	if len(xs)%2 == 1 {
+		return xs[len(xs)/2]
+	}
+	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
+}
