@@ -23,11 +23,36 @@ import (
 // execURL is the pods/exec URL of a command, as kubectl and client-go
 // build it.
 func execURL(base, pod string, command ...string) *url.URL {
+	return execURLIn(base, pod, "zk", command...)
+}
+
+// execURLIn is execURL for a given container ("" for none named).
+func execURLIn(base, pod, container string, command ...string) *url.URL {
 	u, _ := url.Parse(base + "/api/v1/namespaces/default/pods/" + pod + "/exec")
-	q := url.Values{"container": {"zk"}, "stdin": {"true"}, "stdout": {"true"}, "stderr": {"true"}}
+	q := url.Values{"stdin": {"true"}, "stdout": {"true"}, "stderr": {"true"}}
+	if container != "" {
+		q.Set("container", container)
+	}
 	q["command"] = command
 	u.RawQuery = q.Encode()
 	return u
+}
+
+// podsAPI is a fake upstream that knows one pod, default/zk-0, with one
+// container, zk; an exec reaching it fails the test.
+func podsAPI(t *testing.T) *fakeAPI {
+	return newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/exec"):
+			t.Errorf("exec reached the upstream: %s", r.URL)
+		case r.URL.Path == "/api/v1/namespaces/default/pods/zk-0":
+			_, _ = io.WriteString(w, `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"zk-0","namespace":"default"},"spec":{"containers":[{"name":"zk"}]}}`)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"pods \"zk-9\" not found","reason":"NotFound","code":404}`)
+		}
+	})
 }
 
 // executors are client-go's three ways to exec: WebSocket (v5), SPDY
@@ -80,7 +105,7 @@ func runExecutor(t *testing.T, ex remotecommand.Executor, stdin string) (stdout,
 // the controller's client gets the stand-in's output and exit code, and
 // the exec is recorded as a connect request on the pod.
 func TestExecStandIn(t *testing.T) {
-	f := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) { t.Errorf("exec reached the upstream: %s", r.URL) })
+	f := podsAPI(t)
 	sink := &memSink{}
 	p, err := Start(Options{Upstream: f.config(), Mapper: testKinds, Sink: sink,
 		Exec: func(*Exec) (ExecFunc, error) { return shout, nil }})
@@ -121,7 +146,7 @@ func TestExecStandIn(t *testing.T) {
 // TestExecRefused: an exec the Exec option refuses fails before the
 // upgrade with the refusal's status, over each protocol.
 func TestExecRefused(t *testing.T) {
-	f := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) { t.Errorf("exec reached the upstream: %s", r.URL) })
+	f := podsAPI(t)
 	sink := &memSink{}
 	p, err := Start(Options{Upstream: f.config(), Mapper: testKinds, Sink: sink,
 		Exec: func(e *Exec) (ExecFunc, error) { return nil, ContainerNotFound(e) }})
@@ -169,5 +194,38 @@ func TestExecForwarded(t *testing.T) {
 		if e.Verb != "connect" || e.Code != http.StatusSwitchingProtocols {
 			t.Errorf("entry %s %d, want connect 101", e.Verb, e.Code)
 		}
+	}
+}
+
+// TestExecTarget: before answering, the proxy checks the exec's pod and
+// container as the API server does: a missing pod is NotFound, an
+// unknown container a BadRequest, and no container names the pod's only
+// one.
+func TestExecTarget(t *testing.T) {
+	sink := &memSink{}
+	var asked []string
+	p, err := Start(Options{Upstream: podsAPI(t).config(), Mapper: testKinds, Sink: sink,
+		Exec: func(e *Exec) (ExecFunc, error) { asked = append(asked, e.Container); return shout, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	for _, c := range []struct{ pod, container, want string }{
+		{"zk-9", "zk", `pods "zk-9" not found`},
+		{"zk-0", "sidecar", "container sidecar is not valid for pod zk-0"},
+		{"zk-0", "", ""},
+	} {
+		ex := executors(t, p.RESTConfig(), execURLIn(p.URL(), c.pod, c.container, "zkCli.sh", "ok"))["spdy"]
+		_, _, err := runExecutor(t, ex, "")
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("exec into %s container %q: %v, want %q", c.pod, c.container, err, c.want)
+		}
+	}
+	if strings.Join(asked, ",") != "zk" {
+		t.Errorf("Exec asked about containers %q, want only the defaulted zk", asked)
+	}
+	es := sink.await(t, trace.Request, 3)
+	if es[0].Code != http.StatusNotFound || es[1].Code != http.StatusBadRequest || es[2].Code != http.StatusSwitchingProtocols {
+		t.Errorf("recorded codes %d %d %d, want 404 400 101", es[0].Code, es[1].Code, es[2].Code)
 	}
 }

@@ -22,8 +22,9 @@ const verbConnect = "connect"
 // the ordinary request path.
 func isUpgrade(hr *http.Request) bool { return hr.Header.Get("Upgrade") != "" }
 
-// serveUpgrade handles an upgrade request: an exec the Exec option
-// answers is served by the proxy itself; any other upgrade is forwarded
+// serveUpgrade handles an upgrade request: an exec into a pod that
+// exists, which the Exec option answers, is served by the proxy itself;
+// any other upgrade is forwarded
 // to the upstream and the two connections are joined. Either way the
 // request is recorded with verb connect.
 func (p *Proxy) serveUpgrade(w http.ResponseWriter, hr *http.Request) {
@@ -35,8 +36,12 @@ func (p *Proxy) serveUpgrade(w http.ResponseWriter, hr *http.Request) {
 	r.Key = trace.Key{Kind: p.kindName(rt, nil), Namespace: rt.namespace, Name: rt.name}
 	if rt.resource == "pods" && rt.sub == "exec" && p.opts.Exec != nil {
 		e := parseExec(rt, r.Query)
+		err := p.execTarget(hr.Context(), r, e)
 		r.Body, _ = json.Marshal(e)
-		fn, err := p.opts.Exec(e)
+		var fn ExecFunc
+		if err == nil {
+			fn, err = p.opts.Exec(e)
+		}
 		switch {
 		case err != nil:
 			p.refuseUpgrade(w, r, err)
