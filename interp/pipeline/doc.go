@@ -20,6 +20,11 @@
 // failed, reference or plan, is run again once on a new control plane;
 // a full disk stops the whole run with one error (diskfull.go).
 //
+// Each run's proxy answers the controller's execs into pods with the
+// controller's stand-ins (interp/podexec); on a backend whose pods are
+// simulated, an exec none matches is refused, and the workers of a run
+// warn about it once per command (podexec.go).
+//
 // It wires the stages together; it does not implement them: generation is
 // interp/plan's, comparing interp/oracle's, the results directory's layout
 // and rendering interp/report's.
