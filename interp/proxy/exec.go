@@ -3,7 +3,6 @@ package proxy
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -92,18 +91,11 @@ func execStatus(rc int, err error) []byte {
 	return b
 }
 
-// ExecRefused is the answer to an exec that cannot run: a status the
-// proxy writes instead of upgrading the connection, as the API server does
-// when the kubelet refuses the exec.
-func ExecRefused(code int, reason metav1.StatusReason, msg string) *StatusError {
-	return &StatusError{Code: code, Reason: string(reason), Message: msg}
-}
-
 // ContainerNotFound is what a kubelet answers to an exec into a container
 // it does not run: the pods sieve simulates run none.
 func ContainerNotFound(e *Exec) *StatusError {
-	return ExecRefused(http.StatusInternalServerError, metav1.StatusReasonInternalError,
-		fmt.Sprintf("container not found (%q)", e.Container))
+	return &StatusError{Code: http.StatusInternalServerError, Reason: string(metav1.StatusReasonInternalError),
+		Message: fmt.Sprintf("container not found (%q)", e.Container)}
 }
 
 // stream types of the SPDY remote command protocol (header streamType).
@@ -112,7 +104,4 @@ const (
 	streamStdin  = corev1.StreamTypeStdin
 	streamStdout = corev1.StreamTypeStdout
 	streamStderr = corev1.StreamTypeStderr
-	streamResize = corev1.StreamTypeResize
 )
-
-var errNoStreams = errors.New("timed out waiting for the client to create streams")
