@@ -52,7 +52,7 @@ func Answer(o Options) func(e *proxy.Exec) (proxy.ExecFunc, error) {
 
 // Unanswered is the warning for an exec no stand-in matches.
 func Unanswered(e *proxy.Exec) string {
-	return fmt.Sprintf("exec into pod %s/%s: no exec stand-in for %s; the controller is told %q, as by a container that does not run (add to the controller: exec [{ pod: %q, command: %s, stdout: \"...\" }])",
+	return fmt.Sprintf("exec into pod %s/%s: no exec stand-in for %s, so it fails with %s, as an exec into a container that does not run (add to the controller: exec [{ pod: %q, command: %s, stdout: \"...\" }])",
 		e.Namespace, e.Pod, quoteList(e.Command), proxy.ContainerNotFound(e).Message, e.Pod, quoteList(e.Command))
 }
 
