@@ -89,9 +89,16 @@ func serveExecSPDY(w http.ResponseWriter, hr *http.Request, e *Exec, fn ExecFunc
 	if _, err := httpstream.Handshake(hr, w, execProtocols); err != nil {
 		return http.StatusForbidden, nil // Handshake answered
 	}
-	got := make(chan httpstream.Stream, 8)
+	got, done := make(chan httpstream.Stream), make(chan struct{})
+	defer close(done) // a stream the exec does not wait for is dropped
 	conn := spdy.NewResponseUpgrader().UpgradeResponse(w, hr, func(st httpstream.Stream, replySent <-chan struct{}) error {
-		go func() { <-replySent; got <- st }()
+		go func() {
+			<-replySent
+			select {
+			case got <- st:
+			case <-done:
+			}
+		}()
 		return nil
 	})
 	if conn == nil {
