@@ -7,8 +7,9 @@
 // with the stand-in's scripted reply or by running its program with the
 // exec's streams. An exec none matches fails, on a backend whose pods are
 // simulated, as an exec into a container that does not run ("container
-// not found", as a kubelet says), and the caller is warned once per
-// command; on a backend with real pods it is forwarded.
+// not found", as a kubelet says), and the caller is told, with a key per
+// command so that it can warn once; on a backend with real pods it is
+// forwarded.
 //
 // It does not speak the remote command protocol (package proxy does) nor
 // check the spec (lang/check and lang/cuefront do).
