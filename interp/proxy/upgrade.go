@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httputil"
 	"time"
@@ -97,6 +98,7 @@ func (p *Proxy) forwardUpgrade(w http.ResponseWriter, hr *http.Request, r *Reque
 			}
 			return nil
 		},
+		ErrorLog: log.New(io.Discard, "", 0), // the entry records failures; keep sieve's output clean
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
 			resp.Err = err
 			writeStatus(w, http.StatusBadGateway, "InternalError", "sieve proxy: upstream: "+err.Error())
