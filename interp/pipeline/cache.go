@@ -132,7 +132,8 @@ func dropSrc(v any) {
 	}
 }
 
-// inputFiles are the files the test reads: CRDs and applied manifests.
+// inputFiles are the files the test reads: CRDs, applied manifests and
+// the programs of exec stand-ins given by path.
 func inputFiles(t *ir.Test) []string {
 	files := append([]string(nil), t.Controller.CRDs...)
 	for _, w := range t.Workloads {
@@ -140,6 +141,11 @@ func inputFiles(t *ir.Test) []string {
 			if s.File != "" {
 				files = append(files, s.File)
 			}
+		}
+	}
+	for _, x := range t.Controller.Exec {
+		if len(x.Run) > 0 && strings.Contains(x.Run[0], "/") {
+			files = append(files, x.Run[0]) // a stand-in program of the spec's
 		}
 	}
 	return files

@@ -54,7 +54,8 @@ type keyInputs struct {
 }
 
 // TestCacheKey checks what the reference cache key depends on: not source
-// positions; the IR, the manifests it reads and the sieve version.
+// positions; the IR, the manifests and stand-in programs it reads and the
+// sieve version.
 func TestCacheKey(t *testing.T) {
 	dir := t.TempDir()
 	o := &keyInputs{Test: cacheTest(t, dir), BaseDir: dir, Cache: &Cache{Version: "v1"}}
@@ -79,6 +80,20 @@ func TestCacheKey(t *testing.T) {
 	o.Cache.Version = "v2"
 	if got := key(t, o); got == changed {
 		t.Errorf("another sieve version kept the key")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fake-admin"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o.Test.Controller.Exec = []*ir.ExecStandIn{{Pod: "*", Command: []string{"admin"}, Run: []string{"./fake-admin"}}}
+	withStandIn := key(t, o)
+	if withStandIn == changed {
+		t.Errorf("an exec stand-in kept the key")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fake-admin"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := key(t, o); got == withStandIn {
+		t.Errorf("an edited stand-in program kept the key")
 	}
 }
 

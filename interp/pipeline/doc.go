@@ -22,6 +22,11 @@
 // is timed as it goes (clock.go): its phases, from reset to judging, and
 // the windows of its faults, kept in its report.Timing.
 //
+// Each run's proxy answers the controller's execs into pods with the
+// controller's stand-ins (interp/podexec); on a backend whose pods are
+// simulated, an exec none matches is refused, and the workers of a run
+// warn about it once per command (podexec.go).
+//
 // It wires the stages together; it does not implement them: generation is
 // interp/plan's, comparing interp/oracle's, the results directory's layout
 // and rendering interp/report's.

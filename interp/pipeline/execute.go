@@ -51,6 +51,8 @@ type Worker struct {
 	// checkpointed says the backend's resets keep the CRDs installed by
 	// the first run.
 	checkpointed bool
+	// notes prints warnings once for all the workers of a run.
+	notes *notes
 }
 
 // checkpointer is a backend whose Reset returns to a state it can be
@@ -271,7 +273,7 @@ func (s *session) start(ctx context.Context) error {
 	if err := ensureNamespaces(ctx, s.w.Backend, t.Controller.Namespaces); err != nil {
 		return err
 	}
-	px, err := proxy.Start(proxy.Options{Upstream: cfg, Sink: traceSink{s}})
+	px, err := proxy.Start(proxy.Options{Upstream: cfg, Sink: traceSink{s}, Exec: s.execAnswers()})
 	if err != nil {
 		return err
 	}

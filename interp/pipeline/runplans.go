@@ -33,6 +33,7 @@ type RunOptions struct {
 // keeps every finished plan. It returns the results, sorted by plan name:
 // on an interruption, those that finished, and ctx's error.
 func RunPlans(ctx context.Context, env Env, refs *Refs, plans []*planfile.Plan, out report.Layout, opts RunOptions) ([]*report.Result, error) {
+	env.shareNotes()
 	env.Workers = env.Workers[:min(max(len(plans), 1), len(env.Workers))]
 	env.progressf("%d plans to run on %d worker(s)", len(plans), len(env.Workers))
 	r := &planRunner{env: env, refs: refs, out: out, opts: opts}
@@ -43,6 +44,7 @@ func RunPlans(ctx context.Context, env Env, refs *Refs, plans []*planfile.Plan, 
 // result. A run that could not be done is a result with status error, not
 // an error; the error is ctx's when it ended, or one writing to out.
 func RunPlan(ctx context.Context, env Env, w *Worker, refs *Refs, p *planfile.Plan, out report.Layout, opts RunOptions) (*report.Result, error) {
+	env.shareNotes()
 	r := &planRunner{env: env, refs: refs, out: out, opts: opts}
 	return r.runPlan(ctx, w, p)
 }

@@ -101,6 +101,7 @@ func Finish(out report.Layout, run *report.TestRun) error {
 // reference run that fails a workload step or breaks an invariant is a
 // SpecErrors: every plan would fail the same way.
 func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions) (*Refs, error) {
+	env.shareNotes()
 	t, err := buildOnce(ctx, t, env.BaseDir, env.Workers[0].CacheDir)
 	if err != nil {
 		return nil, err

@@ -19,6 +19,14 @@
 // activity (in-flight requests, held events) so callers can wait until the
 // controller is quiet.
 //
+// Upgrade requests (pods/exec, pods/attach, pods/portforward over SPDY or
+// WebSocket) leave the ordinary path: they are recorded with verb connect
+// and forwarded with the connections joined, or, for an exec the Exec
+// option claims, answered by the proxy itself with the remote command
+// protocol (v4 and v5: a kubelet's answer, with a stand-in in place of the
+// container) or refused as a kubelet refuses an exec into a container it
+// does not run.
+//
 // It does not start or kill the controller (package controller does), nor
 // decide what to inject (the injector, through the hooks), nor watch the
 // cluster for the history (the recorder). Requests outside the resource

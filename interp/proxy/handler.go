@@ -49,6 +49,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		writeStatus(w, http.StatusUnauthorized, "Unauthorized", "sieve proxy: missing or wrong bearer token")
 		return
 	}
+	if isUpgrade(hr) {
+		p.serveUpgrade(w, hr)
+		return
+	}
 	r, err := p.parse(hr)
 	if err != nil {
 		writeStatus(w, http.StatusBadRequest, "BadRequest", err.Error())

@@ -86,9 +86,14 @@ func cloneQuery(q url.Values) url.Values {
 func writeStatus(w http.ResponseWriter, code int, reason, msg string) {
 	w.Header().Set("Content-Type", mediaJSON)
 	w.WriteHeader(code)
+	_, _ = w.Write(statusBody(code, reason, msg))
+}
+
+// statusBody is a failure Status in JSON.
+func statusBody(code int, reason, msg string) []byte {
 	b, _ := json.Marshal(map[string]any{
 		"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
 		"status": "Failure", "message": msg, "reason": reason, "code": code,
 	})
-	_, _ = w.Write(b)
+	return b
 }

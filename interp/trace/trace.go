@@ -83,7 +83,8 @@ type Entry struct {
 	Key *Key `json:"key,omitempty"`
 
 	// Request: HTTP verb mapped to an API verb (get, list, watch, create,
-	// update, patch, delete, deletecollection), the subresource, the
+	// update, patch, delete, deletecollection; connect for an exec,
+	// attach or port-forward, whose body is the exec's options), the subresource, the
 	// request body (JSON), the response code and body (JSON; for a list,
 	// omitted), and when the response reached the controller.
 	Verb        string          `json:"verb,omitempty"`

@@ -111,6 +111,9 @@ func (l *lowerer) controller(cv, tv cue.Value) *ir.Controller {
 			l.builtinName(e, s)
 		}
 	}
+	if f, ok := attr("exec"); ok {
+		c.Exec = l.execStandIns(f)
+	}
 	return c
 }
 

@@ -62,6 +62,10 @@ type Controller struct {
 	// (e.g. "statefulset") to leave out of the embedded backend because the
 	// controller under test does their job.
 	Replaces []string `json:"replaces,omitempty"`
+	// Exec answers the controller's execs into pods, first match wins;
+	// an exec that none matches fails as an exec into a container that
+	// does not run.
+	Exec []*ExecStandIn `json:"exec,omitempty"`
 }
 
 // EnvVar is one environment variable for the controller.

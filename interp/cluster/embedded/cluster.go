@@ -216,6 +216,11 @@ func (c *Cluster) Dir() string {
 	return c.layout.dir
 }
 
+// SimulatesPods reports that the cluster's pods run no containers
+// (nodesim makes them Running and Ready), so the API server cannot serve
+// an exec into them.
+func (c *Cluster) SimulatesPods() bool { return true }
+
 // Health returns nil while every component of a started cluster runs, and
 // otherwise the failure of the first that exited: its name, its exit
 // status and the last lines of its log.

@@ -12,6 +12,10 @@ controller ds {
   kubeconfig { env: true, flag: "--kubeconfig", incluster: false }
   ready      { http: "http://127.0.0.1:8081/readyz", within: 45s }
   replaces   ["statefulset"]
+  exec       [
+    { pod: "zk-*", container: "zk", command: ["zkCli.sh", "get", "..."], stdout: "ok\n", exit: 1 },
+    { pod: "admin-0", namespace: "other", command: ["admin"], run: ["./ctl/main.go", "-q"] },
+  ]
 }
 
 controller builtin_sts {

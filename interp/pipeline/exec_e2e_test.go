@@ -1,0 +1,142 @@
+package pipeline_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/load"
+)
+
+// execSpec holds the exec stand-in tests and their controller.
+const execSpec = "testdata/exec.sieve"
+
+func loadExecTest(t *testing.T, name string) *ir.Test {
+	t.Helper()
+	spec, ds := load.Load(execSpec, load.Options{})
+	if ds.HasErrors() {
+		t.Fatalf("%s: %v", execSpec, ds)
+	}
+	test, d := load.SelectTest(spec, name)
+	if d != nil {
+		t.Fatalf("%s: %v", execSpec, d)
+	}
+	return test
+}
+
+// answer is the data of ConfigMap answer, as the controller wrote it, in
+// a trace.
+func answer(t *testing.T, tr *trace.Trace) map[string]string {
+	t.Helper()
+	for _, e := range tr.Entries {
+		if e.Type == trace.Request && e.Verb == "create" && e.Key.String() == "configmap/e2e/answer" {
+			var cm struct{ Data map[string]string }
+			if err := json.Unmarshal(e.Body, &cm); err != nil {
+				t.Fatal(err)
+			}
+			return cm.Data
+		}
+	}
+	t.Fatal("the controller wrote no answer")
+	return nil
+}
+
+// execs are the trace's exec requests.
+func execs(tr *trace.Trace) []trace.Entry {
+	var out []trace.Entry
+	for _, e := range tr.Entries {
+		if e.Type == trace.Request && e.Verb == "connect" && e.Subresource == "exec" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestExecStandIns: a controller whose reconcile execs into a simulated
+// pod through client-go's remotecommand gets the stand-in's answer (a
+// scripted reply, a failing exit code, a program fed the exec's stdin and
+// command) and writes it into a ConfigMap; each exec is in the trace.
+func TestExecStandIns(t *testing.T) {
+	c := cluster(t)
+	cases := []struct {
+		test string
+		want map[string]string
+	}{
+		{"reply", map[string]string{"stdout": "server.1=zk-0:2888:3888\n", "stderr": "WATCHER::\n", "exit": "0", "error": ""}},
+		{"failing", map[string]string{"stdout": "", "stderr": "Node not empty\n", "exit": "3", "error": ""}},
+		{"program", map[string]string{"stdout": "HELLO", "stderr": "zk-0: admin rebalance --now\n", "exit": "4", "error": ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.test, func(t *testing.T) {
+			if err := c.Reset(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			w := &pipeline.Worker{Backend: c}
+			out, err := w.Execute(ctx, pipeline.Run{Test: loadExecTest(t, tc.test), BaseDir: filepath.Dir(execSpec), Dir: dir,
+				Settle: 500 * time.Millisecond, Header: trace.Header{Test: tc.test, Spec: execSpec}})
+			if err != nil || out.WorkloadErr != nil {
+				t.Fatalf("run: %v, workload: %v", err, out.WorkloadErr)
+			}
+			tr, err := trace.Read(filepath.Join(dir, report.TraceFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := answer(t, tr)
+			for k, v := range tc.want {
+				if got[k] != v {
+					t.Errorf("answer %s = %q, want %q", k, got[k], v)
+				}
+			}
+			ex := execs(tr)
+			if len(ex) != 1 || ex[0].Code != 101 || ex[0].Key.String() != "pod/e2e/zk-0" || !strings.Contains(string(ex[0].Body), `"container":"zk"`) {
+				t.Errorf("exec entries %+v, want one answered exec into pod/e2e/zk-0", ex)
+			}
+		})
+	}
+}
+
+// TestExecNoStandIn: an exec no stand-in matches fails as an exec into a
+// container that does not run, the controller sees that failure, and the
+// two reference runs warn about it once, naming the pod and the command.
+func TestExecNoStandIn(t *testing.T) {
+	c := cluster(t)
+	var progress bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	env := pipeline.Env{Spec: execSpec, BaseDir: filepath.Dir(execSpec), Workers: []*pipeline.Worker{{Backend: c}}, Progress: &progress}
+	out := report.Layout{Root: t.TempDir()}
+	refs, err := pipeline.References(ctx, env, loadExecTest(t, "none"), out, pipeline.RefOptions{})
+	t.Logf("progress:\n%s", progress.String())
+	if err != nil {
+		t.Fatalf("references: %v", err)
+	}
+	if n := strings.Count(progress.String(), "warning: "); n != 1 {
+		t.Errorf("%d warnings, want 1", n)
+	}
+	want := `warning: exec into pod e2e/zk-0: no exec stand-in for ["rebalance", "now"], so it fails with container not found ("zk")`
+	if !strings.Contains(progress.String(), want) || !strings.Contains(progress.String(), "(add to the controller: exec [{ pod: \"zk-0\"") {
+		t.Errorf("progress does not hold %s with the stand-in to add", want)
+	}
+	for i, tr := range refs.Traces {
+		got := answer(t, tr)
+		if !strings.Contains(got["error"], `container not found ("zk")`) {
+			t.Errorf("reference run %d: the controller got %q, want container not found", i+1, got["error"])
+		}
+		for _, e := range execs(tr) {
+			if e.Code != 500 {
+				t.Errorf("reference run %d: exec recorded with code %d, want 500", i+1, e.Code)
+			}
+		}
+	}
+}
