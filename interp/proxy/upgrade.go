@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/trace"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // The verb recorded for exec, attach and port-forward: the admission
@@ -34,7 +35,10 @@ func (p *Proxy) serveUpgrade(w http.ResponseWriter, hr *http.Request) {
 		ID: p.nextID.Add(1), Verb: verbConnect, Method: hr.Method, Path: hr.URL.Path, Query: hr.URL.Query(),
 		Header: hr.Header, Group: rt.group, Version: rt.version, Resource: rt.resource, Subresource: rt.sub, Start: time.Now(),
 	}
-	r.Key = trace.Key{Kind: p.kindName(rt, nil), Namespace: rt.namespace, Name: rt.name}
+	r.Key = trace.Key{Kind: trace.KindName(rt.group, rt.resource), Namespace: rt.namespace, Name: rt.name}
+	if gvk, ok := p.kinds.kindFor(schema.GroupVersionResource{Group: rt.group, Version: rt.version, Resource: rt.resource}); ok {
+		r.Key.Kind = trace.KindName(gvk.Group, gvk.Kind)
+	}
 	if rt.resource == "pods" && rt.sub == "exec" && p.opts.Exec != nil {
 		e := parseExec(rt, r.Query)
 		err := p.execTarget(hr.Context(), r, e)
@@ -71,8 +75,8 @@ func (p *Proxy) refuseUpgrade(w http.ResponseWriter, r *Request, err error) {
 // answerExec serves an exec with fn. The exec counts as a request in
 // flight until the command ends.
 func (p *Proxy) answerExec(w http.ResponseWriter, hr *http.Request, r *Request, e *Exec, fn ExecFunc) {
-	p.act.begin()
-	defer p.act.end()
+	p.act.add(1, 0, 0)
+	defer p.act.add(-1, 0, 0)
 	code, status := serveExec(w, hr, e, fn)
 	done := time.Now()
 	p.recordRequest(r, &Response{Code: code, Body: status}, &done)
