@@ -103,13 +103,13 @@ func (c *Cluster) checkpoint(ctx context.Context) error {
 // service allocators included. Leases the control plane renews and older
 // events are left as they are.
 //
-// Deleting in etcd is consistent with the API server: its watch cache
-// follows etcd's watch, so each deletion reaches the cache and every
-// watching client (controller manager, scheduler, node simulator) as a
-// DELETED (or MODIFIED, ADDED) event, in revision order per resource; and
-// a list with no
-// resourceVersion is served at least at etcd's current revision. Reset
-// returns once the API server lists the namespaces of the checkpoint.
+// Writing in etcd is consistent with the API server: its watch cache
+// follows etcd's watch, so each deletion or write-back reaches the cache
+// and every watching client (controller manager, scheduler, node
+// simulator) as a DELETED, MODIFIED or ADDED event, in revision order per
+// resource; and a list with no resourceVersion is served at least at
+// etcd's current revision. Reset returns once the API server lists the
+// namespaces of the checkpoint.
 func (c *Cluster) Reset(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
