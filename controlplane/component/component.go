@@ -85,6 +85,9 @@ func Run(name string, args []string, stdout, stderr io.Writer) error {
 	if lifeline {
 		go watchLifeline()
 	}
+	if err := startProfile(name, stderr); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if waitReady || waitServing {

@@ -2,8 +2,12 @@ package component
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestRunUnknown refuses a name it does not know, listing the ones it does.
@@ -20,5 +24,31 @@ func TestTakeFlag(t *testing.T) {
 	args, found := takeFlag([]string{FlagLifeline, "--a", FlagLifeline, "b"}, FlagLifeline)
 	if !found || !slices.Equal(args, []string{"--a", "b"}) {
 		t.Errorf("takeFlag: %q, %v", args, found)
+	}
+}
+
+// TestStartProfile writes NAME.pprof into the directory the environment
+// names, and refuses a span that is not a positive number of seconds.
+func TestStartProfile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(ProfileDirEnv, dir)
+	t.Setenv(ProfileSecondsEnv, "soon")
+	if err := startProfile("etcd", io.Discard); err == nil || !strings.Contains(err.Error(), "want a positive number of seconds") {
+		t.Errorf("startProfile with %s=soon: %v", ProfileSecondsEnv, err)
+	}
+	t.Setenv(ProfileSecondsEnv, "0.05")
+	if err := startProfile("etcd", io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "etcd.pprof")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not written", path)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-	apiserver "k8s.io/kubernetes/cmd/kube-apiserver/app"
 	controllermanager "k8s.io/kubernetes/cmd/kube-controller-manager/app"
 	scheduler "k8s.io/kubernetes/cmd/kube-scheduler/app"
 )
@@ -14,7 +13,7 @@ import (
 // process-global signal handling and flags.
 
 func runAPIServer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runCobra(apiserver.NewAPIServerCommand(), args, stdout, stderr)
+	return runCobra(newAPIServerCommand(), args, stdout, stderr)
 }
 
 func runControllerManager(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -5,10 +5,12 @@
 // sieve-controlplane binary (`sieve-controlplane NAME`, built from the nested
 // module controlplane/ and found or built by the controlplane package), on
 // random free ports with TLS and a random bearer token, and writes a
-// kubeconfig for clients. Reset wipes every object created since Start (or
-// since the last Checkpoint) directly in etcd, which takes milliseconds
-// instead of a restart's seconds. Stop kills the children and removes the
-// temporary directory; children also die with the parent process. The
+// kubeconfig for clients. Reset returns the cluster to its state at Start
+// (or at the last Checkpoint) directly in etcd: it deletes every object
+// created since and writes back every object of then that was changed or
+// deleted, in about 150–200 milliseconds instead of a restart's seconds.
+// Stop kills the children and removes the temporary directory; children
+// also die with the parent process. The
 // directory's name carries its owner's PID and start time, and every Start
 // removes the directories of owners that no longer run (a sieve killed with
 // SIGKILL cannot remove its own).

@@ -23,6 +23,7 @@ const adminUser = "sieve-admin"
 type credentials struct {
 	ca, serving, signing *pki.KeyPair
 	etcd                 *pki.KeyPair // etcd's server, peer and client certificate
+	scheduler            *pki.KeyPair // the scheduler's serving certificate
 	token                string
 }
 
@@ -43,11 +44,17 @@ func newCredentials() (*credentials, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Given its certificate, the scheduler does not generate a
+	// self-signed RSA key at start (about 0.1 CPU-seconds).
+	scheduler, err := newLoopbackCert(ca, "kube-scheduler")
+	if err != nil {
+		return nil, err
+	}
 	token, err := pki.Token(24)
 	if err != nil {
 		return nil, err
 	}
-	return &credentials{ca: ca, serving: serving, signing: signing, etcd: etcd, token: token}, nil
+	return &credentials{ca: ca, serving: serving, signing: signing, etcd: etcd, scheduler: scheduler, token: token}, nil
 }
 
 // write puts the credentials and the admin kubeconfig into the layout.
@@ -63,6 +70,8 @@ func (cr *credentials) write(l layout) error {
 		"sa.key":        cr.signing.Key,
 		"etcd.crt":      cr.etcd.Cert,
 		"etcd.key":      cr.etcd.Key,
+		"scheduler.crt": cr.scheduler.Cert,
+		"scheduler.key": cr.scheduler.Key,
 		"tokens.csv":    fmt.Appendf(nil, "%s,%s,%s,\"system:masters\"\n", cr.token, adminUser, adminUser),
 	}
 	for name, data := range files {

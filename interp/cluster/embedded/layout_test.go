@@ -79,24 +79,28 @@ func TestControllers(t *testing.T) {
 	}
 }
 
-// TestResetOps checks which keys a reset deletes and restores.
+// TestResetOps checks which keys a reset deletes, writes back and
+// recreates.
 func TestResetOps(t *testing.T) {
-	snap := &snapshot{
-		keys: map[string]bool{
-			"/registry/namespaces/default": true,
-			"/registry/ranges/serviceips":  true,
-			"/registry/ranges/nodeports":   true,
-		},
-		values:    map[string][]byte{"/registry/ranges/serviceips": []byte("old"), "/registry/ranges/nodeports": []byte("same")},
-		revisions: map[string]int64{"/registry/ranges/serviceips": 5, "/registry/ranges/nodeports": 7},
-	}
+	snap := &snapshot{entries: map[string]entry{
+		"/registry/namespaces/default":                  {[]byte("ns"), 2},
+		"/registry/ranges/serviceips":                   {[]byte("old"), 5},
+		"/registry/ranges/nodeports":                    {[]byte("same"), 7},
+		"/registry/configmaps/default/changed":          {[]byte("before"), 8},
+		"/registry/configmaps/default/deleted":          {[]byte("kept"), 3},
+		"/registry/events/default/old":                  {[]byte("event"), 4},
+		"/registry/leases/kube-node-lease/sieve-node-0": {[]byte("lease"), 6},
+	}}
 	now := []*mvccpb.KeyValue{
-		{Key: []byte("/registry/namespaces/default"), ModRevision: 9},
+		{Key: []byte("/registry/namespaces/default"), ModRevision: 2},
 		{Key: []byte("/registry/namespaces/plan"), ModRevision: 10},
 		{Key: []byte("/registry/pods/plan/web-0"), ModRevision: 11},
 		{Key: []byte("/registry/leases/kube-node-lease/sieve-node-0"), ModRevision: 12},
+		{Key: []byte("/registry/leases/kube-node-lease/sieve-node-1"), ModRevision: 12},
 		{Key: []byte("/registry/ranges/serviceips"), ModRevision: 13},
 		{Key: []byte("/registry/ranges/nodeports"), ModRevision: 7},
+		{Key: []byte("/registry/configmaps/default/changed"), ModRevision: 14},
+		{Key: []byte("/registry/events/default/new"), ModRevision: 15},
 	}
 	var got []string
 	for _, op := range snap.resetOps(now) {
@@ -111,6 +115,9 @@ func TestResetOps(t *testing.T) {
 		"delete /registry/namespaces/plan",
 		"delete /registry/pods/plan/web-0",
 		"put /registry/ranges/serviceips=old",
+		"put /registry/configmaps/default/changed=before",
+		"delete /registry/events/default/new",
+		"put /registry/configmaps/default/deleted=kept",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("reset operations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

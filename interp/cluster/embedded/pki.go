@@ -44,3 +44,15 @@ func newEtcdCert(ca *pki.KeyPair) (*pki.KeyPair, error) {
 	}
 	return pki.Issue(tmpl, ca, certValidity)
 }
+
+// newLoopbackCert returns a serving certificate for 127.0.0.1 signed by ca.
+func newLoopbackCert(ca *pki.KeyPair, name string) (*pki.KeyPair, error) {
+	tmpl := &x509.Certificate{
+		Subject:     pkix.Name{CommonName: name},
+		KeyUsage:    x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		DNSNames:    []string{"localhost"},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+	}
+	return pki.Issue(tmpl, ca, certValidity)
+}

@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 )
 
 // registryPrefix is where the API server keeps objects in etcd.
@@ -20,7 +22,7 @@ const txnOps = 2000
 
 // protectedPrefixes hold keys that the control plane creates and renews on
 // its own (API server identity and endpoint leases, node leases); Reset
-// never deletes them even when they appeared after the checkpoint.
+// neither deletes nor restores them.
 func protectedPrefixes() []string {
 	return []string{
 		"/registry/masterleases/",
@@ -29,20 +31,26 @@ func protectedPrefixes() []string {
 	}
 }
 
-// restoredPrefixes hold allocator state (service IP and node port bitmaps)
-// that Reset writes back to its value at the checkpoint, so that deleted
-// services do not leak addresses.
-func restoredPrefixes() []string {
-	return []string{"/registry/ranges/"}
+// eventsPrefix holds events: Reset deletes those written since the
+// checkpoint but does not restore older ones, which expire on their own.
+const eventsPrefix = registryPrefix + "events/"
+
+// snapshot is the state Reset returns to: every key of the registry at the
+// checkpoint, with its value and the revision that last modified it.
+type snapshot struct {
+	entries    map[string]entry
+	namespaces int
 }
 
-// snapshot is the state Reset returns to: which keys existed, and the
-// values of the restored keys.
-type snapshot struct {
-	keys       map[string]bool
-	values     map[string][]byte
-	revisions  map[string]int64
-	namespaces int
+type entry struct {
+	value    []byte
+	revision int64
+}
+
+// restorable reports whether Reset puts key back to its value at the
+// checkpoint when it has changed or gone.
+func restorable(key string) bool {
+	return !strings.HasPrefix(key, eventsPrefix) && !hasAnyPrefix(key, protectedPrefixes())
 }
 
 // connectEtcd opens sieve's own etcd client and takes the first checkpoint.
@@ -72,25 +80,15 @@ func (c *Cluster) Checkpoint(ctx context.Context) error {
 }
 
 func (c *Cluster) checkpoint(ctx context.Context) error {
-	resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix())
 	if err != nil {
-		return fmt.Errorf("checkpoint: listing etcd keys: %w", err)
+		return fmt.Errorf("checkpoint: reading etcd: %w", err)
 	}
-	snap := &snapshot{keys: map[string]bool{}, values: map[string][]byte{}, revisions: map[string]int64{}}
+	snap := &snapshot{entries: make(map[string]entry, len(resp.Kvs))}
 	for _, kv := range resp.Kvs {
-		snap.keys[string(kv.Key)] = true
+		snap.entries[string(kv.Key)] = entry{value: kv.Value, revision: kv.ModRevision}
 		if strings.HasPrefix(string(kv.Key), registryPrefix+"namespaces/") {
 			snap.namespaces++
-		}
-	}
-	for _, prefix := range restoredPrefixes() {
-		resp, err := c.etcd.Get(ctx, prefix, clientv3.WithPrefix())
-		if err != nil {
-			return fmt.Errorf("checkpoint: reading %s: %w", prefix, err)
-		}
-		for _, kv := range resp.Kvs {
-			snap.values[string(kv.Key)] = kv.Value
-			snap.revisions[string(kv.Key)] = kv.ModRevision
 		}
 	}
 	c.baseline = snap
@@ -98,27 +96,27 @@ func (c *Cluster) checkpoint(ctx context.Context) error {
 }
 
 // Reset returns the cluster to the last checkpoint (Start takes the
-// first): every object created since is deleted directly in etcd —
-// finalizers and graceful deletion do not apply — and the service
-// allocators are restored. Objects that existed at the checkpoint keep any
-// change made to them since.
+// first), directly in etcd: every object created since is deleted —
+// finalizers and graceful deletion do not apply — and every object that
+// existed at the checkpoint and was changed or deleted since is written
+// back with its value then (a new resourceVersion, the same UID), the
+// service allocators included. Leases the control plane renews and older
+// events are left as they are.
 //
-// Deleting in etcd is consistent with the API server: its watch cache
-// follows etcd's watch, so each deletion reaches the cache and every
-// watching client (controller manager, scheduler, node simulator) as a
-// DELETED event, in revision order per resource; and a list with no
-// resourceVersion is served at least at etcd's current revision. Reset
-// returns once the API server lists the namespaces of the checkpoint.
+// Writing in etcd is consistent with the API server: its watch cache
+// follows etcd's watch, so each deletion or write-back reaches the cache
+// and every watching client (controller manager, scheduler, node
+// simulator) as a DELETED, MODIFIED or ADDED event, in revision order per
+// resource; and a list with no resourceVersion is served at least at
+// etcd's current revision. Reset returns once the API server lists the
+// namespaces of the checkpoint.
 func (c *Cluster) Reset(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.etcd == nil || c.baseline == nil {
 		return fmt.Errorf("reset: cluster not started")
 	}
-	if err := c.sweep(ctx); err != nil {
-		return err
-	}
-	return c.waitNamespaces(ctx)
+	return c.sweep(ctx)
 }
 
 // Sweep timing: a controller acting on a cache that has not yet seen the
@@ -131,9 +129,16 @@ const (
 	sweepPasses = 20
 )
 
-// sweep deletes what appeared since the checkpoint, pass after pass,
-// until a pass finds nothing left to delete.
+// sweep deletes what appeared since the checkpoint and writes back what
+// changed, pass after pass, until a pass finds nothing left to do. Between
+// passes it waits sweepGap, during which the API server catches up: the
+// pass after the last one that changed anything finds nothing, so the API
+// server lists the checkpoint's namespaces when sweep returns.
 func (c *Cluster) sweep(ctx context.Context) error {
+	client, err := c.probeClient()
+	if err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
 	for pass := 0; pass < sweepPasses; pass++ {
 		resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
 		if err != nil {
@@ -143,13 +148,11 @@ func (c *Cluster) sweep(ctx context.Context) error {
 		if err := c.commit(ctx, ops); err != nil {
 			return err
 		}
-		if pass > 0 && !hasState(ops) {
+		if len(ops) == 0 || pass > 0 && !hasState(ops) {
 			return nil
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(sweepGap):
+		if err := c.gap(ctx, client); err != nil {
+			return err
 		}
 	}
 	return fmt.Errorf("reset: objects kept reappearing after %d sweeps (a controller keeps recreating them)", sweepPasses)
@@ -166,19 +169,32 @@ func hasState(ops []clientv3.Op) bool {
 	return false
 }
 
-// resetOps returns the operations that bring keys back to the snapshot.
+// resetOps returns the operations that bring the registry, whose keys
+// (without values) are kvs, back to the snapshot: delete what is new,
+// write back what changed, recreate what went.
 func (s *snapshot) resetOps(kvs []*mvccpb.KeyValue) []clientv3.Op {
 	var ops []clientv3.Op
+	present := make(map[string]bool, len(kvs))
 	for _, kv := range kvs {
 		key := string(kv.Key)
+		present[key] = true
+		e, ok := s.entries[key]
 		switch {
-		case s.keys[key]:
-			if v, ok := s.values[key]; ok && kv.ModRevision != s.revisions[key] {
-				ops = append(ops, clientv3.OpPut(key, string(v)))
-			}
-		case !hasAnyPrefix(key, protectedPrefixes()):
+		case !ok && !hasAnyPrefix(key, protectedPrefixes()):
 			ops = append(ops, clientv3.OpDelete(key))
+		case ok && kv.ModRevision != e.revision && restorable(key):
+			ops = append(ops, clientv3.OpPut(key, string(e.value)))
 		}
+	}
+	var gone []string
+	for key := range s.entries {
+		if !present[key] && restorable(key) {
+			gone = append(gone, key)
+		}
+	}
+	slices.Sort(gone)
+	for _, key := range gone {
+		ops = append(ops, clientv3.OpPut(key, string(s.entries[key].value)))
 	}
 	return ops
 }
@@ -193,18 +209,21 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 }
 
 // commit applies ops in transactions of at most txnOps operations. The
-// restored keys it writes get new revisions, which it notes so that the
-// next sweep does not write them again.
+// keys it writes back get new revisions, which it notes so that the next
+// sweep does not write them again.
 func (c *Cluster) commit(ctx context.Context, ops []clientv3.Op) error {
 	for len(ops) > 0 {
 		n := min(len(ops), txnOps)
 		resp, err := c.etcd.Txn(ctx).Then(ops[:n]...).Commit()
 		if err != nil {
-			return fmt.Errorf("reset: deleting in etcd: %w", err)
+			return fmt.Errorf("reset: writing to etcd: %w", err)
 		}
 		for _, op := range ops[:n] {
 			if op.IsPut() {
-				c.baseline.revisions[string(op.KeyBytes())] = resp.Header.Revision
+				key := string(op.KeyBytes())
+				e := c.baseline.entries[key]
+				e.revision = resp.Header.Revision
+				c.baseline.entries[key] = e
 			}
 		}
 		ops = ops[n:]
@@ -212,15 +231,21 @@ func (c *Cluster) commit(ctx context.Context, ops []clientv3.Op) error {
 	return nil
 }
 
-// waitNamespaces waits until the API server lists as many namespaces as
-// at the checkpoint.
-func (c *Cluster) waitNamespaces(ctx context.Context) error {
-	client, err := c.probeClient()
-	if err != nil {
-		return fmt.Errorf("reset: %w", err)
-	}
-	return c.poll(ctx, []check{{"namespaces of the checkpoint", func(ctx context.Context) bool {
+// gap waits sweepGap and until the API server lists as many namespaces
+// as at the checkpoint.
+func (c *Cluster) gap(ctx context.Context, client kubernetes.Interface) error {
+	end := time.After(sweepGap)
+	err := c.poll(ctx, []check{{"namespaces of the checkpoint", func(ctx context.Context) bool {
 		list, err := client.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
 		return err == nil && len(list.Items) == c.baseline.namespaces
 	}}})
+	if err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-end:
+		return nil
+	}
 }

@@ -15,18 +15,21 @@ import (
 
 // TestReset checks that Reset removes what a plan created — including
 // objects held by finalizers and a whole namespace — keeps the system
-// objects, returns to a Checkpoint, and leaves a cluster on which the same
-// workload runs again.
+// objects, returns to a Checkpoint (objects of the checkpoint that were
+// changed or deleted since come back as they were), and leaves a cluster
+// on which the same workload runs again.
 func TestReset(t *testing.T) {
 	c := embeddedtest.Start(t, embedded.Options{})
 	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
 	ctx := context.Background()
 
 	kept := createConfigMap(t, client, "default", "kept", nil)
+	gone := createConfigMap(t, client, "default", "gone", nil)
 	if err := c.Checkpoint(ctx); err != nil {
 		t.Fatal(err)
 	}
 	for round := range 2 {
+		changeCheckpointed(t, client, kept.Name, gone.Name)
 		ns := createNamespace(t, client, "plan")
 		createConfigMap(t, client, ns, "held", []string{"sieve.dev/test-finalizer"})
 		createConfigMap(t, client, "default", "extra", nil)
@@ -47,9 +50,8 @@ func TestReset(t *testing.T) {
 		if pvs, err := client.CoreV1().PersistentVolumes().List(ctx, metav1.ListOptions{}); err != nil || len(pvs.Items) != 0 {
 			t.Errorf("round %d: persistent volumes left after reset: %v %v", round, len(pvs.Items), err)
 		}
-	}
-	if _, err := client.CoreV1().ConfigMaps("default").Get(ctx, kept.Name, metav1.GetOptions{}); err != nil {
-		t.Errorf("object of the checkpoint: %v", err)
+		assertAsBefore(t, client, kept)
+		assertAsBefore(t, client, gone)
 	}
 	if _, err := client.CoreV1().ServiceAccounts("kube-system").Get(ctx, "default", metav1.GetOptions{}); err != nil {
 		t.Errorf("system object: %v", err)
@@ -70,5 +72,39 @@ func assertGone(t *testing.T, what string, err error) {
 	t.Helper()
 	if !apierrors.IsNotFound(err) {
 		t.Errorf("after reset: %s: want not found, got %v", what, err)
+	}
+}
+
+// changeCheckpointed modifies one config map of the checkpoint and deletes
+// another.
+func changeCheckpointed(t *testing.T, client kubernetes.Interface, changed, deleted string) {
+	t.Helper()
+	ctx := context.Background()
+	cm, err := client.CoreV1().ConfigMaps("default").Get(ctx, changed, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm.Data = map[string]string{"changed": "after the checkpoint"}
+	cm.Labels = map[string]string{"changed": "yes"}
+	if _, err := client.CoreV1().ConfigMaps("default").Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.CoreV1().ConfigMaps("default").Delete(ctx, deleted, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// assertAsBefore checks that a config map of the checkpoint is back, with
+// its UID, data and labels of then.
+func assertAsBefore(t *testing.T, client kubernetes.Interface, want *corev1.ConfigMap) {
+	t.Helper()
+	got, err := client.CoreV1().ConfigMaps(want.Namespace).Get(context.Background(), want.Name, metav1.GetOptions{})
+	if err != nil {
+		t.Errorf("after reset: config map %s of the checkpoint: %v", want.Name, err)
+		return
+	}
+	if got.UID != want.UID || len(got.Data) != 0 || len(got.Labels) != 0 {
+		t.Errorf("after reset: config map %s: uid %s data %v labels %v, want uid %s and no data or labels",
+			want.Name, got.UID, got.Data, got.Labels, want.UID)
 	}
 }
