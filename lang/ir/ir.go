@@ -2,6 +2,7 @@ package ir
 
 import (
 	"path/filepath"
+	"time"
 
 	"github.com/sievetool/sieve/lang/diag"
 )
@@ -34,7 +35,17 @@ type Test struct {
 	Plans      []*Plan      `json:"plans,omitempty"`
 	// Runs is how many fault-free reference runs to record (default 2).
 	Runs int `json:"runs"`
+	// Converge bounds how long a plan run waits, after its workload and
+	// fault, for the controller to repair the objects that differ from
+	// the reference's end state before they count (nil: DefaultConverge;
+	// 0: no wait).
+	Converge *Duration `json:"converge,omitempty"`
 }
+
+// DefaultConverge is the converge bound of a test that sets none: a
+// controller's typical 30 s periodic resync (operator-sdk's RequeueAfter,
+// a SyncPeriod), plus the time its repair takes.
+const DefaultConverge = 35 * time.Second
 
 // Controller says how to start the controller under test.
 type Controller struct {

@@ -34,6 +34,7 @@ test buggy {
   policies   [faults.intermediate, faults.stale, faults.unobserved]
   masks      [masks.default, volatile]
   invariants [pvcs]
+  converge   10s
 }
 
 test fixed : buggy {
