@@ -17,8 +17,9 @@
 //   - objects whose names differ from run to run (metadata.generateName,
 //     a uid in the name, a ControllerRevision's template hash, an IP
 //     address), folded to kind/namespace/prefix* and compared by count;
-//   - invariants (CEL, through lang/celenv, compiled once) on every state of
-//     the cluster history and on the end state;
+//   - invariants (CEL, through lang/celenv, compiled once) over the
+//     sequence of cluster states — always, never or eventually true, over
+//     the whole run or between two workload steps — and on the end state;
 //   - controller panics and crashes the plan did not cause, workload step
 //     failures and timeouts, and runs that never finished.
 //

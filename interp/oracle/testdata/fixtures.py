@@ -284,6 +284,24 @@ write("converge-persists", "The test run settles with a PodDisruptionBudget miss
 write("converge-unrepairable", "The test run leaves a ConfigMap the reference does not have, and the\ncontroller never writes ConfigMaps: no repair can come from it, so the run\nwould not wait (nothing followed): one finding.",
       refs(), with_fault(test_trace(extra="leftover")), dict(opts(), converge=True))
 
+# ---- invariants over the history ----
+SRC = {"start": {"file": "specs/ds/ds.sieve", "line": 40, "column": 1}, "end": {"file": "specs/ds/ds.sieve", "line": 40, "column": 80}}
+def inv(name, when, expr, between=None):
+    i = {"name": name, "src": SRC, "expr": expr, "when": when}
+    if between:
+        i["between"] = {"from": {"workload": "recreate", "step": between[0]}, "to": {"workload": "recreate", "step": between[1]}}
+    return i
+SCALED = 'objects("statefulset", "default").exists(s, s.spec.replicas > 3)'
+HISTORY = [
+    inv("never scaled past 3", "never", SCALED),
+    inv("never scaled past 3 before step 2", "never", SCALED, between=(1, 2)),
+    inv("eventually ready", "eventually", 'objects("statefulset", "default").exists(s, s.status.readyReplicas == 3)'),
+    inv("three PVCs after step 1", "always", 'objects("persistentvolumeclaim", "default").size() == 3', between=(1, 2)),
+    inv("eventually three PVCs after step 1", "eventually", 'objects("persistentvolumeclaim", "default").size() == 3', between=(1, 2)),
+]
+write("invariant-history", "Invariants over the history. The test run scales the StatefulSet to 5 and\nback during step 2 and ends with 2 ready replicas: \"never scaled past 3\"\nbreaks (the same over the stretch from the end of step 1 to the start of\nstep 2 holds: the scale comes later), \"eventually ready\" breaks (no state\nhas 3 ready), and the PVC invariants hold between the steps (the state\ncurrent when the stretch opens counts, while an unlimited always would\nbreak on the first states). With the readyReplicas field: three findings.",
+      refs(), with_fault(test_trace(transient_replicas=5, ready=2)), opts(invariants=HISTORY))
+
 # ---- report fixture: a results directory ----
 import shutil
 ROOT = os.path.join(HERE, '..', '..', 'report', 'testdata', 'results')
