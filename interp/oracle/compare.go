@@ -13,24 +13,40 @@ import (
 // generated names (see compareFolded) and masked objects and fields.
 func (o *Oracle) compareEnd(test *run) []*Finding {
 	var fs []*Finding
-	for _, k := range sortedKeys(o.ref.end, test.end) {
-		if _, ok := folded(k, o.ref, test); ok || o.end.Whole(k) {
-			continue
-		}
-		ref, inRef := o.ref.end[k]
+	for _, k := range o.endKeys(test) {
 		val, inTest := test.end[k]
-		switch {
-		case !inTest:
-			fs = append(fs, &Finding{Check: CheckMissing, Key: k.String(), Reference: rawJSON(o.end.Strip(k, ref)),
-				Message: fmt.Sprintf("%s is missing at the end (the reference has it)", k)})
-		case !inRef:
-			fs = append(fs, &Finding{Check: CheckExtra, Key: k.String(), Value: rawJSON(o.end.Strip(k, val)),
-				Message: fmt.Sprintf("%s exists at the end (the reference does not have it)", k)})
-		default:
-			fs = append(fs, fieldFindings(k, o.end.Object(k), o.keys, ref, val)...)
-		}
+		fs = append(fs, o.compareObject(k, val, inTest)...)
 	}
 	return fs
+}
+
+// endKeys are the objects present at the end of the reference or of test
+// that compareEnd compares one by one, sorted.
+func (o *Oracle) endKeys(test *run) []trace.Key {
+	var out []trace.Key
+	for _, k := range sortedKeys(o.ref.end, test.end) {
+		if _, ok := folded(k, o.ref, test); !ok && !o.end.Whole(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// compareObject compares one object's end state, val (present says it
+// exists), with the reference's.
+func (o *Oracle) compareObject(k trace.Key, val map[string]any, present bool) []*Finding {
+	ref, inRef := o.ref.end[k]
+	switch {
+	case !present && !inRef:
+		return nil
+	case !present:
+		return []*Finding{{Check: CheckMissing, Key: k.String(), Reference: rawJSON(o.end.Strip(k, ref)),
+			Message: fmt.Sprintf("%s is missing at the end (the reference has it)", k)}}
+	case !inRef:
+		return []*Finding{{Check: CheckExtra, Key: k.String(), Value: rawJSON(o.end.Strip(k, val)),
+			Message: fmt.Sprintf("%s exists at the end (the reference does not have it)", k)}}
+	}
+	return fieldFindings(k, o.end.Object(k), o.keys, ref, val)
 }
 
 // fieldFindings reports each differing field of one object. An object

@@ -17,10 +17,20 @@
 //   - objects whose names differ from run to run (metadata.generateName,
 //     a uid in the name, a ControllerRevision's template hash, an IP
 //     address), folded to kind/namespace/prefix* and compared by count;
-//   - invariants (CEL, through lang/celenv, compiled once) on every state of
-//     the cluster history and on the end state;
+//   - invariants (CEL, through lang/celenv, compiled once) over the
+//     sequence of cluster states — always, never or eventually true, over
+//     the whole run or between two workload steps — and on the end state;
 //   - controller panics and crashes the plan did not cause, workload step
 //     failures and timeouts, and runs that never finished.
+//
+// Convergence before judgement: Converge names the objects of a plan run
+// that differ from the reference's end state when the run settles (nil
+// when none does, or none is of a kind the controller writes, so that no
+// repair can come); the pipeline keeps the run going while the controller
+// may repair them, feeding later history entries to Observe, which
+// rechecks those objects only. The end state judged is the run's last;
+// Transient reports the differences that were there when the run settled
+// (the trace's converge mark) and were repaired since, not as findings.
 //
 // Masks (the standard library's, the spec's and the learned ones) and the
 // controller's own objects (its pod, its lease) are left out. Learn derives

@@ -113,6 +113,10 @@ type Finding struct {
 	// Seq is the trace entry where it happened: the history entry after
 	// which the state broke the invariant, the step or controller entry.
 	Seq int64 `json:"seq,omitempty"`
+	// RepairedAfter is set on a transient difference (Oracle.Transient):
+	// the seconds from the moment the run settled to the object's last
+	// change, the controller's repair.
+	RepairedAfter float64 `json:"repairedAfter,omitempty"`
 	// Message says what happened in one line.
 	Message string `json:"message"`
 	// Reproduce is the command that runs the plan again. The oracle leaves

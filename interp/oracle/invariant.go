@@ -47,7 +47,8 @@ func (o *Oracle) compileInvariants() error {
 }
 
 // breach is the first state of a run that broke (or could not evaluate)
-// one invariant, and how many states broke it.
+// one invariant, and how many states broke it; an eventually invariant
+// that no state made true breaks at the run's last entry (states 0).
 type breach struct {
 	inv    *invariant
 	seq    int64
@@ -55,68 +56,147 @@ type breach struct {
 	err    error
 }
 
-// evalInvariants replays the history of t and evaluates each "always"
-// invariant after every history entry and each "end" invariant on the end
-// state. It returns the breaches in invariant order.
+// replayState is what evalInvariants keeps per invariant over the history.
+type replayState struct {
+	// open says the invariant's window is open (always, without one);
+	// opened that it opened at some point.
+	open, opened bool
+	// seen says an eventually invariant was true in some state.
+	seen bool
+}
+
+// replayer evaluates the invariants over one run's states.
+type replayer struct {
+	o        *Oracle
+	w        *world
+	found    map[*invariant]*breach
+	verdicts map[*invariant]*verdict
+	states   map[*invariant]*replayState
+}
+
+// evalInvariants replays the history of t and evaluates each invariant
+// over the history (always, never, eventually) after every history entry
+// inside its window (between two workload steps; the whole run without
+// one), and each "end" invariant on the end state. It returns the
+// breaches in invariant order.
 func (o *Oracle) evalInvariants(t *trace.Trace) []*breach {
 	if len(o.invariants) == 0 {
 		return nil
 	}
-	w := newWorld()
-	found := map[*invariant]*breach{}
-	verdicts := map[*invariant]*verdict{}
+	r := &replayer{o: o, w: newWorld(), found: map[*invariant]*breach{}, verdicts: map[*invariant]*verdict{},
+		states: map[*invariant]*replayState{}}
+	for _, inv := range o.invariants {
+		open := inv.ir.Between == nil
+		r.states[inv] = &replayState{open: open, opened: open}
+	}
 	var last int64
 	for i := range t.Entries {
 		e := &t.Entries[i]
-		if e.Type != trace.History || e.Key == nil {
-			continue
+		switch {
+		case e.Type == trace.Step:
+			r.window(e)
+		case e.Type == trace.History && e.Key != nil:
+			obj, err := decodeObject(e)
+			if err != nil {
+				continue // compareEnd reports the malformed trace
+			}
+			r.w.apply(*e.Key, e.Event, obj)
+			last = e.Seq
+			r.evalHistory(e.Seq, e.Key.Kind, false)
 		}
-		obj, err := decodeObject(e)
-		if err != nil {
-			continue // compareEnd reports the malformed trace
-		}
-		w.apply(*e.Key, e.Event, obj)
-		last = e.Seq
-		o.evalAt(w, e.Seq, ir.Always, e.Key.Kind, found, verdicts)
 	}
 	if last == 0 {
-		o.evalAt(w, 0, ir.Always, "", found, verdicts)
+		r.evalHistory(0, "", true)
 	}
-	o.evalAt(w, last, ir.AtEnd, "", found, verdicts)
+	r.evalEnd(last)
 	var out []*breach
 	for _, inv := range o.invariants {
-		if b := found[inv]; b != nil {
+		if b := r.found[inv]; b != nil {
 			out = append(out, b)
 		}
 	}
 	return out
 }
 
-// evalAt evaluates the invariants checked at when on the current state.
-// changed is the kind of the object that just changed ("" for none); an
-// invariant that read no kind matching it keeps its last verdict.
-func (o *Oracle) evalAt(w *world, seq int64, when ir.When, changed string, found map[*invariant]*breach, last map[*invariant]*verdict) {
-	for _, inv := range o.invariants {
-		if inv.ir.When != when && !(when == ir.Always && inv.ir.When == "") {
-			continue
+// window opens an invariant's window at the end of its first step and
+// closes it at the start of its second, evaluating the state current
+// when it opens.
+func (r *replayer) window(e *trace.Entry) {
+	for _, inv := range r.o.invariants {
+		b, st := inv.ir.Between, r.states[inv]
+		switch {
+		case b == nil:
+		case !st.opened && e.Phase == "end" && stepIs(e, b.From):
+			st.open, st.opened = true, true
+			r.evalOne(inv, e.Seq, "", true)
+		case st.open && e.Phase == "start" && stepIs(e, b.To):
+			st.open = false
 		}
-		if b := found[inv]; b != nil && b.err != nil {
-			continue
-		}
-		v := last[inv]
-		if v == nil || v.affected(changed) {
-			v = evalOne(o, inv, w)
-			last[inv] = v
-		}
-		if v.ok && v.err == nil {
-			continue
-		}
-		if b := found[inv]; b != nil {
-			b.states++
-			continue
-		}
-		found[inv] = &breach{inv: inv, seq: seq, states: 1, err: v.err}
 	}
+}
+
+// stepIs reports whether a step entry is the step ref names.
+func stepIs(e *trace.Entry, ref ir.StepRef) bool {
+	return e.Workload == ref.Workload && e.Index == ref.Step-1
+}
+
+// evalHistory evaluates the invariants over the history whose window is
+// open on the current state. changed is the kind of the object that just
+// changed; force evaluates even those that read no such kind.
+func (r *replayer) evalHistory(seq int64, changed string, force bool) {
+	for _, inv := range r.o.invariants {
+		if inv.ir.When != ir.AtEnd && r.states[inv].open {
+			r.evalOne(inv, seq, changed, force)
+		}
+	}
+}
+
+// evalEnd evaluates the end invariants on the end state, and breaks the
+// eventually invariants no state made true.
+func (r *replayer) evalEnd(last int64) {
+	for _, inv := range r.o.invariants {
+		switch inv.ir.When {
+		case ir.AtEnd:
+			r.evalOne(inv, last, "", true)
+		case ir.Eventually:
+			if !r.states[inv].seen && r.found[inv] == nil {
+				r.found[inv] = &breach{inv: inv, seq: last}
+			}
+		}
+	}
+}
+
+// evalOne evaluates one invariant on the current state (again only if
+// force or the changed kind can change its verdict) and records a breach.
+func (r *replayer) evalOne(inv *invariant, seq int64, changed string, force bool) {
+	st := r.states[inv]
+	if b := r.found[inv]; (b != nil && b.err != nil) || st.seen {
+		return
+	}
+	v := r.verdicts[inv]
+	if force || v == nil || v.affected(changed) {
+		v = evalOne(r.o, inv, r.w)
+		r.verdicts[inv] = v
+	}
+	broken := v.err != nil
+	switch {
+	case v.err != nil:
+	case inv.ir.When == ir.Eventually:
+		st.seen = v.ok
+		return
+	case inv.ir.When == ir.Never:
+		broken = v.ok
+	default:
+		broken = !v.ok
+	}
+	if !broken {
+		return
+	}
+	if b := r.found[inv]; b != nil {
+		b.states++
+		return
+	}
+	r.found[inv] = &breach{inv: inv, seq: seq, states: 1, err: v.err}
 }
 
 // verdict is an invariant's last result and the kinds it read.
@@ -170,8 +250,7 @@ func (o *Oracle) checkInvariants(t *trace.Trace, reference bool) ([]*Finding, er
 			f.Severity = Low
 			f.Message = fmt.Sprintf("invariant %q could not be evaluated at trace entry %d: %v", b.inv.ir.Name, b.seq, b.err)
 		default:
-			f.Message = fmt.Sprintf("invariant %q is false at trace entry %d (%d %s)",
-				b.inv.ir.Name, b.seq, b.states, plural(b.states, "state", "states"))
+			f.Message = breachMessage(b)
 		}
 		if b.inv.refBroken && b.err == nil && !reference {
 			f.Severity = Medium
@@ -180,6 +259,23 @@ func (o *Oracle) checkInvariants(t *trace.Trace, reference bool) ([]*Finding, er
 		fs = append(fs, f)
 	}
 	return fs, nil
+}
+
+// breachMessage says how a breach broke its invariant.
+func breachMessage(b *breach) string {
+	inv := b.inv.ir
+	where := ""
+	if w := inv.Between; w != nil {
+		where = fmt.Sprintf(" between %s and %s", w.From, w.To)
+	}
+	states := fmt.Sprintf("(%d %s)", b.states, plural(b.states, "state", "states"))
+	switch inv.When {
+	case ir.Eventually:
+		return fmt.Sprintf("invariant %q (eventually) is true in no state%s", inv.Name, where)
+	case ir.Never:
+		return fmt.Sprintf("invariant %q (never) is true at trace entry %d%s %s", inv.Name, b.seq, where, states)
+	}
+	return fmt.Sprintf("invariant %q is false at trace entry %d%s %s", inv.Name, b.seq, where, states)
 }
 
 func plural(n int, one, many string) string {

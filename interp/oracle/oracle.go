@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/trace"
@@ -34,12 +35,14 @@ type Options struct {
 // Oracle compares test runs with the reference runs it was built from. It
 // is safe for concurrent use by several Check calls.
 type Oracle struct {
-	opts       Options
-	own        func(trace.Key) bool
-	ref        *run
-	refFailed  map[stepID]bool
-	learned    []*ir.MaskRule
-	keys       *listKeys
+	opts      Options
+	own       func(trace.Key) bool
+	ref       *run
+	refFailed map[stepID]bool
+	learned   []*ir.MaskRule
+	keys      *listKeys
+	// writes holds the kinds the controller wrote in a reference run.
+	writes     map[string]bool
 	end, hist  *mask.Matcher
 	invariants []*invariant
 }
@@ -74,6 +77,10 @@ func (o *Oracle) prepare(refs []*trace.Trace) error {
 		runs[i] = r
 	}
 	o.ref = runs[0]
+	o.writes = map[string]bool{}
+	for _, t := range refs {
+		maps.Copy(o.writes, writtenKinds(t))
+	}
 	o.keys = newListKeys(o.ref)
 	o.refFailed = failedSteps(refs)
 	masks := o.opts.Masks

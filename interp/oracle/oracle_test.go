@@ -25,6 +25,11 @@ type fixtureOptions struct {
 	Masks      []*ir.Mask      `json:"masks"`
 	Invariants []*ir.Invariant `json:"invariants"`
 	OwnKeys    []trace.Key     `json:"ownKeys"`
+	// Converge asks for out/converge.json and out/transient.json: the
+	// objects Oracle.Converge follows on the test run up to its converge
+	// mark (or all of it), those still pending after Observe of the rest,
+	// and Oracle.Transient.
+	Converge bool `json:"converge"`
 }
 
 // TestGolden runs every testdata/*.txtar archive: ref1.jsonl, ref2.jsonl,
@@ -73,11 +78,53 @@ func runGolden(t *testing.T, file string, env *celenv.Env) {
 		refFs = []*Finding{}
 	}
 	got := map[string][]byte{"out/findings.json": indent(t, fs), "out/reference.json": indent(t, refFs)}
+	if fo.Converge {
+		got["out/converge.json"] = indent(t, convergence(t, o, test))
+		tr, err := o.Transient(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr == nil {
+			tr = []*Finding{}
+		}
+		got["out/transient.json"] = indent(t, tr)
+	}
 	if len(refs) > 1 {
 		got["out/learned.sieve"] = FormatMask("learned", []string{"learned from the reference runs"}, o.Learned())
 	}
 	compareGolden(t, file, ar, got)
 	checkExpectation(t, ar, fs)
+}
+
+// converged is what out/converge.json shows.
+type converged struct {
+	Followed []trace.Key `json:"followed"`
+	Pending  []trace.Key `json:"pending"`
+}
+
+// convergence follows the test run as a plan run does: Converge on the
+// trace up to its converge mark, then Observe of every later entry.
+func convergence(t *testing.T, o *Oracle, test *trace.Trace) converged {
+	n := len(test.Entries)
+	for i, e := range test.Entries {
+		if e.Type == trace.Converge && e.What == "start" {
+			n = i
+			break
+		}
+	}
+	c, err := o.Converge(&trace.Trace{Header: test.Header, Entries: test.Entries[:n]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c == nil {
+		return converged{}
+	}
+	out := converged{Followed: c.Pending()}
+	for i := n; i < len(test.Entries); i++ {
+		c.Observe(&test.Entries[i])
+	}
+	out.Pending = c.Pending()
+	return out
 }
 
 // checkExpectation holds the archive's comment to its claim: "no finding"
@@ -90,6 +137,8 @@ func checkExpectation(t *testing.T, ar *txtar.Archive, fs []*Finding) {
 		t.Errorf("want no finding, got %d: %s", len(fs), fs[0].Message)
 	case strings.Contains(c, "one finding") && len(fs) != 1:
 		t.Errorf("want one finding, got %d", len(fs))
+	case strings.Contains(c, "two findings") && len(fs) != 2:
+		t.Errorf("want two findings, got %d", len(fs))
 	}
 }
 

@@ -28,6 +28,12 @@ type run struct {
 // replay reads the cluster history of t. Objects the own predicate accepts
 // are left out.
 func replay(t *trace.Trace, own func(trace.Key) bool) (*run, error) {
+	return replayUntil(t, own, 0)
+}
+
+// replayUntil is replay of the entries up to sequence number until (0:
+// all of them).
+func replayUntil(t *trace.Trace, own func(trace.Key) bool, until int64) (*run, error) {
 	r := &run{
 		header: t.Header,
 		end:    map[trace.Key]map[string]any{},
@@ -37,6 +43,9 @@ func replay(t *trace.Trace, own func(trace.Key) bool) (*run, error) {
 	}
 	for i := range t.Entries {
 		e := &t.Entries[i]
+		if until > 0 && e.Seq > until {
+			break
+		}
 		if e.Type == trace.Fault && r.pre == nil {
 			r.pre = cloneCounts(r.counts)
 		}

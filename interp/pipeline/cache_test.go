@@ -54,8 +54,8 @@ type keyInputs struct {
 }
 
 // TestCacheKey checks what the reference cache key depends on: not source
-// positions; the IR, the manifests and stand-in programs it reads and the
-// sieve version.
+// positions, masks, invariants, policies or plans; the controller, the
+// manifests and stand-in programs it reads and the sieve version.
 func TestCacheKey(t *testing.T) {
 	dir := t.TempDir()
 	o := &keyInputs{Test: cacheTest(t, dir), BaseDir: dir, Cache: &Cache{Version: "v1"}}
@@ -64,6 +64,13 @@ func TestCacheKey(t *testing.T) {
 	o.Test.Src.Start.Line, o.Test.Workloads[0].Steps[0].Src.Start.Line = 30, 70
 	if got := key(t, o); got != base {
 		t.Errorf("moving declarations changed the key")
+	}
+	o.Test.Masks = []*ir.Mask{{Name: "m", Rules: []*ir.MaskRule{{Target: ir.Ref{Kind: "configmap", Namespace: "*", Name: "*"}, Whole: true}}}}
+	o.Test.Invariants = []*ir.Invariant{{Name: "i", Expr: "true"}}
+	o.Test.Policies = []*ir.Policy{{Name: "p", Patterns: []ir.Pattern{ir.Stale}}}
+	o.Test.Plans = []*ir.Plan{{Name: "p1"}}
+	if got := key(t, o); got != base {
+		t.Errorf("masks, invariants, policies or plans changed the key")
 	}
 	o.Test.Controller.Args = []string{"--fixed"}
 	if got := key(t, o); got == base {

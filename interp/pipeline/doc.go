@@ -9,7 +9,10 @@
 //     Selection chooses (--pattern, --shard, --max-plans): a plan.Set.
 //   - RunPlans runs each plan on a reset backend (in parallel workers, each
 //     with its own backend; RunPlan runs one) and Judge turns the oracle's
-//     findings on its trace into a report.Result, written as it ends.
+//     findings on its trace into a report.Result, written as it ends. A
+//     plan run that settles with objects differing from the reference
+//     waits, up to the test's converge bound, for the controller to repair
+//     them before it ends (converge.go); the repaired ones are transient.
 //
 // Start and Finish keep the results directory's summary.json; Test
 // composes every stage as sieve run does. Masks assembles a test's masks

@@ -21,6 +21,7 @@ import (
 	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/inject"
 	"github.com/sievetool/sieve/interp/mask"
+	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/interp/report"
@@ -78,6 +79,10 @@ type Run struct {
 	Settle time.Duration
 	// Errors receives the errors of injected actions (restarts); may be nil.
 	Errors func(error)
+	// Converge, for a plan run, makes the run wait for the controller to
+	// repair what differs from the reference before it ends (nil: no
+	// wait).
+	Converge *Converge
 }
 
 // Outcome is what a run produced.
@@ -147,7 +152,7 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 		return nil, err
 	}
 	defer tw.Close()
-	s := &session{w: w, r: r, tw: tw, clock: c}
+	s := &session{w: w, r: r, tw: tw, clock: c, tracePath: out.Trace}
 	defer s.close()
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -201,6 +206,14 @@ type session struct {
 	errs      []error
 	unhealthy error
 	closers   []func()
+
+	// tracePath is the trace's file; conv follows the objects that
+	// differ from the reference while the run waits for convergence, and
+	// since holds the history entries written while follow reads the
+	// trace.
+	tracePath string
+	conv      *oracle.Convergence
+	since     []trace.Entry
 }
 
 // proxy returns the run's proxy, nil until it started.
@@ -213,10 +226,13 @@ func (s *session) proxy() *proxy.Proxy {
 // sink writes an entry to the trace and shows history and workload steps
 // to the injector.
 func (s *session) sink(e trace.Entry) {
-	if _, err := s.tw.Add(e); err != nil {
+	seq, err := s.tw.Add(e)
+	if err != nil {
 		s.fail(err)
 	}
 	s.clock.observe(&e)
+	e.Seq = seq
+	s.observe(e)
 	if s.inj != nil && (e.Type == trace.History || e.Type == trace.Step) {
 		s.inj.Observe(e)
 	}
@@ -387,8 +403,9 @@ func (s *session) controller(kubeconfig string) (*ir.Controller, error) {
 
 // workloads runs the test's workloads, then waits for the controller to
 // settle; then the fault ends (the plan's actions due by a timer fire,
-// events it still holds are delivered) and the controller settles again.
-// It returns the first failed step.
+// events it still holds are delivered) and the controller settles again;
+// then, for a plan run, it waits for what differs from the reference to
+// converge (converge). It returns the first failed step.
 func (s *session) workloads(ctx context.Context) error {
 	var failed error
 	for _, wl := range s.r.Test.Workloads {
@@ -413,6 +430,7 @@ func (s *session) workloads(ctx context.Context) error {
 		s.clock.enter(report.PhaseSettle, "after the fault")
 		_ = s.settle(sctx, settle)
 	}
+	s.converge(ctx, settle)
 	return failed
 }
 

@@ -15,6 +15,10 @@ import (
 // action that did not fire by number only). The caller sets Started and
 // Seconds.
 //
+// Differences from the reference's end state that the controller
+// repaired while the run waited for convergence are Transient, not
+// findings (oracle.Transient).
+//
 // A run in which an action never fired tested nothing: it is not-injected
 // whatever the oracle says, and the oracle's findings are kept in Untested,
 // not counted. Otherwise a run with findings failed and one without passed.
@@ -28,9 +32,14 @@ func Judge(o *oracle.Oracle, p *planfile.Plan, t *trace.Trace, out report.Layout
 			f.Reproduce = out.Reproduce(f.Plan)
 		}
 	}
+	transient, err := o.Transient(t)
+	if err != nil {
+		return nil, err
+	}
 	r := &report.Result{
 		Version: report.Version, Test: t.Header.Test, Plan: t.Header.Plan, Pattern: t.Header.Pattern,
 		Dir: dir, Findings: []*oracle.Finding{}, Status: report.Passed,
+		Transient: transient, Converge: convergeEnd(t),
 	}
 	switch {
 	case oracle.Unfired(t) >= 0:
@@ -39,6 +48,17 @@ func Judge(o *oracle.Oracle, p *planfile.Plan, t *trace.Trace, out report.Layout
 		r.Status, r.Findings = report.Failed, fs
 	}
 	return r, nil
+}
+
+// convergeEnd is how the run's wait for convergence ended ("" when it
+// did not wait).
+func convergeEnd(t *trace.Trace) string {
+	for _, e := range t.Entries {
+		if e.Type == trace.Converge && e.What == "end" {
+			return e.Message
+		}
+	}
+	return ""
 }
 
 // notFired describes the first action of the run's plan that never fired.

@@ -171,8 +171,9 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 	t := pr.refs.Test
 	start := time.Now()
 	r := Run{Test: t, BaseDir: pr.env.BaseDir, Dir: dir, Plan: p, Masks: pr.refs.Masks.Plan,
-		Header: trace.Header{Test: t.Name, Spec: pr.env.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
-		Errors: func(err error) { pr.env.progressf("%v", err) }}
+		Header:   trace.Header{Test: t.Name, Spec: pr.env.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
+		Errors:   func(err error) { pr.env.progressf("%v", err) },
+		Converge: &Converge{Oracle: pr.refs.Oracle, Bound: convergeBound(t)}}
 	res, runErr := w.Execute(ctx, r)
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()

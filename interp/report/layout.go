@@ -28,6 +28,7 @@ const (
 	PlanFile      = "plan.json"
 	ResultFile    = "result.json"
 	PrunedFile    = "pruned.jsonl"
+	ClientLog     = "client.log"
 
 	referenceDir = "reference"
 	plansDir     = "plans"
@@ -41,6 +42,10 @@ type Layout struct {
 
 // Summary is ROOT/summary.json.
 func (l Layout) Summary() string { return filepath.Join(l.Root, SummaryFile) }
+
+// Client is ROOT/client.log, the log lines of the Kubernetes client
+// libraries in sieve's own process (client-go's watches of the cluster).
+func (l Layout) Client() string { return filepath.Join(l.Root, ClientLog) }
 
 // Learned is ROOT/learned.sieve, the masks learned from the reference runs.
 func (l Layout) Learned() string { return filepath.Join(l.Root, LearnedFile) }

@@ -28,16 +28,17 @@ type Phase struct {
 // The phases of a run other than its workload steps, in run order, and
 // the kinds of fault window.
 const (
-	PhaseReset    = "reset"   // the control plane reset to its checkpoint (or replaced)
-	PhaseSetup    = "setup"   // history watch, CRDs, namespaces, the proxy
-	PhaseStart    = "start"   // the controller started, until it was ready
-	PhaseSettle   = "settle"  // a settle step, or the settle after the workload
-	PhaseFinish   = "finish"  // the fault ended after the workload (timed actions, holds lifted)
-	PhaseStop     = "stop"    // the controller, proxy and history watch stopped
-	PhaseJudge    = "judge"   // the trace read back and compared with the reference
-	WindowStale   = "stale"   // a stale view held
-	WindowHold    = "hold"    // watch events held
-	WindowRestart = "restart" // the controller killed by the plan, until it was ready again
+	PhaseReset    = "reset"    // the control plane reset to its checkpoint (or replaced)
+	PhaseSetup    = "setup"    // history watch, CRDs, namespaces, the proxy
+	PhaseStart    = "start"    // the controller started, until it was ready
+	PhaseSettle   = "settle"   // a settle step, or the settle after the workload
+	PhaseFinish   = "finish"   // the fault ended after the workload (timed actions, holds lifted)
+	PhaseConverge = "converge" // rechecking differing objects while the controller may repair them
+	PhaseStop     = "stop"     // the controller, proxy and history watch stopped
+	PhaseJudge    = "judge"    // the trace read back and compared with the reference
+	WindowStale   = "stale"    // a stale view held
+	WindowHold    = "hold"     // watch events held
+	WindowRestart = "restart"  // the controller killed by the plan, until it was ready again
 )
 
 // Timing is where one run's time went.

@@ -26,7 +26,7 @@ func TestRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Totals; got.Plans != 6 || got.Failed != 2 || got.Flaky != 1 || got.Passed != 1 || got.NotInjected != 1 || got.Errors != 1 {
+	if got := s.Totals; got.Plans != 7 || got.Failed != 2 || got.Flaky != 1 || got.Passed != 2 || got.NotInjected != 1 || got.Errors != 1 {
 		t.Errorf("totals: %+v", got)
 	}
 	if s.ExitCode() != 1 {

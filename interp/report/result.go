@@ -47,6 +47,12 @@ type Result struct {
 	// Untested are the oracle's findings on a not-injected run: shown as
 	// context, not counted (the plan's fault did not cause them).
 	Untested []*oracle.Finding `json:"untested,omitempty"`
+	// Transient are the differences from the reference's end state that
+	// the run had when it settled and that the controller repaired while
+	// the run waited for convergence (the test's converge bound): shown,
+	// not counted. Converge says how that wait ended.
+	Transient []*oracle.Finding `json:"transient,omitempty"`
+	Converge  string            `json:"converge,omitempty"`
 	// Retried says why the plan's first attempt proves nothing (its
 	// control plane or the proxy's upstream failed during it); the plan
 	// then ran once more on a new control plane, and this is that run's

@@ -72,6 +72,7 @@ func Text(w io.Writer, s *Summary, opt TextOptions) error {
 		p.group(s, g)
 	}
 	p.problems(s)
+	p.transient(s)
 	if opt.Verbose {
 		p.plans(s)
 	}
@@ -207,6 +208,22 @@ func (p *printer) group(s *Summary, g *Group) {
 	p.printf("       in %d %s: %s\n", len(g.Plans), plural(len(g.Plans), "plan", "plans"), strings.Join(names, ", "))
 	if f.Reproduce != "" {
 		p.printf("       %s\n", p.paint(ansiDim, "reproduce: "+f.Reproduce))
+	}
+}
+
+// transient says how many plans had differences from the reference that
+// the controller repaired while they waited for convergence (not
+// counted; their result.json lists them).
+func (p *printer) transient(s *Summary) {
+	plans, diffs := 0, 0
+	for _, r := range s.Results {
+		if len(r.Transient) > 0 {
+			plans, diffs = plans+1, diffs+len(r.Transient)
+		}
+	}
+	if plans > 0 {
+		p.printf("\n%s %d %s repaired by the controller after the run settled, in %d %s (transient, not counted; see \"transient\" in result.json)\n",
+			p.paint(ansiDim, "NOTE  "), diffs, plural(diffs, "difference", "differences"), plans, plural(plans, "plan", "plans"))
 	}
 }
 

@@ -306,7 +306,7 @@ func (tl *timeline) widen(zero float64, tm Timing) {
 // phaseColors are the phases' colours; workload steps share one.
 var phaseColors = map[string]string{
 	PhaseReset: "#8d6e63", PhaseSetup: "#a1887f", PhaseStart: "#43a047", PhaseSettle: "#fbc02d",
-	PhaseFinish: "#ff7043", PhaseStop: "#bdbdbd", PhaseJudge: "#7e57c2", "wait": "#29b6f6",
+	PhaseFinish: "#ff7043", PhaseConverge: "#8d6e63", PhaseStop: "#bdbdbd", PhaseJudge: "#7e57c2", "wait": "#29b6f6",
 }
 
 // phases draws the run's phases as bars and its fault windows beneath

@@ -52,6 +52,10 @@ const (
 	Controller Type = "controller"
 	// Fault is an injected action firing.
 	Fault Type = "fault"
+	// Converge is the start ("start") or end ("end") of a plan run's wait
+	// for the objects that differ from the reference's end state to be
+	// repaired, with what the wait was for or how it ended (Message).
+	Converge Type = "converge"
 )
 
 // Key identifies an object: its kind as KindName gives it ("statefulset",
@@ -114,6 +118,7 @@ type Entry struct {
 	// Controller: what happened (start, exit, crash, panic, kill,
 	// restart), the process ID and exit code, and the log line for a
 	// panic. Fault: the plan action (its index and kind) that fired.
+	// Converge: start or end, and what it waited for or how it ended.
 	What     string `json:"what,omitempty"`
 	PID      int    `json:"pid,omitempty"`
 	ExitCode *int   `json:"exitCode,omitempty"`

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/sievetool/sieve/lang/celenv"
@@ -195,11 +196,55 @@ func (c *checker) maskRule(r *syntax.MaskRule, sc *scope) *ir.MaskRule {
 	return out
 }
 
+// lowerWindow lowers an invariant's between clause, which only an
+// invariant over the history can have.
+func (c *checker) lowerWindow(d *decl, n *syntax.Invariant) *ir.Window {
+	if n.When == "end" {
+		c.errorf(n.Between.Range(), "between", "invariant %s: an end invariant has no between (it holds at the end state; use always, eventually or never)", d.name)
+		return nil
+	}
+	from, okFrom := c.stepRef(d, n.Between.From)
+	to, okTo := c.stepRef(d, n.Between.To)
+	if !okFrom || !okTo {
+		return nil
+	}
+	if from.Workload == to.Workload && to.Step <= from.Step {
+		c.errorf(n.Between.To.Range(), "between", "invariant %s: step %s comes before the end of %s (the window runs from the end of the first step to the start of the second)", d.name, to, from)
+	}
+	return &ir.Window{From: from, To: to}
+}
+
+// stepRef resolves a step reference: a workload declared in scope and a
+// step it has.
+func (c *checker) stepRef(d *decl, r *syntax.StepRef) (ir.StepRef, bool) {
+	name := r.Workload.Name
+	w := c.lookup(d.file, name, false)
+	if w == nil || w.kind != dWorkload {
+		v := &value{kind: kWord, s: name, rng: r.Workload.Range(), file: d.file}
+		if w != nil {
+			v = &value{kind: kRef, ref: w, s: name, rng: r.Workload.Range(), file: d.file}
+		}
+		c.resolveRef(v, dWorkload, "between")
+		return ir.StepRef{}, false
+	}
+	c.checkDecl(w)
+	steps := len(w.node.(*syntax.Workload).Steps)
+	n, err := strconv.Atoi(r.Step.Text)
+	if err != nil || n < 1 || n > steps {
+		c.errorf(r.Step.Range(), "between", "workload %s has no step %s (it has %d, numbered from 1)", name, r.Step.Text, steps)
+		return ir.StepRef{}, false
+	}
+	return ir.StepRef{Workload: c.irName(w), Step: n}, true
+}
+
 func (c *checker) lowerInvariant(d *decl) *ir.Invariant {
 	n := d.node.(*syntax.Invariant)
 	inv := &ir.Invariant{Name: c.irName(d), Src: n.Range(), When: ir.Always}
-	if n.When == "end" {
-		inv.When = ir.AtEnd
+	if n.When != "" {
+		inv.When = ir.When(n.When)
+	}
+	if n.Between != nil {
+		inv.Between = c.lowerWindow(d, n)
 	}
 	if n.CEL != nil {
 		v := c.evalPrimary(n.CEL, &scope{file: d.file})

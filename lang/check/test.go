@@ -10,7 +10,7 @@ import (
 
 // testAttrNames are the attributes of a test besides controller ones.
 func testAttrNames() []string {
-	return strings.Fields("controller workloads policies masks invariants plans runs")
+	return strings.Fields("controller workloads policies masks invariants plans runs converge")
 }
 
 const defaultRuns = 2
@@ -150,6 +150,12 @@ func (c *checker) testAttr(t *ir.Test, name string, v *value) {
 		if n, ok := c.integer(v, "runs", 1); ok {
 			t.Runs = int(n)
 		}
+	case "converge":
+		if v.use(kDuration) {
+			return
+		}
+		d := c.toDuration(v, "converge", false)
+		t.Converge = &d
 	}
 }
 

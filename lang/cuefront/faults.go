@@ -112,7 +112,37 @@ func (l *lowerer) invariant(v cue.Value) *ir.Invariant {
 	}
 	e, _ := field(v, "expr")
 	l.cel(e, celenv.Invariant, i.Expr)
+	if b, ok := field(v, "between"); ok {
+		i.Between = l.window(b, i)
+	}
 	return i
+}
+
+// window lowers an invariant's between, which only an invariant over the
+// history can have.
+func (l *lowerer) window(b cue.Value, i *ir.Invariant) *ir.Window {
+	if i.When == ir.AtEnd {
+		l.errorf(b, "between", "invariant %s: an end invariant has no between (it holds at the end state; use always, eventually or never)", i.Name)
+		return nil
+	}
+	from, to := l.stepRef(b, "from"), l.stepRef(b, "to")
+	if from.Workload == to.Workload && to.Step <= from.Step && to.Step > 0 {
+		t, _ := field(b, "to")
+		l.errorf(t, "between", "invariant %s: step %s comes before the end of %s (the window runs from the end of the first step to the start of the second)", i.Name, to, from)
+	}
+	return &ir.Window{From: from, To: to}
+}
+
+// stepRef lowers one end of a window: a workload and a step it has.
+func (l *lowerer) stepRef(b cue.Value, name string) ir.StepRef {
+	r, _ := field(b, name)
+	w, _ := field(r, "of")
+	ref := ir.StepRef{Workload: str(w, "name"), Step: l.integer(r, "step", 0)}
+	if steps := len(elems(w, "steps")); ref.Step > steps {
+		s, _ := field(r, "step")
+		l.errorf(s, "between", "workload %s has no step %d (it has %d, numbered from 1)", ref.Workload, ref.Step, steps)
+	}
+	return ref
 }
 
 // planActions are the fields that make a plan step.

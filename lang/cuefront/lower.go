@@ -74,6 +74,10 @@ func (l *lowerer) test(name string, v cue.Value) *ir.Test {
 	for _, p := range elems(v, "plans") {
 		t.Plans = append(t.Plans, l.plan(p))
 	}
+	if f, ok := field(v, "converge"); ok {
+		d := l.durationOf(f)
+		t.Converge = &d
+	}
 	return t
 }
 

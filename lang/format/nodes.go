@@ -209,7 +209,15 @@ func (p *printer) invariant(v *syntax.Invariant) {
 	if v.When != "" {
 		p.write(v.When, " ")
 	}
+	if w := v.Between; w != nil {
+		p.write("between ", stepRef(w.From), " and ", stepRef(w.To), " ")
+	}
 	p.write(v.CEL.Text)
+}
+
+// stepRef is a step reference as written: resize[2].
+func stepRef(r *syntax.StepRef) string {
+	return r.Workload.Name + "[" + r.Step.Text + "]"
 }
 
 func (p *printer) plan(pl *syntax.Plan) {

@@ -1,7 +1,9 @@
 package ir
 
 import (
+	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/sievetool/sieve/lang/diag"
 )
@@ -34,7 +36,17 @@ type Test struct {
 	Plans      []*Plan      `json:"plans,omitempty"`
 	// Runs is how many fault-free reference runs to record (default 2).
 	Runs int `json:"runs"`
+	// Converge bounds how long a plan run waits, after its workload and
+	// fault, for the controller to repair the objects that differ from
+	// the reference's end state before they count (nil: DefaultConverge;
+	// 0: no wait).
+	Converge *Duration `json:"converge,omitempty"`
 }
+
+// DefaultConverge is the converge bound of a test that sets none: a
+// controller's typical 30 s periodic resync (operator-sdk's RequeueAfter,
+// a SyncPeriod), plus the time its repair takes.
+const DefaultConverge = 35 * time.Second
 
 // Controller says how to start the controller under test.
 type Controller struct {
@@ -303,8 +315,10 @@ type When string
 
 // Invariant checking points.
 const (
-	Always When = "always" // every state in the cluster history
-	AtEnd  When = "end"    // the end state only
+	Always     When = "always"     // every state in the cluster history
+	AtEnd      When = "end"        // the end state only
+	Eventually When = "eventually" // some state in the history
+	Never      When = "never"      // no state in the history
 )
 
 // Invariant is a CEL expression that must hold. It sees
@@ -315,7 +329,28 @@ type Invariant struct {
 	Src  diag.Range `json:"src"`
 	Expr string     `json:"expr"`
 	When When       `json:"when"`
+	// Between limits an invariant over the history (always, eventually,
+	// never) to the states from the end of one workload step to the
+	// start of another (nil: the whole run).
+	Between *Window `json:"between,omitempty"`
 }
+
+// Window is the stretch of a run from the end of workload step From to
+// the start of step To (their first occurrences, To after From).
+type Window struct {
+	From StepRef `json:"from"`
+	To   StepRef `json:"to"`
+}
+
+// StepRef names a workload step: the workload (its IR name, as the trace
+// writes it) and the step's number in it, from 1.
+type StepRef struct {
+	Workload string `json:"workload"`
+	Step     int    `json:"step"`
+}
+
+// String formats the reference as .sieve writes it: resize[2].
+func (r StepRef) String() string { return fmt.Sprintf("%s[%d]", r.Workload, r.Step) }
 
 // Plan is an explicit, user-written test plan: actions fired by triggers.
 type Plan struct {

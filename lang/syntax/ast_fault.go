@@ -22,12 +22,29 @@ type MaskRule struct {
 }
 
 // Invariant declares a CEL expression that must hold; When is "always",
-// "end" or empty (always).
+// "end", "eventually", "never" or empty (always). Between, if set, limits
+// an invariant over the history to the states between two workload steps.
 type Invariant struct {
 	Span
-	Name *Ident     `parser:"'invariant' @@"`
-	When string     `parser:"@('always' | 'end')?"`
-	CEL  *StringLit `parser:"@@"`
+	Name    *Ident     `parser:"'invariant' @@"`
+	When    string     `parser:"@('always' | 'end' | 'eventually' | 'never')?"`
+	Between *Window    `parser:"@@?"`
+	CEL     *StringLit `parser:"@@"`
+}
+
+// Window is the stretch of a run from the end of workload step From to the
+// start of step To.
+type Window struct {
+	Span
+	From *StepRef `parser:"'between' @@"`
+	To   *StepRef `parser:"'and' @@"`
+}
+
+// StepRef names a workload's step by its number, from 1: resize[2].
+type StepRef struct {
+	Span
+	Workload *Ident     `parser:"@@"`
+	Step     *NumberLit `parser:"'[' @@ ']'"`
 }
 
 // Plan declares an explicit test plan: steps run one after another.

@@ -62,8 +62,36 @@ func (p *descent) invariant() *Invariant {
 	p.open(&n.Span)
 	p.expectWord("invariant")
 	n.Name = p.ident()
-	n.When = p.optWord("always", "end")
+	n.When = p.optWord("always", "end", "eventually", "never")
+	if p.ok() && p.isWord("between") {
+		n.Between = p.window()
+	}
 	n.CEL = p.stringLit()
+	p.close(&n.Span)
+	return n
+}
+
+func (p *descent) window() *Window {
+	n := &Window{}
+	p.open(&n.Span)
+	p.expectWord("between")
+	n.From = p.stepRef()
+	p.expectWord("and")
+	n.To = p.stepRef()
+	p.close(&n.Span)
+	return n
+}
+
+func (p *descent) stepRef() *StepRef {
+	n := &StepRef{}
+	p.open(&n.Span)
+	n.Workload = p.ident()
+	p.expectPunct("[")
+	n.Step = &NumberLit{}
+	p.open(&n.Step.Span)
+	n.Step.Text = p.token(tNumber, "a step number")
+	p.close(&n.Step.Span)
+	p.expectPunct("]")
 	p.close(&n.Span)
 	return n
 }

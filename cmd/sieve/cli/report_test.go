@@ -22,7 +22,7 @@ func TestReportCmd(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitFindings, errb.String())
 	}
-	if !strings.HasPrefix(out.String(), "test buggy: 6 plans: 2 failed, 1 flaky") || strings.Contains(out.String(), "\x1b[") {
+	if !strings.HasPrefix(out.String(), "test buggy: 7 plans: 2 failed, 1 flaky") || strings.Contains(out.String(), "\x1b[") {
 		t.Errorf("unexpected summary:\n%s", out.String())
 	}
 	for _, f := range []string{junit, filepath.Join(html, "index.html")} {

@@ -130,9 +130,10 @@ func newRoot(g *globals) *cobra.Command {
 
 // lockResults makes this process the one writer of a results directory
 // (report.Lock): one held by another process is a usage error that names
-// the holder.
+// the holder. While it holds it, the client libraries' log lines go to the
+// directory's client.log (divertClientLogs); unlock puts them back.
 func lockResults(dir string) (unlock func(), err error) {
-	unlock, err = report.Lock(report.Layout{Root: dir})
+	release, err := report.Lock(report.Layout{Root: dir})
 	var locked *report.LockedError
 	if errors.As(err, &locked) {
 		return nil, usageErr(err)
@@ -140,5 +141,10 @@ func lockResults(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, infraErr(err)
 	}
-	return unlock, nil
+	restore, err := divertClientLogs(report.Layout{Root: dir})
+	if err != nil {
+		release()
+		return nil, infraErr(err)
+	}
+	return func() { restore(); release() }, nil
 }

@@ -255,6 +255,53 @@ def pvc_protected(deleting=False):
 write("deleting", "A PVC the test run has started deleting is still there at the end, held\nby its finalizer: one finding, that it is being deleted (not that\nmetadata.deletionGracePeriodSeconds is 0).",
       refs(more=pvc_protected()), with_fault(test_trace(more=pvc_protected(deleting=True))), opts())
 
+# ---- convergence before judgement ----
+def pdb(t):
+    """The controller creates a PodDisruptionBudget (in the reference runs
+    while the workload runs; in a test run, perhaps only at a resync)."""
+    t.add(type="request", key={"kind": "poddisruptionbudget", "namespace": "default", "name": "ds"}, verb="create", code=201)
+    t.hist("ADDED", "poddisruptionbudget", "ds", apiVersion="policy/v1", spec={"maxUnavailable": 1})
+
+def converging(repaired):
+    """A test run that settles with the PodDisruptionBudget missing and the
+    StatefulSet at 2 ready replicas, then waits for convergence: the
+    controller repairs both at its next resync, or does not."""
+    t = test_trace(ready=2)
+    t.add(type="converge", what="start", message="2 objects differ from the reference; waiting up to 35s for the controller to repair them")
+    if repaired:
+        pdb(t)
+        t.hist("MODIFIED", "statefulset", "ds", spec={"replicas": 3, "serviceName": "ds"}, status={"readyReplicas": 3})
+        t.add(type="converge", what="end", message="converged after 28.4s")
+    else:
+        t.hist("MODIFIED", "lease", "ds-controller", spec={"holderIdentity": "ctl-3-renewed-again"})
+        t.add(type="converge", what="end", message="still differing after 35s: poddisruptionbudget/default/ds, statefulset/default/ds")
+    return t
+
+write("converge-repaired", "The test run settles with a PodDisruptionBudget missing and the\nStatefulSet at 2 ready replicas; the controller repairs both at its next\nresync, while the run waits for convergence: no finding, two transient\ndifferences.",
+      refs(more=pdb), converging(repaired=True), dict(opts(), converge=True))
+write("converge-persists", "The test run settles with a PodDisruptionBudget missing and the\nStatefulSet at 2 ready replicas, and the controller repairs neither before\nthe converge bound passes: the differences count (two findings), none is\ntransient.",
+      refs(more=pdb), converging(repaired=False), dict(opts(), converge=True))
+write("converge-unrepairable", "The test run leaves a ConfigMap the reference does not have, and the\ncontroller never writes ConfigMaps: no repair can come from it, so the run\nwould not wait (nothing followed): one finding.",
+      refs(), with_fault(test_trace(extra="leftover")), dict(opts(), converge=True))
+
+# ---- invariants over the history ----
+SRC = {"start": {"file": "specs/ds/ds.sieve", "line": 40, "column": 1}, "end": {"file": "specs/ds/ds.sieve", "line": 40, "column": 80}}
+def inv(name, when, expr, between=None):
+    i = {"name": name, "src": SRC, "expr": expr, "when": when}
+    if between:
+        i["between"] = {"from": {"workload": "recreate", "step": between[0]}, "to": {"workload": "recreate", "step": between[1]}}
+    return i
+SCALED = 'objects("statefulset", "default").exists(s, s.spec.replicas > 3)'
+HISTORY = [
+    inv("never scaled past 3", "never", SCALED),
+    inv("never scaled past 3 before step 2", "never", SCALED, between=(1, 2)),
+    inv("eventually ready", "eventually", 'objects("statefulset", "default").exists(s, s.status.readyReplicas == 3)'),
+    inv("three PVCs after step 1", "always", 'objects("persistentvolumeclaim", "default").size() == 3', between=(1, 2)),
+    inv("eventually three PVCs after step 1", "eventually", 'objects("persistentvolumeclaim", "default").size() == 3', between=(1, 2)),
+]
+write("invariant-history", "Invariants over the history. The test run scales the StatefulSet to 5 and\nback during step 2 and ends with 2 ready replicas: \"never scaled past 3\"\nbreaks (the same over the stretch from the end of step 1 to the start of\nstep 2 holds: the scale comes later), \"eventually ready\" breaks (no state\nhas 3 ready), and the PVC invariants hold between the steps (the state\ncurrent when the stretch opens counts, while an unlimited always would\nbreak on the first states). With the readyReplicas field: three findings.",
+      refs(), with_fault(test_trace(transient_replicas=5, ready=2)), opts(invariants=HISTORY))
+
 # ---- report fixture: a results directory ----
 import shutil
 ROOT = os.path.join(HERE, '..', '..', 'report', 'testdata', 'results')
@@ -292,6 +339,18 @@ plan("unobserved-2", "unobserved", ready=2, actions=[
     {"kind": "hold", "scope": web, "trigger": {"op": "event", "on": "update", "target": web}},
     {"kind": "release", "scope": web, "trigger": {"op": "event", "on": "delete", "target": web, "seen": "cluster"}}])
 plan("stale-3", "stale", skip_pvc=1, recreate_pvc="data-ds-0")  # flaky: its rerun finds nothing
+# passed: the StatefulSet it settled with is repaired at the controller's
+# next resync, while the run waits for convergence (a transient difference)
+def repaired_at_resync(t):
+    t.add(type="converge", what="start", message="1 object differs from the reference (statefulset/default/ds); waiting up to 35s for the controller to repair them")
+    t.hist("MODIFIED", "statefulset", "ds", spec={"replicas": 3, "serviceName": "ds"}, status={"readyReplicas": 3})
+    t.add(type="converge", what="end", message="converged after 29.6s")
+t = Trace(0, plan="intermediate-5", pattern="intermediate", uidseed="c")
+base(t, lease="ctl-3", ready=2)
+repaired_at_resync(t)
+put('plans/intermediate-5/trace.jsonl', t.text())
+put('plans/intermediate-5/controller.log', 'I1202 10:00:00 starting manager\n')
+put('plans/intermediate-5/plan.json', plan_json("intermediate-5", "intermediate"))
 rerun = Trace(0, plan="stale-3", pattern="stale", uidseed="c")
 base(rerun, lease="ctl-3")
 put('plans/stale-3/rerun-1/trace.jsonl', rerun.text())
@@ -300,5 +359,5 @@ put('plans/stale-2/result.json', json.dumps({"version": 1, "test": "buggy", "pla
     "dir": "plans/stale-2", "status": "error", "error": "start controller: exec: \"bin/operator\": file not found",
     "findings": [], "started": "2026-12-02T10:05:00Z", "seconds": 0.4}, indent=2) + "\n")
 put('summary.json', json.dumps({"version": 1, "test": "buggy", "spec": "specs/ds/ds.sieve", "dir": "",
-    "started": "2026-12-02T10:00:00Z", "finished": "2026-12-02T10:09:00Z", "references": 2, "planned": 5}, indent=2) + "\n")
+    "started": "2026-12-02T10:00:00Z", "finished": "2026-12-02T10:09:00Z", "references": 2, "planned": 6}, indent=2) + "\n")
 put('oracle.json', json.dumps(opts(), indent=2) + "\n")

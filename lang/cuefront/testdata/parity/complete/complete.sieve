@@ -28,12 +28,15 @@ invariant pvcs always `
     .filter(p, p.metadata.name.startsWith("data-ds-")).size() <= 3
 `
 
+invariant pods_gone eventually between recreate[3] and recreate[5] `objects("pod", "default").size() == 0`
+
 test buggy {
   controller datastore
   workloads  [recreate(replicas = 3)]
   policies   [faults.intermediate, faults.stale, faults.unobserved]
   masks      [masks.default, volatile]
-  invariants [pvcs]
+  invariants [pvcs, pods_gone]
+  converge   10s
 }
 
 test fixed : buggy {

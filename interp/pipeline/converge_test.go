@@ -1,0 +1,118 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/sievetool/sieve/interp/controller"
+	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// convergeFixture reads one of the oracle's convergence goldens: its
+// oracle, and the test run split at its converge mark.
+func convergeFixture(t *testing.T, name string) (*oracle.Oracle, *trace.Trace, []trace.Entry) {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join("..", "oracle", "testdata", name+".txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs []*trace.Trace
+	var test *trace.Trace
+	var opts struct {
+		Masks   []*ir.Mask  `json:"masks"`
+		OwnKeys []trace.Key `json:"ownKeys"`
+	}
+	for _, f := range ar.Files {
+		if f.Name == "options.json" {
+			if err := json.Unmarshal(f.Data, &opts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !strings.HasSuffix(f.Name, ".jsonl") {
+			continue
+		}
+		tr, err := trace.Decode(bytes.NewReader(f.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name == "test.jsonl" {
+			test = tr
+		} else {
+			refs = append(refs, tr)
+		}
+	}
+	o, err := oracle.New(refs, oracle.Options{Masks: opts.Masks, OwnKeys: opts.OwnKeys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range test.Entries {
+		if e.Type == trace.Converge {
+			return o, &trace.Trace{Header: test.Header, Entries: test.Entries[:i]}, test.Entries[i+1:]
+		}
+	}
+	t.Fatalf("%s: no converge mark", name)
+	return nil, nil, nil
+}
+
+// writeTrace writes tr to a file, as a run's trace writer does.
+func writeTrace(t *testing.T, tr *trace.Trace) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	w, err := trace.Create(path, tr.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, e := range tr.Entries {
+		if _, err := w.Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
+}
+
+// TestFollowConverges: a session that has settled follows the objects
+// that differ (read from its trace file), and the history entries written
+// after, shown to it as sink does, repair them.
+func TestFollowConverges(t *testing.T) {
+	o, settled, later := convergeFixture(t, "converge-repaired")
+	s := &session{tracePath: writeTrace(t, settled)}
+	c := s.follow(o)
+	if c == nil {
+		t.Fatal("nothing followed, want the missing PodDisruptionBudget and the StatefulSet")
+	}
+	if got := keyList(c.Pending()); got != "poddisruptionbudget/default/ds, statefulset/default/ds" {
+		t.Fatalf("pending %q", got)
+	}
+	for _, e := range later {
+		s.observe(e)
+	}
+	if p := c.Pending(); len(p) != 0 {
+		t.Errorf("still pending after the repair: %v", p)
+	}
+}
+
+// TestWaitConvergedControllerGone: a run whose controller is not running
+// stops waiting at once, saying so, since no repair can come.
+func TestWaitConvergedControllerGone(t *testing.T) {
+	o, settled, _ := convergeFixture(t, "converge-persists")
+	s := &session{tracePath: writeTrace(t, settled), runner: &controller.Runner{}}
+	c := s.follow(o)
+	if c == nil {
+		t.Fatal("nothing followed")
+	}
+	start := time.Now()
+	how := s.waitConverged(context.Background(), c, time.Minute)
+	if !strings.Contains(how, "the controller is not running") || time.Since(start) > 10*time.Second {
+		t.Errorf("waitConverged: %q after %s, want at once that the controller is not running", how, time.Since(start))
+	}
+}
