@@ -9,7 +9,8 @@
 // generates and prunes the plans, runs each with its fault injected and
 // compares the run with the references. Each plan is a subtest named by
 // the plan's name, exactly as sieve prints it (plan names are lowercase
-// letters, digits, dots and dashes, which go test does not rewrite), so
+// letters, digits, dots and dashes, which go test does not rewrite; it
+// rewrites a space to _ in test names and -run patterns alike), so
 //
 //	go test -run 'TestVolresize/intermediate-.*'
 //

@@ -52,34 +52,35 @@ func Run(t *testing.T, file string, opts ...Option) string {
 }
 
 // loadTests loads the spec and picks the tests c names (all when none);
-// the spec's diagnostics fail t.
+// the spec's diagnostics, or a name it lacks, fail t.
 func loadTests(t *testing.T, file string, c *config) []*ir.Test {
 	t.Helper()
 	dirs := load.SearchPath(c.includes, os.Getenv("SIEVE_PATH"))
 	spec, ds := load.Load(file, load.Options{SearchPath: dirs, Includes: c.includes})
-	var tests []*ir.Test
-	if spec != nil {
-		tests = spec.Tests
-		if len(c.tests) > 0 {
-			tests = nil
-		}
-		for _, name := range c.tests {
-			tt, d := load.SelectTest(spec, name)
-			if d != nil {
-				ds = append(ds, d)
-				continue
-			}
-			tests = append(tests, tt)
-		}
-		if len(tests) == 0 && len(c.tests) == 0 {
-			ds = append(ds, diag.Errorf(diag.Range{Start: diag.Position{Filename: file}}, "run", "the spec defines no test"))
-		}
-	}
 	if ds.HasErrors() {
 		t.Fatalf("sievetest: %s does not check:\n%s", relPath(file), diagText(ds))
 	}
 	if len(ds) > 0 {
 		t.Logf("sievetest: %s:\n%s", relPath(file), diagText(ds))
+	}
+	if len(c.tests) == 0 {
+		if len(spec.Tests) == 0 {
+			t.Fatalf("sievetest: %s: the spec defines no test", relPath(file))
+		}
+		return spec.Tests
+	}
+	var tests []*ir.Test
+	var missing diag.Diagnostics
+	for _, name := range c.tests {
+		tt, d := load.SelectTest(spec, name)
+		if d != nil {
+			missing = append(missing, d)
+			continue
+		}
+		tests = append(tests, tt)
+	}
+	if len(missing) > 0 {
+		t.Fatalf("sievetest: Test:\n%s", diagText(missing))
 	}
 	return tests
 }

@@ -28,13 +28,17 @@ const childEnv = "SIEVETEST_CHILD"
 func TestChild(t *testing.T) {
 	switch os.Getenv(childEnv) {
 	case "":
-		t.Skip("run in a child process by TestBuggy, TestShort and TestSpecError")
+		t.Skip("run in a child process by TestBuggy, TestShort and TestUsageErrors")
 	case "buggy":
 		sievetest.Run(t, spec, sievetest.Test("buggy"), sievetest.Parallel(1))
 	case "fixed":
 		sievetest.Run(t, spec, sievetest.Test("fixed"), sievetest.Parallel(1))
 	case "badspec":
 		sievetest.Run(t, "testdata/bad.sieve")
+	case "badtest":
+		sievetest.Run(t, spec, sievetest.Test("fixd"))
+	case "badoption":
+		sievetest.Run(t, spec, sievetest.Pattern("stael"))
 	}
 }
 
@@ -143,25 +147,37 @@ func TestShort(t *testing.T) {
 	}
 }
 
-// TestSpecError runs a spec that does not check in a child process: the
-// test fails with sieve check's file:line:col diagnostics, before any
-// control plane starts.
-func TestSpecError(t *testing.T) {
-	code, log := child(t, "badspec")
-	if code != 1 {
-		t.Fatalf("child exited %d, want 1:\n%s", code, log)
-	}
-	for _, want := range []string{
-		"testdata/bad.sieve does not check",
-		"testdata/bad.sieve:9:14: error: undefined controller \"brokn\"",
-		"did you mean \"broken\"?",
-		"testdata/bad.sieve:10:15: error: undefined workload \"nothing\"",
+// TestUsageErrors runs, in child processes, a spec that does not check, a
+// test the spec lacks and an option sieve run would refuse: each fails
+// the test with what sieve says of it (file:line:col diagnostics for the
+// spec), before any control plane starts.
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		child string
+		want  []string
+	}{
+		{"badspec", []string{
+			"testdata/bad.sieve does not check",
+			"testdata/bad.sieve:9:14: error: undefined controller \"brokn\"",
+			"did you mean \"broken\"?",
+			"testdata/bad.sieve:10:15: error: undefined workload \"nothing\"",
+		}},
+		{"badtest", []string{`volresize_e2e.sieve: error: no test named "fixd"`, `did you mean "fixed"?`}},
+		{"badoption", []string{`sievetest: Pattern: unknown pattern "stael" (want intermediate, stale, unobserved or user)`}},
 	} {
-		if !strings.Contains(log, want) {
-			t.Errorf("child output lacks %q:\n%s", want, log)
-		}
-	}
-	if strings.Contains(log, "control plane(s)") {
-		t.Errorf("a spec that does not check started control planes:\n%s", log)
+		t.Run(c.child, func(t *testing.T) {
+			code, log := child(t, c.child)
+			if code != 1 {
+				t.Fatalf("child exited %d, want 1:\n%s", code, log)
+			}
+			for _, want := range c.want {
+				if !strings.Contains(log, want) {
+					t.Errorf("child output lacks %q:\n%s", want, log)
+				}
+			}
+			if strings.Contains(log, "control plane(s)") {
+				t.Errorf("a usage error started control planes:\n%s", log)
+			}
+		})
 	}
 }
