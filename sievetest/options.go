@@ -115,5 +115,5 @@ func (c *config) check() error {
 	if c.parallel < 0 || c.maxPlans < 0 || c.confirm < 0 {
 		return fmt.Errorf("Parallel, MaxPlans and Confirm: %d, %d, %d (want 0 or more)", c.parallel, c.maxPlans, c.confirm)
 	}
-	return c.backend.Check()
+	return pipeline.CheckBackend(c.backend)
 }

@@ -29,16 +29,16 @@ type Backend struct {
 }
 
 // kind is the backend's name, "embedded" when empty.
-func (b Backend) kind() string {
+func kind(b Backend) string {
 	if b.Name == "" {
 		return "embedded"
 	}
 	return b.Name
 }
 
-// Check says what is wrong with b, for a user who set it.
-func (b Backend) Check() error {
-	switch b.kind() {
+// CheckBackend says what is wrong with b, for a user who set it.
+func CheckBackend(b Backend) error {
+	switch kind(b) {
 	case "embedded", "kind":
 		if b.Kubeconfig != "" || b.Context != "" {
 			return fmt.Errorf("--kubeconfig and --context go with --backend kubeconfig")
@@ -67,17 +67,17 @@ const maxAutoWorkers = 4
 // never more than maxPlans when that is set. notes say, for a parallel
 // asked for, why fewer are used.
 func WorkerCount(b Backend, parallel, maxPlans int) (n int, notes []string) {
-	if b.kind() == "kubeconfig" {
+	if kind(b) == "kubeconfig" {
 		return 1, nil
 	}
 	n = parallel
 	if n == 0 {
-		if b.kind() != "embedded" {
+		if kind(b) != "embedded" {
 			return 1, nil
 		}
 		n = min(runtime.NumCPU(), maxAutoWorkers)
 	}
-	if b.kind() == "embedded" {
+	if kind(b) == "embedded" {
 		if limit, bound := embedded.Capacity(); n > limit {
 			if parallel > 0 {
 				notes = append(notes, fmt.Sprintf("--parallel %d: this machine holds %d control plane(s) (%s); using %d", n, limit, bound, limit))
@@ -99,10 +99,10 @@ func WorkerCount(b Backend, parallel, maxPlans int) (n int, notes []string) {
 // the other). The returned stop function stops every backend that
 // started; it is never nil.
 func StartWorkers(ctx context.Context, b Backend, c *ir.Controller, n int) ([]*Worker, func() error, error) {
-	if b.kind() == "kubeconfig" {
+	if kind(b) == "kubeconfig" {
 		n = 1
 	}
-	if b.kind() == "kind" && c.Builtin != "" {
+	if kind(b) == "kind" && c.Builtin != "" {
 		// The built-in controller runs from the control-plane binary,
 		// which a kind cluster does not otherwise need.
 		if _, err := controlplane.Ensure(ctx, controlplane.Options{Progress: b.Progress}); err != nil {
@@ -113,7 +113,7 @@ func StartWorkers(ctx context.Context, b Backend, c *ir.Controller, n int) ([]*W
 	errs := make([]error, n)
 	done := make(chan int)
 	for i := range n {
-		backends[i] = b.new(c, i)
+		backends[i] = newBackend(b, c, i)
 		go func() { errs[i] = backends[i].Start(ctx); done <- i }()
 	}
 	for range n {
@@ -134,7 +134,7 @@ func StartWorkers(ctx context.Context, b Backend, c *ir.Controller, n int) ([]*W
 		ws[i] = &Worker{Backend: be}
 		// A built-in controller can be left out of clusters sieve creates,
 		// not out of an existing one.
-		if b.kind() != "kubeconfig" {
+		if kind(b) != "kubeconfig" {
 			ws[i].Builtin = builtinCommand
 		}
 	}
@@ -173,9 +173,9 @@ func Disabled(c *ir.Controller) []string {
 	return disable
 }
 
-// new is backend i of kind b for controller c.
-func (b Backend) new(c *ir.Controller, i int) cluster.Backend {
-	switch b.kind() {
+// newBackend is backend i of kind b for controller c.
+func newBackend(b Backend, c *ir.Controller, i int) cluster.Backend {
+	switch kind(b) {
 	case "kind":
 		return cluster.NewKind(cluster.KindOptions{Name: fmt.Sprintf("sieve-%d", i), Disable: Disabled(c)})
 	case "kubeconfig":

@@ -29,7 +29,7 @@ func (f *backendFlags) of() pipeline.Backend {
 	return pipeline.Backend{Name: f.backend, Kubeconfig: f.kubeconfig, Context: f.context, Progress: os.Stderr}
 }
 
-func (f *backendFlags) check() error { return f.of().Check() }
+func (f *backendFlags) check() error { return pipeline.CheckBackend(f.of()) }
 
 // workers starts n backends for a test's controller, in parallel. The
 // returned stop function stops every backend that started.
