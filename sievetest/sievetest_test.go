@@ -66,8 +66,9 @@ func skipWithoutCluster(t *testing.T) {
 	}
 }
 
-// TestFixed runs the fixed controller: its plans pass (or are not
-// injected), and the results directory Out names holds their results.
+// TestFixed runs the fixed controller: its plans pass (or are flaky or
+// not injected, which do not fail a test), and the results directory Out
+// names holds their results.
 func TestFixed(t *testing.T) {
 	skipWithoutCluster(t)
 	out := t.TempDir()
@@ -87,14 +88,14 @@ func TestFixed(t *testing.T) {
 			t.Fatalf("%s: %v", file, err)
 		}
 		switch r.Status {
-		case "passed":
+		case "passed", "flaky": // flaky: no rerun found its findings again
 			passed++
 		case "failed", "error":
-			t.Errorf("%s: status %s, want passed or not-injected", file, r.Status)
+			t.Errorf("%s: status %s, want passed, flaky or not-injected", file, r.Status)
 		}
 	}
 	if passed == 0 {
-		t.Errorf("no passed plan among the %d results in %s", len(results), root)
+		t.Errorf("no plan ran with its fault injected among the %d results in %s", len(results), root)
 	}
 }
 
