@@ -42,24 +42,24 @@ func poolKey(b pipeline.Backend, c *ir.Controller, baseDir string) string {
 }
 
 // acquire returns n workers for controller c: idle ones of the same key
-// first, then new ones.
-func (p *pool) acquire(ctx context.Context, key string, b pipeline.Backend, c *ir.Controller, n int) ([]*pipeline.Worker, error) {
+// first (shared says how many), then new ones.
+func (p *pool) acquire(ctx context.Context, key string, b pipeline.Backend, c *ir.Controller, n int) (ws []*pipeline.Worker, shared int, err error) {
 	p.mu.Lock()
 	idle := p.idle[key]
 	k := min(n, len(idle))
-	ws := slices.Clone(idle[len(idle)-k:])
+	ws = slices.Clone(idle[len(idle)-k:])
 	p.idle[key] = idle[:len(idle)-k]
 	p.mu.Unlock()
 	if k == n {
-		return ws, nil
+		return ws, k, nil
 	}
 	more, stop, err := pipeline.StartWorkers(ctx, b, c, n-k)
 	if err != nil {
 		_ = stop()
-		p.release(key, ws)
-		return nil, err
+		_ = p.release(key, ws)
+		return nil, 0, err
 	}
-	return append(ws, more...), nil
+	return append(ws, more...), k, nil
 }
 
 // release gives workers back: to the idle ones with Main, else stopped.

@@ -148,11 +148,11 @@ func startEnv(t *testing.T, c *config, file string, tt *ir.Test, n int) (pipelin
 	t.Helper()
 	base := filepath.Dir(file)
 	key := poolKey(c.backend, tt.Controller, base)
-	t.Logf("sievetest: test %s: %d %s control plane(s)", tt.Name, n, backendName(c.backend))
-	ws, err := planes.acquire(t.Context(), key, c.backend, tt.Controller, n)
+	ws, shared, err := planes.acquire(t.Context(), key, c.backend, tt.Controller, n)
 	if err != nil {
 		t.Fatalf("sievetest: test %s: %v", tt.Name, err)
 	}
+	t.Logf("sievetest: test %s: %d %s control plane(s), %d shared with earlier tests", tt.Name, n, backendName(c.backend), shared)
 	if tt.Controller.Kubeconfig.InCluster {
 		h, err := helper()
 		if err != nil {
