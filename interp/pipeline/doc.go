@@ -14,9 +14,12 @@
 //     waits, up to the test's converge bound, for the controller to repair
 //     them before it ends (converge.go); the repaired ones are transient.
 //
-// Start and Finish keep the results directory's summary.json; Test
-// composes every stage as sieve run does. Masks assembles a test's masks
-// for each use. Options are data whose zero value is the default.
+// Start and Finish keep the results directory's summary.json; Prepare
+// composes the stages before the plans (Start, References, Plans) and Test
+// every stage, as sieve run does. Masks assembles a test's masks for each
+// use. Backend says where runs happen: StartWorkers starts a test's
+// backends and WorkerCount says how many, for sieve's verbs and sievetest
+// alike. Options are data whose zero value is the default.
 //
 // It also keeps a run honest: the control plane and the proxy's upstream
 // are watched during every run (health.go); a run whose infrastructure

@@ -33,43 +33,68 @@ type TestOutcome struct {
 	Results       []*report.Result
 }
 
-// Test runs test t through every stage, as sieve run does: Start,
-// References, Plans (writing out's pruned.jsonl), RunPlans and Finish.
-// Results are written to out as each plan ends, so an interrupted run
-// (ctx cancelled) keeps every finished plan; the outcome, never nil,
-// then holds what finished and the error is ctx's.
+// Prepared is a test run up to its plans: the results directory started,
+// the reference runs recorded and the plans chosen. Its plans are run with
+// RunPlans or RunPlan, and the run is ended with Finish(out, Run).
+type Prepared struct {
+	// Run is the run's summary.json, which Finish completes.
+	Run  *report.TestRun
+	Refs *Refs
+	// Set holds the plans to run (Set.Plans) and what became of every
+	// candidate.
+	Set *plan.Set
+}
+
+// Prepare runs the stages of test t before its plans, as sieve run does:
+// Start, References and Plans, writing out's pruned.jsonl and the number
+// of plans into its summary.json. The Prepared, never nil, has a nil Refs
+// or Set when the stage that makes it failed.
+func Prepare(ctx context.Context, env Env, t *ir.Test, out report.Layout, o Options) (*Prepared, error) {
+	p := &Prepared{}
+	var err error
+	if p.Run, err = Start(out, env, t, o.References, o.Select.Shard); err != nil {
+		return p, err
+	}
+	if p.Refs, err = References(ctx, env, t, out, o.References); err != nil {
+		return p, err
+	}
+	p.Run.ReferenceRuns = p.Refs.Timings
+	set, err := Plans(env, p.Refs.Test, p.Refs.Traces[0], o.Select)
+	if err != nil {
+		return p, err
+	}
+	p.Set = set
+	if err := report.WritePruned(out, set.Candidates); err != nil {
+		return p, err
+	}
+	p.Run.Planned = len(set.Plans)
+	return p, report.WriteRun(out, p.Run)
+}
+
+// Test runs test t through every stage, as sieve run does: Prepare,
+// RunPlans and Finish. Results are written to out as each plan ends, so
+// an interrupted run (ctx cancelled) keeps every finished plan; the
+// outcome, never nil, then holds what finished and the error is ctx's.
 func Test(ctx context.Context, env Env, t *ir.Test, out report.Layout, o Options) (*TestOutcome, error) {
 	outcome := &TestOutcome{}
-	run, err := Start(out, env, t, o.References, o.Select.Shard)
+	p, err := Prepare(ctx, env, t, out, o)
+	if p.Refs != nil {
+		outcome.References, outcome.ReferenceRuns = len(p.Refs.Traces), p.Refs.Timings
+	}
+	if p.Set != nil {
+		outcome.Plans, outcome.Counts = p.Set.Plans, p.Set.Counts
+	}
 	if err != nil {
-		return outcome, err
-	}
-	refs, err := References(ctx, env, t, out, o.References)
-	if err != nil {
-		return outcome, err
-	}
-	outcome.References, outcome.ReferenceRuns = len(refs.Traces), refs.Timings
-	run.ReferenceRuns = refs.Timings
-	set, err := Plans(env, refs.Test, refs.Traces[0], o.Select)
-	if err != nil {
-		return outcome, err
-	}
-	outcome.Plans, outcome.Counts = set.Plans, set.Counts
-	if err := report.WritePruned(out, set.Candidates); err != nil {
-		return outcome, err
-	}
-	run.Planned = len(set.Plans)
-	if err := report.WriteRun(out, run); err != nil {
 		return outcome, err
 	}
 	if o.Planned != nil {
-		o.Planned(set)
+		o.Planned(p.Set)
 	}
-	outcome.Results, err = RunPlans(ctx, env, refs, set.Plans, out, o.Run)
+	outcome.Results, err = RunPlans(ctx, env, p.Refs, p.Set.Plans, out, o.Run)
 	timings := report.Timings(outcome.Results)
-	run.Phases, run.Windows = report.SumPhases(timings), report.SumWindows(timings)
+	p.Run.Phases, p.Run.Windows = report.SumPhases(timings), report.SumWindows(timings)
 	if err != nil {
 		return outcome, err
 	}
-	return outcome, Finish(out, run)
+	return outcome, Finish(out, p.Run)
 }

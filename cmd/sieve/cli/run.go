@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/report"
@@ -165,42 +163,12 @@ func testDir(root string, t *ir.Test, n int) string {
 	return filepath.Join(root, report.SafeName(t.Name))
 }
 
-// maxAutoWorkers caps the default number of workers: a plan spends
-// most of its time waiting for the controller and the cluster, so on two
-// processors two workers run twice as many plans in the same time, and
-// more than four rarely pay for their memory.
-const maxAutoWorkers = 4
-
-// workerCount is the number of plans to run at once: --parallel, or by
-// default (0) one per processor (at most maxAutoWorkers) on the embedded
-// backend, whose control planes are cheap, and 1 on the others (a kind
-// cluster is not; an existing cluster is shared). On the embedded backend
-// it is at most what the machine holds (embedded.Capacity), and never more
-// than --max-plans; asking for more says what is used instead.
+// workerCount is the number of plans to run at once
+// (pipeline.WorkerCount); asking for more than is used says why.
 func (f *runFlags) workerCount(g *globals) int {
-	if f.backend.backend == "kubeconfig" {
-		return 1
-	}
-	n := f.parallel
-	if n == 0 {
-		if f.backend.backend != "embedded" {
-			return 1
-		}
-		n = min(runtime.NumCPU(), maxAutoWorkers)
-	}
-	if f.backend.backend == "embedded" {
-		if limit, bound := embedded.Capacity(); n > limit {
-			if f.parallel > 0 {
-				g.note("--parallel %d: this machine holds %d control plane(s) (%s); using %d", n, limit, bound, limit)
-			}
-			n = limit
-		}
-	}
-	if f.maxPlans > 0 && n > f.maxPlans {
-		if f.parallel > 0 {
-			g.note("--parallel %d: at most %d plan(s) to run (--max-plans); using %d", n, f.maxPlans, f.maxPlans)
-		}
-		n = f.maxPlans
+	n, notes := pipeline.WorkerCount(f.backend.of(), f.parallel, f.maxPlans)
+	for _, note := range notes {
+		g.note("%s", note)
 	}
 	return n
 }

@@ -1,0 +1,185 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+
+	"github.com/sievetool/sieve/interp/cluster"
+	"github.com/sievetool/sieve/interp/cluster/embedded"
+	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Backend says where a test's runs happen. The zero value is the embedded
+// backend.
+type Backend struct {
+	// Name is "embedded" (the default, also when empty), "kind" or
+	// "kubeconfig".
+	Name string
+	// Kubeconfig and Context name the existing cluster of the kubeconfig
+	// backend.
+	Kubeconfig, Context string
+	// Progress receives the control-plane build's progress, when the
+	// embedded or kind backend has to build it (default: nothing).
+	Progress io.Writer
+}
+
+// kind is the backend's name, "embedded" when empty.
+func kind(b Backend) string {
+	if b.Name == "" {
+		return "embedded"
+	}
+	return b.Name
+}
+
+// CheckBackend says what is wrong with b, for a user who set it.
+func CheckBackend(b Backend) error {
+	switch kind(b) {
+	case "embedded", "kind":
+		if b.Kubeconfig != "" || b.Context != "" {
+			return fmt.Errorf("--kubeconfig and --context go with --backend kubeconfig")
+		}
+	case "kubeconfig":
+		if b.Kubeconfig == "" {
+			return fmt.Errorf("--backend kubeconfig needs --kubeconfig FILE (sieve never uses a cluster it was not pointed at)")
+		}
+	default:
+		return fmt.Errorf("--backend: unknown backend %q (want embedded, kind or kubeconfig)", b.Name)
+	}
+	return nil
+}
+
+// maxAutoWorkers caps the default number of workers: a plan spends
+// most of its time waiting for the controller and the cluster, so on two
+// processors two workers run twice as many plans in the same time, and
+// more than four rarely pay for their memory.
+const maxAutoWorkers = 4
+
+// WorkerCount is the number of plans to run at once on backend b:
+// parallel, or by default (0) one per processor (at most four) on the
+// embedded backend, whose control planes are cheap, and 1 on the others (a
+// kind cluster is not; an existing cluster is shared). On the embedded
+// backend it is at most what the machine holds (embedded.Capacity), and
+// never more than maxPlans when that is set. notes say, for a parallel
+// asked for, why fewer are used.
+func WorkerCount(b Backend, parallel, maxPlans int) (n int, notes []string) {
+	if kind(b) == "kubeconfig" {
+		return 1, nil
+	}
+	n = parallel
+	if n == 0 {
+		if kind(b) != "embedded" {
+			return 1, nil
+		}
+		n = min(runtime.NumCPU(), maxAutoWorkers)
+	}
+	if kind(b) == "embedded" {
+		if limit, bound := embedded.Capacity(); n > limit {
+			if parallel > 0 {
+				notes = append(notes, fmt.Sprintf("--parallel %d: this machine holds %d control plane(s) (%s); using %d", n, limit, bound, limit))
+			}
+			n = limit
+		}
+	}
+	if maxPlans > 0 && n > maxPlans {
+		if parallel > 0 {
+			notes = append(notes, fmt.Sprintf("--parallel %d: at most %d plan(s) to run (--max-plans); using %d", n, maxPlans, maxPlans))
+		}
+		n = maxPlans
+	}
+	return n, notes
+}
+
+// StartWorkers starts n backends of kind b for the runs of controller c,
+// in parallel (one only for an existing cluster: plans share it one after
+// the other). The returned stop function stops every backend that
+// started; it is never nil.
+func StartWorkers(ctx context.Context, b Backend, c *ir.Controller, n int) ([]*Worker, func() error, error) {
+	if kind(b) == "kubeconfig" {
+		n = 1
+	}
+	if kind(b) == "kind" && c.Builtin != "" {
+		// The built-in controller runs from the control-plane binary,
+		// which a kind cluster does not otherwise need.
+		if _, err := controlplane.Ensure(ctx, controlplane.Options{Progress: b.Progress}); err != nil {
+			return nil, func() error { return nil }, err
+		}
+	}
+	backends := make([]cluster.Backend, n)
+	errs := make([]error, n)
+	done := make(chan int)
+	for i := range n {
+		backends[i] = newBackend(b, c, i)
+		go func() { errs[i] = backends[i].Start(ctx); done <- i }()
+	}
+	for range n {
+		<-done
+	}
+	stop := func() error {
+		var errs []error
+		for _, b := range backends {
+			errs = append(errs, b.Stop())
+		}
+		return errors.Join(errs...)
+	}
+	if err := joinDistinct(errs); err != nil {
+		return nil, stop, err
+	}
+	ws := make([]*Worker, n)
+	for i, be := range backends {
+		ws[i] = &Worker{Backend: be}
+		// A built-in controller can be left out of clusters sieve creates,
+		// not out of an existing one.
+		if kind(b) != "kubeconfig" {
+			ws[i].Builtin = builtinCommand
+		}
+	}
+	return ws, stop, nil
+}
+
+// joinDistinct joins errs, leaving out those whose message an earlier one
+// already has: backends that fail alike are reported once.
+func joinDistinct(errs []error) error {
+	var out []error
+	seen := map[string]bool{}
+	for _, err := range errs {
+		if err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
+			out = append(out, err)
+		}
+	}
+	return errors.Join(out...)
+}
+
+// builtinCommand runs a built-in kube-controller-manager controller from
+// the control-plane binary (found by then: the embedded backend's Start,
+// or StartWorkers for kind, made sure of it).
+func builtinCommand(name, kubeconfig string) []string {
+	return embedded.BuiltinCommand("", name, kubeconfig)
+}
+
+// Disabled are the kube-controller-manager controllers a backend for
+// controller c leaves out: those it replaces and the built-in controller
+// under test. Backends with the same ones can run its tests.
+func Disabled(c *ir.Controller) []string {
+	disable := slices.Clone(c.Replaces)
+	if c.Builtin != "" {
+		disable = append(disable, c.Builtin)
+	}
+	return disable
+}
+
+// newBackend is backend i of kind b for controller c.
+func newBackend(b Backend, c *ir.Controller, i int) cluster.Backend {
+	switch kind(b) {
+	case "kind":
+		return cluster.NewKind(cluster.KindOptions{Name: fmt.Sprintf("sieve-%d", i), Disable: Disabled(c)})
+	case "kubeconfig":
+		return cluster.NewExisting(cluster.ExistingOptions{Path: b.Kubeconfig, Context: b.Context})
+	}
+	return embedded.New(embedded.Options{Disable: Disabled(c)})
+}

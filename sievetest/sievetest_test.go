@@ -1,0 +1,184 @@
+package sievetest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sievetool/sieve/sievetest"
+)
+
+func TestMain(m *testing.M) { sievetest.Main(m) }
+
+// spec is the smallest example that shows a bug: volresize narrowed to the
+// one plan that finds it (a crash right after the StatefulSet delete).
+const spec = "../specs/testdata/volresize_e2e.sieve"
+
+// childEnv names the environment variable that makes TestChild run: the
+// tests whose failure is the point run in a child test process, so that
+// their failing subtests do not fail this one.
+const childEnv = "SIEVETEST_CHILD"
+
+// TestChild is the test the child processes run; by itself it skips.
+func TestChild(t *testing.T) {
+	switch os.Getenv(childEnv) {
+	case "":
+		t.Skip("run in a child process by TestBuggy, TestShort and TestUsageErrors")
+	case "buggy":
+		sievetest.Run(t, spec, sievetest.Test("buggy"), sievetest.Parallel(1))
+	case "fixed":
+		sievetest.Run(t, spec, sievetest.Test("fixed"), sievetest.Parallel(1))
+	case "badspec":
+		sievetest.Run(t, "testdata/bad.sieve")
+	case "badtest":
+		sievetest.Run(t, spec, sievetest.Test("fixd"))
+	case "badoption":
+		sievetest.Run(t, spec, sievetest.Pattern("stael"))
+	}
+}
+
+// child runs TestChild in a child process with what=which and the test
+// flags args, and returns its exit code and output.
+func child(t *testing.T, which string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run", "^TestChild$", "-test.v"}, args...)...)
+	cmd.Env = append(os.Environ(), childEnv+"="+which)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("running the child test: %v", err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String()
+}
+
+// skipWithoutCluster skips in -short mode: the test runs plans on an
+// embedded control plane.
+func skipWithoutCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a spec on an embedded control plane; skipped in -short mode")
+	}
+}
+
+// TestFixed runs the fixed controller: its plans pass (or are flaky or
+// not injected, which do not fail a test), and the results directory Out
+// names holds their results.
+func TestFixed(t *testing.T) {
+	skipWithoutCluster(t)
+	out := t.TempDir()
+	root := sievetest.Run(t, spec, sievetest.Test("fixed"), sievetest.Out(out), sievetest.Parallel(1))
+	if want := filepath.Join(out, "TestFixed"); root != want {
+		t.Errorf("results in %s, want %s", root, want)
+	}
+	results, _ := filepath.Glob(filepath.Join(root, "plans", "*", "result.json"))
+	passed := 0
+	for _, file := range results {
+		var r struct{ Status string }
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		switch r.Status {
+		case "passed", "flaky": // flaky: no rerun found its findings again
+			passed++
+		case "failed", "error":
+			t.Errorf("%s: status %s, want passed, flaky or not-injected", file, r.Status)
+		}
+	}
+	if passed == 0 {
+		t.Errorf("no plan ran with its fault injected among the %d results in %s", len(results), root)
+	}
+}
+
+// TestBuggy runs the buggy controller in a child test process, selecting
+// its plan by pattern as a user would (-run 'TestX/intermediate-.*'): the
+// plan's subtest fails with the finding (object, field, values, the
+// reproduce and rerun commands), and -sieve.out keeps the results.
+func TestBuggy(t *testing.T) {
+	skipWithoutCluster(t)
+	out := t.TempDir()
+	code, log := child(t, "buggy", "-test.run", "^TestChild$/^intermediate-.*", "-sieve.out", out)
+	if code != 1 {
+		t.Fatalf("child exited %d, want 1 (a failed test):\n%s", code, log)
+	}
+	for _, want := range []string{
+		"--- FAIL: TestChild/intermediate-",
+		"finding (",
+		"field persistentvolumeclaim/default/data-bc-",
+		"spec.resources.requests.storage",
+		`reference: "2Gi"`,
+		`test run:  "1Gi"`,
+		"reproduce: sieve reproduce " + filepath.Join(out, "TestChild", "plans", "intermediate-"),
+		"run this plan alone: go test -run '^TestChild$/^intermediate-",
+		"sievetest: the results are in ",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("child output lacks %q:\n%s", want, log)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "TestChild", "summary.json")); err != nil {
+		t.Errorf("-sieve.out: %v", err)
+	}
+}
+
+// TestShort runs the fixed test in -short mode in a child process: the
+// reference runs only, every plan skipped.
+func TestShort(t *testing.T) {
+	skipWithoutCluster(t)
+	code, log := child(t, "fixed", "-test.short")
+	if code != 0 {
+		t.Fatalf("child exited %d, want 0:\n%s", code, log)
+	}
+	for _, want := range []string{"--- SKIP: TestChild/intermediate-", "-short: the reference runs only"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("child output lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, "plans to run on") {
+		t.Errorf("-short ran plans:\n%s", log)
+	}
+}
+
+// TestUsageErrors runs, in child processes, a spec that does not check, a
+// test the spec lacks and an option sieve run would refuse: each fails
+// the test with what sieve says of it (file:line:col diagnostics for the
+// spec), before any control plane starts.
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		child string
+		want  []string
+	}{
+		{"badspec", []string{
+			"testdata/bad.sieve does not check",
+			"testdata/bad.sieve:9:14: error: undefined controller \"brokn\"",
+			"did you mean \"broken\"?",
+			"testdata/bad.sieve:10:15: error: undefined workload \"nothing\"",
+		}},
+		{"badtest", []string{`volresize_e2e.sieve: error: no test named "fixd"`, `did you mean "fixed"?`}},
+		{"badoption", []string{`sievetest: Pattern: unknown pattern "stael" (want intermediate, stale, unobserved or user)`}},
+	} {
+		t.Run(c.child, func(t *testing.T) {
+			code, log := child(t, c.child)
+			if code != 1 {
+				t.Fatalf("child exited %d, want 1:\n%s", code, log)
+			}
+			for _, want := range c.want {
+				if !strings.Contains(log, want) {
+					t.Errorf("child output lacks %q:\n%s", want, log)
+				}
+			}
+			if strings.Contains(log, "control plane(s)") {
+				t.Errorf("a usage error started control planes:\n%s", log)
+			}
+		})
+	}
+}
