@@ -13,7 +13,7 @@ import (
 
 // controllerAttrs are the attributes of a controller body; a test may set
 // them too, overriding its controller's.
-const controllerAttrNames = "build command builtin args env dir crds namespace namespaces kubeconfig ready replaces"
+const controllerAttrNames = "build command builtin args env dir crds namespace namespaces kubeconfig ready replaces pod standin"
 
 func controllerAttrs() []string { return strings.Fields(controllerAttrNames) }
 
@@ -50,6 +50,8 @@ func (c *checker) lowerController(d *decl, overrides *attrSet) *ir.Controller {
 	c.controllerRun(out, vals, what, n.Name.Range())
 	c.controllerEnv(out, vals)
 	c.controllerCluster(out, vals)
+	c.controllerPod(out, vals)
+	c.controllerStandins(out, vals)
 	return out
 }
 

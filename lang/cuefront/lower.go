@@ -111,6 +111,12 @@ func (l *lowerer) controller(cv, tv cue.Value) *ir.Controller {
 			l.builtinName(e, s)
 		}
 	}
+	if f, ok := attr("pod"); ok {
+		c.Pod = l.pod(c, f)
+	}
+	if f, ok := attr("standin"); ok {
+		c.Standins = l.standins(f)
+	}
 	return c
 }
 
