@@ -12,6 +12,7 @@ import (
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
+	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -80,8 +81,9 @@ func (f *backendFlags) workers(ctx context.Context, c *ir.Controller, n int) ([]
 		return nil, stop, err
 	}
 	ws := make([]*pipeline.Worker, n)
+	host := hostNetwork()
 	for i, b := range backends {
-		ws[i] = &pipeline.Worker{Backend: b}
+		ws[i] = &pipeline.Worker{Backend: b, HostNetwork: host}
 		// A built-in controller can be left out of clusters sieve creates,
 		// not out of an existing one.
 		if f.backend != "kubeconfig" {
@@ -89,6 +91,17 @@ func (f *backendFlags) workers(ctx context.Context, c *ir.Controller, n int) ([]
 		}
 	}
 	return ws, stop, nil
+}
+
+// hostNetwork reports whether controllers must share the host's network,
+// and says so once, with what that costs.
+func hostNetwork() bool {
+	err := netns.Check()
+	if err == nil {
+		return false
+	}
+	fmt.Fprintf(os.Stderr, "warning: no private network per controller: %v; controllers share the host's network, so fixed ports may collide between workers and cluster DNS names do not resolve (run as root on Linux for private networks)\n", err)
+	return true
 }
 
 // joinDistinct joins errs, leaving out those whose message an earlier one
