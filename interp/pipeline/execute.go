@@ -38,8 +38,10 @@ type Worker struct {
 	// kube-controller-manager controller against a kubeconfig (nil: specs
 	// with builtin controllers are refused).
 	Builtin func(name, kubeconfig string) []string
-	// Helper is the in-cluster emulation helper command (default: this
-	// executable's "internal incluster").
+	// Helper is the helper command that mounts an emulated pod's files
+	// and a private network's resolv.conf, then runs the controller
+	// (default: this executable's "internal incluster"); with a private
+	// network, every controller starts through it.
 	Helper []string
 	// CacheDir holds built controller binaries (default: the user cache).
 	CacheDir string
