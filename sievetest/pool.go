@@ -104,8 +104,9 @@ const inClusterFlag = "-sievetest.incluster"
 // With it, the tests share their control planes, which are started when
 // a test first needs them and stopped after the last test; without it,
 // each Run starts its own and stops them when it ends. Main also runs the
-// helper that a controller run in-cluster (kubeconfig incluster) is
-// started through: such specs need it.
+// helper that a controller is started through to run in-cluster
+// (kubeconfig incluster: such specs need it) or in a private network;
+// without Main, controllers share the host's network.
 func Main(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == inClusterFlag {
 		os.Exit(inClusterMain(os.Args[2:]))
@@ -138,14 +139,17 @@ func helper() ([]string, error) {
 	return []string{self, inClusterFlag}, nil
 }
 
-// inClusterMain is the in-cluster helper: --dir DIR -- COMMAND [ARGS...].
+// inClusterMain is the in-cluster helper: [--dir DIR] [--resolv FILE] --
+// COMMAND [ARGS...].
 func inClusterMain(args []string) int {
 	fs := flag.NewFlagSet("sievetest incluster", flag.ContinueOnError)
-	dir := fs.String("dir", "", "directory holding token, ca.crt and namespace")
+	var m controller.Mounts
+	fs.StringVar(&m.ServiceAccount, "dir", "", "directory holding token, ca.crt and namespace")
+	fs.StringVar(&m.ResolvConf, "resolv", "", "file to mount on /etc/resolv.conf")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if err := controller.HelperMain(*dir, fs.Args()); err != nil {
+	if err := controller.HelperMain(m, fs.Args()); err != nil {
 		fmt.Fprintf(os.Stderr, "sievetest: %v\n", err)
 		return 3
 	}

@@ -153,14 +153,14 @@ func startEnv(t *testing.T, c *config, file string, tt *ir.Test, n int) (pipelin
 		t.Fatalf("sievetest: test %s: %v", tt.Name, err)
 	}
 	t.Logf("sievetest: test %s: %d %s control plane(s), %d shared with earlier tests", tt.Name, n, backendName(c.backend), shared)
-	if tt.Controller.Kubeconfig.InCluster {
-		h, err := helper()
-		if err != nil {
-			t.Fatalf("sievetest: %v", err)
-		}
-		for _, w := range ws {
-			w.Helper = h
-		}
+	h, err := helper()
+	if err != nil {
+		t.Fatalf("sievetest: %v", err)
+	}
+	for _, w := range ws {
+		// The helper sets up a private network's resolv.conf too; without
+		// Main there is none, so controllers share the host's network.
+		w.Helper, w.HostNetwork = h, w.HostNetwork || !planes.sharing()
 	}
 	release := func() {
 		if err := planes.release(key, ws); err != nil {

@@ -2,8 +2,12 @@
 // once (the binary is cached by the package's build ID) or resolves a
 // command, starts it with access to the API server through sieve's proxy
 // (a kubeconfig in KUBECONFIG and/or a flag, or an emulated pod:
-// service-account files in a private mount namespace and
-// KUBERNETES_SERVICE_HOST/PORT), writes its output to a log file, detects
+// service-account files in a private mount namespace,
+// KUBERNETES_SERVICE_HOST/PORT and downward-API variables, and a Pod
+// object made afresh before every start through Options.Pod, CreatePod),
+// inside a private network when given one (Options.Net, with its
+// resolv.conf mounted by the same helper), writes its output to a log
+// file, detects
 // panics and exits, waits until it is ready, and kills (SIGKILL, whole
 // process group) and restarts it on demand. Lifecycle events go to a Sink
 // as trace entries.

@@ -87,7 +87,7 @@ func runEcho(t *testing.T, cluster *embedded.Cluster, admin kubernetes.Interface
 		Ready: &ir.Readiness{LogLine: "^READY$", Timeout: ir.Duration(30 * time.Second)},
 	}
 	r, err := New(ctx, Options{
-		Controller: c, RunDir: dir, Sink: tw, Helper: []string{embeddedtest.Binary(t), "internal", "incluster"}, Pod: CreatePod(admin, "echo"),
+		Controller: c, RunDir: dir, Sink: tw, Helper: []string{embeddedtest.Binary(t), "internal", "incluster"}, Pod: CreatePod(admin),
 		Access: Access{Kubeconfig: kcPath, Host: host, Port: port, Token: p.Token(), CA: p.CA()},
 	})
 	if err != nil {

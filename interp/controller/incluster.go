@@ -12,21 +12,11 @@ import (
 // ServiceAccountDir is where a pod's service-account files are mounted.
 const ServiceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount"
 
-// podInfo names the emulated pod after the controller, in its namespace.
-func (r *Runner) podInfo() PodInfo {
-	c := r.opts.Controller
-	ns := "default"
-	if len(c.Namespaces) > 0 && c.Namespaces[0] != "" {
-		ns = c.Namespaces[0]
-	}
-	return PodInfo{Name: c.Name + "-sieve", Namespace: ns}
-}
-
 // podEnv is what a pod's controller finds in its environment.
 func (r *Runner) podEnv() []string {
 	c, a := r.opts.Controller, r.opts.Access
 	watch := strings.Join(c.Namespaces, ",")
-	return []string{
+	env := []string{
 		"KUBERNETES_SERVICE_HOST=" + a.Host,
 		"KUBERNETES_SERVICE_PORT=" + a.Port,
 		"KUBERNETES_SERVICE_PORT_HTTPS=" + a.Port,
@@ -35,12 +25,18 @@ func (r *Runner) podEnv() []string {
 		"WATCH_NAMESPACE=" + watch,
 		"OPERATOR_NAME=" + c.Name,
 	}
+	if c.Pod != nil && r.podObj != nil {
+		for _, e := range c.Pod.FieldEnv {
+			env = append(env, e.Name+"="+fieldValue(r.podObj, e.Value))
+		}
+	}
+	return env
 }
 
 func (r *Runner) saDir() string { return filepath.Join(r.opts.RunDir, "serviceaccount") }
 
-// preparePod writes the service-account files and, once, asks the caller
-// to create the Pod object.
+// preparePod writes the service-account files and asks the caller to
+// create the Pod object, afresh at every start.
 func (r *Runner) preparePod(ctx context.Context) error {
 	if !r.opts.Controller.Kubeconfig.InCluster {
 		return nil
@@ -59,11 +55,12 @@ func (r *Runner) preparePod(ctx context.Context) error {
 			return fmt.Errorf("in-cluster emulation: %w", err)
 		}
 	}
-	if r.opts.Pod != nil && !r.podDone {
-		if err := r.opts.Pod(ctx, r.pod); err != nil {
+	if r.opts.Pod != nil {
+		pod, err := r.opts.Pod(ctx, r.pod)
+		if err != nil {
 			return fmt.Errorf("in-cluster emulation: creating the pod object: %w", err)
 		}
-		r.podDone = true
+		r.podObj = pod
 	}
 	return nil
 }
@@ -80,18 +77,46 @@ func (r *Runner) helper() ([]string, error) {
 	return []string{self, "internal", "incluster"}, nil
 }
 
-// HelperMain is the in-cluster helper: run in a fresh private mount
-// namespace (the runner starts it so), it bind-mounts dir read-only on
-// ServiceAccountDir and replaces itself with argv. It refuses to mount
-// when its mount namespace is its parent's, so it never changes the
-// host's mounts. It returns only on failure.
-func HelperMain(dir string, argv []string) error {
+// Mounts are the files the helper bind-mounts over the host's before it
+// runs the controller; an empty field mounts nothing.
+type Mounts struct {
+	// ServiceAccount is a directory mounted read-only on
+	// ServiceAccountDir.
+	ServiceAccount string
+	// ResolvConf is a file mounted on /etc/resolv.conf.
+	ResolvConf string
+}
+
+// HelperMain is the helper that runs the controller: run in a fresh
+// private mount namespace (the runner starts it so), it bind-mounts m and
+// replaces itself with argv. It refuses to mount when its mount namespace
+// is its parent's, so it never changes the host's mounts. It returns only
+// on failure.
+func HelperMain(m Mounts, argv []string) error {
 	if len(argv) == 0 {
 		return errors.New("incluster: no command")
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return fmt.Errorf("incluster: %w", err)
+	for _, p := range []*string{&m.ServiceAccount, &m.ResolvConf} {
+		if *p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return fmt.Errorf("incluster: %w", err)
+		}
+		*p = abs
 	}
-	return helperExec(abs, argv)
+	return helperExec(m, argv)
+}
+
+// helperArgs are the helper's arguments before the controller's.
+func (r *Runner) helperArgs() []string {
+	var args []string
+	if r.opts.Controller.Kubeconfig.InCluster {
+		args = append(args, "--dir", r.saDir())
+	}
+	if r.opts.ResolvConf != "" {
+		args = append(args, "--resolv", r.opts.ResolvConf)
+	}
+	return append(args, "--")
 }

@@ -14,7 +14,10 @@ import (
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/sievetool/sieve/interp/internal/cachedir"
+	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -58,32 +61,43 @@ type Options struct {
 	// controller (in-cluster mode); by default this executable with
 	// "internal incluster". Its arguments follow: --dir DIR -- ARGV...
 	Helper []string
-	// Pod, when set, is called before the first start in in-cluster mode,
-	// so the caller can create the controller's Pod object.
-	Pod func(ctx context.Context, pod PodInfo) error
+	// Pod, when set, is called before every start in in-cluster mode, so
+	// the caller can create the controller's Pod object afresh (CreatePod);
+	// the downward-API variables are read from the pod it returns.
+	Pod func(ctx context.Context, pod PodInfo) (*corev1.Pod, error)
 	// Grace is how long a controller without a readiness check must stay
 	// up to count as started (default 500ms).
 	Grace time.Duration
 	// Env is added to the controller's environment before the spec's env.
 	Env []string
+	// Net, when set, is the controller's private network: it is started
+	// inside, and its readiness URL is dialled there.
+	Net *netns.NS
+	// ResolvConf, when set, is a file the controller finds as its
+	// /etc/resolv.conf (with Net: one that asks sieve's DNS responder).
+	ResolvConf string
 	// Builtin returns the command line that runs a built-in
 	// kube-controller-manager controller against a kubeconfig (the
 	// embedded backend's BuiltinCommand); needed for ir.Controller.Builtin.
 	Builtin func(name, kubeconfig string) []string
 }
 
-// PodInfo names the controller's emulated pod.
+// PodInfo describes the controller's emulated pod (PodOf).
 type PodInfo struct {
 	Name, Namespace string
+	// Controller is the controller's name, the value of PodLabel.
+	Controller     string
+	Labels         map[string]string
+	ServiceAccount string
 }
 
 // Runner starts, kills and restarts one controller process.
 type Runner struct {
-	opts    Options
-	argv    []string // the controller's command line, without the helper
-	log     *os.File
-	pod     PodInfo
-	podDone bool
+	opts   Options
+	argv   []string // the controller's command line, without the helper
+	log    *os.File
+	pod    PodInfo
+	podObj *corev1.Pod // the pod of the current start, when Options.Pod made one
 
 	mu      sync.Mutex
 	cmd     *exec.Cmd
@@ -123,7 +137,7 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("controller: %w", err)
 	}
-	r.pod = r.podInfo()
+	r.pod = PodOf(c)
 	return r, nil
 }
 

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
@@ -28,7 +30,7 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, "helper: bad arguments", os.Args)
 			os.Exit(2)
 		}
-		err := HelperMain(os.Args[2], os.Args[4:])
+		err := HelperMain(Mounts{ServiceAccount: os.Args[2]}, os.Args[4:])
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
 	}
@@ -199,16 +201,23 @@ func TestInClusterFiles(t *testing.T) {
 	hostToken := filepath.Join(ServiceAccountDir, "token")
 	_, statErr := os.Stat(hostToken)
 	sa := ServiceAccountDir
-	c := shell(fmt.Sprintf(`echo "token=$(cat %s/token) ns=$(cat %s/namespace) ca=$(head -c 5 %s/ca.crt)"; echo "$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT $POD_NAME $POD_NAMESPACE $WATCH_NAMESPACE $OPERATOR_NAME kc=$KUBECONFIG"; echo ready; sleep 30`, sa, sa, sa),
+	c := shell(fmt.Sprintf(`echo "token=$(cat %s/token) ns=$(cat %s/namespace) ca=$(head -c 5 %s/ca.crt)"; echo "$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT $POD_NAME $POD_NAMESPACE $WATCH_NAMESPACE $OPERATOR_NAME kc=$KUBECONFIG"; echo "uid=$MY_UID app=$MY_APP"; echo ready; sleep 30`, sa, sa, sa),
 		&ir.Readiness{LogLine: "^ready$", Timeout: ir.Duration(5 * time.Second)})
 	c.Kubeconfig.InCluster = true
 	c.Namespaces = []string{"ops", "apps"}
+	c.Pod = &ir.Pod{Labels: map[string]string{"app": "op"}, ServiceAccount: "op-sa",
+		FieldEnv: []ir.EnvVar{{Name: "MY_UID", Value: "metadata.uid"}, {Name: "MY_APP", Value: "metadata.labels['app']"}}}
 	t.Setenv(helperEnv, "1")
 	var pod PodInfo
 	r, err := New(context.Background(), Options{
 		Controller: c, RunDir: t.TempDir(), Helper: []string{os.Args[0]},
 		Access: Access{Host: "127.0.0.1", Port: "6443", Token: "tok", CA: []byte("-----BEGIN")},
-		Pod:    func(_ context.Context, p PodInfo) error { pod = p; return nil },
+		Pod: func(_ context.Context, p PodInfo) (*corev1.Pod, error) {
+			pod = p
+			obj := newPod(p)
+			obj.UID = "u-1"
+			return obj, nil
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -218,12 +227,12 @@ func TestInClusterFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	log, _ := os.ReadFile(r.LogPath())
-	for _, want := range []string{"token=tok ns=ops ca=-----", "127.0.0.1:6443 ctl-sieve ops ops,apps ctl kc=\n"} {
+	for _, want := range []string{"token=tok ns=ops ca=-----", "127.0.0.1:6443 ctl-sieve ops ops,apps ctl kc=\n", "uid=u-1 app=op\n"} {
 		if !strings.Contains(string(log), want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}
 	}
-	if pod != (PodInfo{Name: "ctl-sieve", Namespace: "ops"}) {
+	if pod.Name != "ctl-sieve" || pod.Namespace != "ops" || pod.ServiceAccount != "op-sa" || pod.Labels["app"] != "op" {
 		t.Errorf("pod callback got %+v", pod)
 	}
 	if _, err := os.Stat(hostToken); (err == nil) != (statErr == nil) {
@@ -234,7 +243,7 @@ func TestInClusterFiles(t *testing.T) {
 // TestHelperRefusesHostNamespace runs the helper without a private mount
 // namespace: it must refuse rather than mount on the host.
 func TestHelperRefusesHostNamespace(t *testing.T) {
-	err := HelperMain(t.TempDir(), []string{"true"})
+	err := HelperMain(Mounts{ServiceAccount: t.TempDir()}, []string{"true"})
 	if err == nil || !strings.Contains(err.Error(), "not in a private mount namespace") {
 		t.Fatalf("got %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"crypto/tls"
 
+	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -58,8 +59,8 @@ func (r *Runner) spawn(out *logWriter) (chan struct{}, error) {
 		return nil, err
 	}
 	fmt.Fprintf(r.log, "--- sieve: starting %s\n", strings.Join(cmd.Args, " "))
-	if err := cmd.Start(); err != nil {
-		return nil, startError(err, r.opts.Controller.Kubeconfig.InCluster)
+	if err := r.startCmd(cmd); err != nil {
+		return nil, startError(err, r.usesHelper())
 	}
 	r.cmd, r.out, r.killing = cmd, out, false
 	r.exited = make(chan struct{})
@@ -83,20 +84,34 @@ func startError(err error, inCluster bool) error {
 	return fmt.Errorf("starting: %w", err)
 }
 
-// newCmd builds the command: the controller itself, or the in-cluster
-// helper that runs it.
+// startCmd starts cmd, inside the private network if there is one.
+func (r *Runner) startCmd(cmd *exec.Cmd) error {
+	if r.opts.Net != nil {
+		return r.opts.Net.Start(cmd)
+	}
+	return cmd.Start()
+}
+
+// usesHelper reports whether the controller runs through the helper,
+// which mounts the emulated pod's files and the private resolv.conf.
+func (r *Runner) usesHelper() bool {
+	return r.opts.Controller.Kubeconfig.InCluster || r.opts.ResolvConf != ""
+}
+
+// newCmd builds the command: the controller itself, or the helper that
+// runs it.
 func (r *Runner) newCmd(out *logWriter) (*exec.Cmd, error) {
 	argv, env := r.argv, r.env()
-	if r.opts.Controller.Kubeconfig.InCluster {
+	if r.usesHelper() {
 		helper, err := r.helper()
 		if err != nil {
 			return nil, err
 		}
-		argv = append(append(helper, "--dir", r.saDir(), "--"), r.argv...)
+		argv = append(append(helper, r.helperArgs()...), r.argv...)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = r.workDir(), env, out, out
-	cmd.SysProcAttr = sysProcAttr(r.opts.Controller.Kubeconfig.InCluster)
+	cmd.SysProcAttr = sysProcAttr(r.usesHelper())
 	cmd.WaitDelay = 2 * time.Second
 	return cmd, nil
 }
@@ -164,7 +179,7 @@ func (r *Runner) waitReady(ctx context.Context, ready, exited chan struct{}, out
 	var check <-chan struct{}
 	switch {
 	case rd != nil && rd.HTTPGet != "":
-		check = pollHTTP(ctx, rd.HTTPGet, exited)
+		check = pollHTTP(ctx, rd.HTTPGet, exited, r.opts.Net)
 	case rd != nil && rd.LogLine != "":
 		check = ready
 	default:
@@ -206,9 +221,14 @@ func (r *Runner) exitState() string {
 }
 
 // pollHTTP closes the returned channel once url answers 2xx.
-func pollHTTP(ctx context.Context, url string, exited chan struct{}) <-chan struct{} {
+// With a private network, it dials there.
+func pollHTTP(ctx context.Context, url string, exited chan struct{}, net *netns.NS) <-chan struct{} {
 	ok := make(chan struct{})
-	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}
+	if net != nil {
+		tr.DialContext = net.Dial
+	}
+	client := &http.Client{Timeout: time.Second, Transport: tr}
 	go func() {
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()

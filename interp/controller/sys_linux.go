@@ -9,10 +9,10 @@ import (
 )
 
 // sysProcAttr puts the controller in its own process group, kills it when
-// sieve dies, and gives the in-cluster helper a private mount namespace.
-func sysProcAttr(inCluster bool) *syscall.SysProcAttr {
+// sieve dies, and gives the helper a private mount namespace.
+func sysProcAttr(helper bool) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if inCluster {
+	if helper {
 		// Go makes the new namespace's mounts private before exec.
 		a.Unshareflags = syscall.CLONE_NEWNS
 	}
@@ -27,7 +27,7 @@ func killGroup(pid int) error {
 	return nil
 }
 
-func helperExec(dir string, argv []string) error {
+func helperExec(m Mounts, argv []string) error {
 	self, err1 := os.Readlink("/proc/self/ns/mnt")
 	parent, err2 := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", os.Getppid()))
 	if err := errors.Join(err1, err2); err != nil {
@@ -36,16 +36,33 @@ func helperExec(dir string, argv []string) error {
 	if self == parent {
 		return errors.New("incluster: not in a private mount namespace (sieve's runner starts this helper with one)")
 	}
-	if err := os.MkdirAll(ServiceAccountDir, 0o755); err != nil {
-		return fmt.Errorf("incluster: %w", err)
+	if m.ServiceAccount != "" {
+		if err := os.MkdirAll(ServiceAccountDir, 0o755); err != nil {
+			return fmt.Errorf("incluster: %w", err)
+		}
+		if err := bindMount(m.ServiceAccount, ServiceAccountDir, true); err != nil {
+			return err
+		}
 	}
-	if err := syscall.Mount(dir, ServiceAccountDir, "", syscall.MS_BIND, ""); err != nil {
-		return fmt.Errorf("incluster: bind-mounting %s on %s: %w (needs root or CAP_SYS_ADMIN)", dir, ServiceAccountDir, err)
+	if m.ResolvConf != "" {
+		if err := bindMount(m.ResolvConf, "/etc/resolv.conf", true); err != nil {
+			return err
+		}
 	}
-	_ = syscall.Mount("", ServiceAccountDir, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY, "")
 	bin, err := exec.LookPath(argv[0])
 	if err != nil {
 		return fmt.Errorf("incluster: command not found: %s", argv[0])
 	}
 	return fmt.Errorf("incluster: exec %s: %w", bin, syscall.Exec(bin, argv, os.Environ()))
+}
+
+// bindMount mounts src on dst, read-only if asked.
+func bindMount(src, dst string, readOnly bool) error {
+	if err := syscall.Mount(src, dst, "", syscall.MS_BIND, ""); err != nil {
+		return fmt.Errorf("incluster: bind-mounting %s on %s: %w (needs root or CAP_SYS_ADMIN)", src, dst, err)
+	}
+	if readOnly {
+		_ = syscall.Mount("", dst, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY, "")
+	}
+	return nil
 }

@@ -18,6 +18,6 @@ func killGroup(pid int) error {
 	return p.Kill()
 }
 
-func helperExec(dir string, argv []string) error {
+func helperExec(m Mounts, argv []string) error {
 	return errors.New("incluster: in-cluster emulation needs Linux mount namespaces (use a kubeconfig instead)")
 }

@@ -26,7 +26,8 @@ type run struct {
 }
 
 // replay reads the cluster history of t. Objects the own predicate accepts
-// are left out.
+// are left out, and so are the objects they own (a leader-election lock
+// owned by the controller's pod, deleted with each restart's old pod).
 func replay(t *trace.Trace, own func(trace.Key) bool) (*run, error) {
 	return replayUntil(t, own, 0)
 }
@@ -34,6 +35,7 @@ func replay(t *trace.Trace, own func(trace.Key) bool) (*run, error) {
 // replayUntil is replay of the entries up to sequence number until (0:
 // all of them).
 func replayUntil(t *trace.Trace, own func(trace.Key) bool, until int64) (*run, error) {
+	isOwn := ownedToo(own)
 	r := &run{
 		header: t.Header,
 		end:    map[trace.Key]map[string]any{},
@@ -49,12 +51,15 @@ func replayUntil(t *trace.Trace, own func(trace.Key) bool, until int64) (*run, e
 		if e.Type == trace.Fault && r.pre == nil {
 			r.pre = cloneCounts(r.counts)
 		}
-		if e.Type != trace.History || e.Key == nil || own(*e.Key) {
+		if e.Type != trace.History || e.Key == nil {
 			continue
 		}
 		obj, err := decodeObject(e)
 		if err != nil {
 			return nil, err
+		}
+		if isOwn(*e.Key, obj) {
+			continue
 		}
 		r.apply(*e.Key, e.Event, obj)
 	}
@@ -80,6 +85,29 @@ func (r *run) apply(k trace.Key, event string, obj map[string]any) {
 		delete(r.end, k)
 	case "MODIFIED":
 		r.end[k] = obj
+	}
+}
+
+// ownedToo extends own to the objects whose owner references name an own
+// object's UID.
+func ownedToo(own func(trace.Key) bool) func(trace.Key, map[string]any) bool {
+	uids := map[string]bool{}
+	return func(k trace.Key, obj map[string]any) bool {
+		meta, _ := obj["metadata"].(map[string]any)
+		if own(k) {
+			if uid, _ := meta["uid"].(string); uid != "" {
+				uids[uid] = true
+			}
+			return true
+		}
+		refs, _ := meta["ownerReferences"].([]any)
+		for _, ref := range refs {
+			m, _ := ref.(map[string]any)
+			if uid, _ := m["uid"].(string); uid != "" && uids[uid] {
+				return true
+			}
+		}
+		return false
 	}
 }
 

@@ -7,10 +7,12 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
+	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -130,8 +132,9 @@ func StartWorkers(ctx context.Context, b Backend, c *ir.Controller, n int) ([]*W
 		return nil, stop, err
 	}
 	ws := make([]*Worker, n)
+	host := hostNetwork(b.Progress)
 	for i, be := range backends {
-		ws[i] = &Worker{Backend: be}
+		ws[i] = &Worker{Backend: be, HostNetwork: host}
 		// A built-in controller can be left out of clusters sieve creates,
 		// not out of an existing one.
 		if kind(b) != "kubeconfig" {
@@ -183,3 +186,18 @@ func newBackend(b Backend, c *ir.Controller, i int) cluster.Backend {
 	}
 	return embedded.New(embedded.Options{Disable: Disabled(c)})
 }
+
+// hostNetwork reports whether controllers must share the host's network,
+// and says so once per process, with what that costs.
+func hostNetwork(progress io.Writer) bool {
+	err := netns.Check()
+	if err == nil {
+		return false
+	}
+	hostNetworkOnce.Do(func() {
+		fmt.Fprintf(progress, "warning: no private network per controller: %v; controllers share the host's network, so fixed ports may collide between workers and cluster DNS names do not resolve (run as root on Linux for private networks)\n", err)
+	})
+	return true
+}
+
+var hostNetworkOnce sync.Once

@@ -21,6 +21,12 @@
 // backends and WorkerCount says how many, for sieve's verbs and sievetest
 // alike. Options are data whose zero value is the default.
 //
+// Each run (Worker.Execute) gives its controller a private network where
+// namespaces are available (network.go: the proxy and a DNS responder
+// inside, the test's stand-ins started there), an emulated Pod in
+// in-cluster mode, recreated at each start, and the host's network with
+// Worker.HostNetwork.
+//
 // It also keeps a run honest: the control plane and the proxy's upstream
 // are watched during every run (health.go); a run whose infrastructure
 // failed, reference or plan, is run again once on a new control plane;

@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/planfile"
@@ -35,6 +37,9 @@ var shared struct {
 }
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == "internal" && os.Args[2] == "incluster" {
+		helperMain(os.Args[3:])
+	}
 	code := m.Run()
 	if shared.cluster != nil {
 		_ = shared.cluster.Stop()
@@ -252,3 +257,25 @@ func dataV(t *testing.T, name string) string {
 }
 
 func ref(kind, name string) *ir.Ref { return &ir.Ref{Kind: kind, Namespace: ns, Name: name} }
+
+// helperMain makes the test binary the controller's helper, which workers
+// start by default (this executable's "internal incluster"): args are
+// [--dir DIR] [--resolv FILE] -- ARGV...
+func helperMain(args []string) {
+	var m controller.Mounts
+	for len(args) > 1 && args[0] != "--" {
+		switch args[0] {
+		case "--dir":
+			m.ServiceAccount = args[1]
+		case "--resolv":
+			m.ResolvConf = args[1]
+		}
+		args = args[2:]
+	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	err := controller.HelperMain(m, args)
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(3)
+}

@@ -39,11 +39,16 @@ type Worker struct {
 	// kube-controller-manager controller against a kubeconfig (nil: specs
 	// with builtin controllers are refused).
 	Builtin func(name, kubeconfig string) []string
-	// Helper is the in-cluster emulation helper command (default: this
-	// executable's "internal incluster").
+	// Helper is the helper command that mounts an emulated pod's files
+	// and a private network's resolv.conf, then runs the controller
+	// (default: this executable's "internal incluster"); with a private
+	// network, every controller starts through it.
 	Helper []string
 	// CacheDir holds built controller binaries (default: the user cache).
 	CacheDir string
+	// HostNetwork runs controllers on the host's network instead of a
+	// private one each (netns.Check fails: not Linux, not root).
+	HostNetwork bool
 
 	used bool
 	// unhealthy says that the backend failed during the last run: it is
@@ -201,6 +206,7 @@ type session struct {
 	exec      *workload.Executor
 	px        *proxy.Proxy
 	runner    *controller.Runner
+	net       *network // the private network; nil on the host's
 	inj       *inject.Injector
 	mu        sync.Mutex
 	errs      []error
@@ -298,16 +304,27 @@ func (s *session) start(ctx context.Context) error {
 	s.mu.Unlock()
 	s.onClose(func() { px.Close() })
 	s.exec.Settle = s.settle
+	admin, err := kubernetes.NewForConfig(s.w.Backend.RESTConfig())
+	if err != nil {
+		return err
+	}
+	if s.net, err = s.privateNetwork(admin); err != nil {
+		return err
+	}
+	if err := s.startStandins(ctx); err != nil {
+		return err
+	}
 	// The controller's kubeconfig holds the proxy's bearer token: it lives
 	// in the run's directory only while the run does, so a results
 	// directory uploaded as a CI artefact carries no credentials.
 	kubeconfig := filepath.Join(s.r.Dir, "kubeconfig")
-	if err := px.WriteKubeconfig(kubeconfig); err != nil {
+	host, port := s.proxyAddr()
+	if err := px.WriteKubeconfigFor(kubeconfig, net.JoinHostPort(host, port)); err != nil {
 		return err
 	}
 	s.onClose(func() { os.Remove(kubeconfig) })
 	s.clock.enter(report.PhaseStart, "")
-	if err := s.startController(ctx, kubeconfig); err != nil {
+	if err := s.startController(ctx, kubeconfig, admin); err != nil {
 		return err
 	}
 	return nil
@@ -332,17 +349,21 @@ func (s *session) installCRDs(ctx context.Context) error {
 	return nil
 }
 
-func (s *session) startController(ctx context.Context, kubeconfig string) error {
+func (s *session) startController(ctx context.Context, kubeconfig string, admin kubernetes.Interface) error {
 	c, err := s.controller(kubeconfig)
 	if err != nil {
 		return err
 	}
-	host, port, _ := net.SplitHostPort(s.px.Host())
-	s.runner, err = controller.New(ctx, controller.Options{
+	host, port := s.proxyAddr()
+	opts := controller.Options{
 		Controller: c, BaseDir: s.r.BaseDir, RunDir: s.r.Dir, Sink: traceSink{s},
-		CacheDir: s.w.CacheDir, Helper: s.w.Helper,
+		CacheDir: s.w.CacheDir, Helper: s.w.Helper, Pod: controller.CreatePod(admin),
 		Access: controller.Access{Kubeconfig: kubeconfig, Host: host, Port: port, Token: s.px.Token(), CA: s.px.CA()},
-	})
+	}
+	if s.net != nil {
+		opts.Net, opts.ResolvConf = s.net.ns, s.net.resolv
+	}
+	s.runner, err = controller.New(ctx, opts)
 	if err != nil {
 		s.noteNotStarted(err)
 		return err

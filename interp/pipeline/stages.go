@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
@@ -114,7 +115,7 @@ func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opt
 	if refs.Masks, err = Masks(t); err != nil {
 		return nil, err
 	}
-	refs.Oracle, err = oracle.New(traces, oracle.Options{Masks: refs.Masks.Oracle, Invariants: t.Invariants})
+	refs.Oracle, err = oracle.New(traces, oracle.Options{Masks: refs.Masks.Oracle, Invariants: t.Invariants, OwnKeys: ownKeys(t)})
 	if err != nil {
 		return nil, err
 	}
@@ -222,4 +223,14 @@ func executeReference(ctx context.Context, env Env, w *Worker, r Run, i int) (*O
 		return res, fmt.Errorf("failed twice: %w (first attempt: %s)", again, firstLine(err.Error()))
 	}
 	return res, again
+}
+
+// ownKeys are the objects of the controller's own process, which the
+// oracle leaves out: its emulated pod, recreated at every restart.
+func ownKeys(t *ir.Test) []trace.Key {
+	if !t.Controller.Kubeconfig.InCluster {
+		return nil
+	}
+	p := controller.PodOf(t.Controller)
+	return []trace.Key{{Kind: "pod", Namespace: p.Namespace, Name: p.Name}}
 }

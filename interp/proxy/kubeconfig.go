@@ -10,8 +10,15 @@ import (
 // WriteKubeconfig writes a kubeconfig file (mode 0600) that points at the
 // proxy with its CA and token, for the controller under test.
 func (p *Proxy) WriteKubeconfig(path string) error {
+	return p.WriteKubeconfigFor(path, p.Host())
+}
+
+// WriteKubeconfigFor writes a kubeconfig file (mode 0600) like
+// WriteKubeconfig, pointing at host (HOST:PORT) instead of Host: the
+// address Serve listens on.
+func (p *Proxy) WriteKubeconfigFor(path, host string) error {
 	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters["sieve"] = &clientcmdapi.Cluster{Server: p.URL(), CertificateAuthorityData: p.CA()}
+	cfg.Clusters["sieve"] = &clientcmdapi.Cluster{Server: "https://" + host, CertificateAuthorityData: p.CA()}
 	cfg.AuthInfos["sieve"] = &clientcmdapi.AuthInfo{Token: p.token}
 	cfg.Contexts["sieve"] = &clientcmdapi.Context{Cluster: "sieve", AuthInfo: "sieve", Namespace: "default"}
 	cfg.CurrentContext = "sieve"

@@ -13,7 +13,7 @@ import (
 
 // controllerAttrs are the attributes of a controller body; a test may set
 // them too, overriding its controller's.
-const controllerAttrNames = "build command builtin args env dir crds namespace namespaces kubeconfig ready replaces exec"
+const controllerAttrNames = "build command builtin args env dir crds namespace namespaces kubeconfig ready replaces exec pod standin"
 
 func controllerAttrs() []string { return strings.Fields(controllerAttrNames) }
 
@@ -51,6 +51,8 @@ func (c *checker) lowerController(d *decl, overrides *attrSet) *ir.Controller {
 	c.controllerEnv(out, vals)
 	c.controllerCluster(out, vals)
 	c.controllerExec(out, vals)
+	c.controllerPod(out, vals)
+	c.controllerStandins(out, vals)
 	return out
 }
 

@@ -19,6 +19,8 @@ var exampleFiles = map[string]string{
 	"controller/main.go": "package main\n",
 	"crd.yaml":           "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: datastores.example.com}\nspec: {names: {kind: Datastore}}\n",
 	"cluster.yaml":       "apiVersion: example.com/v1\nkind: Datastore\nmetadata: {name: ds}\n",
+	"fakezk":             "#!/bin/sh\n",
+	"fakeadmin":          "#!/bin/sh\n",
 }
 
 // sieveBlock matches a ```sieve code block.

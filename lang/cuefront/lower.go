@@ -118,6 +118,12 @@ func (l *lowerer) controller(cv, tv cue.Value) *ir.Controller {
 	if f, ok := attr("exec"); ok {
 		c.Exec = l.execStandIns(f)
 	}
+	if f, ok := attr("pod"); ok {
+		c.Pod = l.pod(c, f)
+	}
+	if f, ok := attr("standin"); ok {
+		c.Standins = l.standins(f)
+	}
 	return c
 }
 

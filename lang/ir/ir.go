@@ -78,7 +78,42 @@ type Controller struct {
 	// an exec that none matches fails as an exec into a container that
 	// does not run.
 	Exec []*ExecStandIn `json:"exec,omitempty"`
+	// Pod, when set, describes the emulated pod of in-cluster mode beyond
+	// its name and namespace.
+	Pod *Pod `json:"pod,omitempty"`
+	// Standins are programs that stand in for Services the controller
+	// talks to, in its private network.
+	Standins []*Standin `json:"standins,omitempty"`
 }
+
+// Standin is a program run for a Service of the controller's namespace,
+// reachable at the Service's DNS names and ports while a run lasts.
+type Standin struct {
+	Src diag.Range `json:"src"`
+	// Service is the Service's name.
+	Service string `json:"service"`
+	// Ports are the ports it listens on; the first is STANDIN_PORT.
+	Ports   []int    `json:"ports"`
+	Command []string `json:"command"`
+	Env     []EnvVar `json:"env,omitempty"`
+}
+
+// Pod is what a spec says of the controller's emulated pod: what its
+// Deployment's pod template would hold.
+type Pod struct {
+	Src diag.Range `json:"src"`
+	// Labels are the pod's labels, besides sieve's own.
+	Labels map[string]string `json:"labels,omitempty"`
+	// ServiceAccount is the pod's service account (default "default").
+	ServiceAccount string `json:"serviceAccount,omitempty"`
+	// FieldEnv are downward-API variables: Value is a field path of the
+	// pod (PodFieldPaths), resolved when the pod is created.
+	FieldEnv []EnvVar `json:"fieldEnv,omitempty"`
+}
+
+// PodFieldPaths are the downward-API field paths a Pod's FieldEnv may
+// name; metadata.labels['KEY'] and metadata.annotations['KEY'] too.
+var PodFieldPaths = []string{"metadata.name", "metadata.namespace", "metadata.uid", "spec.serviceAccountName", "spec.nodeName", "status.podIP", "status.hostIP"}
 
 // EnvVar is one environment variable for the controller.
 type EnvVar struct {

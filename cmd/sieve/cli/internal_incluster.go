@@ -8,24 +8,25 @@ import (
 	"github.com/sievetool/sieve/interp/controller"
 )
 
-// newInternalInClusterCmd is the in-cluster helper the controller runner
-// starts in a private mount namespace: it mounts the emulated pod's
-// service-account files and execs the controller (see
-// controller.HelperMain).
+// newInternalInClusterCmd is the helper the controller runner starts in a
+// private mount namespace: it mounts the emulated pod's service-account
+// files and the private network's resolv.conf, and execs the controller
+// (see controller.HelperMain).
 func newInternalInClusterCmd(g *globals) *cobra.Command {
-	var dir string
+	var m controller.Mounts
 	cmd := &cobra.Command{
-		Use:   "incluster --dir DIR -- COMMAND [ARGS...]",
-		Short: "Run a controller as if in a pod (service-account files mounted)",
+		Use:   "incluster [--dir DIR] [--resolv FILE] -- COMMAND [ARGS...]",
+		Short: "Run a controller as if in a pod (service-account files and resolv.conf mounted)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if dir == "" {
-				return usageErr(errors.New("incluster: --dir is required"))
+			if m.ServiceAccount == "" && m.ResolvConf == "" {
+				return usageErr(errors.New("incluster: --dir or --resolv is required"))
 			}
-			return infraErr(controller.HelperMain(dir, args))
+			return infraErr(controller.HelperMain(m, args))
 		},
 	}
-	cmd.Flags().StringVar(&dir, "dir", "", "directory holding token, ca.crt and namespace")
+	cmd.Flags().StringVar(&m.ServiceAccount, "dir", "", "directory holding token, ca.crt and namespace")
+	cmd.Flags().StringVar(&m.ResolvConf, "resolv", "", "file to mount on /etc/resolv.conf")
 	cmd.Flags().SetInterspersed(false)
 	return cmd
 }

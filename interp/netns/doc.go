@@ -1,0 +1,11 @@
+// Package netns gives a controller a private network: a Linux network
+// namespace with only its loopback, in which sieve listens (the proxy,
+// the DNS responder), dials (readiness checks) and starts processes (the
+// controller, stand-ins) from an OS thread that has entered it, so no
+// veth or route is needed and fixed ports never collide between workers.
+//
+// It does not decide what to serve in the namespace (package pipeline
+// does) nor answer DNS (package clusterdns does). On other systems, or
+// without the privilege to create namespaces, New returns an error that
+// wraps ErrUnsupported, and callers fall back to the host's network.
+package netns

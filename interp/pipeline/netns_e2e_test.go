@@ -1,0 +1,92 @@
+package pipeline_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sievetool/sieve/interp/cluster/embedded"
+	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/interp/netns"
+	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/lang/load"
+)
+
+// TestFixedPortParallel records two reference runs of a controller that
+// binds the fixed address 127.0.0.1:18080 on two workers at once (as
+// sieve run --parallel 2 does), while the test holds that address on the
+// host: each controller has its own loopback, so neither collides, and
+// the readiness check reaches each one's own port.
+func TestFixedPortParallel(t *testing.T) {
+	if err := netns.Check(); errors.Is(err, netns.ErrUnsupported) {
+		t.Skipf("no private networks here: %v", err)
+	}
+	host, err := net.Listen("tcp", "127.0.0.1:18080")
+	if err != nil {
+		t.Skipf("the host's 127.0.0.1:18080 is taken: %v", err)
+	}
+	defer host.Close()
+	second := embedded.New(embedded.Options{Binary: embeddedtest.ControlPlane(t)})
+	t.Cleanup(func() { _ = second.Stop() })
+	c := cluster(t)
+	if err := second.Start(context.Background()); err != nil {
+		t.Skipf("no second embedded control plane: %v", err)
+	}
+	helper := []string{embeddedtest.Binary(t), "internal", "incluster"}
+	env := pipeline.Env{Spec: podopSpec, BaseDir: filepath.Dir(podopSpec), Workers: []*pipeline.Worker{
+		{Backend: c, Helper: helper}, {Backend: second, Helper: helper},
+	}}
+	sp, ds := load.Load(podopSpec, load.Options{})
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	test, d := load.SelectTest(sp, "fixedport")
+	if d != nil {
+		t.Fatal(d)
+	}
+	out := report.Layout{Root: t.TempDir()}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	_, err = pipeline.References(ctx, env, test, out, pipeline.RefOptions{})
+	for i := 1; i <= 2; i++ {
+		b, _ := os.ReadFile(filepath.Join(out.ReferenceDir(i), report.ControllerLog))
+		if !strings.Contains(string(b), "LISTEN 127.0.0.1:18080") {
+			t.Errorf("reference run %d: the controller did not listen on 127.0.0.1:18080:\n%s", i, b)
+		}
+	}
+	if err != nil {
+		t.Fatalf("reference runs: %v", err)
+	}
+}
+
+// TestStandinByName runs podop with a stand-in for Service db-client
+// (testdata/fakedb): in its private network the operator reaches it by
+// the short name, the .svc name and the full cluster name, and the
+// stand-in's log is in the run's directory.
+func TestStandinByName(t *testing.T) {
+	if err := netns.Check(); errors.Is(err, netns.ErrUnsupported) {
+		t.Skipf("no private networks here: %v", err)
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("the stand-in testdata/fakedb needs python3")
+	}
+	c := cluster(t)
+	r := executeSpec(t, c, podopSpec, "standin", nil)
+	if r.err != nil {
+		t.Fatalf("run: %v", r.err)
+	}
+	if r.out.WorkloadErr != nil {
+		t.Errorf("workload: %v", r.out.WorkloadErr)
+	}
+	b, err := os.ReadFile(filepath.Join(r.dir, "standin-db-client.log"))
+	if err != nil || strings.Count(string(b), "GET / from 127.") < 3 {
+		t.Errorf("the stand-in's log does not show the operator's three requests (%v):\n%s", err, b)
+	}
+}

@@ -1,0 +1,77 @@
+// Specs for the in-cluster end-to-end tests (podop_e2e_test.go). The
+// podop operator (./podop) runs in its emulated pod, becomes leader as
+// operator-lib does (its own Pod, a lock owned by it), and copies
+// ConfigMap in-X to out-X in namespace e2e.
+
+controller podop {
+  build      "./podop"
+  namespace  "e2e"
+  kubeconfig incluster
+  pod {
+    labels: { name: "podop" }
+    serviceAccount: "podop"
+    env: { MY_UID: "metadata.uid" }
+  }
+  ready      { log: "^READY$", within: 90s }
+}
+
+workload copy {
+  apply `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: in-a}
+data: {v: "1"}
+`
+  wait  configmap/e2e/out-a where data.v == "1" within 60s
+  patch configmap/e2e/in-a { data: { v: "2" } }
+  wait  configmap/e2e/out-a where data.v == "2" within 60s
+  settle 500ms
+}
+
+test leader { controller podop workloads [copy] }
+
+// podop binding a fixed port for its health endpoint, found ready there.
+controller fixedport {
+  build      "./podop"
+  args       ["-listen=127.0.0.1:18080"]
+  namespace  "e2e"
+  kubeconfig incluster
+  ready      { http: "http://127.0.0.1:18080/healthz", within: 90s }
+}
+
+workload copyonce {
+  apply `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: in-a}
+data: {v: "1"}
+`
+  wait configmap/e2e/out-a where data.v == "1" within 60s
+  settle 2s
+}
+
+test fixedport { controller fixedport workloads [copyonce] runs 2 }
+
+// podop asking a stand-in for Service db-client by its short, .svc and
+// full names.
+controller withdb {
+  build      "./podop"
+  args       ["-standin=http://db-client:5000/,http://db-client.e2e.svc:5000/,http://db-client.e2e.svc.cluster.local:5000/"]
+  namespace  "e2e"
+  kubeconfig incluster
+  ready      { log: "^READY$", within: 90s }
+  standin    { "db-client:5000": ["./fakedb"] }
+}
+
+workload askdb {
+  apply `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: in-a}
+data: {v: "1"}
+`
+  wait configmap/e2e/out-a where data.standin == "fakedb fakedb fakedb" within 60s
+  settle 500ms
+}
+
+test standin { controller withdb workloads [askdb] }

@@ -1,0 +1,10 @@
+// Package standin runs a run's stand-ins: a program per Service that the
+// controller talks to (ir.Standin), started in the controller's private
+// network before the controller and stopped with the run, so every plan
+// starts from fresh ones. Stand-in i listens on its own loopback address
+// (Addr), which the DNS responder answers for the Service's names (Names);
+// its output goes to standin-SERVICE.log in the run's directory.
+//
+// It does not make the network (package netns) nor answer DNS (package
+// clusterdns).
+package standin

@@ -1,0 +1,171 @@
+package standin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sievetool/sieve/interp/netns"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Options say which stand-ins to run and where.
+type Options struct {
+	Standins []*ir.Standin
+	// Net is the controller's private network; required.
+	Net *netns.NS
+	// Dir is the run's directory, for the logs.
+	Dir string
+	// BaseDir is what relative commands are resolved against (the spec's
+	// directory) and where they run.
+	BaseDir string
+	// Ready bounds the wait for every port to accept (default 30s).
+	Ready time.Duration
+}
+
+// Set is the running stand-ins of one run.
+type Set struct {
+	cmds []*exec.Cmd
+	done []chan struct{}
+	logs []*os.File
+}
+
+// Addr is the loopback address stand-in i listens on: 127.1.0.i+1.
+func Addr(i int) netip.Addr {
+	return netip.AddrFrom4([4]byte{127, 1, byte((i + 1) / 256), byte((i + 1) % 256)})
+}
+
+// Names maps SERVICE.NS of each stand-in to its address, for the DNS
+// responder's Fixed.
+func Names(ss []*ir.Standin, ns string) map[string]netip.Addr {
+	m := map[string]netip.Addr{}
+	for i, s := range ss {
+		m[s.Service+"."+ns] = Addr(i)
+	}
+	return m
+}
+
+// LogFile is the name of a stand-in's log in the run's directory.
+func LogFile(s *ir.Standin) string { return "standin-" + s.Service + ".log" }
+
+// Start starts every stand-in and waits until each accepts on all its
+// ports. On failure, what started is stopped.
+func Start(ctx context.Context, opts Options) (*Set, error) {
+	if len(opts.Standins) > 0 && opts.Net == nil {
+		return nil, fmt.Errorf("%s: standin %s: stand-ins need a private network (root on Linux)", opts.Standins[0].Src, opts.Standins[0].Service)
+	}
+	set := &Set{}
+	for i, s := range opts.Standins {
+		if err := set.start(opts, i, s); err != nil {
+			set.Stop()
+			return nil, fmt.Errorf("%s: standin %s: %w", s.Src, s.Service, err)
+		}
+	}
+	for i, s := range opts.Standins {
+		if err := set.wait(ctx, opts, i, s); err != nil {
+			set.Stop()
+			return nil, fmt.Errorf("%s: standin %s: %w", s.Src, s.Service, err)
+		}
+	}
+	return set, nil
+}
+
+func (set *Set) start(opts Options, i int, s *ir.Standin) error {
+	bin, err := lookPath(s.Command[0], opts.BaseDir)
+	if err != nil {
+		return err
+	}
+	log, err := os.OpenFile(filepath.Join(opts.Dir, LogFile(s)), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	set.logs = append(set.logs, log)
+	cmd := exec.Command(bin, s.Command[1:]...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = opts.BaseDir, log, log
+	cmd.Env = append(os.Environ(), env(i, s)...)
+	cmd.SysProcAttr = sysProcAttr()
+	if err := opts.Net.Start(cmd); err != nil {
+		return fmt.Errorf("starting %s: %w", bin, err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	set.cmds, set.done = append(set.cmds, cmd), append(set.done, done)
+	return nil
+}
+
+// env tells stand-in i where to listen: STANDIN_HOST, STANDIN_PORT (the
+// first port), STANDIN_PORTS (all, comma-separated), STANDIN_ADDR
+// (HOST:PORT), then the spec's env.
+func env(i int, s *ir.Standin) []string {
+	host := Addr(i).String()
+	var ports []string
+	for _, p := range s.Ports {
+		ports = append(ports, strconv.Itoa(p))
+	}
+	out := []string{"STANDIN_SERVICE=" + s.Service, "STANDIN_HOST=" + host, "STANDIN_PORT=" + ports[0],
+		"STANDIN_PORTS=" + strings.Join(ports, ","), "STANDIN_ADDR=" + net.JoinHostPort(host, ports[0])}
+	for _, e := range s.Env {
+		out = append(out, e.Name+"="+e.Value)
+	}
+	return out
+}
+
+// wait polls stand-in i's ports in the network until each accepts.
+func (set *Set) wait(ctx context.Context, opts Options, i int, s *ir.Standin) error {
+	limit := opts.Ready
+	if limit == 0 {
+		limit = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	for _, p := range s.Ports {
+		addr := net.JoinHostPort(Addr(i).String(), strconv.Itoa(p))
+		for {
+			c, err := opts.Net.Dial(ctx, "tcp", addr)
+			if err == nil {
+				c.Close()
+				break
+			}
+			select {
+			case <-set.done[i]:
+				return fmt.Errorf("exited before it listened on %s (see %s)", addr, filepath.Join(opts.Dir, LogFile(s)))
+			case <-ctx.Done():
+				return fmt.Errorf("not listening on %s within %s (it should listen on $STANDIN_ADDR, or on its port at any address; see %s)", addr, limit, filepath.Join(opts.Dir, LogFile(s)))
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	return nil
+}
+
+// Stop kills every stand-in (its process group) and waits for it.
+func (set *Set) Stop() {
+	for i, cmd := range set.cmds {
+		kill(cmd)
+		<-set.done[i]
+	}
+	for _, f := range set.logs {
+		f.Close()
+	}
+}
+
+// lookPath resolves a command: a name with a slash relative to dir, one
+// without on PATH.
+func lookPath(name, dir string) (string, error) {
+	if strings.ContainsRune(name, '/') && !filepath.IsAbs(name) {
+		name = filepath.Join(dir, name)
+	}
+	bin, err := exec.LookPath(name)
+	if err != nil {
+		return "", errors.New("command not found: " + name)
+	}
+	return filepath.Abs(bin)
+}

@@ -1,0 +1,32 @@
+package cuefront
+
+import (
+	"cuelang.org/go/cue"
+
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// standins lowers a controller's standin: "SERVICE:PORT" fields whose
+// values are a command or { command, env }, as the .sieve checker does.
+func (l *lowerer) standins(v cue.Value) []*ir.Standin {
+	var out []*ir.Standin
+	for _, f := range fields(v) {
+		svc, ports, msg, hint := ir.ParseStandinKey(f.name)
+		if msg != "" {
+			l.errorf(f.v, "standin", "%s", msg)
+			l.ds[len(l.ds)-1].Detail = hint
+			continue
+		}
+		s := &ir.Standin{Src: l.rng(f.v), Service: svc, Ports: ports}
+		run := f.v
+		if c, ok := field(f.v, "command"); ok {
+			run = c
+			if e, ok := field(f.v, "env"); ok {
+				s.Env = l.envVars(e)
+			}
+		}
+		s.Command = l.command(run)
+		out = append(out, s)
+	}
+	return out
+}

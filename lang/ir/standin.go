@@ -1,0 +1,38 @@
+package ir
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ParseStandinKey reads a stand-in's "SERVICE:PORT[,PORT...]". On a bad
+// key it returns a message and a hint for the diagnostic.
+func ParseStandinKey(key string) (svc string, ports []int, msg, hint string) {
+	svc, list, ok := strings.Cut(key, ":")
+	if !ok || !dnsLabel(svc) {
+		return "", nil, fmt.Sprintf("standin %q: want SERVICE:PORT", key),
+			`a Service name of the controller's namespace and its port(s): "db-client:5000" or "db:5000,5001"`
+	}
+	for _, p := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 65535 {
+			return "", nil, fmt.Sprintf("standin %s: bad port %q (want 1 to 65535)", svc, p), ""
+		}
+		ports = append(ports, n)
+	}
+	return svc, ports, "", ""
+}
+
+// dnsLabel reports whether s is a DNS label, as Service names are.
+func dnsLabel(s string) bool {
+	if s == "" || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for _, c := range s {
+		if c != '-' && (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
