@@ -25,6 +25,9 @@ type Backend struct {
 	// Kubeconfig and Context name the existing cluster of the kubeconfig
 	// backend.
 	Kubeconfig, Context string
+	// HostNetwork runs the controllers on the host's network, not each in
+	// a private one (for a controller that must reach the outside).
+	HostNetwork bool
 	// Progress receives the control-plane build's progress, when the
 	// embedded or kind backend has to build it (default: nothing).
 	Progress io.Writer
@@ -132,7 +135,7 @@ func StartWorkers(ctx context.Context, b Backend, c *ir.Controller, n int) ([]*W
 		return nil, stop, err
 	}
 	ws := make([]*Worker, n)
-	host := hostNetwork(b.Progress)
+	host := b.HostNetwork || hostNetwork(b.Progress)
 	for i, be := range backends {
 		ws[i] = &Worker{Backend: be, HostNetwork: host}
 		// A built-in controller can be left out of clusters sieve creates,

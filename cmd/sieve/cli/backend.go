@@ -15,6 +15,7 @@ type backendFlags struct {
 	backend    string
 	kubeconfig string
 	context    string
+	hostNet    bool
 }
 
 func (f *backendFlags) register(cmd *cobra.Command) {
@@ -22,11 +23,12 @@ func (f *backendFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.backend, "backend", "embedded", "where to run: embedded (default, needs nothing), kind (needs Docker or Podman) or kubeconfig")
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "with --backend kubeconfig: the existing cluster's kubeconfig `FILE`")
 	fl.StringVar(&f.context, "context", "", "with --backend kubeconfig: the kubeconfig context")
+	fl.BoolVar(&f.hostNet, "host-network", false, "run controllers on the host's network instead of a private one each (for a controller that must reach the outside; fixed ports may then collide between workers)")
 }
 
 // of is the backend the flags choose.
 func (f *backendFlags) of() pipeline.Backend {
-	return pipeline.Backend{Name: f.backend, Kubeconfig: f.kubeconfig, Context: f.context, Progress: os.Stderr}
+	return pipeline.Backend{Name: f.backend, Kubeconfig: f.kubeconfig, Context: f.context, HostNetwork: f.hostNet, Progress: os.Stderr}
 }
 
 func (f *backendFlags) check() error { return pipeline.CheckBackend(f.of()) }
