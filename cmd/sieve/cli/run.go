@@ -138,6 +138,11 @@ func (f *runFlags) check() error {
 		}
 		f.part = part
 	}
+	if f.cluster.on != "" {
+		// --kubeconfig and --context name the cluster the Job goes to;
+		// the pods run their plans on the embedded backend.
+		return f.cluster.check(f)
+	}
 	if err := f.cluster.check(f); err != nil {
 		return err
 	}

@@ -86,10 +86,12 @@ func completionShard(shards int) (int, error) {
 	return i + 1, nil
 }
 
-// runArgs are sieve run's arguments for the shard.
+// runArgs are sieve run's arguments for the shard: one plan at a time
+// (the pod requests one worker's cost; --parallel in more, which comes
+// later, overrides it).
 func (f *workerFlags) runArgs(m *dispatch.Manifest, shard int, refs, out string, more []string) []string {
 	args := []string{"run", m.Spec, "--test", f.test, "--shard", fmt.Sprintf("%d/%d", shard, f.shards),
-		"--references", refs, "-o", out}
+		"--references", refs, "-o", out, "--parallel", "1"}
 	for _, dir := range m.Includes {
 		args = append(args, "-I", dir)
 	}
