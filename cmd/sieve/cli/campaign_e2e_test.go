@@ -144,7 +144,7 @@ func playNode(t *testing.T, cs kubernetes.Interface, root string, exited chan er
 	for i := range shards {
 		pod := waitPod(t, cs, i)
 		code, usage := runPod(t, root, pod)
-		t.Logf("shard %d/%d: exit %d, %.1f CPU-seconds, max RSS %d MiB (one process tree)", i+1, shards, code, usage.cpu, usage.maxRSS>>20)
+		t.Logf("shard %d/%d: exit %d, %.1f CPU-seconds of its process tree", i+1, shards, code, usage.cpu)
 		finishPod(t, cs, pod, code)
 	}
 	return shards
@@ -213,13 +213,23 @@ func podEnv(pod *corev1.Pod, ct corev1.Container, mounts map[string]string) []st
 	for _, e := range ct.Env {
 		v := e.Value
 		if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil {
-			path := e.ValueFrom.FieldRef.FieldPath
-			key := strings.TrimSuffix(strings.TrimPrefix(path, "metadata.annotations['"), "']")
-			v = pod.Annotations[key]
+			v = fieldValue(pod, e.ValueFrom.FieldRef.FieldPath)
 		}
 		env = append(env, e.Name+"="+mapList(v, mounts))
 	}
 	return env
+}
+
+// fieldValue resolves a downward-API field path of the pod's labels or
+// annotations ("metadata.labels['k']"), as the kubelet does.
+func fieldValue(pod *corev1.Pod, path string) string {
+	if key, ok := strings.CutPrefix(path, "metadata.annotations['"); ok {
+		return pod.Annotations[strings.TrimSuffix(key, "']")]
+	}
+	if key, ok := strings.CutPrefix(path, "metadata.labels['"); ok {
+		return pod.Labels[strings.TrimSuffix(key, "']")]
+	}
+	return ""
 }
 
 // mapList maps each path of a colon-separated list.
