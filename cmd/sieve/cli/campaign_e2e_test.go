@@ -172,7 +172,7 @@ type usage struct {
 // runPod runs the pod's container as a local process: the image's paths
 // (its working directory, PATH, the /tmp emptyDir) mapped below root and
 // a directory of the test's, the environment the pod's (the job
-// controller's JOB_COMPLETION_INDEX taken from its annotation).
+// controller's JOB_COMPLETION_INDEX taken from its label).
 func runPod(t *testing.T, root string, pod *corev1.Pod) (int, usage) {
 	t.Helper()
 	ct := pod.Spec.Containers[0]
