@@ -57,7 +57,7 @@ func TestCampaignAsLocalProcesses(t *testing.T) {
 	t.Logf("worker image %s", ref)
 
 	campaign := filepath.Join(work, "campaign")
-	disp := exec.Command(bin, "run", spec, "--test", "buggy", "--max-plans", "2", "--on", "kubernetes", "--kubeconfig", c.Kubeconfig(),
+	disp := exec.Command(bin, "run", spec, "--test", "buggy", "--max-plans", "1", "--on", "kubernetes", "--kubeconfig", c.Kubeconfig(),
 		"--image", ref, "--workers", "2", "--campaign", "e2e", "--node-selector", "sieve.dev/node=none", "-o", campaign)
 	var dispOut bytes.Buffer
 	disp.Stdout, disp.Stderr = &dispOut, &dispOut
@@ -82,17 +82,22 @@ func TestCampaignAsLocalProcesses(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatalf("sieve run --on kubernetes did not end after the shards did:\n%s", dispOut.String())
 	}
-	single := filepath.Join(work, "single")
-	cmd := exec.Command(bin, "run", spec, "--test", "buggy", "--max-plans", "2", "--parallel", "1", "--references", filepath.Join(campaign, "references"), "-o", single)
-	out, err := cmd.CombinedOutput()
-	if code := processExit(err); code != exitOK && code != exitFindings {
-		t.Fatalf("single-machine run exited %d:\n%s", code, out)
-	}
-	var dirs []string
+	// The same plans on one machine: each shard's part (--max-plans
+	// caps each part, as in the pods) from the same references, one
+	// after the other.
+	var dirs, singles []string
 	for i := 1; i <= shards; i++ {
 		dirs = append(dirs, filepath.Join(campaign, "shard-"+itoa(i)))
+		single := filepath.Join(work, "single-"+itoa(i))
+		cmd := exec.Command(bin, "run", spec, "--test", "buggy", "--max-plans", "1", "--shard", itoa(i)+"/"+itoa(shards), "--parallel", "1",
+			"--references", filepath.Join(campaign, "references"), "-o", single)
+		out, err := cmd.CombinedOutput()
+		if code := processExit(err); code != exitOK && code != exitFindings {
+			t.Fatalf("single-machine run of shard %d exited %d:\n%s", i, code, out)
+		}
+		singles = append(singles, single)
 	}
-	sameVerdicts(t, dirs, single)
+	sameVerdicts(t, dirs, singles)
 }
 
 // sieveOut runs sieve and returns its stdout; a failure fails the test.
@@ -297,13 +302,13 @@ func finishPod(t *testing.T, cs kubernetes.Interface, pod *corev1.Pod, code int)
 
 // sameVerdicts holds the shards' results, read as one run, equal to the
 // single run's: the same plans, each with the same status.
-func sameVerdicts(t *testing.T, shards []string, single string) {
+func sameVerdicts(t *testing.T, shards, single []string) {
 	t.Helper()
 	got, err := report.LoadAll(shards)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := report.Load(single)
+	want, err := report.LoadAll(single)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,9 +151,16 @@ func (f *runFlags) prepare(ctx context.Context, g *globals, file string, t *ir.T
 		return nil, err
 	}
 	c := f.cluster.newCampaign(t, file, ns, len(set.Plans))
+	// Each pod keeps its shard's plans, then samples --max-plans of
+	// them, as sieve run --shard does: the cap is per shard.
 	for i := 1; i <= c.Shards; i++ {
-		c.PlansPerShard = append(c.PlansPerShard, len(keep(set.Plans, pipeline.Shard{Index: i, Of: c.Shards})))
+		n := len(keep(set.Plans, pipeline.Shard{Index: i, Of: c.Shards}))
+		if f.maxPlans > 0 {
+			n = min(n, f.maxPlans)
+		}
+		c.PlansPerShard = append(c.PlansPerShard, n)
 	}
+	c.RunArgs = f.shardArgs()
 	rec := dispatch.Record{Name: c.Name, Test: t.Name, Spec: relPath(file), Shards: c.Shards, PlansPerShard: c.PlansPerShard, Namespace: ns, Job: c.JobName()}
 	ref, err := dispatch.PushRefs(ctx, c.Artifacts, refsDir, rec)
 	if err != nil {
@@ -176,11 +183,23 @@ func (f *runFlags) planHere(ctx context.Context, g *globals, file string, t *ir.
 	if err != nil {
 		return nil, g.testErr(t, err)
 	}
-	set, err := pipeline.Plans(env, refs.Test, refs.Traces[0], pipeline.Selection{Pattern: ir.Pattern(f.pattern), MaxPlans: f.maxPlans})
+	set, err := pipeline.Plans(env, refs.Test, refs.Traces[0], pipeline.Selection{Pattern: ir.Pattern(f.pattern)})
 	if err != nil {
 		return nil, g.testErr(t, err)
 	}
 	return set, nil
+}
+
+// shardArgs are the flags of sieve run each pod passes on.
+func (f *runFlags) shardArgs() []string {
+	args := []string{"--confirm", strconv.Itoa(f.confirm)}
+	if f.pattern != "" {
+		args = append(args, "--pattern", f.pattern)
+	}
+	if f.maxPlans > 0 {
+		args = append(args, "--max-plans", strconv.Itoa(f.maxPlans))
+	}
+	return args
 }
 
 func keep(plans []*planfile.Plan, s pipeline.Shard) []*planfile.Plan {
