@@ -47,6 +47,10 @@ type RefOptions struct {
 	// From, if not empty, is a results directory whose reference runs are
 	// reused (copied) instead of recording new ones (sieve reproduce).
 	From string
+	// Binary, if not empty, is the controller binary built before from
+	// the test's Go package (a worker image carries one, and no Go
+	// toolchain): it runs instead of a build.
+	Binary string
 }
 
 // Refs are a test's reference runs and what the later stages need of
@@ -103,7 +107,7 @@ func Finish(out report.Layout, run *report.TestRun) error {
 // SpecErrors: every plan would fail the same way.
 func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions) (*Refs, error) {
 	env.shareNotes()
-	t, err := buildOnce(ctx, t, env.BaseDir, env.Workers[0].CacheDir)
+	t, err := buildOnce(ctx, t, env.BaseDir, env.Workers[0].CacheDir, opts.Binary)
 	if err != nil {
 		return nil, err
 	}

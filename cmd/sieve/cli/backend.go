@@ -21,8 +21,8 @@ type backendFlags struct {
 func (f *backendFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.backend, "backend", "embedded", "where to run: embedded (default, needs nothing), kind (needs Docker or Podman) or kubeconfig")
-	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "with --backend kubeconfig: the existing cluster's kubeconfig `FILE`")
-	fl.StringVar(&f.context, "context", "", "with --backend kubeconfig: the kubeconfig context")
+	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "with --backend kubeconfig: the existing cluster's kubeconfig `FILE`; with --on kubernetes: the cluster the Job goes to")
+	fl.StringVar(&f.context, "context", "", "with --backend kubeconfig or --on kubernetes: the kubeconfig context")
 	fl.BoolVar(&f.hostNet, "host-network", false, "run controllers on the host's network instead of a private one each (for a controller that must reach the outside; fixed ports may then collide between workers)")
 }
 

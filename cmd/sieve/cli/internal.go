@@ -12,6 +12,6 @@ func newInternalCmd(g *globals) *cobra.Command {
 		Short:  "Subcommands sieve runs as its own child processes",
 		Hidden: true,
 	}
-	cmd.AddCommand(newInternalInClusterCmd(g))
+	cmd.AddCommand(newInternalInClusterCmd(g), newInternalWorkerCmd(g))
 	return cmd
 }

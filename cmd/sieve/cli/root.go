@@ -119,6 +119,8 @@ func newRoot(g *globals) *cobra.Command {
 		newReportCmd(g),
 		newPlanCmd(g),
 		newFmtCmd(g),
+		newImageCmd(g),
+		newCollectCmd(g),
 		newRunCmd(g),
 		newRecordCmd(g),
 		newReproduceCmd(g),

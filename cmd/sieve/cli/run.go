@@ -36,6 +36,12 @@ type runFlags struct {
 	noCache  bool
 	report   reportFlags
 	backend  backendFlags
+	// refsFrom and binary are for a campaign's workers (sieve internal
+	// worker): the campaign's reference runs, and the controller its
+	// image carries.
+	refsFrom string
+	binary   string
+	cluster  clusterFlags
 }
 
 func newRunCmd(g *globals) *cobra.Command {
@@ -66,7 +72,12 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
 	fl.StringVar(&f.report.junit, "junit", "", "also write JUnit XML to `FILE`")
 	fl.StringVar(&f.report.html, "html", "", "also write an HTML report into `DIR`")
+	fl.StringVar(&f.refsFrom, "references", "", "reuse the reference runs of the results `DIR` instead of recording them")
+	fl.StringVar(&f.binary, "controller-binary", "", "run the controller `FILE` instead of building the test's Go package")
+	_ = fl.MarkHidden("references")
+	_ = fl.MarkHidden("controller-binary")
 	f.backend.register(cmd)
+	f.cluster.register(cmd)
 	return cmd
 }
 
@@ -74,12 +85,15 @@ func runRun(ctx context.Context, g *globals, f *runFlags, file string) error {
 	if err := f.check(); err != nil {
 		return usageErr(err)
 	}
-	if err := absPaths(&file, &f.out, &f.report.junit, &f.report.html, &f.backend.kubeconfig); err != nil {
+	if err := absPaths(&file, &f.out, &f.report.junit, &f.report.html, &f.backend.kubeconfig, &f.refsFrom, &f.binary); err != nil {
 		return usageErr(err)
 	}
 	tests, err := loadTests(g, file, f.includes, f.tests)
 	if err != nil {
 		return err
+	}
+	if f.cluster.on != "" {
+		return runOnCluster(ctx, g, f, file, tests)
 	}
 	unlock, err := lockResults(f.out)
 	if err != nil {
@@ -121,6 +135,14 @@ func (f *runFlags) check() error {
 			return fmt.Errorf("--shard: %w", err)
 		}
 		f.part = part
+	}
+	if f.cluster.on != "" {
+		// --kubeconfig and --context name the cluster the Job goes to;
+		// the pods run their plans on the embedded backend.
+		return f.cluster.check(f)
+	}
+	if err := f.cluster.check(f); err != nil {
+		return err
 	}
 	if f.confirm < 0 {
 		return fmt.Errorf("--confirm: %d (want 0 for no reruns, or more)", f.confirm)
@@ -204,7 +226,7 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 	defer disp.end()
 	env := pipeline.Env{Spec: file, BaseDir: filepath.Dir(file), Workers: workers, Progress: disp}
 	o := pipeline.Options{
-		References: pipeline.RefOptions{Cache: cacheFor(f.noCache)},
+		References: pipeline.RefOptions{Cache: cacheFor(f.noCache), From: f.refsFrom, Binary: f.binary},
 		Select:     pipeline.Selection{Pattern: ir.Pattern(f.pattern), Shard: f.part, MaxPlans: f.maxPlans},
 		Run:        pipeline.RunOptions{Confirm: f.confirm, OnResult: disp.result},
 		Planned: func(set *plan.Set) {
