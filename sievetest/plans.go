@@ -1,7 +1,6 @@
 package sievetest
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -94,7 +93,7 @@ func findingText(f *oracle.Finding) string {
 	}
 	lines := []string{fmt.Sprintf("finding (%s): %s %s", f.Severity, f.Check, subject), "    " + f.Message}
 	if f.Check == oracle.CheckField {
-		lines = append(lines, "    reference: "+showRaw(f.Reference), "    test run:  "+showRaw(f.Value))
+		lines = append(lines, "    reference: "+report.ShowRaw(f.Reference), "    test run:  "+report.ShowRaw(f.Value))
 	}
 	if f.Src != "" {
 		lines = append(lines, "    at "+relPath(f.Src))
@@ -112,18 +111,6 @@ func rerunLine(t *testing.T) string {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
 	return "run this plan alone: go test -run '" + strings.Join(parts, "/") + "'"
-}
-
-// showRaw shows a JSON value on one line; absent for nil.
-func showRaw(b json.RawMessage) string {
-	if b == nil {
-		return "absent"
-	}
-	s := string(b)
-	if len(s) > 200 {
-		s = s[:197] + "..."
-	}
-	return s
 }
 
 // untested says how many findings a not-injected run saw all the same.

@@ -140,7 +140,7 @@ func findingsText(fs []*oracle.Finding) string {
 	for _, f := range fs {
 		fmt.Fprintf(&b, "[%s] %s: %s\n", f.Severity, f.Check, f.Message)
 		if f.Check == oracle.CheckField {
-			fmt.Fprintf(&b, "    reference: %s\n    test run:  %s\n", showRaw(f.Reference), showRaw(f.Value))
+			fmt.Fprintf(&b, "    reference: %s\n    test run:  %s\n", ShowRaw(f.Reference), ShowRaw(f.Value))
 		}
 	}
 	return b.String()

@@ -192,7 +192,7 @@ func (p *printer) group(s *Summary, g *Group) {
 	p.printf("\n%s %s  %s\n", sev, p.paint(ansiBold, string(f.Check)), subject)
 	p.printf("       %s\n", f.Message)
 	if f.Check == oracle.CheckField {
-		p.printf("       reference: %s\n       test run:  %s\n", showRaw(f.Reference), showRaw(f.Value))
+		p.printf("       reference: %s\n       test run:  %s\n", ShowRaw(f.Reference), ShowRaw(f.Value))
 	}
 	if f.Src != "" {
 		p.printf("       at %s\n", f.Src)
@@ -284,8 +284,9 @@ func (p *printer) plans(s *Summary) {
 	}
 }
 
-// showRaw renders a JSON value for a terminal; absent for nil.
-func showRaw(b json.RawMessage) string {
+// ShowRaw renders a JSON value for a terminal: on one line, cut at 200
+// bytes; absent for nil.
+func ShowRaw(b json.RawMessage) string {
 	if b == nil {
 		return "absent"
 	}

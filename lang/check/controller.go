@@ -243,7 +243,7 @@ func (c *checker) namespaces(out *ir.Controller, vals map[string]*value) {
 		}
 	}
 	for _, n := range ns {
-		if !validName(n) {
+		if !ir.DNSLabel(n) {
 			c.errorf(firstNonNil(many, one).rng, "namespace", "bad namespace %q (lowercase letters, digits and -)", n)
 		}
 	}
@@ -259,19 +259,6 @@ func firstNonNil(vs ...*value) *value {
 		}
 	}
 	return nil
-}
-
-// validName reports whether s is a DNS label, as namespace names must be.
-func validName(s string) bool {
-	if s == "" || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
-		return false
-	}
-	for _, c := range s {
-		if c != '-' && (c < 'a' || c > 'z') && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // kubeconfig is env, incluster, a flag string, or an object.

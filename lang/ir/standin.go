@@ -10,7 +10,7 @@ import (
 // key it returns a message and a hint for the diagnostic.
 func ParseStandinKey(key string) (svc string, ports []int, msg, hint string) {
 	svc, list, ok := strings.Cut(key, ":")
-	if !ok || !dnsLabel(svc) {
+	if !ok || !DNSLabel(svc) {
 		return "", nil, fmt.Sprintf("standin %q: want SERVICE:PORT", key),
 			`a Service name of the controller's namespace and its port(s): "db-client:5000" or "db:5000,5001"`
 	}
@@ -24,8 +24,9 @@ func ParseStandinKey(key string) (svc string, ports []int, msg, hint string) {
 	return svc, ports, "", ""
 }
 
-// dnsLabel reports whether s is a DNS label, as Service names are.
-func dnsLabel(s string) bool {
+// DNSLabel reports whether s is a DNS label, as Service and namespace
+// names are.
+func DNSLabel(s string) bool {
 	if s == "" || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
 		return false
 	}
