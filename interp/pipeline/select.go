@@ -38,10 +38,11 @@ func Masks(t *ir.Test) (MaskSet, error) {
 
 // ClusterMask masks what differs between two control planes whatever the
 // test does: the cluster's CA in the kube-root-ca.crt config maps and the
-// authentication config map, the API server's lease and port. Reference
-// runs recorded on another control plane (from the cache, by sieve
-// reproduce, or on the first worker of several) would otherwise differ
-// from every test run there.
+// authentication config map, the API server's lease and port, and the
+// day the API server started tracking legacy service-account tokens.
+// Reference runs recorded on another control plane (from the cache, by
+// sieve reproduce, or on the first worker of several), or on another day,
+// would otherwise differ from every test run there.
 func ClusterMask() *ir.Mask {
 	ref := func(kind, ns, name string) ir.Ref { return ir.Ref{Kind: kind, Namespace: ns, Name: name} }
 	return &ir.Mask{
@@ -51,6 +52,7 @@ func ClusterMask() *ir.Mask {
 			{Target: ref("configmap", "kube-system", "extension-apiserver-authentication"), Whole: true},
 			{Target: ref("lease", "kube-system", "apiserver-*"), Whole: true},
 			{Target: ref("service", "default", "kubernetes"), Path: "spec.ports.*.targetPort"},
+			{Target: ref("configmap", "kube-system", "kube-apiserver-legacy-service-account-token-tracking"), Path: "data.since"},
 		},
 	}
 }

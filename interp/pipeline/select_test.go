@@ -3,6 +3,7 @@ package pipeline
 import (
 	"testing"
 
+	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -69,5 +70,34 @@ func TestMaskSet(t *testing.T) {
 	}
 	if observe.BuiltinMask().Name == "" {
 		t.Error("the built-in plan mask has no name")
+	}
+}
+
+// TestClusterMaskCovers: what differs between two control planes, or two
+// days, is masked, and the rest of the same objects is not.
+func TestClusterMaskCovers(t *testing.T) {
+	set, err := mask.Compile([]*ir.Mask{ClusterMask()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := set.For(ir.OracleAll)
+	tracking := trace.Key{Kind: "configmap", Namespace: "kube-system", Name: "kube-apiserver-legacy-service-account-token-tracking"}
+	for _, c := range []struct {
+		key    trace.Key
+		path   string
+		masked bool
+	}{
+		{tracking, "data.since", true},
+		{tracking, "data.other", false},
+		{trace.Key{Kind: "configmap", Namespace: "default", Name: "kube-root-ca.crt"}, `data."ca.crt"`, true},
+		{trace.Key{Kind: "configmap", Namespace: "default", Name: "app"}, "data.since", false},
+	} {
+		p, err := ir.ParsePath(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Masked(c.key, p); got != c.masked {
+			t.Errorf("%s %s: masked %v, want %v", c.key, c.path, got, c.masked)
+		}
 	}
 }
