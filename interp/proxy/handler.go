@@ -65,7 +65,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	sig := r.Verb + " " + r.Key.String() + " " + r.Subresource
 	p.act.beginRequest(sig)
 	sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
-	defer func() { p.act.endRequest(sig, sw.code) }()
+	defer func() { p.act.endRequest(sig, sw.code, retryAfter(sw.Header().Get("Retry-After"))) }()
 	p.serveOnce(sw, hr, r)
 }
 

@@ -18,7 +18,7 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 		do()
 		return a.snapshot().Last.After(before)
 	}
-	req := func(code int) func() { return func() { a.beginRequest(sig); a.endRequest(sig, code) } }
+	req := func(code int) func() { return func() { a.beginRequest(sig); a.endRequest(sig, code, 0) } }
 	if !moved(req(409)) {
 		t.Error("a first failed write is activity")
 	}
@@ -27,7 +27,7 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 			t.Errorf("retry %d that failed again moved Last", i+1)
 		}
 	}
-	if !moved(func() { a.beginRequest("get datastore/default/ds "); a.endRequest("get datastore/default/ds ", 200) }) {
+	if !moved(func() { a.beginRequest("get datastore/default/ds "); a.endRequest("get datastore/default/ds ", 200, 0) }) {
 		t.Error("another request is activity")
 	}
 	if !moved(req(200)) {
@@ -38,5 +38,85 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 	}
 	if got := a.snapshot().InFlight; got != 0 {
 		t.Errorf("in flight %d, want 0", got)
+	}
+}
+
+// TestSettled holds the quiet decision: anything under way keeps a
+// controller busy; quiet for the window settles it whatever else holds;
+// quiet for the quiet bound settles it only with the cluster as quiet, no
+// retry expected and none due; and a zero quiet bound takes no evidence.
+func TestSettled(t *testing.T) {
+	now := time.Now()
+	ago := func(d time.Duration) time.Time { return now.Add(-d) }
+	b := Bounds{Quiet: 500 * time.Millisecond, Window: 2 * time.Second}
+	for _, c := range []struct {
+		name  string
+		a     Activity
+		moved time.Time
+		b     Bounds
+		want  bool
+	}{
+		{"quiet for the bound, cluster too", Activity{Last: ago(600 * time.Millisecond)}, ago(time.Second), b, true},
+		{"quiet for less than the bound", Activity{Last: ago(400 * time.Millisecond)}, ago(time.Second), b, false},
+		{"cluster changed within the bound", Activity{Last: ago(600 * time.Millisecond)}, ago(100 * time.Millisecond), b, false},
+		{"cluster never seen", Activity{Last: ago(600 * time.Millisecond)}, time.Time{}, b, true},
+		{"a request in flight", Activity{InFlight: 1, Last: ago(time.Hour)}, time.Time{}, b, false},
+		{"an event held", Activity{Held: 1, Last: ago(time.Hour)}, time.Time{}, b, false},
+		{"an event arriving", Activity{Arriving: 1, Last: ago(time.Hour)}, time.Time{}, b, false},
+		{"a retry expected", Activity{Retries: 1, Last: ago(600 * time.Millisecond)}, time.Time{}, b, false},
+		{"a retry due later", Activity{RetryAt: now.Add(time.Second), Last: ago(600 * time.Millisecond)}, time.Time{}, b, false},
+		{"a retry that was due", Activity{RetryAt: ago(time.Millisecond), Last: ago(600 * time.Millisecond)}, time.Time{}, b, true},
+		{"the window passed, a retry expected", Activity{Retries: 1, Last: ago(2 * time.Second)}, time.Time{}, b, true},
+		{"the window passed, the cluster moving", Activity{Last: ago(2 * time.Second)}, now, b, true},
+		{"the window passed, a retry due", Activity{RetryAt: now.Add(time.Minute), Last: ago(3 * time.Second)}, time.Time{}, b, true},
+		{"no quiet bound: the window only", Activity{Last: ago(time.Second)}, time.Time{}, Bounds{Window: 2 * time.Second}, false},
+		{"a bound above the window", Activity{Last: ago(time.Second)}, time.Time{}, Bounds{Quiet: 3 * time.Second, Window: 2 * time.Second}, false},
+	} {
+		if got := Settled(c.a, c.moved, now, c.b); got != c.want {
+			t.Errorf("%s: settled %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestRetriesExpected holds what an answer announces: a conflict, a
+// throttle or a server error makes a retry of the same request expected
+// until it comes (a Retry-After also says when it is due); a 404 does
+// not; another request does not stand in for it.
+func TestRetriesExpected(t *testing.T) {
+	var a activity
+	const put = "update datastore/default/ds status"
+	req := func(sig string, code int, after time.Duration) { a.beginRequest(sig); a.endRequest(sig, code, after) }
+	req("get datastore/default/gone ", 404, 0)
+	if n := a.snapshot().Retries; n != 0 {
+		t.Fatalf("a 404 expects %d retries, want 0", n)
+	}
+	req(put, 409, 0)
+	req("get datastore/default/ds ", 200, 0)
+	if n := a.snapshot().Retries; n != 1 {
+		t.Fatalf("after a conflict and another request: %d retries expected, want 1", n)
+	}
+	a.beginRequest(put)
+	if n := a.snapshot().Retries; n != 0 {
+		t.Fatalf("the retry came: %d retries expected, want 0", n)
+	}
+	a.endRequest(put, 200, 0)
+	before := time.Now()
+	req("create pod/default/p ", 429, 3*time.Second)
+	s := a.snapshot()
+	if s.Retries != 1 || s.RetryAt.Before(before.Add(3*time.Second)) || s.RetryAt.After(time.Now().Add(3*time.Second)) {
+		t.Errorf("after a 429 with Retry-After 3: %d retries, due %s after the request, want 1, 3s", s.Retries, s.RetryAt.Sub(before))
+	}
+	req("get pod/default/p ", 503, 0)
+	if n := a.snapshot().Retries; n != 2 {
+		t.Errorf("after a 503: %d retries expected, want 2", n)
+	}
+}
+
+// TestRetryAfter reads the header as the API server writes it.
+func TestRetryAfter(t *testing.T) {
+	for h, want := range map[string]time.Duration{"": 0, "1": time.Second, "30": 30 * time.Second, "0": 0, "-2": 0, "Wed, 21 Oct 2026 07:28:00 GMT": 0} {
+		if got := retryAfter(h); got != want {
+			t.Errorf("retryAfter(%q) = %s, want %s", h, got, want)
+		}
 	}
 }
