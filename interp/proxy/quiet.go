@@ -20,10 +20,12 @@ type Activity struct {
 	// Arriving counts watch events read from the API server and not yet
 	// delivered to the controller, held or dropped.
 	Arriving int
-	// Retries counts requests the controller is expected to send again and
-	// has not: a request answered 409, 429 or 5xx (controller-runtime, and
-	// most controllers, requeue a reconcile that failed so) whose
-	// signature has not been seen since.
+	// Retries counts objects about which the controller is expected to
+	// send a request again and has not: a request answered 409, 429 or
+	// 5xx (controller-runtime, and most controllers, requeue a reconcile
+	// that failed so) with no request about the same object since (the
+	// retry may be another verb: an update refused, a patch that
+	// succeeds).
 	Retries int
 	// RetryAt is the latest time a Retry-After header of an answer asked
 	// the controller to retry at (zero: none asked).
@@ -43,7 +45,7 @@ type activity struct {
 	// failed holds the signatures (verb, object, subresource) of requests
 	// whose latest answer was an error.
 	failed map[string]bool
-	// expect holds the signatures of requests whose answer announced a
+	// expect holds the objects of requests whose answer announced a
 	// retry that has not come yet (Activity.Retries).
 	expect map[string]bool
 }
@@ -51,6 +53,10 @@ type activity struct {
 // maxFailed bounds the failed signatures remembered; past it they are
 // forgotten, and a repeat counts as activity again.
 const maxFailed = 1024
+
+// call is a request as activity knows it: its signature (verb, object,
+// subresource) and its object.
+type call struct{ sig, obj string }
 
 func (t *activity) touch() { t.add(0, 0, 0) }
 
@@ -65,12 +71,12 @@ func (t *activity) add(inflight, held, watches int) {
 
 // beginRequest counts a request in flight; it is activity unless it
 // repeats a request that failed (it may be a retry).
-func (t *activity) beginRequest(sig string) {
+func (t *activity) beginRequest(c call) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.a.InFlight++
-	delete(t.expect, sig) // the retry came
-	if !t.failed[sig] {
+	delete(t.expect, c.obj) // the retry came
+	if !t.failed[c.sig] {
 		t.a.Last = time.Now()
 	}
 }
@@ -79,11 +85,12 @@ func (t *activity) beginRequest(sig string) {
 // repeated a request that failed and failed again. An answer that
 // announces a retry (retries) is expected to be followed by one, after
 // after if the answer said so (its Retry-After).
-func (t *activity) endRequest(sig string, code int, after time.Duration) {
+func (t *activity) endRequest(c call, code int, after time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.a.InFlight--
-	t.expectRetry(sig, code, after)
+	t.expectRetry(c.obj, code, after)
+	sig := c.sig
 	ok := code >= 200 && code < 400
 	if !ok && t.failed[sig] {
 		return // a retry that failed again: no progress
@@ -100,8 +107,9 @@ func (t *activity) endRequest(sig string, code int, after time.Duration) {
 	}
 }
 
-// expectRetry notes a retry that an answer with code announces.
-func (t *activity) expectRetry(sig string, code int, after time.Duration) {
+// expectRetry notes a retry about object obj that an answer with code
+// announces.
+func (t *activity) expectRetry(obj string, code int, after time.Duration) {
 	if !retries(code) {
 		return
 	}
@@ -112,7 +120,7 @@ func (t *activity) expectRetry(sig string, code int, after time.Duration) {
 		if t.expect == nil {
 			t.expect = map[string]bool{}
 		}
-		t.expect[sig] = true
+		t.expect[obj] = true
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 // (after which a failure is new again).
 func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 	var a activity
-	const sig = "update datastore/default/ds status"
+	sig := call{sig: "update datastore/default/ds status", obj: "datastore/default/ds"}
 	moved := func(do func()) bool {
 		before := a.snapshot().Last
 		time.Sleep(2 * time.Millisecond)
@@ -27,7 +27,8 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 			t.Errorf("retry %d that failed again moved Last", i+1)
 		}
 	}
-	if !moved(func() { a.beginRequest("get datastore/default/ds "); a.endRequest("get datastore/default/ds ", 200, 0) }) {
+	get := call{sig: "get datastore/default/ds ", obj: "datastore/default/ds"}
+	if !moved(func() { a.beginRequest(get); a.endRequest(get, 200, 0) }) {
 		t.Error("another request is activity")
 	}
 	if !moved(req(200)) {
@@ -79,37 +80,39 @@ func TestSettled(t *testing.T) {
 }
 
 // TestRetriesExpected holds what an answer announces: a conflict, a
-// throttle or a server error makes a retry of the same request expected
-// until it comes (a Retry-After also says when it is due); a 404 does
-// not; another request does not stand in for it.
+// throttle or a server error makes a retry about the same object expected
+// until a request about it comes, whatever its verb (a Retry-After also
+// says when it is due); a 404 does not; a request about another object
+// does not stand in for it.
 func TestRetriesExpected(t *testing.T) {
 	var a activity
-	const put = "update datastore/default/ds status"
-	req := func(sig string, code int, after time.Duration) { a.beginRequest(sig); a.endRequest(sig, code, after) }
-	req("get datastore/default/gone ", 404, 0)
-	if n := a.snapshot().Retries; n != 0 {
-		t.Fatalf("a 404 expects %d retries, want 0", n)
+	req := func(verb, obj string, code int, after time.Duration) {
+		c := call{sig: verb + " " + obj + " ", obj: obj}
+		a.beginRequest(c)
+		a.endRequest(c, code, after)
 	}
-	req(put, 409, 0)
-	req("get datastore/default/ds ", 200, 0)
-	if n := a.snapshot().Retries; n != 1 {
-		t.Fatalf("after a conflict and another request: %d retries expected, want 1", n)
+	want := func(what string, n int) {
+		t.Helper()
+		if got := a.snapshot().Retries; got != n {
+			t.Fatalf("%s: %d retries expected, want %d", what, got, n)
+		}
 	}
-	a.beginRequest(put)
-	if n := a.snapshot().Retries; n != 0 {
-		t.Fatalf("the retry came: %d retries expected, want 0", n)
-	}
-	a.endRequest(put, 200, 0)
+	req("get", "datastore/default/gone", 404, 0)
+	want("after a 404", 0)
+	req("update", "datastore/default/ds", 409, 0)
+	req("get", "datastore/default/other", 200, 0)
+	want("after a conflict and a request about another object", 1)
+	a.beginRequest(call{sig: "patch datastore/default/ds ", obj: "datastore/default/ds"})
+	want("the retry came, as a patch", 0)
+	a.endRequest(call{sig: "patch datastore/default/ds ", obj: "datastore/default/ds"}, 200, 0)
 	before := time.Now()
-	req("create pod/default/p ", 429, 3*time.Second)
+	req("create", "pod/default/p", 429, 3*time.Second)
 	s := a.snapshot()
 	if s.Retries != 1 || s.RetryAt.Before(before.Add(3*time.Second)) || s.RetryAt.After(time.Now().Add(3*time.Second)) {
 		t.Errorf("after a 429 with Retry-After 3: %d retries, due %s after the request, want 1, 3s", s.Retries, s.RetryAt.Sub(before))
 	}
-	req("get pod/default/p ", 503, 0)
-	if n := a.snapshot().Retries; n != 2 {
-		t.Errorf("after a 503: %d retries expected, want 2", n)
-	}
+	req("get", "pod/default/q", 503, 0)
+	want("after a 503", 2)
 }
 
 // TestRetryAfter reads the header as the API server writes it.
