@@ -3,6 +3,7 @@ package inject
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"time"
@@ -261,19 +262,19 @@ func (in *Injector) unhold(scope *ir.Ref) {
 // expireHolds delivers the events of holds older than their bound (the
 // hold action's Duration, or MaxHold; the event
 // that cancels them has not come, and holding on would only stall the
-// run) and of holds during which everything has stood still for Stall
-// while the workload waits. The trace says what happened; the plan's
-// release action still fires when the cancelling event comes.
+// run) and of holds that have stalled while the workload waits (stalled).
+// The trace says what happened; the plan's release action still fires
+// when the cancelling event comes.
 func (in *Injector) expireHolds() {
-	still := in.stillFor()
+	now := time.Now()
 	in.mu.Lock()
 	var expired, stalled []*ir.Ref
 	bounds := map[*ir.Ref]time.Duration{}
 	for h, hd := range in.heldAt {
-		switch held := time.Since(hd.at); {
+		switch held := now.Sub(hd.at); {
 		case held > hd.bound:
 			expired, bounds[h] = append(expired, h), hd.bound
-		case held >= in.opts.Stall && still >= in.opts.Stall:
+		case in.stalled(held, now):
 			stalled = append(stalled, h)
 		}
 	}
@@ -282,20 +283,30 @@ func (in *Injector) expireHolds() {
 		in.lift(h, fmt.Sprintf("no cancelling event within %s", bounds[h]))
 	}
 	for _, h := range stalled {
-		in.lift(h, fmt.Sprintf("nothing moved for %s (the workload, the controller and the cluster wait for the held state)", in.opts.Stall))
+		in.lift(h, "nothing moved (the workload, the controller and the cluster wait for the held state)")
 	}
 }
 
-// stillFor returns how long neither the controller nor the cluster has
-// done anything while the workload waits; 0 while the workload is not in
-// a wait step or a request of the controller's is under way (other than
-// those held until a hold ends).
-func (in *Injector) stillFor() time.Duration {
+// stalled reports whether a hold in place for held has stalled at now:
+// the workload waits (for the held state itself, it may be), no request
+// of the controller's is under way (but those held until a hold ends),
+// and either neither the controller nor the cluster has done anything
+// for Stall, or the evidence says they are done (proxy.Settled with the
+// Quiet bound: quiet as long, nothing arriving, no retry expected or
+// due) and the hold has lasted Quiet.
+func (in *Injector) stalled(held time.Duration, now time.Time) bool {
 	a := in.opts.Proxy.Activity()
 	if !in.waitStep.Load() || a.InFlight-in.Waiting() > 0 {
-		return 0
+		return false
 	}
-	return min(time.Since(a.Last), time.Since(time.Unix(0, in.moved.Load())))
+	moved := time.Unix(0, in.moved.Load())
+	if min(now.Sub(a.Last), now.Sub(moved)) >= in.opts.Stall && held >= in.opts.Stall {
+		return true
+	}
+	q := in.opts.Quiet
+	a.InFlight, a.Held = 0, 0 // what the holds (and a stale view) keep back stands still on purpose
+	// The window is no bound here: the rule above is this one's.
+	return q > 0 && held >= q && proxy.Settled(a, moved, now, proxy.Bounds{Quiet: q, Window: math.MaxInt64})
 }
 
 // Finish ends the fault when the workload is over, so that the run is

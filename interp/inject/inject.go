@@ -57,8 +57,13 @@ type Options struct {
 	// through the proxy, no change in the cluster but lease renewals.
 	// Nothing will then bring the cancelling event: the controller, and
 	// the workload with it, waits for the held state itself. Default 2s,
-	// the default settle window.
+	// the default settle window. It is the upper bound: see Quiet.
 	Stall time.Duration
+	// Quiet lifts such a hold sooner still, once it has lasted Quiet and
+	// the evidence says the controller and the cluster are done: still
+	// for Quiet, no watch event arriving, no retry the controller was told
+	// to make outstanding (proxy.Settled). 0: only Stall counts.
+	Quiet time.Duration
 }
 
 // Injector carries out one plan. Install its Hooks on the proxy, feed it

@@ -500,3 +500,44 @@ func TestFinish(t *testing.T) {
 		t.Error("Finish acted on a plan that waits for an event")
 	}
 }
+
+// quietProxy is a proxy through which nothing has passed since a moment,
+// and that may expect retries of the controller.
+type quietProxy struct {
+	fakeProxy
+	since   time.Time
+	retries int
+}
+
+func (p *quietProxy) Activity() proxy.Activity {
+	return proxy.Activity{Last: p.since, Retries: p.retries}
+}
+
+// TestQuietHoldIsLiftedBeforeStall lifts a hold, while the workload waits,
+// once it has lasted the Quiet bound with the controller and the cluster
+// quiet as long and nothing due, long before its Stall; a retry the
+// controller is expected to make keeps it in place.
+func TestQuietHoldIsLiftedBeforeStall(t *testing.T) {
+	for _, retries := range []int{0, 1} {
+		px := &quietProxy{since: time.Now(), retries: retries}
+		in, err := New(Options{Plan: holdPodPlan(), Proxy: px, Controller: &fakeController{}, MaxHold: time.Hour, Stall: time.Hour,
+			Quiet: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Start(context.Background())
+		k := holdUpdate(t, in)
+		begun := time.Now()
+		in.Observe(trace.Entry{Type: trace.Step, What: "wait", Phase: "start"})
+		got := lifted(in, k, time.Second, func() {})
+		in.Stop()
+		switch {
+		case retries == 0 && !got:
+			t.Error("still holding 1s into a wait with everything quiet, with a Quiet of 200ms")
+		case retries == 0 && time.Since(begun) < 150*time.Millisecond:
+			t.Errorf("lifted after %s, before the Quiet bound of 200ms", time.Since(begun))
+		case retries > 0 && got:
+			t.Error("lifted while a retry of the controller was expected")
+		}
+	}
+}

@@ -106,12 +106,12 @@ func (c *Cache) cacheKey(ctx context.Context, t *ir.Test, baseDir string, w *Wor
 	return hex.EncodeToString(h.Sum(nil))[:32], nil
 }
 
-// testJSON is the part of the test's IR a recording depends on, as JSON
-// without source positions, so that editing comments, moving
-// declarations or editing masks, invariants, policies or plans keeps the
-// cache.
+// testJSON is the part of the test's IR a recording depends on (the quiet
+// bound ends its settles), as JSON without source positions, so that
+// editing comments, moving declarations or editing masks, invariants,
+// policies or plans keeps the cache.
 func testJSON(t *ir.Test) ([]byte, error) {
-	recorded := &ir.Test{Name: t.Name, Controller: t.Controller, Workloads: t.Workloads, Runs: t.Runs}
+	recorded := &ir.Test{Name: t.Name, Controller: t.Controller, Workloads: t.Workloads, Runs: t.Runs, Quiet: t.Quiet}
 	b, err := json.Marshal(recorded)
 	if err != nil {
 		return nil, fmt.Errorf("reference cache: %w", err)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -212,6 +213,8 @@ type session struct {
 	errs      []error
 	unhealthy error
 	closers   []func()
+	// moved is when the cluster last changed (Unix ns), leases aside.
+	moved atomic.Int64
 
 	// tracePath is the trace's file; conv follows the objects that
 	// differ from the reference while the run waits for convergence, and
@@ -238,6 +241,9 @@ func (s *session) sink(e trace.Entry) {
 	}
 	s.clock.observe(&e)
 	e.Seq = seq
+	if e.Type == trace.History && (e.Key == nil || e.Key.Kind != "lease") { // leases are heartbeats, not progress
+		s.moved.Store(time.Now().UnixNano())
+	}
 	s.observe(e)
 	if s.inj != nil && (e.Type == trace.History || e.Type == trace.Step) {
 		s.inj.Observe(e)
@@ -371,7 +377,7 @@ func (s *session) startController(ctx context.Context, kubeconfig string, admin 
 	s.onClose(func() { s.runner.Stop() })
 	if s.r.Plan != nil {
 		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: timedRestarts{s.runner, s.clock}, Masks: s.r.Masks,
-			Stall: s.r.Settle, Sink: s.sink, Errors: s.onInjectError})
+			Stall: s.r.Settle, Quiet: quietBound(s.r.Test), Sink: s.sink, Errors: s.onInjectError})
 		if err != nil {
 			return err
 		}
@@ -468,29 +474,50 @@ func (t timedRestarts) Restart(ctx context.Context) error {
 	return t.Runner.Restart(ctx)
 }
 
-// settle waits until the controller has been quiet for the window: no
-// request in flight, no activity, not restarting (killed by the plan and
-// silent since), and no event held — except those a
-// hold action hides on purpose, which stay held until a later event
-// releases them, often one that the workload's next steps cause, and the
-// requests the injector holds until then.
+// settle waits until the controller has settled (proxy.Settled): quiet
+// for the window, or quiet, with the cluster, for the test's quiet bound
+// and nothing under way or due, the window then only the upper bound. Not
+// settled while the plan has killed the controller and it has been silent
+// since (restarting). Events a hold hides on purpose do not count as
+// pending: they stay held until a later event releases them, often one
+// that the workload's next steps cause; nor do the requests the injector
+// holds until then.
 func (s *session) settle(ctx context.Context, window time.Duration) error {
-	if s.inj == nil {
-		return s.px.WaitQuiet(ctx, window)
-	}
+	b := proxy.Bounds{Quiet: quietBound(s.r.Test), Window: window}
 	tick := time.NewTicker(settlePoll)
 	defer tick.Stop()
-	for {
-		a := s.px.Activity()
-		if a.InFlight-s.inj.Waiting() <= 0 && (a.Held == 0 || s.inj.Holding()) && !s.inj.Restarting() && time.Since(a.Last) >= window {
-			return nil
-		}
+	for !s.settled(time.Now(), b) {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
 		}
 	}
+	return nil
+}
+
+// settled reports whether the controller has settled at now.
+func (s *session) settled(now time.Time, b proxy.Bounds) bool {
+	a := s.px.Activity()
+	if s.inj != nil {
+		if s.inj.Restarting() {
+			return false
+		}
+		a.InFlight = max(a.InFlight-s.inj.Waiting(), 0)
+		if s.inj.Holding() {
+			a.Held = 0
+		}
+	}
+	return proxy.Settled(a, time.Unix(0, s.moved.Load()), now, b)
+}
+
+// quietBound is test t's quiet bound (ir.DefaultQuiet unless it sets
+// one).
+func quietBound(t *ir.Test) time.Duration {
+	if t == nil || t.Quiet == nil {
+		return ir.DefaultQuiet
+	}
+	return time.Duration(*t.Quiet)
 }
 
 // settlePoll is how often settle looks at the proxy's activity.

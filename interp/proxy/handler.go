@@ -62,10 +62,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		p.serveWatch(w, hr, r)
 		return
 	}
-	sig := r.Verb + " " + r.Key.String() + " " + r.Subresource
-	p.act.beginRequest(sig)
+	c := call{sig: r.Verb + " " + r.Key.String() + " " + r.Subresource, obj: r.Key.String()}
+	p.act.beginRequest(c)
 	sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
-	defer func() { p.act.endRequest(sig, sw.code) }()
+	defer func() { p.act.endRequest(c, sw.code, retryAfter(sw.Header().Get("Retry-After"))) }()
 	p.serveOnce(sw, hr, r)
 }
 

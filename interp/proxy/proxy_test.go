@@ -500,3 +500,30 @@ func mustParse(t *testing.T, path string) *txtar.Archive {
 	}
 	return ar
 }
+
+// TestArrivingEventIsPending counts an event the proxy has read from the
+// API server as arriving, not settled, until it is passed on, however long
+// its filter takes; then it is neither arriving nor held.
+func TestArrivingEventIsPending(t *testing.T) {
+	a := &watchAPI{events: make(chan string, 10)}
+	f := newFakeAPI(t, a.handle)
+	inFilter, goOn := make(chan struct{}), make(chan struct{})
+	h := Hooks{Filter: func(s *Stream, ev *Event) Verdict {
+		inFilter <- struct{}{}
+		<-goOn
+		return Deliver
+	}}
+	p := startProxy(t, f, h, &memSink{})
+	body := openWatch(t, p, "")
+	a.events <- watchEvent("ADDED", "a", "1")
+	<-inFilter
+	if act := p.Activity(); act.Arriving != 1 || p.Quiet(0) {
+		t.Errorf("while filtered: arriving %d, quiet %v; want 1, false", act.Arriving, p.Quiet(0))
+	}
+	close(goOn)
+	readEvents(t, body, 1)
+	waitFor(t, "the event to be passed on", func() bool { return p.Activity().Arriving == 0 })
+	if act := p.Activity(); act.Held != 0 {
+		t.Errorf("after delivery: held %d", act.Held)
+	}
+}

@@ -2,6 +2,8 @@ package proxy
 
 import (
 	"context"
+	"net/http"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -15,6 +17,19 @@ type Activity struct {
 	Held int
 	// Watches counts open watch streams.
 	Watches int
+	// Arriving counts watch events read from the API server and not yet
+	// delivered to the controller, held or dropped.
+	Arriving int
+	// Retries counts objects about which the controller is expected to
+	// send a request again and has not: a request answered 409, 429 or
+	// 5xx (controller-runtime, and most controllers, requeue a reconcile
+	// that failed so) with no request about the same object since (the
+	// retry may be another verb: an update refused, a patch that
+	// succeeds).
+	Retries int
+	// RetryAt is the latest time a Retry-After header of an answer asked
+	// the controller to retry at (zero: none asked).
+	RetryAt time.Time
 	// Last is when a request last arrived or was answered, or an event was
 	// last delivered. A request that repeats one that failed, and fails
 	// again, is not activity: a controller that only retries a write the
@@ -30,11 +45,18 @@ type activity struct {
 	// failed holds the signatures (verb, object, subresource) of requests
 	// whose latest answer was an error.
 	failed map[string]bool
+	// expect holds the objects of requests whose answer announced a
+	// retry that has not come yet (Activity.Retries).
+	expect map[string]bool
 }
 
 // maxFailed bounds the failed signatures remembered; past it they are
 // forgotten, and a repeat counts as activity again.
 const maxFailed = 1024
+
+// call is a request as activity knows it: its signature (verb, object,
+// subresource) and its object.
+type call struct{ sig, obj string }
 
 func (t *activity) touch() { t.add(0, 0, 0) }
 
@@ -49,21 +71,26 @@ func (t *activity) add(inflight, held, watches int) {
 
 // beginRequest counts a request in flight; it is activity unless it
 // repeats a request that failed (it may be a retry).
-func (t *activity) beginRequest(sig string) {
+func (t *activity) beginRequest(c call) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.a.InFlight++
-	if !t.failed[sig] {
+	delete(t.expect, c.obj) // the retry came
+	if !t.failed[c.sig] {
 		t.a.Last = time.Now()
 	}
 }
 
 // endRequest counts a request answered with code: activity, unless it
-// repeated a request that failed and failed again.
-func (t *activity) endRequest(sig string, code int) {
+// repeated a request that failed and failed again. An answer that
+// announces a retry (retries) is expected to be followed by one, after
+// after if the answer said so (its Retry-After).
+func (t *activity) endRequest(c call, code int, after time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.a.InFlight--
+	t.expectRetry(c.obj, code, after)
+	sig := c.sig
 	ok := code >= 200 && code < 400
 	if !ok && t.failed[sig] {
 		return // a retry that failed again: no progress
@@ -80,22 +107,91 @@ func (t *activity) endRequest(sig string, code int) {
 	}
 }
 
+// expectRetry notes a retry about object obj that an answer with code
+// announces.
+func (t *activity) expectRetry(obj string, code int, after time.Duration) {
+	if !retries(code) {
+		return
+	}
+	if at := time.Now().Add(after); after > 0 && at.After(t.a.RetryAt) {
+		t.a.RetryAt = at
+	}
+	if len(t.expect) < maxFailed {
+		if t.expect == nil {
+			t.expect = map[string]bool{}
+		}
+		t.expect[obj] = true
+	}
+}
+
+// retries reports whether an answer with code makes a controller try again:
+// a conflict, too many requests, a server error. Other failures (a 404 of
+// a read that checks whether an object exists, a 422 of an invalid object)
+// are not retried by many controllers, or not soon.
+func retries(code int) bool {
+	return code == http.StatusConflict || code == http.StatusTooManyRequests || code >= 500
+}
+
+// arrive counts a watch event read from the API server (n 1) or passed on
+// (n -1).
+func (t *activity) arrive(n int) {
+	t.mu.Lock()
+	t.a.Arriving += n
+	t.a.Last = time.Now()
+	t.mu.Unlock()
+}
+
 func (t *activity) snapshot() Activity {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.a
+	a := t.a
+	a.Retries = len(t.expect)
+	return a
 }
 
 // Activity returns what the proxy is doing now.
 func (p *Proxy) Activity() Activity { return p.act.snapshot() }
 
+// Bounds say how long a controller must have been quiet to count as
+// settled. The zero value takes no evidence and needs no quiet time.
+type Bounds struct {
+	// Quiet is how long the controller and the cluster must have done
+	// nothing, with nothing under way or due, for that evidence to end the
+	// wait (0: evidence alone never ends it).
+	Quiet time.Duration
+	// Window is the upper bound: a controller quiet for Window has settled,
+	// whatever the cluster does or the controller was told to retry.
+	Window time.Duration
+}
+
+// Settled reports whether, at now, a controller whose proxy activity is a,
+// in a cluster that last changed at moved (zero: unknown), has settled. It
+// has if nothing is under way (no request in flight, no watch event
+// arriving or held) and either it has been quiet for b.Window (the
+// constant of old, now the upper bound) or the evidence says it is done:
+// quiet for b.Quiet, the cluster unchanged as long, no retry expected
+// (Activity.Retries) and none due later (Activity.RetryAt). What the wire
+// cannot show is a timer the controller set itself (a RequeueAfter, a
+// resync): a controller that polls less often than b.Quiet and changes
+// nothing in between looks settled. The caller leaves out of a what it
+// knows is held on purpose (a hold's events, requests waiting for it).
+func Settled(a Activity, moved, now time.Time, b Bounds) bool {
+	if a.InFlight > 0 || a.Held > 0 || a.Arriving > 0 {
+		return false
+	}
+	idle := now.Sub(a.Last)
+	if idle >= b.Window {
+		return true
+	}
+	return b.Quiet > 0 && idle >= b.Quiet && now.Sub(moved) >= b.Quiet && a.Retries == 0 && !now.Before(a.RetryAt)
+}
+
 // Quiet reports whether the controller has been quiet for the window: no
-// request in flight, no held event, and no activity since now-window
-// (retries of failed requests that fail again are no activity; see
-// Activity.Last).
+// request in flight, no event arriving or held, and no activity since
+// now-window (retries of failed requests that fail again are no activity;
+// see Activity.Last).
 func (p *Proxy) Quiet(window time.Duration) bool {
-	a := p.act.snapshot()
-	return a.InFlight == 0 && a.Held == 0 && time.Since(a.Last) >= window
+	return Settled(p.act.snapshot(), time.Time{}, time.Now(), Bounds{Window: window})
 }
 
 // WaitQuiet blocks until Quiet(window) holds or ctx is done. Events held by
@@ -123,4 +219,14 @@ func quietPoll(window time.Duration) time.Duration {
 		d = 100 * time.Millisecond
 	}
 	return d
+}
+
+// retryAfter reads a Retry-After header given in seconds, as the API
+// server sends it (0: none, or a date, which it does not send).
+func retryAfter(h string) time.Duration {
+	n, err := strconv.Atoi(h)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return time.Duration(n) * time.Second
 }

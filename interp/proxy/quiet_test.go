@@ -11,14 +11,14 @@ import (
 // (after which a failure is new again).
 func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 	var a activity
-	const sig = "update datastore/default/ds status"
+	sig := call{sig: "update datastore/default/ds status", obj: "datastore/default/ds"}
 	moved := func(do func()) bool {
 		before := a.snapshot().Last
 		time.Sleep(2 * time.Millisecond)
 		do()
 		return a.snapshot().Last.After(before)
 	}
-	req := func(code int) func() { return func() { a.beginRequest(sig); a.endRequest(sig, code) } }
+	req := func(code int) func() { return func() { a.beginRequest(sig); a.endRequest(sig, code, 0) } }
 	if !moved(req(409)) {
 		t.Error("a first failed write is activity")
 	}
@@ -27,7 +27,8 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 			t.Errorf("retry %d that failed again moved Last", i+1)
 		}
 	}
-	if !moved(func() { a.beginRequest("get datastore/default/ds "); a.endRequest("get datastore/default/ds ", 200) }) {
+	get := call{sig: "get datastore/default/ds ", obj: "datastore/default/ds"}
+	if !moved(func() { a.beginRequest(get); a.endRequest(get, 200, 0) }) {
 		t.Error("another request is activity")
 	}
 	if !moved(req(200)) {
@@ -38,5 +39,87 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 	}
 	if got := a.snapshot().InFlight; got != 0 {
 		t.Errorf("in flight %d, want 0", got)
+	}
+}
+
+// TestSettled holds the quiet decision: anything under way keeps a
+// controller busy; quiet for the window settles it whatever else holds;
+// quiet for the quiet bound settles it only with the cluster as quiet, no
+// retry expected and none due; and a zero quiet bound takes no evidence.
+func TestSettled(t *testing.T) {
+	now := time.Now()
+	ago := func(d time.Duration) time.Time { return now.Add(-d) }
+	b := Bounds{Quiet: 500 * time.Millisecond, Window: 2 * time.Second}
+	for _, c := range []struct {
+		name  string
+		a     Activity
+		moved time.Time
+		b     Bounds
+		want  bool
+	}{
+		{"quiet for the bound, cluster too", Activity{Last: ago(600 * time.Millisecond)}, ago(time.Second), b, true},
+		{"quiet for less than the bound", Activity{Last: ago(400 * time.Millisecond)}, ago(time.Second), b, false},
+		{"cluster changed within the bound", Activity{Last: ago(600 * time.Millisecond)}, ago(100 * time.Millisecond), b, false},
+		{"cluster never seen", Activity{Last: ago(600 * time.Millisecond)}, time.Time{}, b, true},
+		{"a request in flight", Activity{InFlight: 1, Last: ago(time.Hour)}, time.Time{}, b, false},
+		{"an event held", Activity{Held: 1, Last: ago(time.Hour)}, time.Time{}, b, false},
+		{"an event arriving", Activity{Arriving: 1, Last: ago(time.Hour)}, time.Time{}, b, false},
+		{"a retry expected", Activity{Retries: 1, Last: ago(600 * time.Millisecond)}, time.Time{}, b, false},
+		{"a retry due later", Activity{RetryAt: now.Add(time.Second), Last: ago(600 * time.Millisecond)}, time.Time{}, b, false},
+		{"a retry that was due", Activity{RetryAt: ago(time.Millisecond), Last: ago(600 * time.Millisecond)}, time.Time{}, b, true},
+		{"the window passed, a retry expected", Activity{Retries: 1, Last: ago(2 * time.Second)}, time.Time{}, b, true},
+		{"the window passed, the cluster moving", Activity{Last: ago(2 * time.Second)}, now, b, true},
+		{"the window passed, a retry due", Activity{RetryAt: now.Add(time.Minute), Last: ago(3 * time.Second)}, time.Time{}, b, true},
+		{"no quiet bound: the window only", Activity{Last: ago(time.Second)}, time.Time{}, Bounds{Window: 2 * time.Second}, false},
+		{"a bound above the window", Activity{Last: ago(time.Second)}, time.Time{}, Bounds{Quiet: 3 * time.Second, Window: 2 * time.Second}, false},
+	} {
+		if got := Settled(c.a, c.moved, now, c.b); got != c.want {
+			t.Errorf("%s: settled %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestRetriesExpected holds what an answer announces: a conflict, a
+// throttle or a server error makes a retry about the same object expected
+// until a request about it comes, whatever its verb (a Retry-After also
+// says when it is due); a 404 does not; a request about another object
+// does not stand in for it.
+func TestRetriesExpected(t *testing.T) {
+	var a activity
+	req := func(verb, obj string, code int, after time.Duration) {
+		c := call{sig: verb + " " + obj + " ", obj: obj}
+		a.beginRequest(c)
+		a.endRequest(c, code, after)
+	}
+	want := func(what string, n int) {
+		t.Helper()
+		if got := a.snapshot().Retries; got != n {
+			t.Fatalf("%s: %d retries expected, want %d", what, got, n)
+		}
+	}
+	req("get", "datastore/default/gone", 404, 0)
+	want("after a 404", 0)
+	req("update", "datastore/default/ds", 409, 0)
+	req("get", "datastore/default/other", 200, 0)
+	want("after a conflict and a request about another object", 1)
+	a.beginRequest(call{sig: "patch datastore/default/ds ", obj: "datastore/default/ds"})
+	want("the retry came, as a patch", 0)
+	a.endRequest(call{sig: "patch datastore/default/ds ", obj: "datastore/default/ds"}, 200, 0)
+	before := time.Now()
+	req("create", "pod/default/p", 429, 3*time.Second)
+	s := a.snapshot()
+	if s.Retries != 1 || s.RetryAt.Before(before.Add(3*time.Second)) || s.RetryAt.After(time.Now().Add(3*time.Second)) {
+		t.Errorf("after a 429 with Retry-After 3: %d retries, due %s after the request, want 1, 3s", s.Retries, s.RetryAt.Sub(before))
+	}
+	req("get", "pod/default/q", 503, 0)
+	want("after a 503", 2)
+}
+
+// TestRetryAfter reads the header as the API server writes it.
+func TestRetryAfter(t *testing.T) {
+	for h, want := range map[string]time.Duration{"": 0, "1": time.Second, "30": 30 * time.Second, "0": 0, "-2": 0, "Wed, 21 Oct 2026 07:28:00 GMT": 0} {
+		if got := retryAfter(h); got != want {
+			t.Errorf("retryAfter(%q) = %s, want %s", h, got, want)
+		}
 	}
 }

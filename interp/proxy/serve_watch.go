@@ -69,7 +69,9 @@ func (p *Proxy) stream(w http.ResponseWriter, r *Request, hresp *http.Response, 
 			}
 			return
 		}
+		p.act.arrive(1)
 		s.offer(newEvent(r.Key.Kind, we.Type, we.Object))
+		p.act.arrive(-1)
 	}
 }
 

@@ -39,7 +39,8 @@ type Executor struct {
 	BaseDir string
 	// Sink, if set, receives a Step entry when each step starts and ends.
 	Sink func(trace.Entry)
-	// Settle waits until the controller has been quiet for the window; nil
+	// Settle waits until the controller has settled, the window the
+	// longest quiet it needs (the run may take less on evidence); nil
 	// sleeps for the window.
 	Settle func(ctx context.Context, window time.Duration) error
 	// CEL compiles wait conditions; nil builds an environment on first use.

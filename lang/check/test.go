@@ -10,7 +10,7 @@ import (
 
 // testAttrNames are the attributes of a test besides controller ones.
 func testAttrNames() []string {
-	return strings.Fields("controller workloads policies masks invariants plans runs converge")
+	return strings.Fields("controller workloads policies masks invariants plans runs converge quiet")
 }
 
 const defaultRuns = 2
@@ -156,6 +156,12 @@ func (c *checker) testAttr(t *ir.Test, name string, v *value) {
 		}
 		d := c.toDuration(v, "converge", false)
 		t.Converge = &d
+	case "quiet":
+		if v.use(kDuration) {
+			return
+		}
+		d := c.toDuration(v, "quiet", false)
+		t.Quiet = &d
 	}
 }
 

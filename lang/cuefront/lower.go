@@ -78,6 +78,10 @@ func (l *lowerer) test(name string, v cue.Value) *ir.Test {
 		d := l.durationOf(f)
 		t.Converge = &d
 	}
+	if f, ok := field(v, "quiet"); ok {
+		d := l.durationOf(f)
+		t.Quiet = &d
+	}
 	return t
 }
 

@@ -41,7 +41,17 @@ type Test struct {
 	// the reference's end state before they count (nil: DefaultConverge;
 	// 0: no wait).
 	Converge *Duration `json:"converge,omitempty"`
+	// Quiet is the quiet bound: a settle, and a hold while the workload
+	// waits, ends once the controller and the cluster have done nothing
+	// for this long with nothing under way or due; their own durations
+	// are then only upper bounds (nil: DefaultQuiet; 0: no early end).
+	Quiet *Duration `json:"quiet,omitempty"`
 }
+
+// DefaultQuiet is the quiet bound of a test that sets none: long enough
+// for a controller on a loaded machine to answer an event it was just
+// given, well short of the 2 s settle windows of the examples.
+const DefaultQuiet = 500 * time.Millisecond
 
 // DefaultConverge is the converge bound of a test that sets none: a
 // controller's typical 30 s periodic resync (operator-sdk's RequeueAfter,

@@ -37,6 +37,7 @@ test buggy {
   masks      [masks.default, volatile]
   invariants [pvcs, pods_gone]
   converge   10s
+  quiet      250ms
 }
 
 test fixed : buggy {
