@@ -28,6 +28,9 @@ func TestRelist(t *testing.T) {
 	if n := p.Relist(); n != 1 {
 		t.Fatalf("Relist ended %d watches, want 1", n)
 	}
+	if n := len(p.Streams()); n != 0 {
+		t.Errorf("%d streams open right after the relist, want 0", n)
+	}
 	dec := json.NewDecoder(body)
 	var ev struct {
 		Type   string
@@ -45,7 +48,6 @@ func TestRelist(t *testing.T) {
 	if err := dec.Decode(&ev); err != io.EOF {
 		t.Errorf("the watch goes on after the error: %v", err)
 	}
-	waitFor(t, "the stream to close", func() bool { return len(p.Streams()) == 0 })
 	if d := sink.await(t, trace.Delivery, 1); len(d) != 1 {
 		t.Errorf("deliveries recorded: %+v, want ADDED a@1 only", d)
 	}

@@ -99,8 +99,19 @@ func (ss *streams) list() []*Stream {
 	return out
 }
 
-// Streams returns the open watch streams.
-func (p *Proxy) Streams() []*Stream { return p.streams.list() }
+// Streams returns the open watch streams, less those that ended (Relist,
+// or a controller that went away) while their request finishes.
+func (p *Proxy) Streams() []*Stream {
+	var out []*Stream
+	for _, s := range p.streams.list() {
+		s.mu.Lock()
+		if !s.dead {
+			out = append(out, s)
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
 
 // Relist ends every open watch of the controller as an API server ends a
 // watch whose resourceVersion it no longer has: with an ERROR event, 410
