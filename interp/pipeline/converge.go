@@ -88,9 +88,10 @@ func (s *session) converge(ctx context.Context, settle time.Duration) {
 
 // relist makes the controller list again (proxy.Relist), so that its
 // informers deliver every object as a resync does, and rechecks c for the
-// Quiet bound once it watches again. It says how the wait ended, or ""
-// when the relist could not be done: the controller watches nothing
-// through the proxy, or did not watch again within relistGrace. The
+// Quiet bound once it watches again (never past Bound). It says how the
+// wait ended, or "" when the relist could not be done: the controller
+// watches nothing through the proxy, or did not watch again within
+// relistGrace. The
 // plan's hooks are lifted first: its fault is over, and the events the
 // relist delivers are the harness's, no trigger's.
 func (s *session) relist(ctx context.Context, c *oracle.Convergence, cv *Converge) string {
@@ -116,7 +117,7 @@ func (s *session) relist(ctx context.Context, c *oracle.Convergence, cv *Converg
 			Message: fmt.Sprintf("the controller did not watch again within %s: waiting up to %s for its own resync", relistGrace, cv.Bound)})
 		return ""
 	}
-	return s.waitConverged(ctx, c, start, time.Since(start)+cv.Quiet)
+	return s.waitConverged(ctx, c, start, min(time.Since(start)+cv.Quiet, cv.Bound))
 }
 
 // rewatched waits until the controller has n watches open again, the
