@@ -91,20 +91,22 @@ func (s *session) converge(ctx context.Context, settle time.Duration) {
 // Quiet bound once it watches again (never past Bound). It says how the
 // wait ended, or "" when the relist could not be done: the controller
 // watches nothing through the proxy, or did not watch again within
-// relistGrace. The
-// plan's hooks are lifted first: its fault is over, and the events the
-// relist delivers are the harness's, no trigger's.
+// relistGrace. The plan's hooks are lifted first: its fault is over, and
+// the events the relist delivers are the harness's, no trigger's.
 func (s *session) relist(ctx context.Context, c *oracle.Convergence, cv *Converge) string {
 	if cv.Quiet <= 0 || !s.runner.Running() {
 		return ""
 	}
-	if len(s.px.Streams()) == 0 {
+	n := 0
+	if len(s.px.Streams()) > 0 {
+		s.px.SetHooks(proxy.Hooks{})
+		n = s.px.Relist()
+	}
+	if n == 0 {
 		s.sink(trace.Entry{Time: time.Now(), Type: trace.Converge, What: "relist",
 			Message: fmt.Sprintf("the controller has no watch open through the proxy: waiting up to %s for its own resync", cv.Bound)})
 		return ""
 	}
-	s.px.SetHooks(proxy.Hooks{})
-	n := s.px.Relist()
 	start := time.Now()
 	s.sink(trace.Entry{Time: start, Type: trace.Converge, What: "relist",
 		Message: fmt.Sprintf("ended the controller's %d %s (410 Expired) so that it lists again and sees every object, as at a resync; rechecking for %s once it watches again",
