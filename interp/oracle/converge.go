@@ -11,7 +11,8 @@ import (
 // Convergence follows, while a plan run goes on after its workload and
 // fault, the objects whose state differed from the reference's end state
 // when the run settled, so that the run can wait for the controller to
-// repair them (at its next periodic resync, say) before it is judged. It
+// repair them (at a resync: its own, or one the run provokes by making it
+// list again) before it is judged. It
 // rechecks those objects only, each time one of them changes. It is safe
 // for concurrent use.
 type Convergence struct {

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -17,8 +19,15 @@ import (
 type Converge struct {
 	// Oracle names the objects that differ and rechecks them.
 	Oracle *oracle.Oracle
-	// Bound is the longest wait; 0 means none.
+	// Bound is the longest wait; 0 means none. The run waits that long
+	// for the controller's own resync when it cannot make the controller
+	// list again (relist).
 	Bound time.Duration
+	// Quiet is how long the run rechecks after the controller listed
+	// again: how long it took to go quiet after a burst of events in the
+	// reference runs (quietBound). If 0, the run does not make it list
+	// again and waits up to Bound.
+	Quiet time.Duration
 }
 
 // convergeBound is test t's converge bound (ir.DefaultConverge unless it
@@ -33,15 +42,23 @@ func convergeBound(t *ir.Test) time.Duration {
 // convergePoll is how often a run waiting for convergence looks again.
 const convergePoll = 100 * time.Millisecond
 
+// relistGrace bounds the wait for the controller to watch again after a
+// relist: client-go's reflector lists again 0.8 to 1.6 s after its watch
+// ended, and then lists or watches every kind it had.
+const relistGrace = 10 * time.Second
+
 // converge waits, once the run has settled, until the objects that differ
-// from the reference's end state agree with it again (the controller
-// repaired them, at its periodic resync say), the bound passes, or the
-// controller is not running (no repair can come): a difference counts
-// only if it lasts. It does not wait when nothing differs or nothing that
-// differs is of a kind the controller writes (oracle.Converge). The wait
-// is marked in the trace (converge start and end), so that the judge
-// reports the repaired differences as transient; after a repair, the
-// controller settles again.
+// from the reference's end state agree with it again, the bound passes,
+// or the controller is not running (no repair can come): a difference
+// counts only if it lasts. It does not wait when nothing differs or
+// nothing that differs is of a kind the controller writes
+// (oracle.Converge). Rather than wait for the controller's periodic
+// resync, it makes the controller resync now (relist), then rechecks for
+// the short Quiet bound; it waits for the resync itself, up to Bound, only
+// when that cannot be done. The wait and the relist are marked in the
+// trace (converge start, relist and end), so that the judge reports the
+// repaired differences as transient; after a repair, the controller
+// settles again.
 func (s *session) converge(ctx context.Context, settle time.Duration) {
 	cv := s.r.Converge
 	if cv == nil || cv.Bound <= 0 {
@@ -53,16 +70,74 @@ func (s *session) converge(ctx context.Context, settle time.Duration) {
 	}
 	pending := c.Pending()
 	s.clock.enter(report.PhaseConverge, "")
-	s.sink(trace.Entry{Time: time.Now(), Type: trace.Converge, What: "start",
+	start := time.Now()
+	s.sink(trace.Entry{Time: start, Type: trace.Converge, What: "start",
 		Message: fmt.Sprintf("%d %s differ from the reference (%s); waiting up to %s for the controller to repair them",
 			len(pending), plural(len(pending), "object", "objects"), keyList(pending), cv.Bound)})
-	how := s.waitConverged(ctx, c, cv.Bound)
+	how := s.relist(ctx, c, cv)
+	if how == "" {
+		how = s.waitConverged(ctx, c, start, cv.Bound)
+	}
 	s.sink(trace.Entry{Time: time.Now(), Type: trace.Converge, What: "end", Message: how})
 	if len(c.Pending()) == 0 {
 		sctx, cancel := context.WithTimeout(ctx, maxSettle)
 		defer cancel()
 		_ = s.settle(sctx, settle)
 	}
+}
+
+// relist makes the controller list again (proxy.Relist), so that its
+// informers deliver every object as a resync does, and rechecks c for the
+// Quiet bound once it watches again (never past Bound). It says how the
+// wait ended, or "" when the relist could not be done: the controller
+// watches nothing through the proxy, or did not watch again within
+// relistGrace. The plan's hooks are lifted first: its fault is over, and
+// the events the relist delivers are the harness's, no trigger's.
+func (s *session) relist(ctx context.Context, c *oracle.Convergence, cv *Converge) string {
+	if cv.Quiet <= 0 || !s.runner.Running() {
+		return ""
+	}
+	n := 0
+	if len(s.px.Streams()) > 0 {
+		s.px.SetHooks(proxy.Hooks{})
+		n = s.px.Relist()
+	}
+	if n == 0 {
+		s.sink(trace.Entry{Time: time.Now(), Type: trace.Converge, What: "relist",
+			Message: fmt.Sprintf("the controller has no watch open through the proxy: waiting up to %s for its own resync", cv.Bound)})
+		return ""
+	}
+	start := time.Now()
+	s.sink(trace.Entry{Time: start, Type: trace.Converge, What: "relist",
+		Message: fmt.Sprintf("ended the controller's %d %s (410 Expired) so that it lists again and sees every object, as at a resync; rechecking for %s once it watches again",
+			n, plural(n, "watch", "watches"), cv.Quiet)})
+	if !s.rewatched(ctx, c, n) {
+		if len(c.Pending()) == 0 || !s.runner.Running() || ctx.Err() != nil {
+			return s.waitConverged(ctx, c, start, 0)
+		}
+		s.sink(trace.Entry{Time: time.Now(), Type: trace.Converge, What: "relist",
+			Message: fmt.Sprintf("the controller did not watch again within %s: waiting up to %s for its own resync", relistGrace, cv.Bound)})
+		return ""
+	}
+	return s.waitConverged(ctx, c, start, min(time.Since(start)+cv.Quiet, cv.Bound))
+}
+
+// rewatched waits until the controller has n watches open again, the
+// objects converged, the controller stopped running or relistGrace
+// passed; it reports whether the controller watches again.
+func (s *session) rewatched(ctx context.Context, c *oracle.Convergence, n int) bool {
+	deadline := time.Now().Add(relistGrace)
+	for len(s.px.Streams()) < n {
+		if len(c.Pending()) == 0 || !s.runner.Running() || time.Now().After(deadline) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(convergePoll):
+		}
+	}
+	return true
 }
 
 // follow hands the run so far to the oracle and the history entries
@@ -112,11 +187,10 @@ func (s *session) observe(e trace.Entry) {
 	}
 }
 
-// waitConverged waits for c to have nothing pending and says how the
-// wait ended.
-func (s *session) waitConverged(ctx context.Context, c *oracle.Convergence, bound time.Duration) string {
-	start := time.Now()
-	deadline := time.NewTimer(bound)
+// waitConverged waits, up to bound from start, for c to have nothing
+// pending and says how the wait ended.
+func (s *session) waitConverged(ctx context.Context, c *oracle.Convergence, start time.Time, bound time.Duration) string {
+	deadline := time.NewTimer(time.Until(start.Add(bound)))
 	defer deadline.Stop()
 	tick := time.NewTicker(convergePoll)
 	defer tick.Stop()
@@ -131,10 +205,47 @@ func (s *session) waitConverged(ctx context.Context, c *oracle.Convergence, boun
 		case <-ctx.Done():
 			return "interrupted"
 		case <-deadline.C:
-			return fmt.Sprintf("still differing after %s: %s", bound, keyList(c.Pending()))
+			return fmt.Sprintf("still differing after %s: %s", time.Since(start).Round(100*time.Millisecond), keyList(c.Pending()))
 		case <-tick.C:
 		}
 	}
+}
+
+// quietBound is how long a plan run rechecks the objects that differ
+// after the controller listed again: twice the longest burst of the
+// controller's activity in the reference runs refs (the events delivered
+// to it and its writes, leader-election leases aside, none window or more
+// after the one before), plus window, and at least minQuiet.
+func quietBound(refs []*trace.Trace, window time.Duration) time.Duration {
+	longest := time.Duration(0)
+	for _, t := range refs {
+		var first, last time.Time
+		for i := range t.Entries {
+			e := &t.Entries[i]
+			if !burstEntry(e) {
+				continue
+			}
+			if first.IsZero() || e.Time.Sub(last) >= window {
+				first = e.Time
+			}
+			last = e.Time
+			longest = max(longest, last.Sub(first))
+		}
+	}
+	return max(minQuiet, 2*longest+window)
+}
+
+// minQuiet is the shortest recheck after a relist.
+const minQuiet = 2 * time.Second
+
+// burstEntry reports whether e is the controller's activity as quietBound
+// counts it: an event delivered to it, or a write of an object other than
+// a lease (a leader renewing its lease every few seconds is no burst).
+func burstEntry(e *trace.Entry) bool {
+	if e.Key != nil && e.Key.Kind == "lease" {
+		return false
+	}
+	return e.Type == trace.Delivery || e.Type == trace.Request && observe.IsWrite(e.Verb)
 }
 
 // keyList lists keys for a message, the first five.

@@ -111,8 +111,45 @@ func TestWaitConvergedControllerGone(t *testing.T) {
 		t.Fatal("nothing followed")
 	}
 	start := time.Now()
-	how := s.waitConverged(context.Background(), c, time.Minute)
+	how := s.waitConverged(context.Background(), c, time.Now(), time.Minute)
 	if !strings.Contains(how, "the controller is not running") || time.Since(start) > 10*time.Second {
 		t.Errorf("waitConverged: %q after %s, want at once that the controller is not running", how, time.Since(start))
+	}
+}
+
+// TestQuietBound learns the recheck after a relist from the reference
+// runs: twice the controller's longest burst of deliveries and writes
+// (split where it was quiet for the window; reads and lease renewals do
+// not count) plus the window, and at least minQuiet.
+func TestQuietBound(t *testing.T) {
+	t0 := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
+	at := func(ms int, typ trace.Type, verb, kind string) trace.Entry {
+		return trace.Entry{Time: t0.Add(time.Duration(ms) * time.Millisecond), Type: typ, Verb: verb, Key: &trace.Key{Kind: kind, Namespace: "default", Name: "x"}}
+	}
+	burst := &trace.Trace{Entries: []trace.Entry{
+		at(0, trace.Delivery, "", "configmap"),
+		at(400, trace.Request, "create", "configmap"),
+		at(1500, trace.Request, "update", "configmap"), // 1.5s from the first: one burst
+		at(4000, trace.Delivery, "", "configmap"),      // quiet for 2.5s: a new one
+		at(4300, trace.Request, "update", "configmap"),
+	}}
+	leases := &trace.Trace{Entries: []trace.Entry{
+		at(0, trace.Request, "update", "lease"),
+		at(1900, trace.Request, "update", "lease"),
+		at(3800, trace.Request, "get", "configmap"),
+		at(5700, trace.Request, "update", "lease"),
+	}}
+	for _, tc := range []struct {
+		name string
+		refs []*trace.Trace
+		want time.Duration
+	}{
+		{"longest burst", []*trace.Trace{leases, burst}, 2*1500*time.Millisecond + 2*time.Second},
+		{"no burst", []*trace.Trace{leases}, minQuiet},
+		{"no reference", nil, minQuiet},
+	} {
+		if got := quietBound(tc.refs, 2*time.Second); got != tc.want {
+			t.Errorf("%s: quietBound %s, want %s", tc.name, got, tc.want)
+		}
 	}
 }

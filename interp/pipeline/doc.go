@@ -11,7 +11,9 @@
 //     with its own backend; RunPlan runs one) and Judge turns the oracle's
 //     findings on its trace into a report.Result, written as it ends. A
 //     plan run that settles with objects differing from the reference
-//     waits, up to the test's converge bound, for the controller to repair
+//     makes the controller list again (a resync on demand) and rechecks
+//     them for a bound learned from the reference runs, or, when it cannot,
+//     waits up to the test's converge bound for the controller to repair
 //     them before it ends (converge.go); the repaired ones are transient.
 //
 // Start and Finish keep the results directory's summary.json; Prepare

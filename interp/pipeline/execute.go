@@ -115,6 +115,10 @@ type ActionStatus struct {
 	At     time.Time     `json:"at,omitzero"`
 }
 
+// defaultSettle is how long the controller must stay quiet for a run to
+// settle when Run.Settle is 0.
+const defaultSettle = 2 * time.Second
+
 // maxSettle bounds the final wait for a controller that never goes quiet.
 const maxSettle = 60 * time.Second
 
@@ -443,7 +447,7 @@ func (s *session) workloads(ctx context.Context) error {
 	}
 	settle := s.r.Settle
 	if settle == 0 {
-		settle = 2 * time.Second
+		settle = defaultSettle
 	}
 	sctx, cancel := context.WithTimeout(ctx, maxSettle)
 	defer cancel()

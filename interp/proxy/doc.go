@@ -15,10 +15,13 @@
 // on every watch event (deliver, drop, hold, or supersede the held events
 // of the same object: hold-and-coalesce). A stale view (StaleView, Resume)
 // answers reads of a scope from a past resourceVersion and holds its watch
-// events. It writes Request and Delivery entries to a Sink and reports
-// activity (in-flight requests, events arriving and held, retries the
-// controller was told to make) and decides from it whether the controller
-// has settled (Settled), so callers can wait until it has.
+// events. Relist ends the controller's watches with 410 Expired, as an API
+// server whose watch cache moved on does, so that its informers list again
+// and see every object anew (a resync on demand). It writes Request and
+// Delivery entries to a Sink and reports activity (in-flight requests,
+// events arriving and held, retries the controller was told to make) and
+// decides from it whether the controller has settled (Settled), so callers
+// can wait until it has.
 //
 // Upgrade requests (pods/exec, pods/attach, pods/portforward over SPDY or
 // WebSocket) leave the ordinary path: they are recorded with verb connect

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,7 +11,8 @@ import (
 // serveWatch forwards a watch and passes each of its events through the
 // stale view and the Filter hook.
 func (p *Proxy) serveWatch(w http.ResponseWriter, hr *http.Request, r *Request) {
-	ctx := hr.Context()
+	ctx, cancel := context.WithCancel(hr.Context()) // cancel: Relist ends the watch
+	defer cancel()
 	p.act.touch()
 	if !p.runHook(w, p.before(ctx, r)) {
 		return
@@ -36,11 +38,12 @@ func (p *Proxy) serveWatch(w http.ResponseWriter, hr *http.Request, r *Request) 
 		writeStatus(w, http.StatusBadGateway, "InternalError", "sieve proxy: upstream: "+resp.Err.Error())
 		return
 	}
-	p.stream(w, r, hresp, initial)
+	p.stream(w, r, hresp, initial, cancel)
 }
 
-// stream copies the upstream's events to the controller.
-func (p *Proxy) stream(w http.ResponseWriter, r *Request, hresp *http.Response, initial []*Event) {
+// stream copies the upstream's events to the controller; end stops
+// reading them.
+func (p *Proxy) stream(w http.ResponseWriter, r *Request, hresp *http.Response, initial []*Event, end func()) {
 	copyHeader(w.Header(), hresp.Header)
 	w.WriteHeader(hresp.StatusCode)
 	if hresp.StatusCode != http.StatusOK {
@@ -52,7 +55,7 @@ func (p *Proxy) stream(w http.ResponseWriter, r *Request, hresp *http.Response, 
 		return
 	}
 	f.Flush()
-	s := &Stream{Request: r, p: p, w: w, f: f}
+	s := &Stream{Request: r, p: p, w: w, f: f, end: end}
 	p.streams.open(s)
 	defer p.streams.close(s)
 	s.mu.Lock()

@@ -56,6 +56,8 @@ type Stream struct {
 	f    http.Flusher
 	held []*Event
 	dead bool
+	// end stops the stream's reading of the upstream (Relist).
+	end func()
 }
 
 // streams is the set of open watch streams.
@@ -97,8 +99,58 @@ func (ss *streams) list() []*Stream {
 	return out
 }
 
-// Streams returns the open watch streams.
-func (p *Proxy) Streams() []*Stream { return p.streams.list() }
+// Streams returns the open watch streams, less those that ended (Relist,
+// or a controller that went away) while their request finishes.
+func (p *Proxy) Streams() []*Stream {
+	var out []*Stream
+	for _, s := range p.streams.list() {
+		s.mu.Lock()
+		if !s.dead {
+			out = append(out, s)
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// Relist ends every open watch of the controller as an API server ends a
+// watch whose resourceVersion it no longer has: with an ERROR event, 410
+// Gone, reason Expired (a watch cache compacted past it, or restarted).
+// A client-go reflector then lists again (after its backoff, 0.8 to 1.6
+// s) and watches from the new list; its informer delivers every object
+// anew, as an update for those it had, which is what a periodic resync
+// delivers, from the API server instead of the cache. Events held on the
+// streams are lost with them (call it when none is held on purpose). It
+// returns how many watches it ended: 0 when the controller watches
+// nothing through the proxy.
+func (p *Proxy) Relist() int {
+	n := 0
+	for _, s := range p.streams.list() {
+		if s.expire() {
+			n++
+		}
+	}
+	return n
+}
+
+// relistMessage is the message of the Expired error Relist sends.
+const relistMessage = "sieve proxy: watch ended so that the controller lists again (a relist, to check convergence)"
+
+// expire sends the Expired error on the stream and ends it; false when
+// it had ended already.
+func (s *Stream) expire() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dead {
+		return false
+	}
+	s.deliverLocked(&Event{Type: "ERROR", Object: statusBody(410, "Expired", relistMessage), Received: time.Now()})
+	s.dead = true
+	if s.end != nil {
+		s.end()
+	}
+	return true
+}
 
 // Release delivers, in order, the held events for which keep returns true,
 // on every stream; an event stays held if an earlier held event of the

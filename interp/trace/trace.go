@@ -54,7 +54,9 @@ const (
 	Fault Type = "fault"
 	// Converge is the start ("start") or end ("end") of a plan run's wait
 	// for the objects that differ from the reference's end state to be
-	// repaired, with what the wait was for or how it ended (Message).
+	// repaired, or the relist ("relist") that makes the controller resync
+	// for it (the harness's own action, not a fault), with what the wait
+	// was for, what the relist did or how the wait ended (Message).
 	Converge Type = "converge"
 )
 
@@ -118,7 +120,8 @@ type Entry struct {
 	// Controller: what happened (start, exit, crash, panic, kill,
 	// restart), the process ID and exit code, and the log line for a
 	// panic. Fault: the plan action (its index and kind) that fired.
-	// Converge: start or end, and what it waited for or how it ended.
+	// Converge: start, relist or end, and what it waited for, what the
+	// relist did or how it ended.
 	What     string `json:"what,omitempty"`
 	PID      int    `json:"pid,omitempty"`
 	ExitCode *int   `json:"exitCode,omitempty"`

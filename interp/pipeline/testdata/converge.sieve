@@ -1,0 +1,27 @@
+// Specs for the end-to-end tests of convergence (converge_e2e_test.go).
+// The resyncop controller (./resyncop) writes ConfigMap out-X for in-X in
+// two steps and repairs a missing second step only at a resync.
+
+controller resyncop {
+  build     "./resyncop"
+  args      ["-namespace=e2e"]
+  namespace "e2e"
+  ready     { log: "^READY$", within: 90s }
+}
+
+workload copy {
+  apply `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: in-a}
+data: {v: "1"}
+`
+  wait configmap/e2e/out-a where data.v == "1" within 60s
+  settle 500ms
+}
+
+// The resync repairs out-a's mark.
+test repairs { controller resyncop workloads [copy] }
+
+// The resync does not: a true finding.
+test keeps : repairs { args += ["-repair=false"] }
