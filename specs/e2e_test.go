@@ -8,12 +8,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/standin"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
-// e2eSpec is the spec the end-to-end test runs: volresize narrowed to the
-// one plan that shows its bug (a crash right after the StatefulSet delete),
-// so that a buggy/fixed pair takes about a minute, not ten.
-const e2eSpec = "specs/testdata/volresize_e2e.sieve"
+// The specs the end-to-end tests run, each narrowed to the one plan that
+// shows its bug, so that a buggy/fixed pair takes about a minute, not ten:
+// volresize with a crash right after the StatefulSet delete, and ensemble
+// with a stale view of its scale-down after the scale back up.
+const (
+	e2eSpec         = "specs/testdata/volresize_e2e.sieve"
+	ensembleE2ESpec = "specs/testdata/ensemble_e2e.sieve"
+)
 
 // finding is the part of a plan's result.json finding these tests look at.
 type finding struct {
@@ -29,26 +37,46 @@ func unexpanded(f finding) bool {
 		f.Path == "spec.resources.requests.storage"
 }
 
+// liveClaimDeleted reports whether f is the ensemble bug: the PVC of
+// member ens-1, live again after the scale back up, deleted once more
+// than in the reference.
+func liveClaimDeleted(f finding) bool {
+	return f.Check == "object-count" && f.Key == "persistentvolumeclaim/default/data-ens-1"
+}
+
+// e2eCase is one `sieve run` of an end-to-end test.
+type e2eCase struct {
+	test string
+	exit int
+	want func(finding) bool // a finding the run must report; nil: none may be reported
+}
+
 // TestE2E runs `sieve run` on the embedded backend on the buggy and fixed
-// tests of a spec: the buggy one must exit 1 with the bug's finding, the
-// fixed one must exit 0 with no finding at all.
+// tests of volresize: the buggy one must exit 1 with the bug's finding,
+// the fixed one must exit 0 with no finding at all.
 func TestE2E(t *testing.T) {
+	runE2E(t, e2eSpec, []e2eCase{{"buggy", 1, unexpanded}, {"fixed", 0, nil}}, nil)
+}
+
+// TestE2EEnsemble does the same for ensemble, whose controller manages its
+// application through the members API at the client Service's cluster DNS
+// name, answered by the spec's stand-in; each run must also show that the
+// controller reached the stand-in by that name and used its answer.
+func TestE2EEnsemble(t *testing.T) {
+	runE2E(t, ensembleE2ESpec, []e2eCase{{"buggy", 1, liveClaimDeleted}, {"fixed", 0, nil}}, standinReached)
+}
+
+// runE2E runs each case of spec; check, if not nil, looks at each run's
+// results directory as well.
+func runE2E(t *testing.T, spec string, cases []e2eCase, check func(t *testing.T, out string)) {
 	if testing.Short() {
 		t.Skip("runs sieve end to end on an embedded control plane (about a minute per test); skipped in -short mode")
-	}
-	cases := []struct {
-		test string
-		exit int
-		want func(finding) bool // a finding the run must report; nil: none may be reported
-	}{
-		{"buggy", 1, unexpanded},
-		{"fixed", 0, nil},
 	}
 	sieve := buildSieve(t)
 	for _, c := range cases {
 		t.Run(c.test, func(t *testing.T) {
 			out := t.TempDir()
-			cmd := exec.Command(sieve, "run", e2eSpec, "--test", c.test, "--parallel", "1", "--no-cache", "--no-color", "-o", out)
+			cmd := exec.Command(sieve, "run", spec, "--test", c.test, "--parallel", "1", "--no-cache", "--no-color", "-o", out)
 			cmd.Dir = ".."
 			log, err := cmd.CombinedOutput()
 			code := exitCode(err)
@@ -68,7 +96,31 @@ func TestE2E(t *testing.T) {
 			if c.want != nil && !strings.Contains(strings.Join(reruns, " "), "failed") {
 				t.Errorf("reruns %v: want the failed plan run again and failing again (findings are confirmed)", reruns)
 			}
+			if check != nil {
+				check(t, out)
+			}
 		})
+	}
+}
+
+// standinReached holds that in the first reference run of an ensemble run
+// in out the controller asked the members API by the client Service's
+// cluster DNS name and got the stand-in's answer (both members), and that
+// the stand-in logged the requests.
+func standinReached(t *testing.T, out string) {
+	t.Helper()
+	dir := report.Layout{Root: out}.ReferenceDir(1)
+	ctl, err := os.ReadFile(filepath.Join(dir, report.ControllerLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := `"api"="ens-client.default.svc.cluster.local:8080" "generation"=1 "members"=["ens-0" "ens-1"]`
+	if !strings.Contains(string(ctl), answer) {
+		t.Errorf("the controller's log has no answer from the members API by DNS name (want %s):\n%s", answer, ctl)
+	}
+	sl, err := os.ReadFile(filepath.Join(dir, standin.LogFile(&ir.Standin{Service: "ens-client"})))
+	if err != nil || !strings.Contains(string(sl), "PUT /members/ens-1 generation 1") || !strings.Contains(string(sl), "GET /members from 127.") {
+		t.Errorf("the stand-in's log does not show the controller's requests (%v):\n%s", err, sl)
 	}
 }
 
