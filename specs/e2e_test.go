@@ -3,10 +3,12 @@ package specs
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sievetool/sieve/interp/report"
@@ -124,14 +126,41 @@ func standinReached(t *testing.T, out string) {
 	}
 }
 
-// buildSieve builds the sieve binary for the end-to-end tests.
-func buildSieve(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "sieve")
+// binDir holds the sieve binary that the package's tests share; TestMain
+// makes it before the tests run and removes it after.
+var binDir string
+
+// sieveOnce builds the sieve binary into binDir, once for all the tests.
+var sieveOnce = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "sieve")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/sieve")
 	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build sieve: %v\n%s", err, out)
+		return "", fmt.Errorf("build sieve: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sieve-specs-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildSieve returns the sieve binary for the end-to-end tests, building
+// it for the first test that asks (linking it takes a while on a busy
+// machine, and every test runs the same one).
+func buildSieve(t *testing.T) string {
+	t.Helper()
+	bin, err := sieveOnce()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
