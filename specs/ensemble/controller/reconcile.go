@@ -94,17 +94,12 @@ func (r *Reconciler) scaleDown(ctx context.Context, e *Ensemble, sts *appsv1.Sta
 	return ctrl.Result{}, nil
 }
 
-// scaleUp grows the StatefulSet to spec.replicas and makes every member
-// below it join the ensemble; m is updated with the joins.
+// scaleUp makes every member below spec.replicas join the ensemble, then
+// grows the StatefulSet to spec.replicas; m is updated with the joins.
+// The ensemble hears of a change before Kubernetes does, so that what a
+// scale-up creates (a member's pod and PVC) is never newer than the
+// generation the members API holds.
 func (r *Reconciler) scaleUp(ctx context.Context, e *Ensemble, sts *appsv1.StatefulSet, m *Membership) error {
-	if e.Spec.Replicas > *sts.Spec.Replicas {
-		before := sts.DeepCopy()
-		sts.Spec.Replicas = &e.Spec.Replicas
-		log.FromContext(ctx).Info("scaling up", "statefulset", sts.Name, "to", e.Spec.Replicas)
-		if err := r.Patch(ctx, sts, client.MergeFrom(before)); err != nil {
-			return err
-		}
-	}
 	for i := range e.Spec.Replicas {
 		name := member(e, i)
 		if slices.Contains(m.Members, name) {
@@ -116,7 +111,13 @@ func (r *Reconciler) scaleUp(ctx context.Context, e *Ensemble, sts *appsv1.State
 		}
 		m.Members, m.Generation = append(m.Members, name), e.Generation
 	}
-	return nil
+	if e.Spec.Replicas <= *sts.Spec.Replicas {
+		return nil
+	}
+	before := sts.DeepCopy()
+	sts.Spec.Replicas = &e.Spec.Replicas
+	log.FromContext(ctx).Info("scaling up", "statefulset", sts.Name, "to", e.Spec.Replicas)
+	return r.Patch(ctx, sts, client.MergeFrom(before))
 }
 
 // deleteClaim deletes the PVC of member i, if it is there.

@@ -18,6 +18,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 )
 
 func testScheme(t *testing.T) *runtime.Scheme {
@@ -145,6 +146,34 @@ func TestCreate(t *testing.T) {
 	var e Ensemble
 	if err := c.Get(context.Background(), request().NamespacedName, &e); err != nil || e.Status.Members != 2 {
 		t.Errorf("status: %+v (%v), want 2 members", e.Status, err)
+	}
+}
+
+// TestScaleUpJoinsFirst scales an Ensemble at generation 3 from one
+// member to two and holds that ens-1 had joined at generation 3 before
+// the StatefulSet was patched: whatever the scale-up creates is never
+// newer than the generation the members API holds.
+func TestScaleUpJoinsFirst(t *testing.T) {
+	api := &fakeMembers{Membership: Membership{Generation: 2, Members: []string{"ens-0"}}}
+	var atPatch Membership
+	c := fake.NewClientBuilder().WithScheme(testScheme(t)).
+		WithObjects(ensemble(3, 2), statefulSet(t, 1)).WithStatusSubresource(&Ensemble{}).
+		WithInterceptorFuncs(interceptor.Funcs{Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
+			if _, ok := obj.(*appsv1.StatefulSet); ok {
+				atPatch, _ = api.List(ctx, nil)
+			}
+			return c.Patch(ctx, obj, p, opts...)
+		}}).Build()
+	r := &Reconciler{Client: c, Members: api}
+	if _, err := r.Reconcile(context.Background(), request()); err != nil {
+		t.Fatalf("reconcile: %v", err)
+	}
+	if atPatch.Generation != 3 || !slices.Equal(atPatch.Members, []string{"ens-0", "ens-1"}) {
+		t.Errorf("members api when the StatefulSet was patched: %+v, want ens-0 and ens-1 at generation 3", atPatch)
+	}
+	var sts appsv1.StatefulSet
+	if err := c.Get(context.Background(), request().NamespacedName, &sts); err != nil || *sts.Spec.Replicas != 2 {
+		t.Errorf("statefulset: replicas %v (%v), want 2", sts.Spec.Replicas, err)
 	}
 }
 
