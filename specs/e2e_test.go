@@ -21,8 +21,8 @@ import (
 // volresize with a crash right after the StatefulSet delete, and ensemble
 // with a stale view of its scale-down after the scale back up.
 const (
-	e2eSpec         = "specs/testdata/volresize_e2e.sieve"
-	ensembleE2ESpec = "specs/testdata/ensemble_e2e.sieve"
+	volresizeE2ESpec = "specs/testdata/volresize_e2e.sieve"
+	ensembleE2ESpec  = "specs/testdata/ensemble_e2e.sieve"
 )
 
 // finding is the part of a plan's result.json finding these tests look at.
@@ -57,7 +57,7 @@ type e2eCase struct {
 // tests of volresize: the buggy one must exit 1 with the bug's finding,
 // the fixed one must exit 0 with no finding at all.
 func TestE2E(t *testing.T) {
-	runE2E(t, e2eSpec, []e2eCase{{"buggy", 1, unexpanded}, {"fixed", 0, nil}}, nil)
+	runE2E(t, volresizeE2ESpec, []e2eCase{{"buggy", 1, unexpanded}, {"fixed", 0, nil}}, nil)
 }
 
 // TestE2EEnsemble does the same for ensemble, whose controller manages its
