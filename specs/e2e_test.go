@@ -68,8 +68,8 @@ func TestE2EEnsemble(t *testing.T) {
 	runE2E(t, ensembleE2ESpec, []e2eCase{{"buggy", 1, liveClaimDeleted}, {"fixed", 0, nil}}, standinReached)
 }
 
-// runE2E runs each case of spec; check, if not nil, looks at each run's
-// results directory as well.
+// runE2E runs the cases of spec side by side; check, if not nil, looks at
+// each run's results directory as well.
 func runE2E(t *testing.T, spec string, cases []e2eCase, check func(t *testing.T, out string)) {
 	if testing.Short() {
 		t.Skip("runs sieve end to end on an embedded control plane (about a minute per test); skipped in -short mode")
@@ -77,6 +77,7 @@ func runE2E(t *testing.T, spec string, cases []e2eCase, check func(t *testing.T,
 	sieve := buildSieve(t)
 	for _, c := range cases {
 		t.Run(c.test, func(t *testing.T) {
+			t.Parallel() // each run has its own control plane; most of a run is waiting
 			out := t.TempDir()
 			cmd := exec.Command(sieve, "run", spec, "--test", c.test, "--parallel", "1", "--no-cache", "--no-color", "-o", out)
 			cmd.Dir = ".."
