@@ -3,17 +3,27 @@ package specs
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/standin"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
-// e2eSpec is the spec the end-to-end test runs: volresize narrowed to the
-// one plan that shows its bug (a crash right after the StatefulSet delete),
-// so that a buggy/fixed pair takes about a minute, not ten.
-const e2eSpec = "specs/testdata/volresize_e2e.sieve"
+// The specs the end-to-end tests run, each narrowed to the one plan that
+// shows its bug, so that a buggy/fixed pair takes about a minute, not ten:
+// volresize with a crash right after the StatefulSet delete, and ensemble
+// with a stale view of its scale-down after the scale back up.
+const (
+	volresizeE2ESpec = "specs/testdata/volresize_e2e.sieve"
+	ensembleE2ESpec  = "specs/testdata/ensemble_e2e.sieve"
+)
 
 // finding is the part of a plan's result.json finding these tests look at.
 type finding struct {
@@ -29,26 +39,47 @@ func unexpanded(f finding) bool {
 		f.Path == "spec.resources.requests.storage"
 }
 
+// liveClaimDeleted reports whether f is the ensemble bug: the PVC of
+// member ens-1, live again after the scale back up, deleted once more
+// than in the reference.
+func liveClaimDeleted(f finding) bool {
+	return f.Check == "object-count" && f.Key == "persistentvolumeclaim/default/data-ens-1"
+}
+
+// e2eCase is one `sieve run` of an end-to-end test.
+type e2eCase struct {
+	test string
+	exit int
+	want func(finding) bool // a finding the run must report; nil: none may be reported
+}
+
 // TestE2E runs `sieve run` on the embedded backend on the buggy and fixed
-// tests of a spec: the buggy one must exit 1 with the bug's finding, the
-// fixed one must exit 0 with no finding at all.
+// tests of volresize: the buggy one must exit 1 with the bug's finding,
+// the fixed one must exit 0 with no finding at all.
 func TestE2E(t *testing.T) {
+	runE2E(t, volresizeE2ESpec, []e2eCase{{"buggy", 1, unexpanded}, {"fixed", 0, nil}}, nil)
+}
+
+// TestE2EEnsemble does the same for ensemble, whose controller manages its
+// application through the members API at the client Service's cluster DNS
+// name, answered by the spec's stand-in; each run must also show that the
+// controller reached the stand-in by that name and used its answer.
+func TestE2EEnsemble(t *testing.T) {
+	runE2E(t, ensembleE2ESpec, []e2eCase{{"buggy", 1, liveClaimDeleted}, {"fixed", 0, nil}}, standinReached)
+}
+
+// runE2E runs the cases of spec side by side; check, if not nil, looks at
+// each run's results directory as well.
+func runE2E(t *testing.T, spec string, cases []e2eCase, check func(t *testing.T, out string)) {
 	if testing.Short() {
 		t.Skip("runs sieve end to end on an embedded control plane (about a minute per test); skipped in -short mode")
-	}
-	cases := []struct {
-		test string
-		exit int
-		want func(finding) bool // a finding the run must report; nil: none may be reported
-	}{
-		{"buggy", 1, unexpanded},
-		{"fixed", 0, nil},
 	}
 	sieve := buildSieve(t)
 	for _, c := range cases {
 		t.Run(c.test, func(t *testing.T) {
+			t.Parallel() // each run has its own control plane; most of a run is waiting
 			out := t.TempDir()
-			cmd := exec.Command(sieve, "run", e2eSpec, "--test", c.test, "--parallel", "1", "--no-cache", "--no-color", "-o", out)
+			cmd := exec.Command(sieve, "run", spec, "--test", c.test, "--parallel", "1", "--no-cache", "--no-color", "-o", out)
 			cmd.Dir = ".."
 			log, err := cmd.CombinedOutput()
 			code := exitCode(err)
@@ -68,18 +99,69 @@ func TestE2E(t *testing.T) {
 			if c.want != nil && !strings.Contains(strings.Join(reruns, " "), "failed") {
 				t.Errorf("reruns %v: want the failed plan run again and failing again (findings are confirmed)", reruns)
 			}
+			if check != nil {
+				check(t, out)
+			}
 		})
 	}
 }
 
-// buildSieve builds the sieve binary for the end-to-end tests.
-func buildSieve(t *testing.T) string {
+// standinReached holds that in the first reference run of an ensemble run
+// in out the controller asked the members API by the client Service's
+// cluster DNS name and got the stand-in's answer (both members), and that
+// the stand-in logged the requests.
+func standinReached(t *testing.T, out string) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "sieve")
+	dir := report.Layout{Root: out}.ReferenceDir(1)
+	ctl, err := os.ReadFile(filepath.Join(dir, report.ControllerLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := `"api"="ens-client.default.svc.cluster.local:8080" "generation"=1 "members"=["ens-0" "ens-1"]`
+	if !strings.Contains(string(ctl), answer) {
+		t.Errorf("the controller's log has no answer from the members API by DNS name (want %s):\n%s", answer, ctl)
+	}
+	sl, err := os.ReadFile(filepath.Join(dir, standin.LogFile(&ir.Standin{Service: "ens-client"})))
+	if err != nil || !strings.Contains(string(sl), "PUT /members/ens-1 generation 1") || !strings.Contains(string(sl), "GET /members from 127.") {
+		t.Errorf("the stand-in's log does not show the controller's requests (%v):\n%s", err, sl)
+	}
+}
+
+// binDir holds the sieve binary that the package's tests share; TestMain
+// makes it before the tests run and removes it after.
+var binDir string
+
+// sieveOnce builds the sieve binary into binDir, once for all the tests.
+var sieveOnce = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "sieve")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/sieve")
 	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build sieve: %v\n%s", err, out)
+		return "", fmt.Errorf("build sieve: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sieve-specs-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildSieve returns the sieve binary for the end-to-end tests, building
+// it for the first test that asks (linking it takes a while on a busy
+// machine, and every test runs the same one).
+func buildSieve(t *testing.T) string {
+	t.Helper()
+	bin, err := sieveOnce()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }

@@ -20,8 +20,10 @@ func TestSpecsCheck(t *testing.T) {
 	want := map[string][]string{
 		"datastore/datastore.sieve":     {"buggy", "fixed"},
 		"datastore/datastore.cue":       {"buggy", "fixed"},
+		"ensemble/ensemble.sieve":       {"buggy", "fixed"},
 		"podreaper/podreaper.sieve":     {"buggy", "fixed"},
 		"statefulset/statefulset.sieve": {"recreate", "scale"},
+		"testdata/ensemble_e2e.sieve":   {"buggy", "fixed"},
 		"testdata/volresize_e2e.sieve":  {"buggy", "fixed"},
 		"volresize/volresize.sieve":     {"buggy", "fixed"},
 	}
