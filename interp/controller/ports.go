@@ -3,27 +3,17 @@ package controller
 import (
 	"fmt"
 	"net"
-	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// MaxPorts is how many port variables a controller may use:
-// ${SIEVE_PORT_0} to ${SIEVE_PORT_9}, ${SIEVE_PORT} being ${SIEVE_PORT_0}.
-const MaxPorts = 10
-
-// portVar matches a port variable; its group is the index, empty for
-// ${SIEVE_PORT}.
-var portVar = regexp.MustCompile(`\$\{SIEVE_PORT(?:_([0-9]))?\}`)
-
-// ports are the host ports a runner picked for the port variables its
-// controller's args, env and readiness URL name, by index. They are free
-// TCP ports of the host, picked once per runner and kept across restarts,
-// so that controllers sharing the host network (--host-network, or no
-// network namespaces) in parallel workers bind distinct ports where a
-// fixed one would collide.
+// ports are the host ports a runner picked for the port variables
+// (ir.PortRefs) its controller's args, env and readiness URL name, by
+// index. They are free TCP ports of the host, picked once per runner and
+// kept across restarts, so that controllers sharing the host network
+// (--host-network, or no network namespaces) in parallel workers bind
+// ports of their own where a fixed one would collide.
 type ports map[int]int
 
 // pickPorts picks a free port for index 0 and for every index texts name.
@@ -32,8 +22,8 @@ type ports map[int]int
 func pickPorts(texts []string) (ports, error) {
 	want := map[int]bool{0: true}
 	for _, s := range texts {
-		for _, m := range portVar.FindAllStringSubmatch(s, -1) {
-			i, _ := strconv.Atoi(m[1])
+		idx, _ := ir.PortRefs(s)
+		for _, i := range idx {
 			want[i] = true
 		}
 	}
@@ -50,21 +40,13 @@ func pickPorts(texts []string) (ports, error) {
 }
 
 // expand replaces the port variables in s with their ports.
-func (p ports) expand(s string) string {
-	if !strings.Contains(s, "${SIEVE_PORT") {
-		return s
-	}
-	return portVar.ReplaceAllStringFunc(s, func(m string) string {
-		i, _ := strconv.Atoi(portVar.FindStringSubmatch(m)[1])
-		return strconv.Itoa(p[i])
-	})
-}
+func (p ports) expand(s string) string { return ir.ExpandPorts(s, p) }
 
 // env is the ports as environment variables: SIEVE_PORT and SIEVE_PORT_N
 // for each picked index.
 func (p ports) env() []string {
 	out := []string{"SIEVE_PORT=" + strconv.Itoa(p[0])}
-	for i := range MaxPorts {
+	for i := range ir.MaxPorts {
 		if port, ok := p[i]; ok {
 			out = append(out, fmt.Sprintf("SIEVE_PORT_%d=%d", i, port))
 		}

@@ -1,27 +1,19 @@
 package check
 
-import (
-	"regexp"
-)
+import "github.com/sievetool/sieve/lang/ir"
 
-// portRefs matches what looks like a port variable; portVar is one the
-// controller runner replaces (interp/controller): ${SIEVE_PORT} or
-// ${SIEVE_PORT_0} to ${SIEVE_PORT_9}.
-var (
-	portRefs = regexp.MustCompile(`\$\{SIEVE_PORT[^}]*\}?`)
-	portVar  = regexp.MustCompile(`^\$\{SIEVE_PORT(_[0-9])?\}$`)
-)
-
-// portVars reports a string value's port variables that the runner would
-// not replace (a misspelt one would reach the controller as written).
+// portVars reports what in a string value looks like a port variable but
+// is none, which the runner would pass on as written (ir.PortRefs).
 func (c *checker) portVars(v *value, what string) {
 	if v == nil || v.kind != kString {
 		return
 	}
-	for _, m := range portRefs.FindAllString(v.s, -1) {
-		if !portVar.MatchString(m) {
-			d := c.errorf(v.rng, "port", "%s: unknown port variable %s", what, m)
-			hint(d, "write ${SIEVE_PORT}, or ${SIEVE_PORT_0} to ${SIEVE_PORT_9} for several ports")
-		}
+	_, bad := ir.PortRefs(v.s)
+	for _, m := range bad {
+		d := c.errorf(v.rng, "port", "%s: unknown port variable %s", what, m)
+		hint(d, portHint)
 	}
 }
+
+// portHint says which port variables there are.
+const portHint = "write ${SIEVE_PORT}, or ${SIEVE_PORT_0} to ${SIEVE_PORT_9} for several ports"
