@@ -1,5 +1,5 @@
 // Package stdlib is sieve's standard library of .sieve files — masks, fault
-// policies and workloads — embedded in the binary. A spec imports them as
+// policies, workloads and invariants — embedded in the binary. A spec imports them as
 // "std/NAME" (the file std/NAME.sieve of FS).
 //
 // It holds data only; the checker reads it through the fs.FS it is given.

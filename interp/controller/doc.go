@@ -8,7 +8,9 @@
 // inside a private network when given one (Options.Net, with its
 // resolv.conf mounted by the same helper), writes its output to a log
 // file, detects
-// panics and exits, waits until it is ready, and kills (SIGKILL, whole
+// panics and exits, gives the port variables of args, env and the
+// readiness URL (${SIEVE_PORT}, ${SIEVE_PORT_N}) free host ports of their
+// own, kept across restarts, waits until it is ready, and kills (SIGKILL, whole
 // process group) and restarts it on demand. Lifecycle events go to a Sink
 // as trace entries.
 //

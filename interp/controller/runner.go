@@ -95,6 +95,7 @@ type PodInfo struct {
 type Runner struct {
 	opts   Options
 	argv   []string // the controller's command line, without the helper
+	ports  ports    // the ports of the port variables (ports.go)
 	log    *os.File
 	pod    PodInfo
 	podObj *corev1.Pod // the pod of the current start, when Options.Pod made one
@@ -126,7 +127,13 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: controller %s: %w", c.Src, c.Name, err)
 	}
-	r.argv = append(argv, c.Args...)
+	if r.ports, err = pickPorts(portTexts(c)); err != nil {
+		return nil, fmt.Errorf("%s: controller %s: %w", c.Src, c.Name, err)
+	}
+	for _, a := range c.Args {
+		argv = append(argv, r.ports.expand(a))
+	}
+	r.argv = argv
 	if c.Kubeconfig.Flag != "" && !c.Kubeconfig.InCluster {
 		r.argv = append(r.argv, c.Kubeconfig.Flag+"="+opts.Access.Kubeconfig)
 	}

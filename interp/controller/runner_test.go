@@ -24,6 +24,9 @@ import (
 const helperEnv = "SIEVE_TEST_INCLUSTER_HELPER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(portServerEnv) != "" {
+		portServer()
+	}
 	if os.Getenv(helperEnv) != "" {
 		// os.Args: test binary, --dir, DIR, --, ARGV...
 		if len(os.Args) < 5 || os.Args[1] != "--dir" || os.Args[3] != "--" {

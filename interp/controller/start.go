@@ -132,9 +132,10 @@ func (r *Runner) env() []string {
 	case c.Kubeconfig.Env || c.Kubeconfig.Flag == "":
 		env = append(env, "KUBECONFIG="+r.opts.Access.Kubeconfig)
 	}
+	env = append(env, r.ports.env()...)
 	env = append(env, r.opts.Env...)
 	for _, e := range c.Env {
-		env = append(env, e.Name+"="+e.Value)
+		env = append(env, e.Name+"="+r.ports.expand(e.Value))
 	}
 	return env
 }
@@ -179,7 +180,7 @@ func (r *Runner) waitReady(ctx context.Context, ready, exited chan struct{}, out
 	var check <-chan struct{}
 	switch {
 	case rd != nil && rd.HTTPGet != "":
-		check = pollHTTP(ctx, rd.HTTPGet, exited, r.opts.Net)
+		check = pollHTTP(ctx, r.ports.expand(rd.HTTPGet), exited, r.opts.Net)
 	case rd != nil && rd.LogLine != "":
 		check = ready
 	default:
@@ -197,16 +198,16 @@ func (r *Runner) waitReady(ctx context.Context, ready, exited chan struct{}, out
 			return nil
 		}
 		_ = r.Kill()
-		return fmt.Errorf("never became ready within %s (%s); end of its log %s:\n%s", timeout, readyWhat(rd), r.LogPath(), out.lastLines())
+		return fmt.Errorf("never became ready within %s (%s); end of its log %s:\n%s", timeout, r.readyWhat(rd), r.LogPath(), out.lastLines())
 	case <-ctx.Done():
 		_ = r.Kill()
 		return ctx.Err()
 	}
 }
 
-func readyWhat(rd *ir.Readiness) string {
+func (r *Runner) readyWhat(rd *ir.Readiness) string {
 	if rd.HTTPGet != "" {
-		return "waiting for HTTP GET " + rd.HTTPGet + " to answer 2xx"
+		return "waiting for HTTP GET " + r.ports.expand(rd.HTTPGet) + " to answer 2xx"
 	}
 	return "waiting for a log line matching " + rd.LogLine
 }

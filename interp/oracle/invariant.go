@@ -3,6 +3,7 @@ package oracle
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/trace"
@@ -32,9 +33,9 @@ func (o *Oracle) compileInvariants() error {
 		}
 	}
 	for _, inv := range o.opts.Invariants {
-		p, err := env.Compile(celenv.Invariant, inv.Expr)
+		p, err := env.CompileParams(celenv.Invariant, inv.Expr, inv.ArgMap())
 		if err != nil {
-			return fmt.Errorf("oracle: %s: invariant %q: %w", inv.Src, inv.Name, err)
+			return fmt.Errorf("oracle: %s: invariant %q: %w", inv.Src, inv.Label(), err)
 		}
 		o.invariants = append(o.invariants, &invariant{ir: inv, prog: p})
 	}
@@ -244,11 +245,11 @@ func (o *Oracle) BrokenInvariants(t *trace.Trace) []*Finding {
 func (o *Oracle) checkInvariants(t *trace.Trace, reference bool) ([]*Finding, error) {
 	var fs []*Finding
 	for _, b := range o.evalInvariants(t) {
-		f := &Finding{Check: CheckInvariant, Invariant: b.inv.ir.Name, Src: b.inv.ir.Src.String(), Seq: b.seq}
+		f := &Finding{Check: CheckInvariant, Invariant: b.inv.ir.Label(), Src: b.inv.ir.Src.String(), Seq: b.seq}
 		switch {
 		case b.err != nil:
 			f.Severity = Low
-			f.Message = fmt.Sprintf("invariant %q could not be evaluated at trace entry %d: %v", b.inv.ir.Name, b.seq, b.err)
+			f.Message = fmt.Sprintf("invariant %s could not be evaluated at trace entry %d: %v", title(b.inv.ir), b.seq, b.err)
 		default:
 			f.Message = breachMessage(b)
 		}
@@ -271,11 +272,11 @@ func breachMessage(b *breach) string {
 	states := fmt.Sprintf("(%d %s)", b.states, plural(b.states, "state", "states"))
 	switch inv.When {
 	case ir.Eventually:
-		return fmt.Sprintf("invariant %q (eventually) is true in no state%s", inv.Name, where)
+		return fmt.Sprintf("invariant %s (eventually) is true in no state%s", title(inv), where)
 	case ir.Never:
-		return fmt.Sprintf("invariant %q (never) is true at trace entry %d%s %s", inv.Name, b.seq, where, states)
+		return fmt.Sprintf("invariant %s (never) is true at trace entry %d%s %s", title(inv), b.seq, where, states)
 	}
-	return fmt.Sprintf("invariant %q is false at trace entry %d%s %s", inv.Name, b.seq, where, states)
+	return fmt.Sprintf("invariant %s is false at trace entry %d%s %s", title(inv), b.seq, where, states)
 }
 
 func plural(n int, one, many string) string {
@@ -365,4 +366,13 @@ func (w *world) read(kind string) {
 	if w.reads != nil {
 		w.reads[strings.ToLower(kind)] = true
 	}
+}
+
+// title names an invariant in a message: its name quoted, or with its
+// arguments when it has any: at_most(kind = "pod", n = 3).
+func title(inv *ir.Invariant) string {
+	if len(inv.Args) == 0 {
+		return strconv.Quote(inv.Name)
+	}
+	return inv.Label()
 }

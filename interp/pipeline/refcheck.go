@@ -94,7 +94,7 @@ func brokenInvariants(o *oracle.Oracle, invs []*ir.Invariant, refs []*trace.Trac
 
 func invariantSrc(invs []*ir.Invariant, name string) diag.Range {
 	for _, inv := range invs {
-		if inv.Name == name {
+		if inv.Label() == name {
 			return inv.Src
 		}
 	}

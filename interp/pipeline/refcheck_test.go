@@ -79,6 +79,21 @@ func TestBrokenInvariants(t *testing.T) {
 	if es[1].Src != at(12, 11) || !strings.Contains(es[1].What, `invariant "missing" could not be evaluated`) {
 		t.Errorf("second: %+v", es[1])
 	}
+	// two uses of one invariant with parameters: the one that breaks is
+	// named with its arguments and placed at its own source
+	nArg := func(n int64) []ir.Arg { return []ir.Arg{{Name: "n", Value: n}} }
+	uses := []*ir.Invariant{
+		{Name: "at_most", Src: at(20, 3), Expr: `objects("configmap", "default").size() <= n`, When: ir.Always, Args: nArg(5)},
+		{Name: "at_most", Src: at(21, 3), Expr: `objects("configmap", "default").size() <= n`, When: ir.Always, Args: nArg(1)},
+	}
+	o, err = oracle.New([]*trace.Trace{tr}, oracle.Options{Invariants: uses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = brokenInvariants(o, uses, []*trace.Trace{tr}, []string{"x"})
+	if !errors.As(err, &es) || len(es) != 1 || es[0].Src != at(21, 3) || !strings.Contains(es[0].What, "invariant at_most(n = 1) is false at trace entry 3") {
+		t.Errorf("invariant with arguments: %v", err)
+	}
 	o, err = oracle.New([]*trace.Trace{tr}, oracle.Options{Invariants: invs[:1]})
 	if err != nil {
 		t.Fatal(err)

@@ -132,7 +132,12 @@ func (e *Env) Compile(kind Kind, expr string) (*Program, error) {
 	if kind < Invariant || kind > Where {
 		return nil, fmt.Errorf("celenv: unknown kind %d", kind)
 	}
-	env := e.envs[kind]
+	return compileIn(e.envs[kind], kind, expr)
+}
+
+// compileIn compiles expr in env, which is kind's environment or one
+// that extends it.
+func compileIn(env *cel.Env, kind Kind, expr string) (*Program, error) {
 	ast, iss := env.Compile(expr)
 	if iss != nil && iss.Err() != nil {
 		return nil, toErrors(iss)

@@ -10,6 +10,13 @@
 // conditions see only the variable `object`, the object whose change fired
 // the trigger. Every expression must yield a bool.
 //
+// CompileParams compiles an expression that sees named constants besides:
+// an invariant's parameters, with the arguments of one use (or of any
+// type, to check the declaration on its own). Names lists the identifiers
+// an expression refers to and those its macros bind, so the checker can
+// find unused parameters and macro variables that hide one; Reserved are
+// the names a parameter may not take.
+//
 // UnknownFields walks an expression with the shapes of the objects it
 // reads (Shape, given by the caller) and returns the fields it selects that
 // a shape does not have, for the checker's field lint.

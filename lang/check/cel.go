@@ -19,15 +19,30 @@ type celKey struct {
 // celValue checks that v is a string holding a CEL expression of kind k
 // that compiles, and returns the expression.
 func (c *checker) celValue(v *value, k celenv.Kind, what string) string {
+	s, _ := c.celParams(v, k, what, nil)
+	return s
+}
+
+// celParams is celValue for an expression that sees params as constants
+// (nil: a parameter whose value is not known); ok is false when the
+// expression does not compile.
+func (c *checker) celParams(v *value, k celenv.Kind, what string, params map[string]any) (expr string, ok bool) {
 	s, ok := c.str(v, what)
 	if !ok {
-		return ""
+		return "", false
 	}
 	if strings.TrimSpace(s) == "" {
 		c.errorf(v.rng, "cel", "%s: empty CEL expression", what)
-		return s
+		return s, false
 	}
-	err := c.compileCEL(k, s)
+	err := c.compileCEL(k, s, params)
+	c.celErrors(v, what, err)
+	return s, err == nil
+}
+
+// celErrors reports the errors of compiling v's expression, inside the
+// expression where CEL says.
+func (c *checker) celErrors(v *value, what string, err error) {
 	var es celenv.Errors
 	switch {
 	case err == nil:
@@ -38,23 +53,31 @@ func (c *checker) celValue(v *value, k celenv.Kind, what string) string {
 	default:
 		c.errorf(v.rng, "cel", "%s: %v", what, err)
 	}
-	return s
 }
 
-func (c *checker) compileCEL(k celenv.Kind, expr string) error {
+// compileCEL compiles an expression once per check; one with parameters
+// (an invariant's) every time, as each use binds other values.
+func (c *checker) compileCEL(k celenv.Kind, expr string, params map[string]any) error {
 	key := celKey{k, expr}
-	if err, ok := c.celCache[key]; ok {
+	if err, ok := c.celCache[key]; ok && params == nil {
 		return err
 	}
+	env, err := c.celEnv()
+	if err == nil {
+		_, err = env.CompileParams(k, expr, params)
+	}
+	if params == nil {
+		c.celCache[key] = err
+	}
+	return err
+}
+
+// celEnv is the CEL environment, built on first use.
+func (c *checker) celEnv() (*celenv.Env, error) {
 	if c.cel == nil && c.celErr == nil {
 		c.cel, c.celErr = celenv.New()
 	}
-	err := c.celErr
-	if err == nil {
-		_, err = c.cel.Compile(k, expr)
-	}
-	c.celCache[key] = err
-	return err
+	return c.cel, c.celErr
 }
 
 // celRange places a CEL error inside the literal that holds the

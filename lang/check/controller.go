@@ -117,6 +117,9 @@ func (c *checker) controllerRun(out *ir.Controller, vals map[string]*value, what
 	}
 	if v := vals["args"]; v != nil {
 		out.Args = c.strList(v, "args")
+		for _, e := range elems(v) {
+			c.portVars(e, "args")
+		}
 	}
 	if v := vals["dir"]; v != nil {
 		out.Dir, _ = c.filePath(v, "dir", true, false)
@@ -175,6 +178,7 @@ func (c *checker) controllerEnv(out *ir.Controller, vals map[string]*value) {
 			c.errorf(f.val.rng, "type", "env %s: want a string, number or bool, got %s", f.path, f.val.describe())
 			continue
 		}
+		c.portVars(f.val, "env "+f.path.String())
 		out.Env = append(out.Env, ir.EnvVar{Name: f.path[0].Key(), Value: val})
 	}
 }
@@ -332,6 +336,7 @@ func (c *checker) readyField(r *ir.Readiness, f *field) {
 		}
 	case "http":
 		r.HTTPGet, _ = c.str(f.val, "ready http")
+		c.portVars(f.val, "ready http")
 		if r.HTTPGet != "" && !strings.HasPrefix(r.HTTPGet, "http://") && !strings.HasPrefix(r.HTTPGet, "https://") {
 			c.errorf(f.val.rng, "url", "ready http: want an http:// or https:// URL")
 		}

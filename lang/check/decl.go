@@ -42,7 +42,8 @@ type decl struct {
 	mask       *ir.Mask
 	invariant  *ir.Invariant
 	plan       *ir.Plan
-	paramTypes map[string]kind // workload parameters: inferred types
+	paramTypes map[string]kind // workload and invariant parameters: inferred types
+	celFailed  bool            // invariant: its expression does not compile on its own
 	ctrlAttrs  *attrSet        // controller body, evaluated once
 
 	// Tests: flattening state.

@@ -26,7 +26,10 @@
 // Quiet, nil) is ir.DefaultQuiet. Only the root file's tests must be
 // complete (a controller and a workload); imported tests serve as bases.
 // Lowered policies, masks, invariants and plans are shallow copies that
-// share slices: treat the IR as read-only.
+// share slices: treat the IR as read-only. An invariant with parameters is
+// checked once on its own (parameters without a default of any type) and
+// lowered once per use, with the use's arguments in the IR and its
+// expression compiled again with them as constants.
 //
 // Lint, which lang/load calls on the IR of either front end, reports what
 // a compiled spec asks for but cannot get: fields that waits, invariants

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/internal/spell"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/syntax"
@@ -235,20 +234,4 @@ func (c *checker) stepRef(d *decl, r *syntax.StepRef) (ir.StepRef, bool) {
 		return ir.StepRef{}, false
 	}
 	return ir.StepRef{Workload: c.irName(w), Step: n}, true
-}
-
-func (c *checker) lowerInvariant(d *decl) *ir.Invariant {
-	n := d.node.(*syntax.Invariant)
-	inv := &ir.Invariant{Name: c.irName(d), Src: n.Range(), When: ir.Always}
-	if n.When != "" {
-		inv.When = ir.When(n.When)
-	}
-	if n.Between != nil {
-		inv.Between = c.lowerWindow(d, n)
-	}
-	if n.CEL != nil {
-		v := c.evalPrimary(n.CEL, &scope{file: d.file})
-		inv.Expr = c.celValue(v, celenv.Invariant, "invariant "+d.name)
-	}
-	return inv
 }

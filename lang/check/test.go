@@ -137,9 +137,10 @@ func (c *checker) testAttr(t *ir.Test, name string, v *value) {
 			t.Masks = append(t.Masks, &m)
 		}
 	case "invariants":
-		for _, d := range c.refs(v, dInvariant, "invariants") {
-			i := *d.invariant
-			t.Invariants = append(t.Invariants, &i)
+		for _, e := range elems(v) {
+			if inv := c.invariantUse(e); inv != nil {
+				t.Invariants = append(t.Invariants, inv)
+			}
 		}
 	case "plans":
 		for _, d := range c.refs(v, dPlan, "plans") {

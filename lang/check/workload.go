@@ -21,10 +21,19 @@ const (
 // type for checking calls.
 func (c *checker) checkWorkload(d *decl) {
 	w := d.node.(*syntax.Workload)
+	sc := &scope{file: d.file, workload: d, params: c.declParams(d, w.Params)}
+	c.lowerSteps(w, sc)
+}
+
+// declParams checks the parameters of a workload or an invariant d and
+// returns their values while the body is checked on its own: a default,
+// or an unknown value whose uses give the parameter its type. It fills
+// d.paramTypes.
+func (c *checker) declParams(d *decl, ps []*syntax.Param) map[string]*value {
 	d.paramTypes = map[string]kind{}
-	sc := &scope{file: d.file, workload: d, params: map[string]*value{}}
+	out := map[string]*value{}
 	seen := map[string]*syntax.Param{}
-	for _, p := range w.Params {
+	for _, p := range ps {
 		if p.Name == nil {
 			continue
 		}
@@ -38,12 +47,12 @@ func (c *checker) checkWorkload(d *decl) {
 			v := c.eval(p.Default, &scope{file: d.file})
 			v.fromDefault = true
 			d.paramTypes[p.Name.Name] = v.kind
-			sc.params[p.Name.Name] = v
+			out[p.Name.Name] = v
 			continue
 		}
-		sc.params[p.Name.Name] = &value{kind: kUnknown, rng: p.Range(), file: d.file, param: p.Name.Name, owner: d}
+		out[p.Name.Name] = &value{kind: kUnknown, rng: p.Range(), file: d.file, param: p.Name.Name, owner: d}
 	}
-	c.lowerSteps(w, sc)
+	return out
 }
 
 // instantiate lowers a call of a workload (or a bare reference to one)
@@ -52,7 +61,7 @@ func (c *checker) instantiate(v *value) *ir.Workload {
 	d := v.ref
 	c.checkDecl(d)
 	w := d.node.(*syntax.Workload)
-	params, ok := c.bindArgs(v, w)
+	params, ok := c.bindArgs(v, w.Params)
 	if !ok {
 		return nil
 	}
@@ -68,30 +77,31 @@ func (c *checker) instantiate(v *value) *ir.Workload {
 
 // bindArgs matches call arguments to parameters: positional ones first,
 // then named ones, then defaults. It reports every mismatch.
-func (c *checker) bindArgs(v *value, w *syntax.Workload) (map[string]*value, bool) {
-	names := paramNames(w)
+func (c *checker) bindArgs(v *value, ps []*syntax.Param) (map[string]*value, bool) {
+	names := paramNames(ps)
+	what := v.ref.kind.String()
 	params := map[string]*value{}
 	ok := true
 	for i, a := range v.args {
 		name := a.name
 		if name == "" {
 			if i >= len(names) {
-				c.errorf(a.rng, "args", "too many arguments to workload %s (it takes %d)", v.s, len(names))
+				c.errorf(a.rng, "args", "too many arguments to %s %s (it takes %d)", what, v.s, len(names))
 				ok = false
 				continue
 			}
 			name = names[i]
 		}
-		if !c.bindArg(v, w, name, a, params) {
+		if !c.bindArg(v, names, name, a, params) {
 			ok = false
 		}
 	}
-	for _, p := range w.Params {
+	for _, p := range ps {
 		if p.Name == nil || params[p.Name.Name] != nil {
 			continue
 		}
 		if p.Default == nil {
-			c.errorf(v.rng, "args", "missing argument %q in call to workload %s", p.Name.Name, v.s)
+			c.errorf(v.rng, "args", "missing argument %q in call to %s %s", p.Name.Name, what, v.s)
 			ok = false
 			continue
 		}
@@ -102,10 +112,9 @@ func (c *checker) bindArgs(v *value, w *syntax.Workload) (map[string]*value, boo
 	return params, ok
 }
 
-func (c *checker) bindArg(v *value, w *syntax.Workload, name string, a *arg, params map[string]*value) bool {
-	names := paramNames(w)
+func (c *checker) bindArg(v *value, names []string, name string, a *arg, params map[string]*value) bool {
 	if !contains(names, name) {
-		d := c.errorf(a.rng, "args", "workload %s has no parameter %q", v.s, name)
+		d := c.errorf(a.rng, "args", "%s %s has no parameter %q", v.ref.kind, v.s, name)
 		hint(d, spell.Hint(name, names))
 		return false
 	}
@@ -115,7 +124,7 @@ func (c *checker) bindArg(v *value, w *syntax.Workload, name string, a *arg, par
 	}
 	want, known := v.ref.paramTypes[name]
 	if known && !assignable(want, a.val.kind) {
-		c.errorf(a.rng, "type", "argument %q of workload %s: want %s, got %s", name, v.s, want, a.val.describe())
+		c.errorf(a.rng, "type", "argument %q of %s %s: want %s, got %s", name, v.ref.kind, v.s, want, a.val.describe())
 		params[name] = &value{kind: kUnknown, rng: a.rng, file: a.val.file}
 		return false
 	}
@@ -137,9 +146,9 @@ func assignable(want, have kind) bool {
 	return false
 }
 
-func paramNames(w *syntax.Workload) []string {
+func paramNames(ps []*syntax.Param) []string {
 	var out []string
-	for _, p := range w.Params {
+	for _, p := range ps {
 		if p.Name != nil {
 			out = append(out, p.Name.Name)
 		}

@@ -15,7 +15,8 @@
 // the one source of truth and a CUE load compiles no .sieve; the
 // workloads, which CUE expresses with its own parameters, are
 // std/workloads.cue, held equal to the .sieve ones by TestStdWorkloads and
-// the parity tests), and CUE formatting for `sieve fmt`.
+// the parity tests, and so are the invariants, std/invariants.cue, by
+// TestStdInvariants), and CUE formatting for `sieve fmt`.
 //
 // A spec is loaded in its CUE module (the nearest cue.mod above it, else a
 // made-up one), whose dependencies come vendored under cue.mod/pkg or from

@@ -105,19 +105,6 @@ func (l *lowerer) maskRule(v cue.Value) *ir.MaskRule {
 	return r
 }
 
-func (l *lowerer) invariant(v cue.Value) *ir.Invariant {
-	i := &ir.Invariant{Name: str(v, "name"), Src: l.rng(v), Expr: str(v, "expr"), When: ir.Always}
-	if w := str(v, "when"); w != "" {
-		i.When = ir.When(w)
-	}
-	e, _ := field(v, "expr")
-	l.cel(e, celenv.Invariant, i.Expr)
-	if b, ok := field(v, "between"); ok {
-		i.Between = l.window(b, i)
-	}
-	return i
-}
-
 // window lowers an invariant's between, which only an invariant over the
 // history can have.
 func (l *lowerer) window(b cue.Value, i *ir.Invariant) *ir.Window {
@@ -273,13 +260,18 @@ func (l *lowerer) cond(v cue.Value, kind celenv.Kind) *ir.Cond {
 // cel compiles expr at check time, as the .sieve checker does, reporting
 // each CEL error.
 func (l *lowerer) cel(at cue.Value, kind celenv.Kind, expr string) {
+	l.celParams(at, kind, expr, nil)
+}
+
+// celParams is cel for an expression that sees params as constants.
+func (l *lowerer) celParams(at cue.Value, kind celenv.Kind, expr string, params map[string]any) {
 	if strings.TrimSpace(expr) == "" {
 		l.errorf(at, "cel", "%s: empty CEL expression", kind)
 		return
 	}
 	env, err := l.celEnv()
 	if err == nil {
-		_, err = env.Compile(kind, expr)
+		_, err = env.CompileParams(kind, expr, params)
 	}
 	var es celenv.Errors
 	switch {

@@ -167,6 +167,9 @@ func (l *lowerer) controllerRun(c *ir.Controller, attr func(string) (cue.Value, 
 	}
 	if f, ok := attr("args"); ok {
 		c.Args = stringsOf(f)
+		for _, e := range listOf(f) {
+			l.portVars(e, "args")
+		}
 	}
 	if f, ok := attr("dir"); ok {
 		c.Dir = l.file(f, "dir", true, false)
@@ -211,6 +214,7 @@ func (l *lowerer) envVars(f cue.Value) []ir.EnvVar {
 			b, _ := json.Marshal(l.value(e.v))
 			val = string(b)
 		}
+		l.portVars(e.v, "env "+e.name)
 		out = append(out, ir.EnvVar{Name: e.name, Value: val})
 	}
 	return out
@@ -266,6 +270,9 @@ func (l *lowerer) ready(v cue.Value) *ir.Readiness {
 		if _, err := regexp.Compile(r.LogLine); err != nil {
 			l.errorf(f, "regexp", "ready log: bad regular expression: %v", err)
 		}
+	}
+	if f, ok := field(v, "http"); ok {
+		l.portVars(f, "ready http")
 	}
 	if f, ok := field(v, "http"); ok && !strings.HasPrefix(r.HTTPGet, "http://") && !strings.HasPrefix(r.HTTPGet, "https://") {
 		l.errorf(f, "url", "ready http: want an http:// or https:// URL")

@@ -8,9 +8,11 @@ package cuefront
 const stdGenName = "std_gen.cue"
 
 // StdText returns the whole CUE standard library, the package imported as
-// "sieve.dev/std": the generated masks and policies, then the workloads.
+// "sieve.dev/std": the generated masks and policies, then the workloads
+// and the invariants.
 func StdText() string {
 	gen, _ := embedded.ReadFile("std/" + stdGenName)
 	wl, _ := embedded.ReadFile("std/workloads.cue")
-	return string(gen) + "\n" + string(wl)
+	inv, _ := embedded.ReadFile("std/invariants.cue")
+	return string(gen) + "\n" + string(wl) + "\n" + string(inv)
 }

@@ -91,13 +91,49 @@ func TestStdWorkloads(t *testing.T) {
 	}
 }
 
+// TestStdInvariants checks that the hand-written CUE invariants are
+// exactly the .sieve standard library's and that the parity pair
+// testdata/parity/stdlib, which holds their IR equal, uses each.
+func TestStdInvariants(t *testing.T) {
+	decls, ds := stdDeclNames()
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	want := decls["invariant"]
+	src, err := fs.ReadFile(StdFS(), "invariants.cue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if rest, ok := strings.CutPrefix(line, "invariants: "); ok {
+			got = append(got, "invariants."+strings.TrimSuffix(rest, ": {"))
+		}
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("CUE std invariants %v, .sieve std invariants %v", got, want)
+	}
+	pair, err := os.ReadFile("testdata/parity/stdlib/stdlib.sieve")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !strings.Contains(string(pair), w+"(") {
+			t.Errorf("testdata/parity/stdlib/stdlib.sieve does not use %s", w)
+		}
+	}
+}
+
 // stdDecl is a declaration of the .sieve standard library.
 type stdDecl struct {
 	alias, kind, name string
 }
 
-// stdDeclNames lists the masks, policies and workloads of the .sieve
-// standard library as "ALIAS.NAME" by kind ("mask", "policy", "workload").
+// stdDeclNames lists the masks, policies, workloads and invariants of the
+// .sieve standard library as "ALIAS.NAME" by kind ("mask", "policy",
+// "workload", "invariant").
 func stdDeclNames() (map[string][]string, diag.Diagnostics) {
 	decls, ds := stdDecls()
 	out := map[string][]string{}
@@ -129,6 +165,8 @@ func stdDecls() ([]stdDecl, diag.Diagnostics) {
 				out = append(out, stdDecl{alias, "policy", d.Name.Name})
 			case *syntax.Workload:
 				out = append(out, stdDecl{alias, "workload", d.Name.Name})
+			case *syntax.Invariant:
+				out = append(out, stdDecl{alias, "invariant", d.Name.Name})
 			}
 		}
 	}
@@ -171,7 +209,7 @@ func compileStdUser(decls []stdDecl) (*ir.Test, diag.Diagnostics) {
 	var imports, masks, policies []string
 	seen := map[string]bool{}
 	for _, d := range decls {
-		if d.kind == "workload" {
+		if d.kind == "workload" || d.kind == "invariant" {
 			continue
 		}
 		if !seen[d.alias] {

@@ -57,20 +57,7 @@ func (p *printer) body(b *syntax.Body) {
 
 func (p *printer) workload(w *syntax.Workload) {
 	p.write("workload ", w.Name.Name)
-	if len(w.Params) > 0 {
-		p.write("(")
-		for i, prm := range w.Params {
-			if i > 0 {
-				p.write(", ")
-			}
-			p.write(prm.Name.Name)
-			if prm.Default != nil {
-				p.write(" = ")
-				p.expr(prm.Default)
-			}
-		}
-		p.write(")")
-	}
+	p.params(w.Params)
 	p.write(" ")
 	items := make([]item, len(w.Steps))
 	for i, s := range w.Steps {
@@ -204,8 +191,29 @@ func (p *printer) maskRule(r *syntax.MaskRule) {
 	}
 }
 
+// params prints a workload's or an invariant's parameter list, if any.
+func (p *printer) params(ps []*syntax.Param) {
+	if len(ps) == 0 {
+		return
+	}
+	p.write("(")
+	for i, prm := range ps {
+		if i > 0 {
+			p.write(", ")
+		}
+		p.write(prm.Name.Name)
+		if prm.Default != nil {
+			p.write(" = ")
+			p.expr(prm.Default)
+		}
+	}
+	p.write(")")
+}
+
 func (p *printer) invariant(v *syntax.Invariant) {
-	p.write("invariant ", v.Name.Name, " ")
+	p.write("invariant ", v.Name.Name)
+	p.params(v.Params)
+	p.write(" ")
 	if v.When != "" {
 		p.write(v.When, " ")
 	}

@@ -1,8 +1,10 @@
 package ir
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sievetool/sieve/lang/diag"
@@ -159,7 +161,7 @@ type Workload struct {
 	Steps []*Step `json:"steps"`
 }
 
-// Arg is one workload parameter and its value.
+// Arg is one workload or invariant parameter and its value.
 type Arg struct {
 	Name  string `json:"name"`
 	Value Value  `json:"value"`
@@ -368,16 +370,46 @@ const (
 
 // Invariant is a CEL expression that must hold. It sees
 // objects(kind, namespace) -> list of objects, and object(kind, namespace,
-// name) -> the object or null.
+// name) -> the object or null, and its parameters as constants.
 type Invariant struct {
 	Name string     `json:"name"`
 	Src  diag.Range `json:"src"`
 	Expr string     `json:"expr"`
 	When When       `json:"when"`
+	// Args are the values of the invariant's parameters, in declaration
+	// order, which Expr sees as constants of their names.
+	Args []Arg `json:"args,omitempty"`
 	// Between limits an invariant over the history (always, eventually,
 	// never) to the states from the end of one workload step to the
 	// start of another (nil: the whole run).
 	Between *Window `json:"between,omitempty"`
+}
+
+// Label names the invariant in findings: its name, and its arguments
+// when it has any, so that two uses of one invariant stay apart:
+// pvc_kept(name = "data-0", namespace = "default").
+func (i *Invariant) Label() string {
+	if len(i.Args) == 0 {
+		return i.Name
+	}
+	parts := make([]string, len(i.Args))
+	for j, a := range i.Args {
+		b, err := json.Marshal(a.Value)
+		if err != nil {
+			b = []byte(fmt.Sprint(a.Value))
+		}
+		parts[j] = a.Name + " = " + string(b)
+	}
+	return i.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// ArgMap returns the arguments by name.
+func (i *Invariant) ArgMap() map[string]any {
+	out := make(map[string]any, len(i.Args))
+	for _, a := range i.Args {
+		out[a.Name] = a.Value
+	}
+	return out
 }
 
 // Window is the stretch of a run from the end of workload step From to

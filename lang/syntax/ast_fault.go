@@ -24,9 +24,12 @@ type MaskRule struct {
 // Invariant declares a CEL expression that must hold; When is "always",
 // "end", "eventually", "never" or empty (always). Between, if set, limits
 // an invariant over the history to the states between two workload steps.
+// Params, as a workload's, are constants the expression refers to by name,
+// given their values where a test uses the invariant.
 type Invariant struct {
 	Span
 	Name    *Ident     `parser:"'invariant' @@"`
+	Params  []*Param   `parser:"('(' (@@ ((?! ',' ')') ',' @@)* ','?)? ')')?"`
 	When    string     `parser:"@('always' | 'end' | 'eventually' | 'never')?"`
 	Between *Window    `parser:"@@?"`
 	CEL     *StringLit `parser:"@@"`

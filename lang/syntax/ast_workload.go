@@ -8,7 +8,7 @@ type Workload struct {
 	Steps  []Step   `parser:"'{' @@* '}'"`
 }
 
-// Param is a workload parameter with an optional default.
+// Param is a workload or invariant parameter with an optional default.
 type Param struct {
 	Span
 	Name    *Ident `parser:"@@"`

@@ -62,6 +62,7 @@ func (p *descent) invariant() *Invariant {
 	p.open(&n.Span)
 	p.expectWord("invariant")
 	n.Name = p.ident()
+	n.Params = p.params()
 	n.When = p.optWord("always", "end", "eventually", "never")
 	if p.ok() && p.isWord("between") {
 		n.Between = p.window()

@@ -7,20 +7,7 @@ func (p *descent) workload() *Workload {
 	p.open(&n.Span)
 	p.expectWord("workload")
 	n.Name = p.ident()
-	if p.ok() && p.isPunct("(") {
-		p.next()
-		if p.isType(tIdent) {
-			n.Params = append(n.Params, p.param())
-			for p.ok() && p.isPunct(",") && !p.punctAt(1, ")") {
-				p.next()
-				n.Params = append(n.Params, p.param())
-			}
-			if p.ok() && p.isPunct(",") {
-				p.next()
-			}
-		}
-		p.expectPunct(")")
-	}
+	n.Params = p.params()
 	p.expectPunct("{")
 	for p.ok() && p.isStep() {
 		n.Steps = append(n.Steps, p.step())
@@ -28,6 +15,28 @@ func (p *descent) workload() *Workload {
 	p.endBlock("a step", stepKeywords)
 	p.close(&n.Span)
 	return n
+}
+
+// params parses an optional parameter list, as workloads and invariants
+// declare one: "(" [Param {"," Param} [","]] ")".
+func (p *descent) params() []*Param {
+	if !p.ok() || !p.isPunct("(") {
+		return nil
+	}
+	var out []*Param
+	p.next()
+	if p.isType(tIdent) {
+		out = append(out, p.param())
+		for p.ok() && p.isPunct(",") && !p.punctAt(1, ")") {
+			p.next()
+			out = append(out, p.param())
+		}
+		if p.ok() && p.isPunct(",") {
+			p.next()
+		}
+	}
+	p.expectPunct(")")
+	return out
 }
 
 // punctAt reports whether the token n ahead is the punctuation s.

@@ -30,12 +30,14 @@ invariant pvcs always `
 
 invariant pods_gone eventually between recreate[3] and recreate[5] `objects("pod", "default").size() == 0`
 
+invariant kept(name, ns = "default", n = 1) end `objects("persistentvolumeclaim", ns).filter(p, p.metadata.name == name).size() == n`
+
 test buggy {
   controller datastore
   workloads  [recreate(replicas = 3)]
   policies   [faults.intermediate, faults.stale, faults.unobserved]
   masks      [masks.default, volatile]
-  invariants [pvcs, pods_gone]
+  invariants [pvcs, pods_gone, kept("data-ds-0")]
   converge   10s
   quiet      250ms
 }

@@ -3,6 +3,7 @@
 import "std/masks"
 import "std/faults"
 import "std/workloads"
+import "std/invariants"
 
 controller app {
   command ["bin/operator", "--zap-devel"]
@@ -19,4 +20,8 @@ test all {
   ]
   policies   [faults.intermediate, faults.stale, faults.unobserved, faults.all]
   masks      [masks.default, masks.restarts]
+  invariants [
+    invariants.exists(kind = "configmap", name = "app"),
+    invariants.claims_kept(set = "web", replicas = 3, claim = "logs"),
+  ]
 }

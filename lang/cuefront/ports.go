@@ -1,0 +1,21 @@
+package cuefront
+
+import (
+	"cuelang.org/go/cue"
+
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// portVars reports what in a string looks like a port variable but is
+// none, which the runner would pass on as written (ir.PortRefs), as the
+// .sieve checker does.
+func (l *lowerer) portVars(v cue.Value, what string) {
+	s, err := v.String()
+	if err != nil {
+		return
+	}
+	_, bad := ir.PortRefs(s)
+	for _, m := range bad {
+		l.errorf(v, "port", "%s: unknown port variable %s (write ${SIEVE_PORT}, or ${SIEVE_PORT_0} to ${SIEVE_PORT_9} for several ports)", what, m)
+	}
+}
