@@ -23,11 +23,11 @@ type Converge struct {
 	// for the controller's own resync when it cannot make the controller
 	// list again (relist).
 	Bound time.Duration
-	// Quiet is how long the run rechecks after the controller listed
+	// Recheck is how long the run rechecks after the controller listed
 	// again: how long it took to go quiet after a burst of events in the
-	// reference runs (quietBound). If 0, the run does not make it list
+	// reference runs (recheckBound). If 0, the run does not make it list
 	// again and waits up to Bound.
-	Quiet time.Duration
+	Recheck time.Duration
 }
 
 // convergeBound is test t's converge bound (ir.DefaultConverge unless it
@@ -94,7 +94,7 @@ func (s *session) converge(ctx context.Context, settle time.Duration) {
 // relistGrace. The plan's hooks are lifted first: its fault is over, and
 // the events the relist delivers are the harness's, no trigger's.
 func (s *session) relist(ctx context.Context, c *oracle.Convergence, cv *Converge) string {
-	if cv.Quiet <= 0 || !s.runner.Running() {
+	if cv.Recheck <= 0 || !s.runner.Running() {
 		return ""
 	}
 	n := 0
@@ -110,7 +110,7 @@ func (s *session) relist(ctx context.Context, c *oracle.Convergence, cv *Converg
 	start := time.Now()
 	s.sink(trace.Entry{Time: start, Type: trace.Converge, What: "relist",
 		Message: fmt.Sprintf("ended the controller's %d %s (410 Expired) so that it lists again and sees every object, as at a resync; rechecking for %s once it watches again",
-			n, plural(n, "watch", "watches"), cv.Quiet)})
+			n, plural(n, "watch", "watches"), cv.Recheck)})
 	if !s.rewatched(ctx, c, n) {
 		if len(c.Pending()) == 0 || !s.runner.Running() || ctx.Err() != nil {
 			return s.waitConverged(ctx, c, start, 0)
@@ -119,7 +119,7 @@ func (s *session) relist(ctx context.Context, c *oracle.Convergence, cv *Converg
 			Message: fmt.Sprintf("the controller did not watch again within %s: waiting up to %s for its own resync", relistGrace, cv.Bound)})
 		return ""
 	}
-	return s.waitConverged(ctx, c, start, min(time.Since(start)+cv.Quiet, cv.Bound))
+	return s.waitConverged(ctx, c, start, min(time.Since(start)+cv.Recheck, cv.Bound))
 }
 
 // rewatched waits until the controller has n watches open again, the
@@ -211,12 +211,12 @@ func (s *session) waitConverged(ctx context.Context, c *oracle.Convergence, star
 	}
 }
 
-// quietBound is how long a plan run rechecks the objects that differ
+// recheckBound is how long a plan run rechecks the objects that differ
 // after the controller listed again: twice the longest burst of the
 // controller's activity in the reference runs refs (the events delivered
 // to it and its writes, leader-election leases aside, none window or more
 // after the one before), plus window, and at least minQuiet.
-func quietBound(refs []*trace.Trace, window time.Duration) time.Duration {
+func recheckBound(refs []*trace.Trace, window time.Duration) time.Duration {
 	longest := time.Duration(0)
 	for _, t := range refs {
 		var first, last time.Time
@@ -238,7 +238,7 @@ func quietBound(refs []*trace.Trace, window time.Duration) time.Duration {
 // minQuiet is the shortest recheck after a relist.
 const minQuiet = 2 * time.Second
 
-// burstEntry reports whether e is the controller's activity as quietBound
+// burstEntry reports whether e is the controller's activity as recheckBound
 // counts it: an event delivered to it, or a write of an object other than
 // a lease (a leader renewing its lease every few seconds is no burst).
 func burstEntry(e *trace.Entry) bool {

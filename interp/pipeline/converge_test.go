@@ -148,8 +148,8 @@ func TestQuietBound(t *testing.T) {
 		{"no burst", []*trace.Trace{leases}, minQuiet},
 		{"no reference", nil, minQuiet},
 	} {
-		if got := quietBound(tc.refs, 2*time.Second); got != tc.want {
-			t.Errorf("%s: quietBound %s, want %s", tc.name, got, tc.want)
+		if got := recheckBound(tc.refs, 2*time.Second); got != tc.want {
+			t.Errorf("%s: recheckBound %s, want %s", tc.name, got, tc.want)
 		}
 	}
 }

@@ -55,7 +55,7 @@ func TestConvergeNoWatch(t *testing.T) {
 		}
 	}
 	s := &session{tracePath: path, runner: runner, px: px, tw: tw, clock: newClock(report.PhaseSettle, time.Now),
-		r: Run{Converge: &Converge{Oracle: o, Bound: 1500 * time.Millisecond, Quiet: 200 * time.Millisecond}}}
+		r: Run{Converge: &Converge{Oracle: o, Bound: 1500 * time.Millisecond, Recheck: 200 * time.Millisecond}}}
 	start := time.Now()
 	s.converge(ctx, 10*time.Millisecond)
 	took := time.Since(start)

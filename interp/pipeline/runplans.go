@@ -173,7 +173,7 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 	r := Run{Test: t, BaseDir: pr.env.BaseDir, Dir: dir, Plan: p, Masks: pr.refs.Masks.Plan,
 		Header:   trace.Header{Test: t.Name, Spec: pr.env.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
 		Errors:   func(err error) { pr.env.progressf("%v", err) },
-		Converge: &Converge{Oracle: pr.refs.Oracle, Bound: convergeBound(t), Quiet: quietBound(pr.refs.Traces, defaultSettle)}}
+		Converge: &Converge{Oracle: pr.refs.Oracle, Bound: convergeBound(t), Recheck: recheckBound(pr.refs.Traces, defaultSettle)}}
 	res, runErr := w.Execute(ctx, r)
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
