@@ -286,7 +286,12 @@ func (s *session) close() {
 // start brings up history, CRDs, namespaces, the proxy, the injector and
 // the controller.
 func (s *session) start(ctx context.Context) error {
-	cfg := rest.CopyConfig(s.w.Backend.RESTConfig())
+	base := s.w.Backend.RESTConfig()
+	if base == nil { // stopped after a component died
+		s.w.unhealthy = true
+		return &UnhealthyError{Err: errors.New("control plane: not running")}
+	}
+	cfg := rest.CopyConfig(base)
 	cfg.WarningHandler = rest.NoWarnings{} // deprecation notices are not the user's concern
 	t := s.r.Test
 	hctx, cancel := context.WithCancel(ctx)
