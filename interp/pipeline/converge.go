@@ -215,7 +215,7 @@ func (s *session) waitConverged(ctx context.Context, c *oracle.Convergence, star
 // after the controller listed again: twice the longest burst of the
 // controller's activity in the reference runs refs (the events delivered
 // to it and its writes, leader-election leases aside, none window or more
-// after the one before), plus window, and at least minQuiet.
+// after the one before), plus window, and at least minRecheck.
 func recheckBound(refs []*trace.Trace, window time.Duration) time.Duration {
 	longest := time.Duration(0)
 	for _, t := range refs {
@@ -232,11 +232,11 @@ func recheckBound(refs []*trace.Trace, window time.Duration) time.Duration {
 			longest = max(longest, last.Sub(first))
 		}
 	}
-	return max(minQuiet, 2*longest+window)
+	return max(minRecheck, 2*longest+window)
 }
 
-// minQuiet is the shortest recheck after a relist.
-const minQuiet = 2 * time.Second
+// minRecheck is the shortest recheck after a relist.
+const minRecheck = 2 * time.Second
 
 // burstEntry reports whether e is the controller's activity as recheckBound
 // counts it: an event delivered to it, or a write of an object other than

@@ -117,11 +117,11 @@ func TestWaitConvergedControllerGone(t *testing.T) {
 	}
 }
 
-// TestQuietBound learns the recheck after a relist from the reference
+// TestRecheckBound learns the recheck after a relist from the reference
 // runs: twice the controller's longest burst of deliveries and writes
 // (split where it was quiet for the window; reads and lease renewals do
-// not count) plus the window, and at least minQuiet.
-func TestQuietBound(t *testing.T) {
+// not count) plus the window, and at least minRecheck.
+func TestRecheckBound(t *testing.T) {
 	t0 := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	at := func(ms int, typ trace.Type, verb, kind string) trace.Entry {
 		return trace.Entry{Time: t0.Add(time.Duration(ms) * time.Millisecond), Type: typ, Verb: verb, Key: &trace.Key{Kind: kind, Namespace: "default", Name: "x"}}
@@ -145,8 +145,8 @@ func TestQuietBound(t *testing.T) {
 		want time.Duration
 	}{
 		{"longest burst", []*trace.Trace{leases, burst}, 2*1500*time.Millisecond + 2*time.Second},
-		{"no burst", []*trace.Trace{leases}, minQuiet},
-		{"no reference", nil, minQuiet},
+		{"no burst", []*trace.Trace{leases}, minRecheck},
+		{"no reference", nil, minRecheck},
 	} {
 		if got := recheckBound(tc.refs, 2*time.Second); got != tc.want {
 			t.Errorf("%s: recheckBound %s, want %s", tc.name, got, tc.want)

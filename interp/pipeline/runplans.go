@@ -36,8 +36,7 @@ func RunPlans(ctx context.Context, env Env, refs *Refs, plans []*planfile.Plan, 
 	env.shareNotes()
 	env.Workers = env.Workers[:min(max(len(plans), 1), len(env.Workers))]
 	env.progressf("%d plans to run on %d worker(s)", len(plans), len(env.Workers))
-	r := &planRunner{env: env, refs: refs, out: out, opts: opts}
-	return r.runPlans(ctx, plans)
+	return newPlanRunner(env, refs, out, opts).runPlans(ctx, plans)
 }
 
 // RunPlan runs one plan on worker w, as RunPlans does, and returns its
@@ -45,8 +44,7 @@ func RunPlans(ctx context.Context, env Env, refs *Refs, plans []*planfile.Plan, 
 // an error; the error is ctx's when it ended, or one writing to out.
 func RunPlan(ctx context.Context, env Env, w *Worker, refs *Refs, p *planfile.Plan, out report.Layout, opts RunOptions) (*report.Result, error) {
 	env.shareNotes()
-	r := &planRunner{env: env, refs: refs, out: out, opts: opts}
-	return r.runPlan(ctx, w, p)
+	return newPlanRunner(env, refs, out, opts).runPlan(ctx, w, p)
 }
 
 // planRunner is what the runs of a test's plans share.
@@ -55,6 +53,13 @@ type planRunner struct {
 	refs *Refs
 	out  report.Layout
 	opts RunOptions
+	// recheck is Converge.Recheck for every plan: learned once from the
+	// reference runs.
+	recheck time.Duration
+}
+
+func newPlanRunner(env Env, refs *Refs, out report.Layout, opts RunOptions) *planRunner {
+	return &planRunner{env: env, refs: refs, out: out, opts: opts, recheck: recheckBound(refs.Traces, defaultSettle)}
 }
 
 // runPlans runs the plans on the workers and writes each result.
@@ -173,7 +178,7 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 	r := Run{Test: t, BaseDir: pr.env.BaseDir, Dir: dir, Plan: p, Masks: pr.refs.Masks.Plan,
 		Header:   trace.Header{Test: t.Name, Spec: pr.env.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
 		Errors:   func(err error) { pr.env.progressf("%v", err) },
-		Converge: &Converge{Oracle: pr.refs.Oracle, Bound: convergeBound(t), Recheck: recheckBound(pr.refs.Traces, defaultSettle)}}
+		Converge: &Converge{Oracle: pr.refs.Oracle, Bound: convergeBound(t), Recheck: pr.recheck}}
 	res, runErr := w.Execute(ctx, r)
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
