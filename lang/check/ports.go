@@ -11,9 +11,6 @@ func (c *checker) portVars(v *value, what string) {
 	_, bad := ir.PortRefs(v.s)
 	for _, m := range bad {
 		d := c.errorf(v.rng, "port", "%s: unknown port variable %s", what, m)
-		hint(d, portHint)
+		hint(d, ir.PortHint)
 	}
 }
-
-// portHint says which port variables there are.
-const portHint = "write ${SIEVE_PORT}, or ${SIEVE_PORT_0} to ${SIEVE_PORT_9} for several ports"

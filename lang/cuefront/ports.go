@@ -16,6 +16,6 @@ func (l *lowerer) portVars(v cue.Value, what string) {
 	}
 	_, bad := ir.PortRefs(s)
 	for _, m := range bad {
-		l.errorf(v, "port", "%s: unknown port variable %s (write ${SIEVE_PORT}, or ${SIEVE_PORT_0} to ${SIEVE_PORT_9} for several ports)", what, m)
+		l.errorf(v, "port", "%s: unknown port variable %s (%s)", what, m, ir.PortHint)
 	}
 }

@@ -18,6 +18,10 @@ var (
 	portVar  = regexp.MustCompile(`^\$\{SIEVE_PORT(?:_([0-9]))?\}$`)
 )
 
+// PortHint says which port variables there are, for an error about one
+// that is none (both front ends give it).
+const PortHint = "write ${SIEVE_PORT}, or ${SIEVE_PORT_0} to ${SIEVE_PORT_9} for several ports"
+
 // PortRefs returns the indexes of the port variables s names and, apart,
 // what looks like a port variable but is none (${SIEVE_PORTS},
 // ${SIEVE_PORT_10}), which the runner would pass on as written.
