@@ -230,6 +230,10 @@ func (g *generator) staleCausalityWhy(c *candidate) string {
 	if r := ix.replaced(n, ix.readBy(u)); r != nil {
 		return fmt.Sprintf("%s was replaced by %s before the reconcile that sent %s may have begun (%s)", desc(n), desc(r), desc(u), ix.began(u))
 	}
+	if a := ix.acknowledged(n, u); a != nil {
+		return fmt.Sprintf("%s was replaced by %s, and %s (resourceVersion %s, accepted) shows the controller had read the newer state before the reconcile that sent %s",
+			desc(n), desc(ix.replaced(n, u.at())), desc(a), bodyVersion(a.Entry), desc(u))
+	}
 	return desc(n) + " came after " + desc(u)
 }
 

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 	"time"
@@ -423,8 +424,55 @@ func (ix *index) readBetween(k trace.Key, lo, hi time.Time) bool {
 // than the one w made. A state replaced while the reconcile may already
 // have been under way is kept: the reconcile may have read it before the
 // newer one arrived, then computed for a while before its first request.
+//
+// The controller can also show what it had read: an update of n's
+// object that carried a resourceVersion and succeeded was made from the
+// newest state of that object. Once one such update, sent after a newer
+// state than n was delivered and not preceded by a live read of the object
+// that could have supplied its resourceVersion, came from a reconcile of
+// w's subject, no later reconcile of that subject read n: reconciles of one
+// object run one at a time (client-go's workqueue, as windows assumes), so
+// the reconcile that sent w is the same one or began after it, when the
+// cache held that newer state. This keeps a continuous run of requests,
+// which the wire cannot split into reconciles, from reaching back to a
+// state the controller had already moved past (see acknowledged).
 func (ix *index) current(n, w *item) bool {
-	return n.at().Before(w.at()) && ix.replaced(n, ix.readBy(w)) == nil
+	return n.at().Before(w.at()) && ix.replaced(n, ix.readBy(w)) == nil && ix.acknowledged(n, w) == nil
+}
+
+// acknowledged returns the update that shows the reconcile which sent w
+// read a newer state of n's object than n (see current), or nil.
+func (ix *index) acknowledged(n, w *item) *item {
+	r := ix.replaced(n, w.at())
+	if r == nil {
+		return nil
+	}
+	for _, u := range ix.writeByKey[n.Key] {
+		if !u.at().After(r.at()) {
+			continue
+		}
+		if u.at().After(w.at()) {
+			break
+		}
+		if u.Verb == "update" && u.OK() && u.root == w.root && bodyVersion(u.Entry) != "" &&
+			!ix.readBetween(n.Key, r.at(), u.at()) {
+			return u
+		}
+	}
+	return nil
+}
+
+// bodyVersion returns the resourceVersion a request's body carries.
+func bodyVersion(e *trace.Entry) string {
+	var b struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(e.Body, &b) != nil {
+		return ""
+	}
+	return b.Metadata.ResourceVersion
 }
 
 // readBy is the earliest time the reconcile that sent write w may have

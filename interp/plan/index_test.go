@@ -46,3 +46,52 @@ func TestCurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestAcknowledged holds the rule that an accepted update carrying a
+// resourceVersion shows what the controller had read: a state replaced
+// before such an update by a reconcile of the write's subject is not what
+// a later write of that subject was based on, however long the run of
+// requests that the wire cannot split into reconciles; the update proves
+// nothing when it carried no resourceVersion, failed, was made for another
+// subject, or followed a live read of the object.
+func TestAcknowledged(t *testing.T) {
+	set := trace.Key{Kind: "statefulset.apps", Namespace: "default", Name: "web"}
+	pod := trace.Key{Kind: "pod", Namespace: "default", Name: "web-4"}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	n := &item{Observed: observe.Observed{Entry: &trace.Entry{Seq: 1, Time: at(10), ResourceVersion: "5"}, Stream: observe.Delivered, Key: set}}
+	r := &item{Observed: observe.Observed{Entry: &trace.Entry{Seq: 2, Time: at(20), ResourceVersion: "6"}, Stream: observe.Delivered, Key: set}}
+	update := func(code int, body string, root trace.Key) *item {
+		return &item{Observed: observe.Observed{Entry: &trace.Entry{Seq: 3, Time: at(30), Verb: "update", Subresource: "status", Code: code, Body: []byte(body)},
+			Stream: observe.Written, Key: set, Verb: "update", Subresource: "status"}, root: root, burst: 0}
+	}
+	w := &item{Observed: observe.Observed{Entry: &trace.Entry{Seq: 4, Time: at(40), Verb: "delete", Code: 200}, Stream: observe.Written, Key: pod, Verb: "delete"}, root: set, burst: 0}
+	withRV := `{"metadata":{"name":"web","resourceVersion":"6"}}`
+	for _, c := range []struct {
+		name string
+		u    *item
+		read bool // a live get of the set between r and u
+		want bool // n is current for w
+	}{
+		{"accepted update with a resourceVersion", update(200, withRV, set), false, false},
+		{"no update", nil, false, true},
+		{"no resourceVersion", update(200, `{"metadata":{"name":"web"}}`, set), false, true},
+		{"conflict", update(409, withRV, set), false, true},
+		{"another subject", update(200, withRV, trace.Key{Kind: "statefulset.apps", Namespace: "default", Name: "db"}), false, true},
+		{"after a live read", update(200, withRV, set), true, true},
+	} {
+		// One burst from before n to after w, and a pace that reaches back
+		// before n: the window rule alone keeps n.
+		ix := &index{delivByKey: map[trace.Key][]*item{set: {n, r}}, writeByKey: map[trace.Key][]*item{},
+			bursts: []burst{{start: at(5), end: at(41)}}, pace: 10 * time.Millisecond}
+		if c.u != nil {
+			ix.writeByKey[set] = []*item{c.u}
+		}
+		if c.read {
+			ix.reads = []read{{at: at(25), key: set}}
+		}
+		if got := ix.current(n, w); got != c.want {
+			t.Errorf("%s: current = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
