@@ -109,9 +109,9 @@ func (c *Cache) cacheKey(ctx context.Context, t *ir.Test, baseDir string, w *Wor
 
 // testJSON is the part of the test's IR a recording depends on (the quiet
 // bound, the settle window and the bound on a settle end its settles), as
-// JSON without source positions, so that
-// editing comments, moving declarations or editing masks, invariants,
-// policies or plans keeps the cache.
+// JSON without source positions, so that editing comments, moving
+// declarations or editing masks, invariants, policies, plans or the
+// converge bound keeps the cache.
 func testJSON(t *ir.Test) ([]byte, error) {
 	recorded := &ir.Test{Name: t.Name, Controller: t.Controller, Workloads: t.Workloads, Runs: t.Runs,
 		Quiet: t.Quiet, Settle: t.Settle, SettleMax: t.SettleMax}

@@ -90,16 +90,14 @@ func (l *lowerer) test(name string, v cue.Value) *ir.Test {
 // t and checks them against each other (ir.CheckSettle), as the .sieve
 // checker does.
 func (l *lowerer) settleBounds(t *ir.Test, v cue.Value) {
-	if _, ok := field(v, "settle"); ok {
+	at, ok := field(v, "settle")
+	if ok {
 		d := l.positive(v, "settle", 0)
 		t.Settle = &d
 	}
-	at, ok := field(v, "settle_max")
-	if ok {
+	if f, ok := field(v, "settle_max"); ok {
 		d := l.positive(v, "settle_max", 0)
-		t.SettleMax = &d
-	} else {
-		at, _ = field(v, "settle")
+		t.SettleMax, at = &d, f
 	}
 	if msg := ir.CheckSettle(t); msg != "" {
 		l.errorf(at, "duration", "%s", msg)

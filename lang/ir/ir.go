@@ -95,9 +95,9 @@ func (t *Test) SettleBounds() (window, limit time.Duration) {
 
 // CheckSettle returns a message when the test's bound on a settle is
 // shorter than its settle window (a window the run's settles could never
-// reach), or "". The message is about SettleMax when the test sets it, else about
-// Settle. Durations that are not positive are left to the front ends'
-// own checks.
+// reach), or "". The message is about SettleMax when the test sets it,
+// else about Settle. Durations that are not positive are left to the
+// front ends' own checks.
 func CheckSettle(t *Test) string {
 	window, limit := t.SettleBounds()
 	switch {
