@@ -56,8 +56,9 @@ type Options struct {
 	// in flight (but those the hold makes wait), no request or event
 	// through the proxy, no change in the cluster but lease renewals.
 	// Nothing will then bring the cancelling event: the controller, and
-	// the workload with it, waits for the held state itself. Default 2s,
-	// the default settle window. It is the upper bound: see Quiet.
+	// the workload with it, waits for the held state itself. A run passes
+	// its test's settle window; default ir.DefaultSettle. It is the upper
+	// bound: see Quiet.
 	Stall time.Duration
 	// Quiet lifts such a hold sooner still, once it has lasted Quiet and
 	// the evidence says the controller and the cluster are done: still
@@ -119,7 +120,7 @@ func New(opts Options) (*Injector, error) {
 		opts.MaxHold = 10 * time.Second
 	}
 	if opts.Stall == 0 {
-		opts.Stall = 2 * time.Second
+		opts.Stall = ir.DefaultSettle
 	}
 	ats, err := atEvents(opts.Plan, opts.Masks)
 	if err != nil {

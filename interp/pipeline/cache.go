@@ -23,12 +23,13 @@ import (
 // Cache keeps reference runs and their learned masks between invocations,
 // so that a rerun of an unchanged test (in CI, say) skips recording them.
 // An entry is keyed by a hash of what changes a recording: the test's
-// name, controller, workloads and number of runs (IR without source
-// positions), the files they read (CRDs, manifests), the controller
-// binary's content, the backend kind and the sieve build. Masks,
-// invariants, policies and plans are not in the key: they only judge or
-// generate from the recorded runs, and the learned masks are learned
-// again from the cached runs each time. Entries not used for
+// name, controller, workloads, number of runs and the bounds that end its
+// settles (quiet, settle, settle_max) (IR without source positions), the
+// files they read (CRDs, manifests), the controller binary's content, the
+// backend kind and the sieve build. Masks, invariants, policies, plans and
+// the converge bound are not in the key: they only judge or generate from
+// the recorded runs, or act in plan runs only, and the learned masks are
+// learned again from the cached runs each time. Entries not used for
 // cachedir.MaxAge (5 days) are removed. The zero value is usable.
 type Cache struct {
 	// Dir is the cache root (default: the user cache directory's
@@ -107,11 +108,13 @@ func (c *Cache) cacheKey(ctx context.Context, t *ir.Test, baseDir string, w *Wor
 }
 
 // testJSON is the part of the test's IR a recording depends on (the quiet
-// bound ends its settles), as JSON without source positions, so that
-// editing comments, moving declarations or editing masks, invariants,
-// policies or plans keeps the cache.
+// bound, the settle window and the bound on a settle end its settles), as
+// JSON without source positions, so that editing comments, moving
+// declarations or editing masks, invariants, policies, plans or the
+// converge bound keeps the cache.
 func testJSON(t *ir.Test) ([]byte, error) {
-	recorded := &ir.Test{Name: t.Name, Controller: t.Controller, Workloads: t.Workloads, Runs: t.Runs, Quiet: t.Quiet}
+	recorded := &ir.Test{Name: t.Name, Controller: t.Controller, Workloads: t.Workloads, Runs: t.Runs,
+		Quiet: t.Quiet, Settle: t.Settle, SettleMax: t.SettleMax}
 	b, err := json.Marshal(recorded)
 	if err != nil {
 		return nil, fmt.Errorf("reference cache: %w", err)

@@ -54,8 +54,9 @@ type keyInputs struct {
 }
 
 // TestCacheKey checks what the reference cache key depends on: not source
-// positions, masks, invariants, policies or plans; the controller, the
-// manifests and stand-in programs it reads and the sieve version.
+// positions, masks, invariants, policies, plans or the converge bound;
+// the bounds that end settles, the controller, the manifests and stand-in
+// programs it reads and the sieve version.
 func TestCacheKey(t *testing.T) {
 	dir := t.TempDir()
 	o := &keyInputs{Test: cacheTest(t, dir), BaseDir: dir, Cache: &Cache{Version: "v1"}}
@@ -69,8 +70,18 @@ func TestCacheKey(t *testing.T) {
 	o.Test.Invariants = []*ir.Invariant{{Name: "i", Expr: "true"}}
 	o.Test.Policies = []*ir.Policy{{Name: "p", Patterns: []ir.Pattern{ir.Stale}}}
 	o.Test.Plans = []*ir.Plan{{Name: "p1"}}
+	converge := ir.Duration(time.Minute)
+	o.Test.Converge = &converge
 	if got := key(t, o); got != base {
-		t.Errorf("masks, invariants, policies or plans changed the key")
+		t.Errorf("masks, invariants, policies, plans or the converge bound changed the key")
+	}
+	for _, bound := range []**ir.Duration{&o.Test.Quiet, &o.Test.Settle, &o.Test.SettleMax} {
+		d := ir.Duration(90 * time.Second)
+		*bound = &d
+		if got := key(t, o); got == base {
+			t.Errorf("a settle bound (%s) kept the key", d)
+		}
+		*bound = nil
 	}
 	o.Test.Controller.Args = []string{"--fixed"}
 	if got := key(t, o); got == base {

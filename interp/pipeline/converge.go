@@ -58,8 +58,8 @@ const relistGrace = 10 * time.Second
 // when that cannot be done. The wait and the relist are marked in the
 // trace (converge start, relist and end), so that the judge reports the
 // repaired differences as transient; after a repair, the controller
-// settles again.
-func (s *session) converge(ctx context.Context, settle time.Duration) {
+// settles again (for window, within limit).
+func (s *session) converge(ctx context.Context, window, limit time.Duration) {
 	cv := s.r.Converge
 	if cv == nil || cv.Bound <= 0 {
 		return
@@ -80,9 +80,9 @@ func (s *session) converge(ctx context.Context, settle time.Duration) {
 	}
 	s.sink(trace.Entry{Time: time.Now(), Type: trace.Converge, What: "end", Message: how})
 	if len(c.Pending()) == 0 {
-		sctx, cancel := context.WithTimeout(ctx, maxSettle)
+		sctx, cancel := context.WithTimeout(ctx, limit)
 		defer cancel()
-		_ = s.settle(sctx, settle)
+		_ = s.settle(sctx, window)
 	}
 }
 

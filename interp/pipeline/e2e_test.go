@@ -103,6 +103,15 @@ type run struct {
 	trace *trace.Trace
 }
 
+// settleQuickly is test t with a settle window of 500ms, so that a run
+// the test makes directly ends sooner.
+func settleQuickly(t *ir.Test) *ir.Test {
+	c := *t
+	d := ir.Duration(500 * time.Millisecond)
+	c.Settle = &d
+	return &c
+}
+
 // execute runs test name of specFile (with plan p, if not nil) on the
 // shared cluster and reads the trace it wrote.
 func execute(t *testing.T, name string, p *planfile.Plan) *run {
@@ -117,7 +126,7 @@ func execute(t *testing.T, name string, p *planfile.Plan) *run {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	r.out, r.err = w.Execute(ctx, pipeline.Run{
-		Test: r.test, BaseDir: filepath.Dir(specFile), Dir: r.dir, Plan: p, Masks: masks, Settle: 500 * time.Millisecond,
+		Test: settleQuickly(r.test), BaseDir: filepath.Dir(specFile), Dir: r.dir, Plan: p, Masks: masks,
 		Header: trace.Header{Test: name, Spec: specFile, Plan: planName(p)},
 		Errors: func(err error) { t.Errorf("injected action failed: %v", err) },
 	})

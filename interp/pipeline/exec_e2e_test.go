@@ -83,8 +83,8 @@ func TestExecStandIns(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
 			w := &pipeline.Worker{Backend: c}
-			out, err := w.Execute(ctx, pipeline.Run{Test: loadExecTest(t, tc.test), BaseDir: filepath.Dir(execSpec), Dir: dir,
-				Settle: 500 * time.Millisecond, Header: trace.Header{Test: tc.test, Spec: execSpec}})
+			out, err := w.Execute(ctx, pipeline.Run{Test: settleQuickly(loadExecTest(t, tc.test)), BaseDir: filepath.Dir(execSpec), Dir: dir,
+				Header: trace.Header{Test: tc.test, Spec: execSpec}})
 			if err != nil || out.WorkloadErr != nil {
 				t.Fatalf("run: %v, workload: %v", err, out.WorkloadErr)
 			}

@@ -80,9 +80,6 @@ type Run struct {
 	Plan   *planfile.Plan
 	// Masks are the masks the plans were generated with.
 	Masks *mask.Matcher
-	// Settle is how long the controller must stay quiet after the
-	// workload before the run ends (default 2s).
-	Settle time.Duration
 	// Errors receives the errors of injected actions (restarts); may be nil.
 	Errors func(error)
 	// Converge, for a plan run, makes the run wait for the controller to
@@ -114,13 +111,6 @@ type ActionStatus struct {
 	Fired  bool          `json:"fired"`
 	At     time.Time     `json:"at,omitzero"`
 }
-
-// defaultSettle is how long the controller must stay quiet for a run to
-// settle when Run.Settle is 0.
-const defaultSettle = 2 * time.Second
-
-// maxSettle bounds the final wait for a controller that never goes quiet.
-const maxSettle = 60 * time.Second
 
 // Execute performs one run. A failed workload step is not an error (the
 // oracle reports it); an error means the run itself could not be done,
@@ -300,7 +290,8 @@ func (s *session) start(ctx context.Context) error {
 	if err := hist.Start(hctx); err != nil {
 		return err
 	}
-	s.exec = &workload.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink}
+	_, settleMax := t.SettleBounds()
+	s.exec = &workload.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink, SettleMax: settleMax}
 	if err := s.installCRDs(ctx); err != nil {
 		return err
 	}
@@ -385,8 +376,9 @@ func (s *session) startController(ctx context.Context, kubeconfig string, admin 
 	}
 	s.onClose(func() { s.runner.Stop() })
 	if s.r.Plan != nil {
+		window, _ := s.r.Test.SettleBounds()
 		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: timedRestarts{s.runner, s.clock}, Masks: s.r.Masks,
-			Stall: s.r.Settle, Quiet: quietBound(s.r.Test), Sink: s.sink, Errors: s.onInjectError})
+			Stall: window, Quiet: quietBound(s.r.Test), Sink: s.sink, Errors: s.onInjectError})
 		if err != nil {
 			return err
 		}
@@ -450,23 +442,20 @@ func (s *session) workloads(ctx context.Context) error {
 			break
 		}
 	}
-	settle := s.r.Settle
-	if settle == 0 {
-		settle = defaultSettle
-	}
-	sctx, cancel := context.WithTimeout(ctx, maxSettle)
+	window, limit := s.r.Test.SettleBounds()
+	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	s.clock.enter(report.PhaseSettle, "after the workload")
-	_ = s.settle(sctx, settle) // a controller that never settles is compared as it is
+	_ = s.settle(sctx, window) // a controller that never settles is compared as it is
 	if s.inj == nil {
 		return failed
 	}
 	s.clock.enter(report.PhaseFinish, "")
 	if s.inj.Finish(sctx) {
 		s.clock.enter(report.PhaseSettle, "after the fault")
-		_ = s.settle(sctx, settle)
+		_ = s.settle(sctx, window)
 	}
-	s.converge(ctx, settle)
+	s.converge(ctx, window, limit)
 	return failed
 }
 

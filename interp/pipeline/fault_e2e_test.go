@@ -249,8 +249,8 @@ func (f *faultRun) exec(at time.Duration, fault func()) faulted {
 			fault()
 		}
 	})
-	_, r.err = f.w.Execute(ctx, pipeline.Run{Test: f.test, BaseDir: filepath.Dir(specFile), Dir: f.t.TempDir(), Plan: f.plan, Masks: masks,
-		Settle: 500 * time.Millisecond, Header: trace.Header{Test: f.test.Name, Plan: f.plan.Name}})
+	_, r.err = f.w.Execute(ctx, pipeline.Run{Test: settleQuickly(f.test), BaseDir: filepath.Dir(specFile), Dir: f.t.TempDir(), Plan: f.plan, Masks: masks,
+		Header: trace.Header{Test: f.test.Name, Plan: f.plan.Name}})
 	r.took = time.Since(start)
 	if timer.Stop() {
 		close(done)

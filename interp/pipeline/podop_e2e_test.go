@@ -129,7 +129,7 @@ func executeSpec(t *testing.T, c sievecluster.Backend, spec, name string, p *pla
 	defer cancel()
 	w := &pipeline.Worker{Backend: c, Helper: []string{embeddedtest.Binary(t), "internal", "incluster"}}
 	r.out, r.err = w.Execute(ctx, pipeline.Run{
-		Test: test, BaseDir: filepath.Dir(spec), Dir: r.dir, Plan: p, Masks: masks, Settle: 500 * time.Millisecond,
+		Test: settleQuickly(test), BaseDir: filepath.Dir(spec), Dir: r.dir, Plan: p, Masks: masks,
 		Header: trace.Header{Test: name, Spec: spec, Plan: planName(p)},
 		Errors: func(err error) { t.Errorf("injected action failed: %v", err) },
 	})

@@ -57,7 +57,7 @@ func TestConvergeNoWatch(t *testing.T) {
 	s := &session{tracePath: path, runner: runner, px: px, tw: tw, clock: newClock(report.PhaseSettle, time.Now),
 		r: Run{Converge: &Converge{Oracle: o, Bound: 1500 * time.Millisecond, Recheck: 200 * time.Millisecond}}}
 	start := time.Now()
-	s.converge(ctx, 10*time.Millisecond)
+	s.converge(ctx, 10*time.Millisecond, time.Minute)
 	took := time.Since(start)
 	tw.Close()
 	tr, err := trace.Read(path)

@@ -59,7 +59,8 @@ type planRunner struct {
 }
 
 func newPlanRunner(env Env, refs *Refs, out report.Layout, opts RunOptions) *planRunner {
-	return &planRunner{env: env, refs: refs, out: out, opts: opts, recheck: recheckBound(refs.Traces, defaultSettle)}
+	window, _ := refs.Test.SettleBounds()
+	return &planRunner{env: env, refs: refs, out: out, opts: opts, recheck: recheckBound(refs.Traces, window)}
 }
 
 // runPlans runs the plans on the workers and writes each result.

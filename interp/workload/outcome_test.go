@@ -67,3 +67,21 @@ func TestSettleBounded(t *testing.T) {
 		t.Errorf("cancelled: got %v", err)
 	}
 }
+
+// TestSettleMax holds that a settle step ends at the executor's SettleMax,
+// or at twice its window if that is longer.
+func TestSettleMax(t *testing.T) {
+	x := &Executor{SettleMax: 100 * time.Millisecond, Settle: func(ctx context.Context, _ time.Duration) error { <-ctx.Done(); return ctx.Err() }}
+	for _, tc := range []struct {
+		window time.Duration
+		want   string
+	}{
+		{10 * time.Millisecond, "not quiet for 10ms within 100ms"},
+		{80 * time.Millisecond, "not quiet for 80ms within 160ms"},
+	} {
+		var te *TimeoutError
+		if err := x.settle(context.Background(), tc.window); !errors.As(err, &te) || te.Msg != tc.want {
+			t.Errorf("settle %s: got %v, want %q", tc.window, err, tc.want)
+		}
+	}
+}

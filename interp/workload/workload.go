@@ -2,6 +2,7 @@ package workload
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,6 +44,11 @@ type Executor struct {
 	// longest quiet it needs (the run may take less on evidence); nil
 	// sleeps for the window.
 	Settle func(ctx context.Context, window time.Duration) error
+	// SettleMax bounds a settle step, or twice its window if longer: a
+	// controller that is never quiet for the window (it polls, or keeps
+	// changing something) does not stall the workload; the step then
+	// ends, and its end entry says so. Default ir.DefaultSettleMax.
+	SettleMax time.Duration
 	// CEL compiles wait conditions; nil builds an environment on first use.
 	CEL *celenv.Env
 
@@ -337,22 +343,18 @@ func filterRef(items []unstructured.Unstructured, r *ir.Ref, namespaced bool) []
 	return out
 }
 
-// MaxSettle bounds a settle step: a controller that is never quiet for
-// the window (it polls, or keeps changing something) does not stall the
-// workload; the step then ends, and its end entry says so.
-const MaxSettle = 60 * time.Second
-
 func (x *Executor) settle(ctx context.Context, window time.Duration) error {
 	if x.Settle == nil {
 		return sleep(ctx, window)
 	}
-	bctx, cancel := context.WithTimeout(ctx, max(MaxSettle, 2*window))
+	limit := max(cmp.Or(x.SettleMax, ir.DefaultSettleMax), 2*window)
+	bctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	if err := x.Settle(bctx, window); err != nil {
 		if ctx.Err() != nil || bctx.Err() == nil {
 			return err
 		}
-		return timedOut(bctx, fmt.Sprintf("not quiet for %s within %s", window, max(MaxSettle, 2*window)))
+		return timedOut(bctx, fmt.Sprintf("not quiet for %s within %s", window, limit))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"strings"
 
+	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/internal/spell"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/syntax"
@@ -10,7 +11,7 @@ import (
 
 // testAttrNames are the attributes of a test besides controller ones.
 func testAttrNames() []string {
-	return strings.Fields("controller workloads policies masks invariants plans runs converge quiet")
+	return strings.Fields("controller workloads policies masks invariants plans runs converge quiet settle settle_max")
 }
 
 const defaultRuns = 2
@@ -105,6 +106,9 @@ func (c *checker) lowerTest(d *decl, complete bool) *ir.Test {
 		}
 		c.testAttr(t, name, v)
 	}
+	if msg := ir.CheckSettle(t); msg != "" {
+		c.errorf(settleAt(t, attrs), "duration", "%s", msg)
+	}
 	if ctrl != nil {
 		t.Controller = c.lowerController(ctrl, overrides)
 	} else if attrs.ops["controller"] == nil && complete && !d.badBase {
@@ -163,7 +167,30 @@ func (c *checker) testAttr(t *ir.Test, name string, v *value) {
 		}
 		d := c.toDuration(v, "quiet", false)
 		t.Quiet = &d
+	case "settle":
+		if v.use(kDuration) {
+			return
+		}
+		d := c.toDuration(v, "settle", true)
+		t.Settle = &d
+	case "settle_max":
+		if v.use(kDuration) {
+			return
+		}
+		d := c.toDuration(v, "settle_max", true)
+		t.SettleMax = &d
 	}
+}
+
+// settleAt is where test t's settle bounds disagree (ir.CheckSettle): its
+// settle_max value if it sets one, else its settle value.
+func settleAt(t *ir.Test, attrs *testAttrs) diag.Range {
+	name := "settle"
+	if t.SettleMax != nil {
+		name = "settle_max"
+	}
+	ops := attrs.ops[name]
+	return ops[len(ops)-1].val.rng
 }
 
 // refs resolves a list of references to declarations of kind k, checked.

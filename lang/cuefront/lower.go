@@ -82,7 +82,26 @@ func (l *lowerer) test(name string, v cue.Value) *ir.Test {
 		d := l.durationOf(f)
 		t.Quiet = &d
 	}
+	l.settleBounds(t, v)
 	return t
+}
+
+// settleBounds lowers test v's settle window and bound on a settle into
+// t and checks them against each other (ir.CheckSettle), as the .sieve
+// checker does.
+func (l *lowerer) settleBounds(t *ir.Test, v cue.Value) {
+	at, ok := field(v, "settle")
+	if ok {
+		d := l.positive(v, "settle", 0)
+		t.Settle = &d
+	}
+	if f, ok := field(v, "settle_max"); ok {
+		d := l.positive(v, "settle_max", 0)
+		t.SettleMax, at = &d, f
+	}
+	if msg := ir.CheckSettle(t); msg != "" {
+		l.errorf(at, "duration", "%s", msg)
+	}
 }
 
 // controller lowers the controller cv, with attributes the test tv sets

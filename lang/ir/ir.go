@@ -48,6 +48,17 @@ type Test struct {
 	// for this long with nothing under way or due; their own durations
 	// are then only upper bounds (nil: DefaultQuiet; 0: no early end).
 	Quiet *Duration `json:"quiet,omitempty"`
+	// Settle is the run's settle window: after the workload, and again
+	// after the fault, a run waits until the controller has been quiet
+	// this long (sooner on the evidence: Quiet), and a hold while the
+	// workload waits is lifted once nothing has moved for this long (nil:
+	// DefaultSettle).
+	Settle *Duration `json:"settle,omitempty"`
+	// SettleMax bounds every settle of a run, for a controller that is
+	// never quiet: the run's own settles, and each settle step of its
+	// workloads (or twice the step's window, if longer) (nil:
+	// DefaultSettleMax).
+	SettleMax *Duration `json:"settleMax,omitempty"`
 }
 
 // DefaultQuiet is the quiet bound of a test that sets none: long enough
@@ -59,6 +70,46 @@ const DefaultQuiet = 500 * time.Millisecond
 // controller's typical 30 s periodic resync (operator-sdk's RequeueAfter,
 // a SyncPeriod), plus the time its repair takes.
 const DefaultConverge = 35 * time.Second
+
+// DefaultSettle is the settle window of a test that sets none: the upper
+// bound, a controller quiet for it has settled whatever else holds.
+const DefaultSettle = 2 * time.Second
+
+// DefaultSettleMax is the bound on a settle of a test that sets none: a
+// controller that polls, or keeps changing something, does not hold up
+// the run for longer.
+const DefaultSettleMax = 60 * time.Second
+
+// SettleBounds returns the test's settle window and its bound on a
+// settle: Settle and SettleMax, or their defaults.
+func (t *Test) SettleBounds() (window, limit time.Duration) {
+	window, limit = DefaultSettle, DefaultSettleMax
+	if t.Settle != nil {
+		window = t.Settle.D()
+	}
+	if t.SettleMax != nil {
+		limit = t.SettleMax.D()
+	}
+	return window, limit
+}
+
+// CheckSettle returns a message when the test's bound on a settle is
+// shorter than its settle window (a window the run's settles could never
+// reach), or "". The message is about SettleMax when the test sets it,
+// else about Settle. Durations that are not positive are left to the
+// front ends' own checks.
+func CheckSettle(t *Test) string {
+	window, limit := t.SettleBounds()
+	switch {
+	case window <= 0 || limit <= 0 || limit >= window:
+		return ""
+	case t.SettleMax == nil:
+		return fmt.Sprintf("settle: %s is longer than settle_max (default %s)", window, limit)
+	case t.Settle == nil:
+		return fmt.Sprintf("settle_max: %s is shorter than settle (default %s)", limit, window)
+	}
+	return fmt.Sprintf("settle_max: %s is shorter than settle %s", limit, window)
+}
 
 // Controller says how to start the controller under test.
 type Controller struct {

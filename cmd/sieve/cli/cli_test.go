@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,7 +27,7 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: os.Getenv("SIEVE_UPDATE") != "",
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"gen": cmdGen, "holdlock": cmdHoldLock},
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"gen": cmdGen, "holdlock": cmdHoldLock, "exits": cmdExits},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			return nil
@@ -70,6 +72,29 @@ func cmdHoldLock(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Defer(unlock)
 	ts.Setenv("LOCKPID", strconv.Itoa(os.Getpid()))
+}
+
+// cmdExits runs a program, as exec does, and fails the script unless it
+// exits with CODE: exits CODE PROG [ARGS...].
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad CODE %q", args[0])
+	}
+	got := 0
+	var ee *exec.ExitError
+	switch err := ts.Exec(args[1], args[2:]...); {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
 }
 
 func generate(kind string, n int) ([]byte, error) {

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"os/exec"
-	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -33,27 +30,4 @@ func TestScriptE2E(t *testing.T) {
 			return nil
 		},
 	})
-}
-
-// cmdExits runs a program, as exec does, and fails the script unless it
-// exits with CODE: exits CODE PROG [ARGS...].
-func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) < 2 {
-		ts.Fatalf("usage: exits CODE PROG [ARGS...]")
-	}
-	want, err := strconv.Atoi(args[0])
-	if err != nil {
-		ts.Fatalf("exits: bad CODE %q", args[0])
-	}
-	got := 0
-	var ee *exec.ExitError
-	switch err := ts.Exec(args[1], args[2:]...); {
-	case errors.As(err, &ee):
-		got = ee.ExitCode()
-	case err != nil:
-		ts.Fatalf("exits: %v", err)
-	}
-	if got != want {
-		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
-	}
 }

@@ -40,6 +40,8 @@ test buggy {
   invariants [pvcs, pods_gone, kept("data-ds-0")]
   converge   10s
   quiet      250ms
+  settle     3s
+  settle_max 45s
 }
 
 test fixed : buggy {

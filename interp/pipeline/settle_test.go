@@ -1,0 +1,61 @@
+package pipeline
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/rest"
+
+	"github.com/sievetool/sieve/interp/proxy"
+	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// TestSettleBoundsFromTest runs the settle after the workload against a
+// proxy whose controller made one request just before: the run waits for
+// the test's settle window, or ends at the test's bound on a settle when
+// the window is longer, well short of the defaults (ir.DefaultSettle,
+// ir.DefaultSettleMax). The quiet bound is off, so no evidence ends the
+// settle sooner.
+func TestSettleBoundsFromTest(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer upstream.Close()
+	px, err := proxy.Start(proxy.Options{Upstream: &rest.Config{Host: upstream.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer px.Close()
+	client, err := rest.HTTPClientFor(&rest.Config{Host: px.URL(), BearerToken: px.Token(), TLSClientConfig: rest.TLSClientConfig{CAData: px.CA()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dur := func(d time.Duration) *ir.Duration { v := ir.Duration(d); return &v }
+	for _, tc := range []struct {
+		name string
+		test *ir.Test
+		want time.Duration
+	}{
+		{"settle window", &ir.Test{Quiet: dur(0), Settle: dur(300 * time.Millisecond)}, 300 * time.Millisecond},
+		{"bound on a settle", &ir.Test{Quiet: dur(0), Settle: dur(time.Hour), SettleMax: dur(400 * time.Millisecond)}, 400 * time.Millisecond},
+	} {
+		start := time.Now() // before the request: the window runs from its answer
+		resp, err := client.Get(px.URL() + "/api/v1/namespaces/default/configmaps/x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		s := &session{px: px, clock: newClock(report.PhaseSettle, time.Now), r: Run{Test: tc.test}}
+		if err := s.workloads(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took < tc.want || took >= ir.DefaultSettle {
+			t.Errorf("%s: the run settled in %s, want %s (the test's), well short of the defaults", tc.name, took, tc.want)
+		}
+	}
+}
