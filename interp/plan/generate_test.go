@@ -21,10 +21,11 @@ import (
 // TestGenerate runs generation on each case in testdata/cases: a txtar
 // archive naming a fixture trace (-- trace --) and holding the test
 // (-- test.json --, the IR) and, optionally, the plans known to find a bug
-// (-- true --, see checkRecall). The out/ sections are the golden output:
+// (-- true --, see checkRecall) and those known to raise a false alarm
+// (-- false --, see checkFalse). The out/ sections are the golden output:
 // the counts table, the plan names, each plan, what became of every
 // candidate (out/explain), why a pattern yields no plans (out/noplans, when
-// one does not), the recall, and, for cases whose single policy
+// one does not), the recall and the false alarms dropped, and, for cases whose single policy
 // has every pass on, the counts with each pass switched off.
 // SIEVE_UPDATE=1 rewrites them.
 func TestGenerate(t *testing.T) {
@@ -39,7 +40,7 @@ func TestGenerate(t *testing.T) {
 				t.Fatal(err)
 			}
 			tr, test := caseInputs(t, ar)
-			got := generateOutputs(t, tr, test, golden.Files(ar)["true"])
+			got := generateOutputs(t, tr, test, golden.Files(ar)["true"], golden.Files(ar)["false"])
 			golden.Check(t, f, ar, got)
 		})
 	}
@@ -61,7 +62,7 @@ func caseInputs(t *testing.T, ar *txtar.Archive) (*trace.Trace, *ir.Test) {
 }
 
 // generateOutputs generates the plans and renders every output section.
-func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test, truePlans []byte) map[string][]byte {
+func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test, truePlans, falsePlans []byte) map[string][]byte {
 	t.Helper()
 	set, err := Generate(tr, test, Options{})
 	if err != nil {
@@ -78,6 +79,9 @@ func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test, truePlans []b
 	out["out/explain"] = explain.Bytes()
 	if len(truePlans) > 0 {
 		out["out/recall"] = checkRecall(t, truePlans, set.Candidates)
+	}
+	if len(falsePlans) > 0 {
+		out["out/false"] = checkFalse(t, falsePlans, set.Candidates)
 	}
 	var names bytes.Buffer
 	for _, p := range set.Plans {
@@ -113,9 +117,25 @@ func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test, truePlans []b
 // delete), then, after " # ", why it finds a bug.
 func checkRecall(t *testing.T, truePlans []byte, cands []Candidate) []byte {
 	t.Helper()
+	return checkFates(t, truePlans, cands, true)
+}
+
+// checkFalse is checkRecall for plans known to raise a false alarm (the
+// false section, in the same form): it fails the test unless a pass
+// dropped each of them.
+func checkFalse(t *testing.T, falsePlans []byte, cands []Candidate) []byte {
+	t.Helper()
+	return checkFates(t, falsePlans, cands, false)
+}
+
+// checkFates finds each plan a section names among the candidates, fails
+// the test when one's fate is not the wanted one (kept, or dropped), and
+// reports the fates.
+func checkFates(t *testing.T, section []byte, cands []Candidate, keep bool) []byte {
+	t.Helper()
 	var lines []string
-	kept, total := 0, 0
-	for _, line := range strings.Split(string(truePlans), "\n") {
+	hit, total := 0, 0
+	for _, line := range strings.Split(string(section), "\n") {
 		spec, _, _ := strings.Cut(line, " # ")
 		fields := strings.Fields(spec)
 		if len(fields) == 0 {
@@ -127,7 +147,7 @@ func checkRecall(t *testing.T, truePlans []byte, cands []Candidate) []byte {
 			k, v, _ := strings.Cut(f, "=")
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || (k != "event" && k != "write") {
-				t.Fatalf("true plan %q: want event=SEQ or write=SEQ, got %q", spec, f)
+				t.Fatalf("plan %q: want event=SEQ or write=SEQ, got %q", spec, f)
 			}
 			if k == "event" {
 				want.Event = n
@@ -142,16 +162,26 @@ func checkRecall(t *testing.T, truePlans []byte, cands []Candidate) []byte {
 			}
 			if c.Pass == "" {
 				fate = "kept as " + c.Plan
-				kept++
 			} else {
 				fate = "dropped by " + c.Pass + ": " + c.Evidence
-				t.Errorf("true plan %s %s", spec, fate)
+			}
+			if (c.Pass == "") == keep {
+				hit++
+			} else {
+				t.Errorf("plan %s %s", spec, fate)
 			}
 			break
 		}
+		if fate == "not a candidate" && !keep {
+			t.Errorf("false plan %s is not a candidate: the fixture no longer shows it", spec)
+		}
 		lines = append(lines, spec+": "+fate)
 	}
-	return []byte(fmt.Sprintf("recall: %d of %d true plans kept\n%s\n", kept, total, strings.Join(lines, "\n")))
+	head := fmt.Sprintf("recall: %d of %d true plans kept", hit, total)
+	if !keep {
+		head = fmt.Sprintf("%d of %d false alarms dropped", hit, total)
+	}
+	return []byte(head + "\n" + strings.Join(lines, "\n") + "\n")
 }
 
 // passSwitches returns, per switchable pass, how to turn it off.
