@@ -156,30 +156,25 @@ func (c *checker) testAttr(t *ir.Test, name string, v *value) {
 			t.Runs = int(n)
 		}
 	case "converge":
-		if v.use(kDuration) {
-			return
-		}
-		d := c.toDuration(v, "converge", false)
-		t.Converge = &d
+		c.durationAttr(&t.Converge, v, name, false)
 	case "quiet":
-		if v.use(kDuration) {
-			return
-		}
-		d := c.toDuration(v, "quiet", false)
-		t.Quiet = &d
+		c.durationAttr(&t.Quiet, v, name, false)
 	case "settle":
-		if v.use(kDuration) {
-			return
-		}
-		d := c.toDuration(v, "settle", true)
-		t.Settle = &d
+		c.durationAttr(&t.Settle, v, name, true)
 	case "settle_max":
-		if v.use(kDuration) {
-			return
-		}
-		d := c.toDuration(v, "settle_max", true)
-		t.SettleMax = &d
+		c.durationAttr(&t.SettleMax, v, name, true)
 	}
+}
+
+// durationAttr sets *dst to a test's duration attribute v, checked
+// (positive: zero is refused too); a value still unknown (a parameter)
+// only records that it must be a duration.
+func (c *checker) durationAttr(dst **ir.Duration, v *value, name string, positive bool) {
+	if v.use(kDuration) {
+		return
+	}
+	d := c.toDuration(v, name, positive)
+	*dst = &d
 }
 
 // settleAt is where test t's settle bounds disagree (ir.CheckSettle): its
