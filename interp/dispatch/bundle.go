@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -88,12 +89,21 @@ type Bundle struct {
 
 // Layers lists the image's layers, the least likely to change first (so a
 // registry keeps the big control-plane layer between campaigns): the
-// scratch files, the control plane, sieve, the controllers, the spec
-// bundle with bundle.json. Without base, the scratch files are included.
+// scratch files, the C library, the control plane, sieve, the controllers,
+// the spec bundle with bundle.json. Without base (scratch), the scratch
+// files are included, and the loader and shared libraries that the
+// dynamically linked binaries need (Libraries), if any.
 func (b Bundle) Layers(scratch bool) ([][]image.Entry, error) {
 	var layers [][]image.Entry
 	if scratch {
 		layers = append(layers, image.ScratchEntries())
+		libs, err := Libraries(b.binaries()...)
+		if err != nil {
+			return nil, err
+		}
+		if len(libs) > 0 {
+			layers = append(layers, libs)
+		}
 	}
 	bin := func(name, src string) image.Entry {
 		return image.Entry{Name: path.Join(Root, binDir, name), Source: src, Mode: 0o755}
@@ -117,6 +127,11 @@ func (b Bundle) Layers(scratch bool) ([][]image.Entry, error) {
 		return nil, err
 	}
 	return append(layers, bundle), nil
+}
+
+// binaries are the executables the bundle carries.
+func (b Bundle) binaries() []string {
+	return append([]string{b.ControlPlane, b.Sieve}, slices.Sorted(maps.Values(b.Controllers))...)
 }
 
 // bundleEntries lists the spec's directory, the include directories and
@@ -180,20 +195,111 @@ func BuildController(ctx context.Context, dir, pkg, out string) error {
 // Dynamic reports whether the executable file needs a dynamic loader (a C
 // library), which an image built on no base does not have.
 func Dynamic(file string) (bool, error) {
-	f, err := elf.Open(file)
+	f, err := openELF(file)
 	if err != nil {
-		return false, fmt.Errorf("%s: %w (want a linux/amd64 executable)", file, err)
+		return false, err
 	}
 	defer f.Close()
-	if f.Machine != elf.EM_X86_64 {
-		return false, fmt.Errorf("%s: built for %v (want linux/amd64)", file, f.Machine)
+	return interpreter(f) != "", nil
+}
+
+// LibDirs are where Libraries looks for a shared library, in order: the
+// Debian multiarch directories first, then the classic ones.
+var LibDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"}
+
+// Libraries lists what the dynamically linked executables among files
+// need to start on an image with no base: their loader and the shared
+// libraries they name (DT_NEEDED), and those the libraries name in turn,
+// each copied from this machine (LibDirs) to the same path in the image,
+// in name order. A static executable needs none.
+func Libraries(files ...string) ([]image.Entry, error) {
+	found := map[string]bool{} // path on this machine, and in the image
+	// need adds the libraries that the ELF file names, transitively.
+	var need func(file string, f *elf.File) error
+	need = func(file string, f *elf.File) error {
+		names, err := f.ImportedLibraries()
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		for _, name := range names {
+			lib, err := findLibrary(name)
+			if err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			if found[lib] {
+				continue
+			}
+			found[lib] = true
+			lf, err := elf.Open(lib)
+			if err != nil {
+				return fmt.Errorf("%s: %w", lib, err)
+			}
+			err = need(lib, lf)
+			lf.Close()
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_INTERP {
-			return true, nil
+	for _, file := range files {
+		f, err := openELF(file)
+		if err != nil {
+			return nil, err
+		}
+		if interp := interpreter(f); interp != "" {
+			found[interp] = true
+			err = need(file, f)
+		}
+		f.Close()
+		if err != nil {
+			return nil, err
 		}
 	}
-	return false, nil
+	var entries []image.Entry
+	for _, lib := range slices.Sorted(maps.Keys(found)) {
+		entries = append(entries, image.Entry{Name: lib, Source: lib, Mode: 0o755})
+	}
+	return entries, nil
+}
+
+// findLibrary finds a shared library by its DT_NEEDED name in LibDirs.
+func findLibrary(name string) (string, error) {
+	for _, dir := range LibDirs {
+		p := path.Join(dir, name)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("needs the shared library %s, not found in %s", name, strings.Join(LibDirs, ", "))
+}
+
+// openELF opens a linux/amd64 ELF file.
+func openELF(file string) (*elf.File, error) {
+	f, err := elf.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (want a linux/amd64 executable)", file, err)
+	}
+	if f.Machine != elf.EM_X86_64 {
+		f.Close()
+		return nil, fmt.Errorf("%s: built for %v (want linux/amd64)", file, f.Machine)
+	}
+	return f, nil
+}
+
+// interpreter is an executable's dynamic loader (PT_INTERP), or "" for a
+// static one.
+func interpreter(f *elf.File) string {
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			b, err := io.ReadAll(p.Open())
+			if err != nil {
+				return ""
+			}
+			return strings.TrimRight(string(b), "\x00")
+		}
+	}
+	return ""
 }
 
 // safe turns a test name into a file or label value: letters, digits,

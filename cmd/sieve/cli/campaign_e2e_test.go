@@ -56,35 +56,61 @@ func TestCampaignAsLocalProcesses(t *testing.T) {
 	ref := strings.TrimSpace(sieveOut(t, bin, "image", spec, "--test", "buggy", "--push", reg+"/sieve/worker:e2e", "--sieve-binary", bin, "--controlplane", cp))
 	t.Logf("worker image %s", ref)
 
-	campaign := filepath.Join(work, "campaign")
-	disp := exec.Command(bin, "run", spec, "--test", "buggy", "--max-plans", "1", "--on", "kubernetes", "--kubeconfig", c.Kubeconfig(),
-		"--image", ref, "--workers", "2", "--campaign", "e2e", "--node-selector", "sieve.dev/node=none", "-o", campaign)
-	var dispOut bytes.Buffer
-	disp.Stdout, disp.Stderr = &dispOut, &dispOut
-	if err := disp.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- disp.Wait() }()
+	d := startCampaign(t, bin, spec, c.Kubeconfig(), ref, work, "--node-selector", "sieve.dev/node=none")
 	cs, err := kubernetes.NewForConfig(c.RESTConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := filepath.Join(work, "root")
 	pullRoot(t, ref, root)
-	shards := playNode(t, cs, root, exited, &dispOut)
+	shards := playNode(t, cs, root, d)
+	d.wait(t, 2*time.Minute)
+	sameAsOneMachine(t, bin, spec, d.dir, work, shards)
+}
+
+// dispatcher is a sieve run --on kubernetes of the datastore spec's buggy
+// test (one plan per shard, two workers, campaign e2e) running.
+type dispatcher struct {
+	dir    string // its results directory
+	exited chan error
+	out    bytes.Buffer
+}
+
+// startCampaign starts the dispatcher of the worker image ref on the
+// cluster of kubeconfig, with more flags.
+func startCampaign(t *testing.T, bin, spec, kubeconfig, ref, work string, more ...string) *dispatcher {
+	t.Helper()
+	d := &dispatcher{dir: filepath.Join(work, "campaign"), exited: make(chan error, 1)}
+	cmd := exec.Command(bin, append([]string{"run", spec, "--test", "buggy", "--max-plans", "1", "--on", "kubernetes", "--kubeconfig", kubeconfig,
+		"--image", ref, "--workers", "2", "--campaign", "e2e", "-o", d.dir}, more...)...)
+	cmd.Stdout, cmd.Stderr = &d.out, &d.out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { d.exited <- cmd.Wait() }()
+	return d
+}
+
+// wait waits up to limit for the dispatcher to end, which must find the
+// campaign's results reported (exit 0 or 1).
+func (d *dispatcher) wait(t *testing.T, limit time.Duration) {
+	t.Helper()
 	select {
-	case err := <-exited:
-		t.Logf("sieve run --on kubernetes: %v\n%s", err, dispOut.String())
+	case err := <-d.exited:
+		t.Logf("sieve run --on kubernetes: %v\n%s", err, d.out.String())
 		if code := processExit(err); code != exitOK && code != exitFindings {
 			t.Fatalf("sieve run --on kubernetes exited %d, want 0 or 1", code)
 		}
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("sieve run --on kubernetes did not end after the shards did:\n%s", dispOut.String())
+	case <-time.After(limit):
+		t.Fatalf("sieve run --on kubernetes did not end in %s:\n%s", limit, d.out.String())
 	}
-	// The same plans on one machine: each shard's part (--max-plans
-	// caps each part, as in the pods) from the same references, one
-	// after the other.
+}
+
+// sameAsOneMachine runs each shard's part (--max-plans caps each part,
+// as in the pods) from the campaign's references on this machine, one
+// after the other, and wants the same plans with the same verdicts.
+func sameAsOneMachine(t *testing.T, bin, spec, campaign, work string, shards int) {
+	t.Helper()
 	var dirs, singles []string
 	for i := 1; i <= shards; i++ {
 		dirs = append(dirs, filepath.Join(campaign, "shard-"+itoa(i)))
@@ -129,18 +155,18 @@ func pullRoot(t *testing.T, ref, root string) {
 // playNode waits for the campaign's Job, then runs each index's pod as a
 // local process, one after the other, and sets the pod's status from its
 // exit. It returns the number of shards.
-func playNode(t *testing.T, cs kubernetes.Interface, root string, exited chan error, dispOut *bytes.Buffer) int {
+func playNode(t *testing.T, cs kubernetes.Interface, root string, d *dispatcher) int {
 	t.Helper()
 	ctx := context.Background()
 	var shards int
 	for end := time.Now().Add(5 * time.Minute); shards == 0; time.Sleep(500 * time.Millisecond) {
 		select {
-		case err := <-exited:
-			t.Fatalf("sieve run --on kubernetes ended before its job ran: %v\n%s", err, dispOut.String())
+		case err := <-d.exited:
+			t.Fatalf("sieve run --on kubernetes ended before its job ran: %v\n%s", err, d.out.String())
 		default:
 		}
 		if time.Now().After(end) {
-			t.Fatalf("no job sieve-e2e after 5 minutes:\n%s", dispOut.String())
+			t.Fatalf("no job sieve-e2e after 5 minutes:\n%s", d.out.String())
 		}
 		if job, err := cs.BatchV1().Jobs("default").Get(ctx, "sieve-e2e", metav1.GetOptions{}); err == nil {
 			shards = int(*job.Spec.Completions)

@@ -115,8 +115,8 @@ func (f *imageFlags) bundle(ctx context.Context, g *globals, file string, tests 
 	return b, nil
 }
 
-// imageOptions say to build the image on base (none: an empty one), warning of
-// binaries an empty base cannot run.
+// imageOptions say to build the image on base (none: an empty one, with the
+// C library the binaries need).
 func imageOptions(ctx context.Context, g *globals, base string, b dispatch.Bundle) (image.Options, error) {
 	opts := image.Options{Config: dispatch.Config()}
 	if base != "" {
@@ -125,7 +125,7 @@ func imageOptions(ctx context.Context, g *globals, base string, b dispatch.Bundl
 			return opts, usageErr(fmt.Errorf("--base: %w", err))
 		}
 		opts.Base = img
-	} else if err := checkStatic(g, b); err != nil {
+	} else if err := noteDynamic(g, b); err != nil {
 		return opts, err
 	}
 	layers, err := b.Layers(base == "")
@@ -136,16 +136,17 @@ func imageOptions(ctx context.Context, g *globals, base string, b dispatch.Bundl
 	return opts, nil
 }
 
-// checkStatic warns of binaries that need a C library an empty base does
-// not have, and refuses what is not a linux/amd64 executable.
-func checkStatic(g *globals, b dispatch.Bundle) error {
+// noteDynamic says which binaries need the C library that the image then
+// carries from this machine, and refuses what is not a linux/amd64
+// executable.
+func noteDynamic(g *globals, b dispatch.Bundle) error {
 	for _, bin := range []string{b.Sieve, b.ControlPlane} {
 		dyn, err := dispatch.Dynamic(bin)
 		if err != nil {
 			return usageErr(fmt.Errorf("image: %w", err))
 		}
 		if dyn {
-			g.note("image: %s is linked dynamically and the image has no base: it will not start there (build it with CGO_ENABLED=0, or give --base with a C library)", relPath(bin))
+			g.note("image: %s is linked dynamically: the image carries its loader and shared libraries from this machine", relPath(bin))
 		}
 	}
 	return nil
