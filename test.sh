@@ -13,6 +13,9 @@ fi
 # ./... is the root module; the nested control-plane module (controlplane/,
 # in the same go.work) is named explicitly.
 go vet ./... ./controlplane/...
+# realnode/ is a module outside the workspace: the kubelet of the opt-in
+# real-node test (docs/scale-out.md), built with GOWORK=off.
+(cd realnode && GOWORK=off go vet ./...)
 go test -timeout 40m ./... ./controlplane/...
 go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 15s ./lang/syntax
 go test -run '^$' -fuzz '^FuzzCUE$' -fuzztime 10s ./lang/cuefront

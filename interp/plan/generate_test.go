@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -226,4 +227,46 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// TestStaleQuietFromPolicy lifts every generated stale view after the
+// policy's stale_quiet of quiet (1s when it says nothing), never later
+// than its stale_for.
+func TestStaleQuietFromPolicy(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/cases/datastore.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, test := caseInputs(t, ar)
+	for _, tc := range []struct {
+		quiet, staleFor, want ir.Duration
+	}{
+		{0, 0, ir.Duration(time.Second)},
+		{ir.Duration(3 * time.Second), 0, ir.Duration(3 * time.Second)},
+		{ir.Duration(8 * time.Second), ir.Duration(6 * time.Second), ir.Duration(6 * time.Second)},
+	} {
+		pol := *test.Policies[0]
+		pol.StaleQuiet, pol.StaleFor = tc.quiet, tc.staleFor
+		variant := *test
+		variant.Policies = []*ir.Policy{&pol}
+		set, err := Generate(tr, &variant, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stale := 0
+		for _, p := range set.Plans {
+			for _, a := range p.Actions {
+				if a.Kind != ir.ActStaleOff {
+					continue
+				}
+				stale++
+				if got := a.Trigger.Args[0].Duration; a.Trigger.Args[0].Op != ir.TrigQuiet || got != tc.want {
+					t.Errorf("stale_quiet %v, stale_for %v: plan %s lifts its view after %s quiet, want %v", tc.quiet, tc.staleFor, p.Name, got, tc.want)
+				}
+			}
+		}
+		if stale == 0 {
+			t.Fatalf("no stale plans generated from %s", "datastore.txtar")
+		}
+	}
 }

@@ -111,7 +111,11 @@ func (g *generator) staleBack(pol *ir.Policy, c *candidate) bool {
 	if staleFor <= 0 {
 		staleFor = g.opts.StaleFor
 	}
-	quiet := min(g.opts.StaleQuiet, staleFor)
+	quiet := pol.StaleQuiet.D()
+	if quiet <= 0 {
+		quiet = g.opts.StaleQuiet
+	}
+	quiet = min(quiet, staleFor)
 	c.build = func() *planfile.Plan { return stalePlan(c, ir.Duration(quiet), ir.Duration(staleFor)) }
 	return true
 }

@@ -11,7 +11,7 @@ import (
 
 // Words the checker accepts.
 func policyAttrs() []string {
-	return strings.Fields("patterns include exclude max_plans prune stale_for hold_for")
+	return strings.Fields("patterns include exclude max_plans prune stale_for stale_quiet hold_for")
 }
 func patterns() []string   { return strings.Fields("intermediate stale unobserved") }
 func writeVerbs() []string { return strings.Fields("create update patch delete") }
@@ -52,6 +52,9 @@ func (c *checker) lowerPolicy(d *decl) *ir.Policy {
 	}
 	if v := val("stale_for"); v != nil {
 		p.StaleFor = c.toDuration(v, "stale_for", true)
+	}
+	if v := val("stale_quiet"); v != nil {
+		p.StaleQuiet = c.toDuration(v, "stale_quiet", true)
 	}
 	if v := val("hold_for"); v != nil {
 		p.HoldFor = c.toDuration(v, "hold_for", true)

@@ -31,6 +31,9 @@ func (l *lowerer) policy(v cue.Value) *ir.Policy {
 	if has(v, "stale_for") {
 		p.StaleFor = l.positive(v, "stale_for", 0)
 	}
+	if has(v, "stale_quiet") {
+		p.StaleQuiet = l.positive(v, "stale_quiet", 0)
+	}
 	if has(v, "hold_for") {
 		p.HoldFor = l.positive(v, "hold_for", 0)
 	}

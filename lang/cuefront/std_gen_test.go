@@ -283,8 +283,13 @@ func writePolicy(b *strings.Builder, d stdDecl, p *ir.Policy) {
 		fmt.Fprintf(b, "\tprune: {causality: %t, noop: %t, failed: %t, nondeterministic: %t, duplicates: %t}\n",
 			pr.Causality, pr.NoOp, pr.Failed, pr.Nondeterministic, pr.Duplicates)
 	}
-	if p.StaleFor != 0 {
-		fmt.Fprintf(b, "\tstale_for: %s\n", q(p.StaleFor.String()))
+	for _, d := range []struct {
+		name string
+		d    ir.Duration
+	}{{"stale_for", p.StaleFor}, {"stale_quiet", p.StaleQuiet}, {"hold_for", p.HoldFor}} {
+		if d.d != 0 {
+			fmt.Fprintf(b, "\t%s: %s\n", d.name, q(d.d.String()))
+		}
 	}
 	b.WriteString("}\n")
 }

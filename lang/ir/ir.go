@@ -348,6 +348,10 @@ type Policy struct {
 	Prune    Prune `json:"prune"`
 	// StaleFor is how long a stale view lasts before it is resumed.
 	StaleFor Duration `json:"staleFor,omitempty"`
+	// StaleQuiet ends a stale view early, once the restarted controller
+	// has read the frozen object and been quiet this long (0: the
+	// default, 1s).
+	StaleQuiet Duration `json:"staleQuiet,omitempty"`
 	// HoldFor is how long a hold keeps events back at most when the event
 	// that cancels them does not come (0: the default, 10s).
 	HoldFor Duration `json:"holdFor,omitempty"`

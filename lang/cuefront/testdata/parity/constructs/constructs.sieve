@@ -67,6 +67,7 @@ policy everything {
   max_plans 50
   prune     { causality: true, noop: false, duplicates: false }
   stale_for 10s
+  stale_quiet 2s
 }
 
 policy unpruned {
