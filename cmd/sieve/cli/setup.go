@@ -16,7 +16,7 @@ func newSetupCmd(g *globals) *cobra.Command {
 		Short: "Find or build the control-plane binary the embedded backend runs, and print its path",
 		Long: "Setup finds the sieve-controlplane binary that runs etcd, kube-apiserver,\n" +
 			"kube-controller-manager, kube-scheduler and the node simulator of the embedded\n" +
-			"backend, building it with the Go toolchain if there is none (about 10 minutes on\n" +
+			"backend, building it with the Go toolchain if there is none (about 15 minutes on\n" +
 			"two cores the first time), and prints its path. sieve looks for it, in order,\n" +
 			"in $" + controlplane.Env + ", next to the sieve binary, on PATH and in the user cache\n" +
 			"(the printed path); sieve run builds it the same way on first use. Run setup\n" +

@@ -61,7 +61,7 @@ func buildLocked(ctx context.Context, opts Options, src source, out string) erro
 	if progress == nil {
 		progress = io.Discard
 	}
-	fmt.Fprintf(progress, "building the control plane (first use, ~10 min on 2 cores)...\n")
+	fmt.Fprintf(progress, "building the control plane (first use, ~15 min on 2 cores)...\n")
 	start := time.Now()
 	tmp := out + ".tmp"
 	if src.dir != "" {
