@@ -143,7 +143,9 @@ func dropSrc(v any) {
 }
 
 // inputFiles are the files the test reads: CRDs, applied manifests and
-// the programs of exec stand-ins given by path.
+// the programs of exec and Service stand-ins given by path (a program
+// that the command builds, go run PKG, is not: its sources are not known
+// here).
 func inputFiles(t *ir.Test) []string {
 	files := append([]string(nil), t.Controller.CRDs...)
 	for _, w := range t.Workloads {
@@ -153,10 +155,16 @@ func inputFiles(t *ir.Test) []string {
 			}
 		}
 	}
-	for _, x := range t.Controller.Exec {
-		if len(x.Run) > 0 && strings.Contains(x.Run[0], "/") {
-			files = append(files, x.Run[0]) // a stand-in program of the spec's
+	program := func(cmd []string) {
+		if len(cmd) > 0 && strings.Contains(cmd[0], "/") {
+			files = append(files, cmd[0]) // a stand-in program of the spec's
 		}
+	}
+	for _, x := range t.Controller.Exec {
+		program(x.Run)
+	}
+	for _, s := range t.Controller.Standins {
+		program(s.Command)
 	}
 	return files
 }

@@ -113,6 +113,17 @@ func TestCacheKey(t *testing.T) {
 	if got := key(t, o); got == withStandIn {
 		t.Errorf("an edited stand-in program kept the key")
 	}
+	if err := os.WriteFile(filepath.Join(dir, "fakedb"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o.Test.Controller.Standins = []*ir.Standin{{Service: "db", Ports: []int{5432}, Command: []string{"./fakedb", "--members=3"}}}
+	withService := key(t, o)
+	if err := os.WriteFile(filepath.Join(dir, "fakedb"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := key(t, o); got == withService {
+		t.Errorf("an edited Service stand-in program kept the key")
+	}
 }
 
 // TestCacheStoreReuse stores two reference runs, which trims an entry
