@@ -3,7 +3,6 @@ package check
 import (
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/internal/spell"
@@ -16,8 +15,6 @@ import (
 const controllerAttrNames = "build command builtin args env dir crds namespace namespaces kubeconfig ready replaces exec pod standin"
 
 func controllerAttrs() []string { return strings.Fields(controllerAttrNames) }
-
-const defaultReady = 30 * time.Second
 
 // lowerController lowers controller d with a test's overrides applied
 // (nil for the controller on its own).
@@ -316,7 +313,7 @@ func (c *checker) ready(v *value) *ir.Readiness {
 		c.errorf(v.rng, "type", "ready: want { log: \"regexp\", within: 30s } or { http: \"url\" }, got %s", v.describe())
 		return nil
 	}
-	r := &ir.Readiness{Src: v.rng, Timeout: ir.Duration(defaultReady)}
+	r := &ir.Readiness{Src: v.rng, Timeout: ir.Duration(ir.DefaultReadyWithin)}
 	for _, f := range v.fields {
 		c.readyField(r, f)
 	}

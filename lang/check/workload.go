@@ -2,18 +2,11 @@ package check
 
 import (
 	"encoding/json"
-	"time"
 
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/internal/spell"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/syntax"
-)
-
-// Step defaults.
-const (
-	defaultWithin = 60 * time.Second
-	defaultSettle = 5 * time.Second
 )
 
 // checkWorkload checks a workload body on its own: parameters with a
@@ -196,7 +189,7 @@ func (c *checker) lowerStep(s syntax.Step, sc *scope) *ir.Step {
 		st.Kind = ir.StepWait
 		c.wait(st, s, sc)
 	case *syntax.Settle:
-		st.Kind, st.Timeout = ir.StepSettle, ir.Duration(defaultSettle)
+		st.Kind, st.Timeout = ir.StepSettle, ir.Duration(ir.DefaultStepSettle)
 		if s.Quiet != nil {
 			if d, ok := c.parseDuration(s.Quiet.Text, s.Quiet.Range()); ok {
 				st.Timeout = c.toDuration(&value{kind: kDuration, rng: s.Quiet.Range(), d: d}, "settle", true)
@@ -266,7 +259,7 @@ func (c *checker) patch(st *ir.Step, s *syntax.Patch, sc *scope) {
 
 // wait lowers a wait step.
 func (c *checker) wait(st *ir.Step, s *syntax.Wait, sc *scope) {
-	st.Timeout = ir.Duration(defaultWithin)
+	st.Timeout = ir.Duration(ir.DefaultWithin)
 	if s.Within != nil {
 		st.Timeout = c.toDuration(c.eval(s.Within, sc), "within", true)
 	}

@@ -280,7 +280,7 @@ func (l *lowerer) kubeconfig(f cue.Value) ir.Kubeconfig {
 }
 
 func (l *lowerer) ready(v cue.Value) *ir.Readiness {
-	r := &ir.Readiness{Src: l.rng(v), Timeout: l.positive(v, "within", defaultReadyTimeout)}
+	r := &ir.Readiness{Src: l.rng(v), Timeout: l.positive(v, "within", ir.DefaultReadyWithin)}
 	r.LogLine, r.HTTPGet = str(v, "log"), str(v, "http")
 	if (r.LogLine == "") == (r.HTTPGet == "") {
 		l.errorf(v, "controller", "ready: set exactly one of log and http")

@@ -11,13 +11,6 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// Step defaults shared with the .sieve checker.
-const (
-	defaultWithin       = 60 * time.Second
-	defaultSettle       = 5 * time.Second
-	defaultReadyTimeout = 30 * time.Second
-)
-
 // stepKinds are the fields that make a step, each with the options it
 // takes besides itself.
 var stepKinds = map[string][]string{
@@ -72,9 +65,9 @@ func (l *lowerer) step(v cue.Value) *ir.Step {
 	case "wait", "until":
 		l.wait(s, v, kind, f)
 	case "settle":
-		s.Kind, s.Timeout = ir.StepSettle, ir.Duration(defaultSettle)
+		s.Kind, s.Timeout = ir.StepSettle, ir.Duration(ir.DefaultStepSettle)
 		if _, err := f.String(); err == nil {
-			s.Timeout = l.positive(v, "settle", defaultSettle)
+			s.Timeout = l.positive(v, "settle", ir.DefaultStepSettle)
 		}
 	case "sleep":
 		s.Kind, s.Timeout = ir.StepSleep, l.positive(v, "sleep", 0)
@@ -125,7 +118,7 @@ func (l *lowerer) patch(s *ir.Step, v cue.Value, f cue.Value) {
 }
 
 func (l *lowerer) wait(s *ir.Step, v cue.Value, kind string, f cue.Value) {
-	s.Kind, s.Timeout = ir.StepWait, l.positive(v, "within", defaultWithin)
+	s.Kind, s.Timeout = ir.StepWait, l.positive(v, "within", ir.DefaultWithin)
 	s.Continue = has(v, "else")
 	if kind == "until" {
 		expr, _ := f.String()

@@ -80,6 +80,17 @@ const DefaultSettle = 2 * time.Second
 // the run for longer.
 const DefaultSettleMax = 60 * time.Second
 
+// DefaultStepSettle is the bound of a workload's settle step that gives
+// none (`settle` alone).
+const DefaultStepSettle = 5 * time.Second
+
+// DefaultWithin is the bound of a workload's wait step that gives none.
+const DefaultWithin = 60 * time.Second
+
+// DefaultReadyWithin bounds a controller's readiness check that gives no
+// within.
+const DefaultReadyWithin = 30 * time.Second
+
 // SettleBounds returns the test's settle window and its bound on a
 // settle: Settle and SettleMax, or their defaults.
 func (t *Test) SettleBounds() (window, limit time.Duration) {
