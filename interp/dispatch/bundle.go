@@ -192,8 +192,8 @@ func BuildController(ctx context.Context, dir, pkg, out string) error {
 	return nil
 }
 
-// Dynamic reports whether the executable file needs a dynamic loader (a C
-// library), which an image built on no base does not have.
+// Dynamic reports whether the executable file needs a dynamic loader and
+// a C library (Libraries lists what it needs).
 func Dynamic(file string) (bool, error) {
 	f, err := openELF(file)
 	if err != nil {
@@ -203,14 +203,14 @@ func Dynamic(file string) (bool, error) {
 	return interpreter(f) != "", nil
 }
 
-// LibDirs are where Libraries looks for a shared library, in order: the
+// libDirs are where Libraries looks for a shared library, in order: the
 // Debian multiarch directories first, then the classic ones.
-var LibDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"}
+var libDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"}
 
 // Libraries lists what the dynamically linked executables among files
 // need to start on an image with no base: their loader and the shared
 // libraries they name (DT_NEEDED), and those the libraries name in turn,
-// each copied from this machine (LibDirs) to the same path in the image,
+// each copied from this machine (libDirs) to the same path in the image,
 // in name order. A static executable needs none.
 func Libraries(files ...string) ([]image.Entry, error) {
 	found := map[string]bool{} // path on this machine, and in the image
@@ -263,15 +263,15 @@ func Libraries(files ...string) ([]image.Entry, error) {
 	return entries, nil
 }
 
-// findLibrary finds a shared library by its DT_NEEDED name in LibDirs.
+// findLibrary finds a shared library by its DT_NEEDED name in libDirs.
 func findLibrary(name string) (string, error) {
-	for _, dir := range LibDirs {
+	for _, dir := range libDirs {
 		p := path.Join(dir, name)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("needs the shared library %s, not found in %s", name, strings.Join(LibDirs, ", "))
+	return "", fmt.Errorf("needs the shared library %s, not found in %s", name, strings.Join(libDirs, ", "))
 }
 
 // openELF opens a linux/amd64 ELF file.
