@@ -32,13 +32,14 @@ type pool struct {
 var planes = &pool{idle: map[string][]*pipeline.Worker{}}
 
 // poolKey says which control planes can run a controller's tests: those
-// of the same backend, with the same built-in controllers left out and
+// of the same backend (and Kubernetes line), with the same built-in
+// controllers left out and
 // (since a control plane keeps the CRDs its first run installed) the
 // same CRDs.
 func poolKey(b pipeline.Backend, c *ir.Controller, baseDir string) string {
 	disabled := pipeline.Disabled(c)
 	slices.Sort(disabled)
-	return strings.Join([]string{b.Name, b.Kubeconfig, b.Context, strings.Join(disabled, ","), baseDir, strings.Join(c.CRDs, ",")}, "\x00")
+	return strings.Join([]string{b.Name, b.Kubeconfig, b.Context, b.Kubernetes, strings.Join(disabled, ","), baseDir, strings.Join(c.CRDs, ",")}, "\x00")
 }
 
 // acquire returns n workers for controller c: idle ones of the same key

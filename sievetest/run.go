@@ -147,8 +147,9 @@ func cache(c *config) *pipeline.Cache {
 func startEnv(t *testing.T, c *config, file string, tt *ir.Test, n int) (pipeline.Env, func()) {
 	t.Helper()
 	base := filepath.Dir(file)
-	key := poolKey(c.backend, tt.Controller, base)
-	ws, shared, err := planes.acquire(t.Context(), key, c.backend, tt.Controller, n)
+	b := c.backend.For(tt)
+	key := poolKey(b, tt.Controller, base)
+	ws, shared, err := planes.acquire(t.Context(), key, b, tt.Controller, n)
 	if err != nil {
 		t.Fatalf("sievetest: test %s: %v", tt.Name, err)
 	}

@@ -28,9 +28,22 @@ type Backend struct {
 	// HostNetwork runs the controllers on the host's network, not each in
 	// a private one (for a controller that must reach the outside).
 	HostNetwork bool
+	// Kubernetes is an older Kubernetes version the embedded backend runs
+	// (controlplane.Lines); "" is its own.
+	Kubernetes string
 	// Progress receives the control-plane build's progress, when the
 	// embedded or kind backend has to build it (default: nothing).
 	Progress io.Writer
+}
+
+// For is the backend for test t: the test's Kubernetes line unless the
+// backend names one already (the command line's --kubernetes wins over
+// the spec).
+func (b Backend) For(t *ir.Test) Backend {
+	if b.Kubernetes == "" && kind(b) == "embedded" {
+		b.Kubernetes = t.Kubernetes
+	}
+	return b
 }
 
 // kind is the backend's name, "embedded" when empty.
@@ -48,9 +61,20 @@ func CheckBackend(b Backend) error {
 		if b.Kubeconfig != "" || b.Context != "" {
 			return fmt.Errorf("--kubeconfig and --context go with --backend kubeconfig")
 		}
+		if b.Kubernetes != "" {
+			if kind(b) != "embedded" {
+				return fmt.Errorf("--kubernetes goes with --backend embedded")
+			}
+			if _, err := controlplane.LookupLine(b.Kubernetes); err != nil {
+				return fmt.Errorf("--kubernetes: %w", err)
+			}
+		}
 	case "kubeconfig":
 		if b.Kubeconfig == "" {
 			return fmt.Errorf("--backend kubeconfig needs --kubeconfig FILE (sieve never uses a cluster it was not pointed at)")
+		}
+		if b.Kubernetes != "" {
+			return fmt.Errorf("--kubernetes goes with --backend embedded (an existing cluster runs its own version)")
 		}
 	default:
 		return fmt.Errorf("--backend: unknown backend %q (want embedded, kind or kubeconfig)", b.Name)
@@ -187,7 +211,7 @@ func newBackend(b Backend, c *ir.Controller, i int) cluster.Backend {
 	case "kubeconfig":
 		return cluster.NewExisting(cluster.ExistingOptions{Path: b.Kubeconfig, Context: b.Context})
 	}
-	return embedded.New(embedded.Options{Disable: Disabled(c)})
+	return embedded.New(embedded.Options{Disable: Disabled(c), Kubernetes: b.Kubernetes})
 }
 
 // hostNetwork reports whether controllers must share the host's network,

@@ -96,6 +96,9 @@ func (c *Cache) cacheKey(ctx context.Context, t *ir.Test, baseDir string, w *Wor
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "sieve %s\nbackend %T\ncontroller %s\nruns %d\n", version, w.Backend, bin, max(t.Runs, 1))
+	if l, ok := w.Backend.(interface{ Kubernetes() string }); ok && l.Kubernetes() != "" {
+		fmt.Fprintf(h, "kubernetes %s\n", l.Kubernetes()) // an older line records differently
+	}
 	h.Write(spec)
 	for _, f := range inputFiles(t) {
 		sum, err := fileHash(ir.OSPath(baseDir, f))

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sievetool/sieve/lang/diag"
@@ -11,7 +12,7 @@ import (
 
 // testAttrNames are the attributes of a test besides controller ones.
 func testAttrNames() []string {
-	return strings.Fields("controller workloads policies masks invariants plans runs converge quiet settle settle_max")
+	return strings.Fields("controller workloads policies masks invariants plans runs converge quiet settle settle_max kubernetes")
 }
 
 const defaultRuns = 2
@@ -163,6 +164,14 @@ func (c *checker) testAttr(t *ir.Test, name string, v *value) {
 		c.durationAttr(&t.Settle, v, name, true)
 	case "settle_max":
 		c.durationAttr(&t.SettleMax, v, name, true)
+	case "kubernetes":
+		if s, ok := c.str(v, name); ok {
+			if !slices.Contains(ir.KubernetesLines, s) {
+				c.errorf(v.rng, "kubernetes", "kubernetes: no Kubernetes %q control plane (there are the default, by leaving kubernetes out, and %s)", s, strings.Join(ir.KubernetesLines, ", "))
+				return
+			}
+			t.Kubernetes = s
+		}
 	}
 }
 

@@ -83,6 +83,9 @@ func (l *lowerer) test(name string, v cue.Value) *ir.Test {
 		t.Quiet = &d
 	}
 	l.settleBounds(t, v)
+	if f, ok := field(v, "kubernetes"); ok {
+		t.Kubernetes, _ = f.String() // the schema allows only KubernetesLines
+	}
 	return t
 }
 

@@ -59,7 +59,16 @@ type Test struct {
 	// workloads (or twice the step's window, if longer) (nil:
 	// DefaultSettleMax).
 	SettleMax *Duration `json:"settleMax,omitempty"`
+	// Kubernetes is the older Kubernetes minor version (one of
+	// KubernetesLines) whose API server, controller manager and
+	// scheduler the embedded backend runs for this test ("": its own).
+	Kubernetes string `json:"kubernetes,omitempty"`
 }
+
+// KubernetesLines are the older Kubernetes versions a test may choose
+// (the embedded backend's controlplane.Lines): 1.21 is the last that
+// serves apiextensions.k8s.io/v1beta1 and, with it, policy/v1beta1.
+var KubernetesLines = []string{"1.21"}
 
 // DefaultQuiet is the quiet bound of a test that sets none: long enough
 // for a controller on a loaded machine to answer an event it was just

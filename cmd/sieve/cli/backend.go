@@ -16,6 +16,7 @@ type backendFlags struct {
 	kubeconfig string
 	context    string
 	hostNet    bool
+	kubernetes string
 }
 
 func (f *backendFlags) register(cmd *cobra.Command) {
@@ -23,18 +24,19 @@ func (f *backendFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.backend, "backend", "embedded", "where to run: embedded (default, needs nothing), kind (needs Docker or Podman) or kubeconfig")
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "with --backend kubeconfig: the existing cluster's kubeconfig `FILE`; with --on kubernetes: the cluster the Job goes to")
 	fl.StringVar(&f.context, "context", "", "with --backend kubeconfig or --on kubernetes: the kubeconfig context")
+	fl.StringVar(&f.kubernetes, "kubernetes", "", "with --backend embedded: run the API server, controller manager and scheduler of an older Kubernetes `VERSION` (1.21: serves policy/v1beta1 and apiextensions.k8s.io/v1beta1; built on first use)")
 	fl.BoolVar(&f.hostNet, "host-network", false, "run controllers on the host's network instead of a private one each (for a controller that must reach the outside; fixed ports may then collide between workers)")
 }
 
 // of is the backend the flags choose.
 func (f *backendFlags) of() pipeline.Backend {
-	return pipeline.Backend{Name: f.backend, Kubeconfig: f.kubeconfig, Context: f.context, HostNetwork: f.hostNet, Progress: os.Stderr}
+	return pipeline.Backend{Name: f.backend, Kubeconfig: f.kubeconfig, Context: f.context, HostNetwork: f.hostNet, Kubernetes: f.kubernetes, Progress: os.Stderr}
 }
 
 func (f *backendFlags) check() error { return pipeline.CheckBackend(f.of()) }
 
-// workers starts n backends for a test's controller, in parallel. The
+// workers starts n backends for test t's controller, in parallel. The
 // returned stop function stops every backend that started.
-func (f *backendFlags) workers(ctx context.Context, c *ir.Controller, n int) ([]*pipeline.Worker, func() error, error) {
-	return pipeline.StartWorkers(ctx, f.of(), c, n)
+func (f *backendFlags) workers(ctx context.Context, t *ir.Test, n int) ([]*pipeline.Worker, func() error, error) {
+	return pipeline.StartWorkers(ctx, f.of().For(t), t.Controller, n)
 }

@@ -173,7 +173,7 @@ func (f *runFlags) prepare(ctx context.Context, g *globals, file string, t *ir.T
 // planHere records the reference runs on a local embedded control plane
 // (or reuses the cached ones) and generates the plan set.
 func (f *runFlags) planHere(ctx context.Context, g *globals, file string, t *ir.Test, refsDir string) (*plan.Set, error) {
-	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, 1)
+	workers, stopBackends, err := f.backend.workers(ctx, t, 1)
 	defer func() { _ = stopBackends() }()
 	if err != nil {
 		return nil, infraErr(err)

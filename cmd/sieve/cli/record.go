@@ -93,7 +93,7 @@ func runRecord(ctx context.Context, g *globals, f *recordFlags, file string) err
 // the results directory out, and returns them.
 func recordOne(ctx context.Context, g *globals, f *recordFlags, file string, t *ir.Test, out string) (*pipeline.Refs, error) {
 	g.note("test %s: starting a control plane (%s)", t.Name, f.backend.backend)
-	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, 1)
+	workers, stopBackends, err := f.backend.workers(ctx, t, 1)
 	defer func() {
 		if err := stopBackends(); err != nil {
 			g.note("stopping control planes: %v", err)

@@ -95,7 +95,7 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 // rerun runs the plan again on a fresh backend, reusing the references.
 func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *ir.Test, orig *report.PlanRun, out string) (*report.Result, error) {
 	g.note("reproducing %s of test %s into %s", orig.Plan.Name, t.Name, out)
-	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, 1)
+	workers, stopBackends, err := f.backend.workers(ctx, t, 1)
 	defer func() {
 		if err := stopBackends(); err != nil {
 			g.note("stopping control planes: %v", err)

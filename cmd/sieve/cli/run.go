@@ -213,7 +213,7 @@ func signalContext(ctx context.Context) (context.Context, func()) {
 func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Test, out string) (*pipeline.TestOutcome, error) {
 	n := f.workerCount(g)
 	g.note("test %s: starting %d %s control plane(s)", t.Name, n, f.backend.backend)
-	workers, stopBackends, err := f.backend.workers(ctx, t.Controller, n)
+	workers, stopBackends, err := f.backend.workers(ctx, t, n)
 	defer func() {
 		if err := stopBackends(); err != nil {
 			g.note("stopping control planes: %v", err)

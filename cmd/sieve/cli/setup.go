@@ -11,7 +11,8 @@ import (
 )
 
 func newSetupCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var kubernetes string
+	cmd := &cobra.Command{
 		Use:   "setup",
 		Short: "Find or build the control-plane binary the embedded backend runs, and print its path",
 		Long: "Setup finds the sieve-controlplane binary that runs etcd, kube-apiserver,\n" +
@@ -20,13 +21,17 @@ func newSetupCmd(g *globals) *cobra.Command {
 			"two cores the first time), and prints its path. sieve looks for it, in order,\n" +
 			"in $" + controlplane.Env + ", next to the sieve binary, on PATH and in the user cache\n" +
 			"(the printed path); sieve run builds it the same way on first use. Run setup\n" +
-			"ahead of time, for instance in a CI step whose cache keeps the binary.",
+			"ahead of time, for instance in a CI step whose cache keeps the binary.\n" +
+			"With --kubernetes VERSION, setup also builds the older line's binary that\n" +
+			"sieve run --kubernetes VERSION runs, and prints its path on a second line.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runSetup(cmd.Context(), g) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSetup(cmd.Context(), g, kubernetes) },
 	}
+	cmd.Flags().StringVar(&kubernetes, "kubernetes", "", "also build the control plane of an older Kubernetes `VERSION` (1.21)")
+	return cmd
 }
 
-func runSetup(ctx context.Context, g *globals) error {
+func runSetup(ctx context.Context, g *globals, kubernetes string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -34,8 +39,22 @@ func runSetup(ctx context.Context, g *globals) error {
 	if g.quiet {
 		progress = io.Discard
 	}
+	var line controlplane.Line
+	if kubernetes != "" {
+		var err error
+		if line, err = controlplane.LookupLine(kubernetes); err != nil {
+			return usageErr(fmt.Errorf("--kubernetes: %w", err))
+		}
+	}
 	path, err := controlplane.Ensure(ctx, controlplane.Options{Progress: progress})
 	if err != nil {
+		return infraErr(err)
+	}
+	fmt.Fprintln(g.stdout, path)
+	if kubernetes == "" {
+		return nil
+	}
+	if path, err = controlplane.EnsureLine(ctx, line, controlplane.Options{Progress: progress}); err != nil {
 		return infraErr(err)
 	}
 	_, err = fmt.Fprintln(g.stdout, path)

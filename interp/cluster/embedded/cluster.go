@@ -88,15 +88,27 @@ func (c *Cluster) start(ctx context.Context) error {
 }
 
 // ensureBinary sets Options.Binary, when empty, to the binary
-// controlplane.Ensure finds or builds (printing its progress to stderr).
+// controlplane.Ensure finds or builds (printing its progress to stderr),
+// and Options.LineBinary likewise when the cluster runs an older line.
 func (c *Cluster) ensureBinary(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.opts.Binary != "" {
+	if c.opts.Binary == "" {
+		bin, err := controlplane.Ensure(ctx, controlplane.Options{Progress: os.Stderr})
+		if err != nil {
+			return err
+		}
+		c.opts.Binary = bin
+	}
+	if c.opts.Kubernetes == "" || c.opts.LineBinary != "" {
 		return nil
 	}
-	bin, err := controlplane.Ensure(ctx, controlplane.Options{Progress: os.Stderr})
-	c.opts.Binary = bin
+	line, err := controlplane.LookupLine(c.opts.Kubernetes)
+	if err != nil {
+		return err
+	}
+	bin, err := controlplane.EnsureLine(ctx, line, controlplane.Options{Progress: os.Stderr})
+	c.opts.LineBinary = bin
 	return err
 }
 
@@ -127,7 +139,7 @@ func (c *Cluster) prepare() error {
 	}
 	c.layout = layout{
 		dir: dir, etcdPort: ports[0], etcdPeerPort: ports[1], apiPort: ports[2], schedulerPort: ports[3],
-		controllers: controllers, nodes: c.opts.Nodes,
+		controllers: controllers, nodes: c.opts.Nodes, line: c.opts.Kubernetes,
 	}
 	if c.opts.TerminationGrace > 0 {
 		c.layout.terminationGrace = c.opts.TerminationGrace.String()
@@ -156,7 +168,11 @@ func (c *Cluster) spawnAll(binary string) error {
 	defer r.Close()
 	c.lifeline = w
 	for _, spec := range c.layout.componentArgs() {
-		p, err := spawn(binary, c.layout.path("logs"), spec, r)
+		bin := binary
+		if spec.line && c.layout.line != "" {
+			bin = c.opts.LineBinary
+		}
+		p, err := spawn(bin, c.layout.path("logs"), spec, r)
 		if err != nil {
 			return err
 		}
@@ -201,6 +217,10 @@ func (c *Cluster) RESTConfig() *rest.Config {
 	}
 	return rest.CopyConfig(c.rest)
 }
+
+// Kubernetes is the older Kubernetes line the cluster runs
+// (Options.Kubernetes), "" for the binary's own.
+func (c *Cluster) Kubernetes() string { return c.opts.Kubernetes }
 
 // Kubeconfig returns the path of the admin kubeconfig file.
 func (c *Cluster) Kubeconfig() string {

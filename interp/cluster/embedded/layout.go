@@ -20,6 +20,9 @@ type layout struct {
 	controllers            []string
 	nodes                  int
 	terminationGrace       string
+	// line is the older Kubernetes version of the API server, controller
+	// manager and scheduler ("": the binary's own).
+	line string
 }
 
 func (l layout) path(elem ...string) string {
@@ -37,9 +40,9 @@ func (l layout) schedulerURL() string {
 func (l layout) componentArgs() []componentSpec {
 	return []componentSpec{
 		{name: "etcd", args: l.etcdArgs()},
-		{name: "kube-apiserver", args: l.apiServerArgs(), env: apiServerEnv()},
-		{name: "kube-controller-manager", args: l.controllerManagerArgs(), wait: waitReady},
-		{name: "kube-scheduler", args: l.schedulerArgs(), wait: waitServing},
+		{name: "kube-apiserver", args: l.apiServerArgs(), env: apiServerEnv(), line: true},
+		{name: "kube-controller-manager", args: l.controllerManagerArgs(), wait: waitReady, line: true},
+		{name: "kube-scheduler", args: l.schedulerArgs(), wait: waitServing, line: true},
 		{name: "nodesim", args: l.nodesimArgs(), wait: waitServing},
 	}
 }
@@ -50,6 +53,9 @@ type componentSpec struct {
 	args []string
 	wait waitFor  // what of the API server to wait for before starting
 	env  []string // added to the environment
+	// line says an older Kubernetes line (Options.Kubernetes), when the
+	// cluster runs one, runs the component.
+	line bool
 }
 
 // apiServerEnv trades some memory for start-up time: the API server
@@ -87,7 +93,7 @@ func (l layout) etcdArgs() []string {
 }
 
 func (l layout) apiServerArgs() []string {
-	return []string{
+	args := []string{
 		"--etcd-servers=" + l.etcdURL(),
 		"--etcd-cafile=" + l.path("pki", "ca.crt"),
 		"--etcd-certfile=" + l.path("pki", "etcd.crt"),
@@ -110,10 +116,13 @@ func (l layout) apiServerArgs() []string {
 		"--service-cluster-ip-range=" + serviceCIDR,
 		"--allow-privileged=true",
 		"--enable-priority-and-fairness=false",
-		"--runtime-config=" + strings.Join(disabledAPIs(), ","),
 		"--profiling=false",
 		"--v=0",
 	}
+	if l.line == "" { // an older line serves neither
+		args = append(args, "--runtime-config="+strings.Join(disabledAPIs(), ","))
+	}
+	return args
 }
 
 // disabledAPIs are the API groups the API server serves by default that
@@ -131,7 +140,7 @@ func disabledAPIs() []string {
 
 // clientArgs are the flags the controller manager and the scheduler share.
 func (l layout) clientArgs() []string {
-	return []string{
+	args := []string{
 		"--kubeconfig=" + l.kubeconfig(),
 		"--leader-elect=false",
 		"--kube-api-qps=500",
@@ -139,11 +148,17 @@ func (l layout) clientArgs() []string {
 		"--profiling=false",
 		"--v=0",
 	}
+	if l.line != "" {
+		// A 1.21 controller manager and scheduler also serve plain HTTP
+		// on a fixed port (10252, 10251), which two clusters would share.
+		args = append(args, "--port=0")
+	}
+	return args
 }
 
 func (l layout) controllerManagerArgs() []string {
 	return append(l.clientArgs(),
-		"--controllers="+strings.Join(l.controllers, ","),
+		"--controllers="+strings.Join(l.controllerNames(), ","),
 		"--secure-port=0",
 		"--use-service-account-credentials=false",
 		"--service-account-private-key-file="+l.path("pki", "sa.key"),
@@ -166,6 +181,44 @@ func (l layout) nodesimArgs() []string {
 		args = append(args, "--termination-grace="+l.terminationGrace)
 	}
 	return args
+}
+
+// controllerNames are the controllers in the controller manager's names:
+// a 1.21 controller manager names some differently ("endpoint", "podgc").
+func (l layout) controllerNames() []string {
+	if l.line == "" {
+		return l.controllers
+	}
+	var out []string
+	for _, c := range l.controllers {
+		name := strings.TrimSuffix(c, "-controller")
+		if old, ok := names121[name]; ok {
+			name = old
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// names121 are the Kubernetes 1.21 names of the controllers whose name
+// changed since (the others are the same without "-controller").
+var names121 = map[string]string{
+	"endpoints":                        "endpoint",
+	"endpointslice-mirroring":          "endpointslicemirroring",
+	"garbage-collector":                "garbagecollector",
+	"persistentvolume-protection":      "pv-protection",
+	"persistentvolumeclaim-protection": "pvc-protection",
+	"pod-garbage-collector":            "podgc",
+	"root-ca-certificate-publisher":    "root-ca-cert-publisher",
+}
+
+// schedulerReadyPath is the scheduler's readiness endpoint (a 1.21
+// scheduler has only /healthz).
+func (l layout) schedulerReadyPath() string {
+	if l.line != "" {
+		return "/healthz"
+	}
+	return "/readyz"
 }
 
 // freePorts returns n distinct free TCP ports on 127.0.0.1. Another process

@@ -19,17 +19,27 @@ func TestComponentArgs(t *testing.T) {
 		dir: "/tmp/sieve-cluster-X", etcdPort: 2379, etcdPeerPort: 2380, apiPort: 6443, schedulerPort: 10259,
 		controllers: []string{"garbage-collector-controller", "namespace-controller"}, nodes: 2,
 	}
-	got := &txtar.Archive{Comment: []byte("Command lines of the embedded components (SIEVE_UPDATE=1 rewrites).\n")}
-	for _, spec := range l.componentArgs() {
-		name := spec.name
-		switch spec.wait {
-		case waitReady:
-			name += " (waits for /readyz)"
-		case waitServing:
-			name += " (waits for /version)"
+	got := &txtar.Archive{Comment: []byte("Command lines of the embedded components (SIEVE_UPDATE=1 rewrites), of\nthe default line and of Kubernetes 1.21.\n")}
+	for _, line := range []string{"", "1.21"} {
+		l.line = line
+		for _, spec := range l.componentArgs() {
+			name := spec.name
+			if line != "" {
+				if !spec.line {
+					continue // the default binary's, as above
+				}
+				name += " " + line
+			}
+			switch spec.wait {
+			case waitReady:
+				name += " (waits for /readyz)"
+			case waitServing:
+				name += " (waits for /version)"
+			}
+			got.Files = append(got.Files, txtar.File{Name: name, Data: []byte(strings.Join(spec.args, "\n") + "\n")})
 		}
-		got.Files = append(got.Files, txtar.File{Name: name, Data: []byte(strings.Join(spec.args, "\n") + "\n")})
 	}
+	l.line = ""
 	got.Files = append(got.Files, txtar.File{
 		Name: "builtin statefulset",
 		Data: []byte(strings.Join(BuiltinCommand("sieve-controlplane", "statefulset", "/proxy/kubeconfig"), "\n") + "\n"),

@@ -30,6 +30,13 @@ type Options struct {
 	// TerminationGrace is how long a deleted pod stays terminating before
 	// the simulated kubelet removes it (default 500ms).
 	TerminationGrace time.Duration
+	// Kubernetes is an older minor version whose kube-apiserver,
+	// kube-controller-manager and kube-scheduler to run
+	// (controlplane.Lines: "1.21"); "" is the binary's own.
+	Kubernetes string
+	// LineBinary is that version's binary (default: the one
+	// controlplane.EnsureLine finds, or builds on first use).
+	LineBinary string
 }
 
 // DefaultControllers returns the kube-controller-manager controllers a

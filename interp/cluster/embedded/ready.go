@@ -120,7 +120,7 @@ func (c *Cluster) nodesReady(ctx context.Context, client kubernetes.Interface) b
 // schedulerReady asks the scheduler's /readyz; it serves a self-signed
 // certificate on loopback, which is not verified.
 func (c *Cluster) schedulerReady(ctx context.Context, client *http.Client) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.layout.schedulerURL()+"/readyz", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.layout.schedulerURL()+c.layout.schedulerReadyPath(), nil)
 	if err != nil {
 		return false
 	}

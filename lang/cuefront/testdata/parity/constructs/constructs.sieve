@@ -123,6 +123,7 @@ test basic {
   invariants [one_leader, all_bound, defaulted]
   plans      [crash_between_writes, time_travel, skip_deletion, combined]
   runs       3
+  kubernetes "1.21"
 }
 
 test derived : basic {

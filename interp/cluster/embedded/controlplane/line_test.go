@@ -1,0 +1,33 @@
+package controlplane
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// TestLines holds the lines the embedded backend has equal to the ones a
+// spec may choose (ir.KubernetesLines), each with its module in the
+// repository and the version it names in its go.mod.
+func TestLines(t *testing.T) {
+	if got := LineVersions(); !slices.Equal(got, ir.KubernetesLines) {
+		t.Errorf("controlplane.Lines %v, ir.KubernetesLines %v: want the same", got, ir.KubernetesLines)
+	}
+	for _, l := range Lines {
+		mod, err := os.ReadFile(filepath.Join("..", "..", "..", "..", l.Dir, "go.mod"))
+		if err != nil {
+			t.Errorf("Kubernetes %s: %v", l.Version, err)
+			continue
+		}
+		if !strings.Contains(string(mod), "k8s.io/kubernetes v"+l.Version+".") {
+			t.Errorf("Kubernetes %s: %s/go.mod does not require k8s.io/kubernetes v%s.x", l.Version, l.Dir, l.Version)
+		}
+	}
+	if _, err := LookupLine("1.20"); err == nil || !strings.Contains(err.Error(), "1.21") {
+		t.Errorf("LookupLine(1.20): %v, want an error naming the lines there are", err)
+	}
+}
