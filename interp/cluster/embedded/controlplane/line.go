@@ -139,7 +139,7 @@ func buildLine(ctx context.Context, l Line, moduleDir, out string, progress io.W
 	if err != nil {
 		return fmt.Errorf("building the Kubernetes %s control plane: the go command is not on PATH", l.Version)
 	}
-	fmt.Fprintf(progress, "building the Kubernetes %s control plane (first use, ~20 min on 2 cores)...\n", l.Version)
+	fmt.Fprintf(progress, "building the Kubernetes %s control plane (first use, ~12 min on 2 cores)...\n", l.Version)
 	start := time.Now()
 	work := base + "-work"
 	defer os.RemoveAll(work)
