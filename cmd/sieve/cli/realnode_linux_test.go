@@ -234,7 +234,7 @@ evictionHard: {memory.available: "100Mi", nodefs.available: "1%%", imagefs.avail
 
 	containerd := daemon(t, dir, "containerd", "containerd", "--config", filepath.Join(dir, "containerd.toml"))
 	kube := daemon(t, dir, "kubelet", kubelet, "--config", filepath.Join(dir, "kubelet.yaml"), "--kubeconfig", kubeconfig,
-		"--root-dir", filepath.Join(dir, "kubelet"), "--hostname-override", nodeName, "--node-ip", nodeIP)
+		"--root-dir", filepath.Join(dir, "kubelet"), "--hostname-override", nodeName, "--node-ip", nodeIP, "--v=1")
 	t.Cleanup(func() {
 		deletePods(t, cs)
 		stop(kube)
@@ -291,8 +291,9 @@ func waitNodeReady(t *testing.T, cs kubernetes.Interface, dir string) {
 		t.Logf("node %s Ready (kubelet %s, %s)", nodeName, n.Status.NodeInfo.KubeletVersion, n.Status.NodeInfo.ContainerRuntimeVersion)
 		return
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "kubelet.log"))
-	t.Fatalf("node %s not Ready after 2 minutes; kubelet log:\n%s", nodeName, tail(b, 40))
+	kubelet, _ := os.ReadFile(filepath.Join(dir, "kubelet.log"))
+	containerd, _ := os.ReadFile(filepath.Join(dir, "containerd.log"))
+	t.Fatalf("node %s not Ready after 2 minutes; kubelet log:\n%s\ncontainerd log:\n%s", nodeName, tail(kubelet, 40), tail(containerd, 20))
 }
 
 func nodeReady(n *corev1.Node) bool {
