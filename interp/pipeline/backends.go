@@ -38,10 +38,15 @@ type Backend struct {
 
 // For is the backend for test t: the test's Kubernetes line unless the
 // backend names one already (the command line's --kubernetes wins over
-// the spec).
+// the spec). On another backend, whose cluster runs its own version, a
+// test's line is told to Progress and left out.
 func (b Backend) For(t *ir.Test) Backend {
-	if b.Kubernetes == "" && kind(b) == "embedded" {
+	switch {
+	case t.Kubernetes == "" || b.Kubernetes != "":
+	case kind(b) == "embedded":
 		b.Kubernetes = t.Kubernetes
+	case b.Progress != nil:
+		fmt.Fprintf(b.Progress, "warning: test %s: kubernetes %q applies to the embedded backend; the %s backend runs its cluster's own version\n", t.Name, t.Kubernetes, kind(b))
 	}
 	return b
 }

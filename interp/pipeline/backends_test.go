@@ -18,8 +18,12 @@ func TestBackendKubernetes(t *testing.T) {
 	if got := (Backend{Kubernetes: "1.21"}).For(&ir.Test{}).Kubernetes; got != "1.21" {
 		t.Errorf("--kubernetes 1.21, test of the default: line %q, want 1.21 (the command line wins)", got)
 	}
-	if got := (Backend{Name: "kubeconfig", Kubeconfig: "k"}).For(old).Kubernetes; got != "" {
+	var warn strings.Builder
+	if got := (Backend{Name: "kubeconfig", Kubeconfig: "k", Progress: &warn}).For(old).Kubernetes; got != "" {
 		t.Errorf("kubeconfig backend: line %q, want none (the cluster runs its own)", got)
+	}
+	if !strings.Contains(warn.String(), `kubernetes "1.21" applies to the embedded backend`) {
+		t.Errorf("kubeconfig backend, test of 1.21: told %q, want a warning", warn.String())
 	}
 	for _, tc := range []struct {
 		b    Backend
