@@ -17,8 +17,12 @@ go vet ./... ./controlplane/...
 # real-node test (docs/scale-out.md), built with GOWORK=off.
 (cd realnode && GOWORK=off go vet ./...)
 go test -timeout 40m ./... ./controlplane/...
-go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 15s ./lang/syntax
-go test -run '^$' -fuzz '^FuzzCUE$' -fuzztime 10s ./lang/cuefront
-go test -run '^$' -fuzz '^FuzzPath$' -fuzztime 5s ./lang/ir
-go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./interp/planfile
-go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./interp/trace
+# Fuzz budgets are counts of executions, not durations: with a duration,
+# Go 1.26's fuzz coordinator can fail a target with a bare "context
+# deadline exceeded" when the time runs out (golang/go#75804, fixed in
+# Go 1.27), as it did for interp/trace in CI.
+go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 200000x ./lang/syntax
+go test -run '^$' -fuzz '^FuzzCUE$' -fuzztime 60x ./lang/cuefront
+go test -run '^$' -fuzz '^FuzzPath$' -fuzztime 50000x ./lang/ir
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 50000x ./interp/planfile
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10000x ./interp/trace
