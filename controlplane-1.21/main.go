@@ -4,7 +4,7 @@
 // sieve's embedded backend (embedded.Options.Kubernetes "1.21"); etcd and
 // the node simulator come from the default sieve-controlplane. It
 // understands the flags of that binary's component runner that the
-// backend gives these components: --sieve-lifeline, --sieve-wait-ready
+// backend gives these components: --sieve-lifeline, --sieve-wait-healthy
 // and --sieve-wait-serving. Not a user interface.
 //
 // Its module is outside the workspace (GOWORK=off): its Kubernetes
@@ -34,7 +34,7 @@ import (
 // Flags of the component runner (see controlplane/component).
 const (
 	flagLifeline    = "--sieve-lifeline"
-	flagWaitReady   = "--sieve-wait-ready"
+	flagWaitHealthy = "--sieve-wait-healthy"
 	flagWaitServing = "--sieve-wait-serving"
 )
 
@@ -65,8 +65,8 @@ func run(name string, args []string) error {
 		switch a {
 		case flagLifeline:
 			lifeline = true
-		case flagWaitReady:
-			wait = "/readyz"
+		case flagWaitHealthy:
+			wait = "/healthz"
 		case flagWaitServing:
 			wait = "/version"
 		default:

@@ -67,13 +67,14 @@ func newAPIServerCommand() *cobra.Command {
 	return cmd
 }
 
-// runAPIServerChain is app.Run without the OpenAPI v2 document of the
-// built-in APIs, which the API server otherwise builds from every route
-// before it serves (about a tenth of its start-up CPU, on the path to
-// ready). /openapi/v3, which kubectl uses since 1.27 (explain, validation,
-// apply), stays complete; /openapi/v2 describes only the custom resources
-// (the apiextensions server builds it, and needs it to publish the CRDs'
-// schemas in v3 too).
+// runAPIServerChain is app.Run with two differences on the path to ready.
+// It leaves out the OpenAPI v2 document of the built-in APIs, which the
+// API server otherwise builds from every route before it serves (about a
+// tenth of its start-up CPU). /openapi/v3, which kubectl uses since 1.27
+// (explain, validation, apply), stays complete; /openapi/v2 describes only
+// the custom resources (the apiextensions server builds it, and needs it to
+// publish the CRDs' schemas in v3 too). And its bootstrap hooks start at
+// once (see bootstrapHooks).
 func runAPIServerChain(ctx context.Context, opts options.CompletedOptions) error {
 	if opts.InformerName == nil {
 		name, err := cache.NewInformerName(APIServer)
@@ -88,12 +89,19 @@ func runAPIServerChain(ctx context.Context, opts options.CompletedOptions) error
 	}
 	config.KubeAPIs.ControlPlane.Generic.OpenAPIConfig = nil
 	config.Aggregator.GenericConfig.OpenAPIConfig = nil
+	rolesReady, err := bootstrapHooks(config.KubeAPIs.ControlPlane.Generic)
+	if err != nil {
+		return err
+	}
 	completed, err := config.Complete()
 	if err != nil {
 		return err
 	}
 	server, err := apiserver.CreateServerChain(completed)
 	if err != nil {
+		return err
+	}
+	if err := server.GenericAPIServer.AddReadyzChecks(rolesReady); err != nil {
 		return err
 	}
 	prepared, err := server.PrepareRun()

@@ -26,11 +26,11 @@ const (
 	// FlagLifeline makes the process exit when file descriptor 3 reaches end
 	// of file, that is when the parent that holds the write end dies.
 	FlagLifeline = "--sieve-lifeline"
-	// FlagWaitReady makes a client component wait until the API server of
-	// its --kubeconfig answers /readyz before it starts, so that it can be
-	// started in parallel with the API server without the component's own
-	// one-second polling.
-	FlagWaitReady = "--sieve-wait-ready"
+	// FlagWaitHealthy makes a client component wait until the API server
+	// of its --kubeconfig answers /healthz before it starts, so that it can
+	// be started in parallel with the API server without the component's
+	// own one-second polling of /healthz (the controller manager's).
+	FlagWaitHealthy = "--sieve-wait-healthy"
 	// FlagWaitServing makes a client component wait only until the API
 	// server serves requests (/version), before its post-start hooks have
 	// finished: enough for a component that only lists and watches with
@@ -80,7 +80,7 @@ func Run(name string, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("unknown component %q (want one of %s)", name, strings.Join(Names(), ", "))
 	}
 	args, lifeline := takeFlag(args, FlagLifeline)
-	args, waitReady := takeFlag(args, FlagWaitReady)
+	args, waitHealthy := takeFlag(args, FlagWaitHealthy)
 	args, waitServing := takeFlag(args, FlagWaitServing)
 	if lifeline {
 		go watchLifeline()
@@ -90,9 +90,9 @@ func Run(name string, args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if waitReady || waitServing {
-		path := "/readyz"
-		if !waitReady {
+	if waitHealthy || waitServing {
+		path := "/healthz"
+		if !waitHealthy {
 			path = "/version"
 		}
 		if err := waitAPI(ctx, kubeconfigArg(args), path); err != nil {

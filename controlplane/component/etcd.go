@@ -9,7 +9,11 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/client/pkg/v3/transport"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.etcd.io/etcd/server/v3/etcdserver/api/v3client"
+
+	"github.com/sievetool/sieve/interp/cluster/embedded/seed"
 )
 
 // etcdFlags are the arguments of the etcd component.
@@ -17,6 +21,7 @@ type etcdFlags struct {
 	name, dataDir, clientURL, peerURL string
 	certFile, keyFile, caFile         string
 	maxTxnOps                         uint
+	seed                              string
 }
 
 func parseEtcdFlags(args []string, stderr io.Writer) (etcdFlags, error) {
@@ -31,6 +36,7 @@ func parseEtcdFlags(args []string, stderr io.Writer) (etcdFlags, error) {
 	fs.StringVar(&f.keyFile, "key-file", "", "key of --cert-file (required)")
 	fs.StringVar(&f.caFile, "trusted-ca-file", "", "CA that client and peer certificates must be signed by (required)")
 	fs.UintVar(&f.maxTxnOps, "max-txn-ops", 1<<20, "most operations in one transaction (a reset deletes in one)")
+	fs.StringVar(&f.seed, "seed", "", "file of keys to write once etcd is ready (see package seed)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -90,6 +96,9 @@ func runEtcd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	select {
 	case <-e.Server.ReadyNotify():
 		fmt.Fprintf(stderr, "etcd ready at %s\n", f.clientURL)
+		if f.seed != "" {
+			loadSeed(ctx, e, f.seed, stderr)
+		}
 	case err := <-e.Err():
 		return fmt.Errorf("etcd: %w", err)
 	case <-ctx.Done():
@@ -101,4 +110,30 @@ func runEtcd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case <-ctx.Done():
 		return nil
 	}
+}
+
+// loadSeed writes the keys of the seed file at path in one transaction.
+// The API server's bootstrap creates whatever a seed lacks, so a seed
+// that cannot be read or written is only warned about. The API server
+// connects while this runs, but reaches the seeded keys only in its
+// bootstrap, a second later; were it sooner, it would find some keys in
+// place and create the others, and the seed would write the same objects
+// over them.
+func loadSeed(ctx context.Context, e *embed.Etcd, path string, stderr io.Writer) {
+	kvs, err := seed.Read(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "warning: etcd: seed not used: %v\n", err)
+		return
+	}
+	cli := v3client.New(e.Server)
+	defer cli.Close()
+	ops := make([]clientv3.Op, len(kvs))
+	for i, kv := range kvs {
+		ops[i] = clientv3.OpPut(kv.Key, string(kv.Value))
+	}
+	if _, err := cli.Txn(ctx).Then(ops...).Commit(); err != nil {
+		fmt.Fprintf(stderr, "warning: etcd: seed not used: %v\n", err)
+		return
+	}
+	fmt.Fprintf(stderr, "etcd seeded with %d keys from %s\n", len(kvs), path)
 }

@@ -17,7 +17,7 @@ const pollInterval = 25 * time.Millisecond
 // answers 200.
 func waitAPI(ctx context.Context, kubeconfig, path string) error {
 	if kubeconfig == "" {
-		return fmt.Errorf("%s and %s need --kubeconfig", FlagWaitReady, FlagWaitServing)
+		return fmt.Errorf("%s and %s need --kubeconfig", FlagWaitHealthy, FlagWaitServing)
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {

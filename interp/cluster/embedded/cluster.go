@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
+	"github.com/sievetool/sieve/interp/cluster/embedded/seed"
 )
 
 // Cluster is an embedded control plane. Its methods are safe for
@@ -30,6 +32,9 @@ type Cluster struct {
 	etcd     *clientv3.Client
 	etcdTLS  *tls.Config // the client certificate etcd requires
 	baseline *snapshot
+	// seed is where the etcd seed of the API server's binary is kept
+	// (controlplane.SeedPath), "" if nowhere.
+	seed string
 }
 
 var _ cluster.Backend = (*Cluster)(nil)
@@ -75,7 +80,7 @@ func (c *Cluster) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := c.prepare(); err != nil {
+	if err := c.prepare(binary); err != nil {
 		return err
 	}
 	if err := c.spawnAll(binary); err != nil {
@@ -84,7 +89,13 @@ func (c *Cluster) start(ctx context.Context) error {
 	if err := c.waitReady(ctx); err != nil {
 		return err
 	}
-	return c.connectEtcd(ctx)
+	if err := c.connectEtcd(ctx); err != nil {
+		return err
+	}
+	if c.seed != "" && c.layout.seed == "" {
+		c.writeSeed()
+	}
+	return nil
 }
 
 // ensureBinary sets Options.Binary, when empty, to the binary
@@ -121,8 +132,9 @@ func (c *Cluster) binary() (string, error) {
 
 // prepare makes the temporary directory (named after this process, after
 // removing those of processes that died without removing theirs), picks
-// ports and writes the credentials and the kubeconfig.
-func (c *Cluster) prepare() error {
+// ports, writes the credentials and the kubeconfig, and finds the etcd
+// seed.
+func (c *Cluster) prepare(binary string) error {
 	controllers, err := c.opts.controllers()
 	if err != nil {
 		return err
@@ -152,6 +164,10 @@ func (c *Cluster) prepare() error {
 		return err
 	}
 	c.rest = creds.restConfig(c.layout)
+	c.seed = controlplane.SeedPath(c.componentBinary(binary, true))
+	if _, err := os.Stat(c.seed); c.seed != "" && err == nil {
+		c.layout.seed = c.seed
+	}
 	if c.etcdTLS, err = creds.etcdTLS(); err != nil {
 		return err
 	}
@@ -168,17 +184,36 @@ func (c *Cluster) spawnAll(binary string) error {
 	defer r.Close()
 	c.lifeline = w
 	for _, spec := range c.layout.componentArgs() {
-		bin := binary
-		if spec.line && c.layout.line != "" {
-			bin = c.opts.LineBinary
-		}
-		p, err := spawn(bin, c.layout.path("logs"), spec, r)
+		p, err := spawn(c.componentBinary(binary, spec.line), c.layout.path("logs"), spec, r)
 		if err != nil {
 			return err
 		}
 		c.procs = append(c.procs, p)
 	}
 	return nil
+}
+
+// componentBinary is the binary of a component: binary, or the older
+// line's when the cluster runs one and the component is one of the line's.
+func (c *Cluster) componentBinary(binary string, line bool) string {
+	if line && c.layout.line != "" {
+		return c.opts.LineBinary
+	}
+	return binary
+}
+
+// writeSeed writes the etcd seed from the first checkpoint, which holds
+// what the API server's bootstrap wrote and nothing else yet. The seed
+// only saves time, so failing to write it is not an error.
+func (c *Cluster) writeSeed() {
+	var kvs []seed.KV
+	for key, e := range c.baseline.entries {
+		if seed.Seeded(key) {
+			kvs = append(kvs, seed.KV{Key: key, Value: e.value})
+		}
+	}
+	slices.SortFunc(kvs, func(a, b seed.KV) int { return strings.Compare(a.Key, b.Key) })
+	_ = seed.Write(c.seed, kvs)
 }
 
 // Stop kills every component and removes the temporary directory. It may

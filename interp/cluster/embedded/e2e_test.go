@@ -2,7 +2,12 @@ package embedded_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +22,9 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
+	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/interp/cluster/embedded/seed"
 )
 
 // waitTimeout bounds every wait of the end-to-end tests.
@@ -251,5 +258,97 @@ func TestParallelClusters(t *testing.T) {
 		waitFor(t, fmt.Sprintf("2 Ready pods on cluster %d", i), func() (bool, error) {
 			return countPods(context.Background(), client, "default", "app=app", podReady) == 2, nil
 		})
+	}
+}
+
+// TestBootstrapObjects checks that a started cluster has what the API
+// server's bootstrap creates (the control plane runs it without the stock
+// hooks' first second, and the roles outside /healthz): the roles and
+// bindings of RBAC's bootstrap policy and the system priority classes,
+// present when Start returns. It starts a cluster without the etcd seed,
+// which writes the seed, and one with it.
+func TestBootstrapObjects(t *testing.T) {
+	bin := embeddedtest.ControlPlane(t)
+	path := controlplane.SeedPath(bin)
+	if path == "" {
+		t.Skipf("%s is not in the control-plane cache, so it has no seed", bin)
+	}
+	for _, seeded := range []bool{false, true} {
+		t.Run(fmt.Sprintf("seeded=%v", seeded), func(t *testing.T) {
+			if !seeded {
+				if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					t.Fatal(err)
+				}
+			}
+			c := embeddedtest.Start(t, embedded.Options{Binary: bin})
+			checkBootstrapObjects(t, kubernetes.NewForConfigOrDie(c.RESTConfig()))
+			log, err := os.ReadFile(filepath.Join(c.Dir(), "logs", "etcd.log"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(log), "etcd seeded with"); got != seeded {
+				t.Errorf("etcd log says seeded: %v, want %v:\n%s", got, seeded, log)
+			}
+			kvs, err := seed.Read(path)
+			if err != nil {
+				t.Fatalf("the cluster left no seed: %v", err)
+			}
+			if len(kvs) < 100 {
+				t.Errorf("the seed holds %d keys, want the hundred and more objects of the bootstrap", len(kvs))
+			}
+		})
+	}
+}
+
+func checkBootstrapObjects(t *testing.T, client kubernetes.Interface) {
+	t.Helper()
+	ctx := context.Background()
+	rbac := client.RbacV1()
+	gets := map[string]func() error{
+		"clusterrole cluster-admin": func() error {
+			_, err := rbac.ClusterRoles().Get(ctx, "cluster-admin", metav1.GetOptions{})
+			return err
+		},
+		"clusterrole system:controller:statefulset-controller": func() error {
+			_, err := rbac.ClusterRoles().Get(ctx, "system:controller:statefulset-controller", metav1.GetOptions{})
+			return err
+		},
+		"clusterrolebinding system:kube-scheduler": func() error {
+			_, err := rbac.ClusterRoleBindings().Get(ctx, "system:kube-scheduler", metav1.GetOptions{})
+			return err
+		},
+		"role kube-system/extension-apiserver-authentication-reader": func() error {
+			_, err := rbac.Roles("kube-system").Get(ctx, "extension-apiserver-authentication-reader", metav1.GetOptions{})
+			return err
+		},
+		"rolebinding kube-public/system:controller:bootstrap-signer": func() error {
+			_, err := rbac.RoleBindings("kube-public").Get(ctx, "system:controller:bootstrap-signer", metav1.GetOptions{})
+			return err
+		},
+		"priorityclass system-node-critical": func() error {
+			_, err := client.SchedulingV1().PriorityClasses().Get(ctx, "system-node-critical", metav1.GetOptions{})
+			return err
+		},
+		"priorityclass system-cluster-critical": func() error {
+			_, err := client.SchedulingV1().PriorityClasses().Get(ctx, "system-cluster-critical", metav1.GetOptions{})
+			return err
+		},
+	}
+	for what, get := range gets {
+		if err := get(); err != nil {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	readyz, err := client.Discovery().RESTClient().Get().AbsPath("/readyz").Param("verbose", "true").DoRaw(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"[+]sieve-bootstrap-roles ok", "[+]poststarthook/sieve/scheduling/bootstrap-system-priority-classes ok"} {
+		if !strings.Contains(string(readyz), want) {
+			t.Errorf("/readyz?verbose lacks %q:\n%s", want, readyz)
+		}
+	}
+	if strings.Contains(string(readyz), "poststarthook/rbac/bootstrap-roles") {
+		t.Errorf("/readyz?verbose lists the stock hook rbac/bootstrap-roles, which should be disabled:\n%s", readyz)
 	}
 }

@@ -23,6 +23,8 @@ type layout struct {
 	// line is the older Kubernetes version of the API server, controller
 	// manager and scheduler ("": the binary's own).
 	line string
+	// seed is the etcd seed file to start etcd with ("": none).
+	seed string
 }
 
 func (l layout) path(elem ...string) string {
@@ -41,7 +43,7 @@ func (l layout) componentArgs() []componentSpec {
 	return []componentSpec{
 		{name: "etcd", args: l.etcdArgs()},
 		{name: "kube-apiserver", args: l.apiServerArgs(), env: apiServerEnv(), line: true},
-		{name: "kube-controller-manager", args: l.controllerManagerArgs(), wait: waitReady, line: true},
+		{name: "kube-controller-manager", args: l.controllerManagerArgs(), wait: waitHealthy, line: true},
 		{name: "kube-scheduler", args: l.schedulerArgs(), wait: waitServing, line: true},
 		{name: "nodesim", args: l.nodesimArgs(), wait: waitServing},
 	}
@@ -76,13 +78,15 @@ const (
 	// scheduler and the node simulator only list, watch and write with an
 	// admin identity, which works before the post-start hooks finish.
 	waitServing
-	// waitReady waits for /readyz. The controller manager checks /healthz
-	// itself and sleeps a whole second when it fails.
-	waitReady
+	// waitHealthy waits for /healthz, which the controller manager checks
+	// itself, sleeping a whole second when it fails. It does not wait for
+	// the bootstrap roles (the API server's /readyz does): the controller
+	// manager runs with an admin identity.
+	waitHealthy
 )
 
 func (l layout) etcdArgs() []string {
-	return []string{
+	args := []string{
 		"--data-dir=" + l.path("etcd"),
 		"--listen-client-url=" + l.etcdURL(),
 		fmt.Sprintf("--listen-peer-url=https://127.0.0.1:%d", l.etcdPeerPort),
@@ -90,6 +94,10 @@ func (l layout) etcdArgs() []string {
 		"--key-file=" + l.path("pki", "etcd.key"),
 		"--trusted-ca-file=" + l.path("pki", "ca.crt"),
 	}
+	if l.seed != "" {
+		args = append(args, "--seed="+l.seed)
+	}
+	return args
 }
 
 func (l layout) apiServerArgs() []string {

@@ -31,8 +31,8 @@ func TestComponentArgs(t *testing.T) {
 				name += " " + line
 			}
 			switch spec.wait {
-			case waitReady:
-				name += " (waits for /readyz)"
+			case waitHealthy:
+				name += " (waits for /healthz)"
 			case waitServing:
 				name += " (waits for /version)"
 			}

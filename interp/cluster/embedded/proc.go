@@ -15,7 +15,7 @@ import (
 // controlplane module).
 const (
 	flagLifeline    = "--sieve-lifeline"
-	flagWaitReady   = "--sieve-wait-ready"
+	flagWaitHealthy = "--sieve-wait-healthy"
 	flagWaitServing = "--sieve-wait-serving"
 )
 
@@ -34,8 +34,8 @@ type proc struct {
 func spawn(binary, logDir string, spec componentSpec, lifeline *os.File) (*proc, error) {
 	args := append([]string{spec.name, flagLifeline}, spec.args...)
 	switch spec.wait {
-	case waitReady:
-		args = append(args, flagWaitReady)
+	case waitHealthy:
+		args = append(args, flagWaitHealthy)
 	case waitServing:
 		args = append(args, flagWaitServing)
 	}

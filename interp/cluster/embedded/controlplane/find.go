@@ -104,6 +104,19 @@ func besideExecutable() string {
 	return p
 }
 
+// SeedPath returns where the etcd seed of the control-plane binary bin is
+// kept (see package seed): beside it when bin is a build in the default
+// cache, so that pruning the build removes its seed, and "" when bin is
+// elsewhere (SIEVE_CONTROLPLANE, beside the sieve executable), which gets
+// no seed.
+func SeedPath(bin string) string {
+	dir, err := cacheDir(Options{})
+	if err != nil || filepath.Dir(filepath.Dir(bin)) != dir {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(bin), "bootstrap.seed")
+}
+
 // cachedPath is where the binary for src lives in the cache.
 func cachedPath(opts Options, src source) (string, error) {
 	dir, err := cacheDir(opts)

@@ -46,6 +46,22 @@ func TestFindCache(t *testing.T) {
 	}
 }
 
+// TestSeedPath keeps a seed beside a build in the default cache, and none
+// for a binary elsewhere.
+func TestSeedPath(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	build := filepath.Join(cache, "sieve", "controlplane", "src-0123", Name())
+	if got, want := SeedPath(build), filepath.Join(filepath.Dir(build), "bootstrap.seed"); got != want {
+		t.Errorf("SeedPath(%q) = %q, want %q", build, got, want)
+	}
+	for _, bin := range []string{filepath.Join(t.TempDir(), Name()), filepath.Join(cache, "sieve", Name())} {
+		if got := SeedPath(bin); got != "" {
+			t.Errorf("SeedPath(%q) = %q, want none", bin, got)
+		}
+	}
+}
+
 // TestEnsureWithoutGo says what to do when the go command is missing.
 func TestEnsureWithoutGo(t *testing.T) {
 	t.Setenv(Env, "")

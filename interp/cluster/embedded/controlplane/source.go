@@ -27,7 +27,7 @@ type source struct {
 // rootPackages are the packages of the root module that the control plane
 // imports, relative to the repository root. Their sources are part of the
 // cache key of a build from a checkout (a test holds the list true).
-var rootPackages = []string{"interp/cluster/embedded/nodesim"}
+var rootPackages = []string{"interp/cluster/embedded/nodesim", "interp/cluster/embedded/seed"}
 
 // locateSource prefers the checkout this package was compiled from, when
 // it is still there, and falls back to the module version recorded in the
