@@ -42,42 +42,73 @@ func Ensure(ctx context.Context, opts Options) (string, error) {
 // buildLocked builds the binary into out unless another process did while
 // this one waited for the lock.
 func buildLocked(ctx context.Context, opts Options, src source, out string) error {
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return fmt.Errorf("building the control plane: %w", err)
-	}
-	unlock, err := filelock.Lock(filepath.Join(filepath.Dir(out), "build.lock"))
-	if err != nil {
-		return fmt.Errorf("control plane build lock: %w", err)
-	}
-	defer unlock()
-	if _, err := os.Stat(out); err == nil {
-		return nil
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		return fmt.Errorf("building the control plane: the go command is not on PATH (install Go ≥%s or run `sieve setup` on a machine that has it, or set %s)", goVersion, Env)
-	}
 	progress := opts.Progress
 	if progress == nil {
 		progress = io.Discard
 	}
-	fmt.Fprintf(progress, "building the control plane (first use, ~15 min on 2 cores)...\n")
-	start := time.Now()
-	tmp := out + ".tmp"
-	if src.dir != "" {
-		err = buildFromCheckout(ctx, goBin, src.dir, tmp)
-	} else {
-		err = buildFromModule(ctx, goBin, src.version, tmp)
+	err := buildOnce(buildJob{
+		what:     "the control plane",
+		took:     "~15 min on 2 cores",
+		lock:     filepath.Join(filepath.Dir(out), "build.lock"),
+		out:      out,
+		progress: progress,
+		noGo:     fmt.Sprintf("install Go ≥%s or run `sieve setup` on a machine that has it, or set %s", goVersion, Env),
+		build: func(goBin, tmp string) error {
+			if src.dir != "" {
+				return buildFromCheckout(ctx, goBin, src.dir, tmp)
+			}
+			return buildFromModule(ctx, goBin, src.version, tmp)
+		},
+	})
+	if err == nil {
+		prune(filepath.Dir(filepath.Dir(out)), filepath.Base(filepath.Dir(out)), progress)
 	}
+	return err
+}
+
+// buildJob is one build of a control-plane binary.
+type buildJob struct {
+	what, took string    // what is built, how long a first build takes
+	lock, out  string    // the lock file held while building, the binary
+	progress   io.Writer // where the build says it starts and ends (nil: nowhere)
+	noGo       string    // what to do when there is no go command
+	build      func(goBin, tmp string) error
+}
+
+// buildOnce runs job.build, which writes the binary to a temporary file
+// beside job.out, and moves the file to job.out, all under job.lock; it
+// does nothing if job.out exists once it holds the lock (another process
+// built it meanwhile).
+func buildOnce(job buildJob) error {
+	if err := os.MkdirAll(filepath.Dir(job.out), 0o755); err != nil {
+		return fmt.Errorf("building %s: %w", job.what, err)
+	}
+	unlock, err := filelock.Lock(job.lock)
 	if err != nil {
+		return fmt.Errorf("%s build lock: %w", job.what, err)
+	}
+	defer unlock()
+	if _, err := os.Stat(job.out); err == nil {
+		return nil
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return fmt.Errorf("building %s: the go command is not on PATH (%s)", job.what, job.noGo)
+	}
+	if job.progress == nil {
+		job.progress = io.Discard
+	}
+	fmt.Fprintf(job.progress, "building %s (first use, %s)...\n", job.what, job.took)
+	start := time.Now()
+	tmp := job.out + ".tmp"
+	if err := job.build(goBin, tmp); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("building the control plane: %w", err)
+		return fmt.Errorf("building %s: %w", job.what, err)
 	}
-	if err := os.Rename(tmp, out); err != nil {
-		return fmt.Errorf("building the control plane: %w", err)
+	if err := os.Rename(tmp, job.out); err != nil {
+		return fmt.Errorf("building %s: %w", job.what, err)
 	}
-	fmt.Fprintf(progress, "built the control plane in %s: %s\n", time.Since(start).Round(time.Second), out)
-	prune(filepath.Dir(filepath.Dir(out)), filepath.Base(filepath.Dir(out)), progress)
+	fmt.Fprintf(job.progress, "built %s in %s: %s\n", job.what, time.Since(start).Round(time.Second), job.out)
 	return nil
 }
 

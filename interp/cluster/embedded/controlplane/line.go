@@ -10,9 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
-
-	"github.com/sievetool/sieve/interp/internal/filelock"
 )
 
 // A Line is an older Kubernetes minor version the embedded backend can run
@@ -117,47 +114,28 @@ const openAPIInputs = "openapi-inputs.txt"
 // into the copy with openapi-gen at the version the line pins, and builds
 // with the copy replacing the module (an alternate go.mod, -modfile).
 func buildLine(ctx context.Context, l Line, moduleDir, out string, progress io.Writer) error {
-	if progress == nil {
-		progress = io.Discard
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
 	// One build of a line at a time, in one work directory: the copy of
 	// k8s.io/kubernetes at the same path keeps Go's build cache valid for
 	// the next build of the line.
 	base := filepath.Join(filepath.Dir(filepath.Dir(out)), "k8s-"+l.Version)
-	unlock, err := filelock.Lock(base + ".lock")
-	if err != nil {
-		return fmt.Errorf("control plane build lock: %w", err)
-	}
-	defer unlock()
-	if _, err := os.Stat(out); err == nil {
-		return nil
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		return fmt.Errorf("building the Kubernetes %s control plane: the go command is not on PATH", l.Version)
-	}
-	fmt.Fprintf(progress, "building the Kubernetes %s control plane (first use, ~12 min on 2 cores)...\n", l.Version)
-	start := time.Now()
-	work := base + "-work"
-	defer os.RemoveAll(work)
-	version, err := generateLine(ctx, goBin, moduleDir, work)
-	if err != nil {
-		return fmt.Errorf("building the Kubernetes %s control plane: %w", l.Version, err)
-	}
-	tmp := out + ".tmp"
-	env := []string{"GOWORK=off"}
-	if err := goCmd(ctx, goBin, moduleDir, env, "build", "-modfile", filepath.Join(work, "go.mod"), "-ldflags", versionFlags(version), "-o", tmp, "."); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("building the Kubernetes %s control plane: %w", l.Version, err)
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		return err
-	}
-	fmt.Fprintf(progress, "built the Kubernetes %s control plane in %s: %s\n", l.Version, time.Since(start).Round(time.Second), out)
-	return nil
+	return buildOnce(buildJob{
+		what:     "the Kubernetes " + l.Version + " control plane",
+		took:     "~12 min on 2 cores",
+		lock:     base + ".lock",
+		out:      out,
+		progress: progress,
+		noGo:     fmt.Sprintf("install Go ≥%s", goVersion),
+		build: func(goBin, tmp string) error {
+			work := base + "-work"
+			defer os.RemoveAll(work)
+			version, err := generateLine(ctx, goBin, moduleDir, work)
+			if err != nil {
+				return err
+			}
+			env := []string{"GOWORK=off"}
+			return goCmd(ctx, goBin, moduleDir, env, "build", "-modfile", filepath.Join(work, "go.mod"), "-ldflags", versionFlags(version), "-o", tmp, ".")
+		},
+	})
 }
 
 // versionFlags set the version the components report (the API server's
