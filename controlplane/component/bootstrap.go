@@ -27,7 +27,7 @@ import (
 // wait.Poll(1s), which sleeps a whole second before the first attempt, and
 // /healthz waits for them. bootstrapHooks replaces them with the same work
 // from the first moment, retried every bootstrapRetry, so that the cluster
-// is ready about two seconds sooner:
+// is ready about 1.3 s sooner (docs/controlplane.md):
 //
 //   - sieve/bootstrap-system-priority-classes is a post-start hook.
 //   - The roles take most of a second to create (a few hundred requests),
