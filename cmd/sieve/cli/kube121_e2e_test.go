@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,19 +12,13 @@ import (
 	"github.com/sievetool/sieve/interp/trace"
 )
 
-// kube121Env opts in to TestRunOnKubernetes121: its first run builds
-// Kubernetes 1.21 (sieve setup --kubernetes 1.21).
-const kube121Env = "SIEVE_KUBERNETES_1_21"
-
 // TestRunOnKubernetes121 runs sieve run on a controller that writes
 // policy/v1beta1 PodDisruptionBudgets (testdata/kube121), which the
 // default control plane refuses, and whose test chooses Kubernetes 1.21
 // (kubernetes "1.21"): the reference runs record its create answered 201,
 // and the run exits 0.
 func TestRunOnKubernetes121(t *testing.T) {
-	if os.Getenv(kube121Env) != "1" {
-		t.Skip("builds Kubernetes 1.21 on first use; set " + kube121Env + "=1 to run it")
-	}
+	embeddedtest.NeedKubernetes121(t)
 	bin := embeddedtest.Binary(t)
 	out := t.TempDir()
 	cmd := exec.Command(bin, "run", "testdata/kube121/pdb.sieve", "--max-plans", "3", "--no-cache", "-o", out)

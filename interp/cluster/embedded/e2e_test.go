@@ -14,9 +14,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
@@ -283,7 +286,7 @@ func TestBootstrapObjects(t *testing.T) {
 	for _, seeded := range []bool{false, true} {
 		t.Run(fmt.Sprintf("seeded=%v", seeded), func(t *testing.T) {
 			c := embeddedtest.Start(t, embedded.Options{Binary: bin})
-			checkBootstrapObjects(t, kubernetes.NewForConfigOrDie(c.RESTConfig()))
+			checkBootstrapObjects(t, c.RESTConfig())
 			log, err := os.ReadFile(filepath.Join(c.Dir(), "logs", "etcd.log"))
 			if err != nil {
 				t.Fatal(err)
@@ -302,45 +305,31 @@ func TestBootstrapObjects(t *testing.T) {
 	}
 }
 
-func checkBootstrapObjects(t *testing.T, client kubernetes.Interface) {
+func checkBootstrapObjects(t *testing.T, cfg *rest.Config) {
 	t.Helper()
 	ctx := context.Background()
-	rbac := client.RbacV1()
-	gets := map[string]func() error{
-		"clusterrole cluster-admin": func() error {
-			_, err := rbac.ClusterRoles().Get(ctx, "cluster-admin", metav1.GetOptions{})
-			return err
-		},
-		"clusterrole system:controller:statefulset-controller": func() error {
-			_, err := rbac.ClusterRoles().Get(ctx, "system:controller:statefulset-controller", metav1.GetOptions{})
-			return err
-		},
-		"clusterrolebinding system:kube-scheduler": func() error {
-			_, err := rbac.ClusterRoleBindings().Get(ctx, "system:kube-scheduler", metav1.GetOptions{})
-			return err
-		},
-		"role kube-system/extension-apiserver-authentication-reader": func() error {
-			_, err := rbac.Roles("kube-system").Get(ctx, "extension-apiserver-authentication-reader", metav1.GetOptions{})
-			return err
-		},
-		"rolebinding kube-public/system:controller:bootstrap-signer": func() error {
-			_, err := rbac.RoleBindings("kube-public").Get(ctx, "system:controller:bootstrap-signer", metav1.GetOptions{})
-			return err
-		},
-		"priorityclass system-node-critical": func() error {
-			_, err := client.SchedulingV1().PriorityClasses().Get(ctx, "system-node-critical", metav1.GetOptions{})
-			return err
-		},
-		"priorityclass system-cluster-critical": func() error {
-			_, err := client.SchedulingV1().PriorityClasses().Get(ctx, "system-cluster-critical", metav1.GetOptions{})
-			return err
-		},
+	rbac := func(resource string) schema.GroupVersionResource {
+		return schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: resource}
 	}
-	for what, get := range gets {
-		if err := get(); err != nil {
-			t.Errorf("%s: %v", what, err)
+	priorityClasses := schema.GroupVersionResource{Group: "scheduling.k8s.io", Version: "v1", Resource: "priorityclasses"}
+	dyn := dynamic.NewForConfigOrDie(cfg)
+	for _, o := range []struct {
+		gvr             schema.GroupVersionResource
+		namespace, name string
+	}{
+		{rbac("clusterroles"), "", "cluster-admin"},
+		{rbac("clusterroles"), "", "system:controller:statefulset-controller"},
+		{rbac("clusterrolebindings"), "", "system:kube-scheduler"},
+		{rbac("roles"), "kube-system", "extension-apiserver-authentication-reader"},
+		{rbac("rolebindings"), "kube-public", "system:controller:bootstrap-signer"},
+		{priorityClasses, "", "system-node-critical"},
+		{priorityClasses, "", "system-cluster-critical"},
+	} {
+		if _, err := dyn.Resource(o.gvr).Namespace(o.namespace).Get(ctx, o.name, metav1.GetOptions{}); err != nil {
+			t.Errorf("%s %s/%s: %v", o.gvr.Resource, o.namespace, o.name, err)
 		}
 	}
+	client := kubernetes.NewForConfigOrDie(cfg)
 	readyz, err := client.Discovery().RESTClient().Get().AbsPath("/readyz").Param("verbose", "true").DoRaw(ctx)
 	if err != nil {
 		t.Fatal(err)

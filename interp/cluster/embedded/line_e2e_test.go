@@ -2,7 +2,6 @@ package embedded_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
@@ -18,10 +17,6 @@ import (
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 )
 
-// lineEnv opts in to TestKubernetes121: its first run builds Kubernetes
-// 1.21 (about as long as the default control plane's first build).
-const lineEnv = "SIEVE_KUBERNETES_1_21"
-
 // TestKubernetes121 starts the embedded control plane with the API server,
 // controller manager and scheduler of Kubernetes 1.21 and uses what only
 // that line serves: a policy/v1beta1 PodDisruptionBudget and an
@@ -29,9 +24,7 @@ const lineEnv = "SIEVE_KUBERNETES_1_21"
 // controllers run (a ReplicaSet gets its pods), and Reset removes what
 // was made.
 func TestKubernetes121(t *testing.T) {
-	if os.Getenv(lineEnv) != "1" {
-		t.Skip("builds Kubernetes 1.21 on first use; set " + lineEnv + "=1 to run it")
-	}
+	embeddedtest.NeedKubernetes121(t)
 	c := embeddedtest.Start(t, embedded.Options{Kubernetes: "1.21"})
 	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
 	dyn := dynamic.NewForConfigOrDie(c.RESTConfig())

@@ -129,3 +129,15 @@ func Start(t testing.TB, opts embedded.Options) *embedded.Cluster {
 	}
 	return c
 }
+
+// Kubernetes121Env opts in to the tests that run the Kubernetes 1.21
+// line, whose first use builds it (sieve setup --kubernetes 1.21).
+const Kubernetes121Env = "SIEVE_KUBERNETES_1_21"
+
+// NeedKubernetes121 skips the test unless Kubernetes121Env is 1.
+func NeedKubernetes121(t testing.TB) {
+	t.Helper()
+	if os.Getenv(Kubernetes121Env) != "1" {
+		t.Skip("builds Kubernetes 1.21 on first use; set " + Kubernetes121Env + "=1 to run it")
+	}
+}

@@ -20,9 +20,9 @@ type KV struct {
 	Value []byte `json:"value"`
 }
 
-// Prefixes are the etcd keys a seed holds: what the bootstrap of the API
+// prefixes are the etcd keys a seed holds: what the bootstrap of the API
 // server writes, and nothing a test writes before the cluster is ready.
-func Prefixes() []string {
+func prefixes() []string {
 	return []string{
 		"/registry/clusterroles/",
 		"/registry/clusterrolebindings/",
@@ -34,7 +34,7 @@ func Prefixes() []string {
 
 // Seeded reports whether key belongs in a seed.
 func Seeded(key string) bool {
-	for _, p := range Prefixes() {
+	for _, p := range prefixes() {
 		if strings.HasPrefix(key, p) {
 			return true
 		}
@@ -64,8 +64,8 @@ func Write(path string, kvs []KV) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// Read reads the seed at path. A seed with a key outside Prefixes is an
-// error.
+// Read reads the seed at path. A seed with a key that is not Seeded is
+// an error.
 func Read(path string) ([]KV, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
