@@ -1,7 +1,32 @@
 package embedded
 
+import (
+	"context"
+	"strings"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
 // EtcdEndpoint returns the URL of c's etcd and the directory of its
 // certificates, for tests of who may reach etcd.
 func EtcdEndpoint(c *Cluster) (url, pki string) {
 	return c.layout.etcdURL(), c.layout.path("pki")
+}
+
+// PendingReset returns the keys other than events that a Reset of c
+// would delete or write back now.
+func PendingReset(ctx context.Context, c *Cluster) ([]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, op := range c.baseline.resetOps(resp.Kvs) {
+		if key := string(op.KeyBytes()); !strings.HasPrefix(key, eventsPrefix) {
+			keys = append(keys, key)
+		}
+	}
+	return keys, nil
 }

@@ -57,7 +57,10 @@ func (c *Cluster) probeClient() (kubernetes.Interface, error) {
 }
 
 // settledChecks are the conditions of a settled cluster: scheduler ready,
-// nodes Ready, system namespaces populated by the controller manager.
+// nodes Ready, the kubernetes Service the API server creates after it
+// serves, system namespaces populated by the controller manager. Start
+// takes the first checkpoint once they hold, so that Reset does not delete
+// what the control plane wrote late.
 func (c *Cluster) settledChecks(client kubernetes.Interface) []check {
 	sched := &http.Client{
 		Timeout:   time.Second,
@@ -72,6 +75,10 @@ func (c *Cluster) settledChecks(client kubernetes.Interface) []check {
 			return ok
 		}},
 		{"nodes Ready", func(ctx context.Context) bool { return c.nodesReady(ctx, client) }},
+		{"the kubernetes Service", func(ctx context.Context) bool {
+			_, err := client.CoreV1().Services(metav1.NamespaceDefault).Get(ctx, "kubernetes", metav1.GetOptions{})
+			return err == nil
+		}},
 	}
 	if slices.Contains(c.layout.controllers, "serviceaccount-controller") {
 		checks = append(checks, check{"default service accounts", func(ctx context.Context) bool {

@@ -21,11 +21,14 @@ const registryPrefix = "/registry/"
 const txnOps = 2000
 
 // protectedPrefixes hold keys that the control plane creates and renews on
-// its own (API server identity and endpoint leases, node leases); Reset
-// neither deletes nor restores them.
+// its own (API server identity, endpoint and peer leases, node leases);
+// Reset neither deletes nor restores them. (A peer lease written after the
+// first checkpoint and deleted by a reset is back within moments: a reset
+// that deleted it swept until it gave up.)
 func protectedPrefixes() []string {
 	return []string{
 		"/registry/masterleases/",
+		"/registry/peerserverleases/",
 		"/registry/leases/kube-system/",
 		"/registry/leases/kube-node-lease/",
 	}
