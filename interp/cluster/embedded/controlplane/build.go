@@ -42,16 +42,12 @@ func Ensure(ctx context.Context, opts Options) (string, error) {
 // buildLocked builds the binary into out unless another process did while
 // this one waited for the lock.
 func buildLocked(ctx context.Context, opts Options, src source, out string) error {
-	progress := opts.Progress
-	if progress == nil {
-		progress = io.Discard
-	}
-	err := buildOnce(buildJob{
+	return buildOnce(buildJob{
 		what:     "the control plane",
 		took:     "~15 min on 2 cores",
 		lock:     filepath.Join(filepath.Dir(out), "build.lock"),
 		out:      out,
-		progress: progress,
+		progress: opts.Progress,
 		noGo:     fmt.Sprintf("install Go ≥%s or run `sieve setup` on a machine that has it, or set %s", goVersion, Env),
 		build: func(goBin, tmp string) error {
 			if src.dir != "" {
@@ -60,10 +56,6 @@ func buildLocked(ctx context.Context, opts Options, src source, out string) erro
 			return buildFromModule(ctx, goBin, src.version, tmp)
 		},
 	})
-	if err == nil {
-		prune(filepath.Dir(filepath.Dir(out)), filepath.Base(filepath.Dir(out)), progress)
-	}
-	return err
 }
 
 // buildJob is one build of a control-plane binary.
@@ -76,9 +68,9 @@ type buildJob struct {
 }
 
 // buildOnce runs job.build, which writes the binary to a temporary file
-// beside job.out, and moves the file to job.out, all under job.lock; it
-// does nothing if job.out exists once it holds the lock (another process
-// built it meanwhile).
+// beside job.out, moves the file to job.out and prunes the older builds of
+// the same binary, all under job.lock; it does nothing if job.out exists
+// once it holds the lock (another process built it meanwhile).
 func buildOnce(job buildJob) error {
 	if err := os.MkdirAll(filepath.Dir(job.out), 0o755); err != nil {
 		return fmt.Errorf("building %s: %w", job.what, err)
@@ -109,6 +101,8 @@ func buildOnce(job buildJob) error {
 		return fmt.Errorf("building %s: %w", job.what, err)
 	}
 	fmt.Fprintf(job.progress, "built %s in %s: %s\n", job.what, time.Since(start).Round(time.Second), job.out)
+	entry := filepath.Dir(job.out)
+	prune(filepath.Dir(entry), filepath.Base(entry), filepath.Base(job.out), job.progress)
 	return nil
 }
 

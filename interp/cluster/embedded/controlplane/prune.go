@@ -20,11 +20,12 @@ func touch(p string) {
 	os.Chtimes(p, now, now)
 }
 
-// prune removes the cache entries of dir beyond the keep used last (by the
-// binary's modification time, which Find and the build set), never the
-// entry current, nor one whose build is under way. It reports what it
-// removed to progress.
-func prune(dir, current string, progress io.Writer) {
+// prune removes the builds of dir beyond the keep used last, never the one
+// in the entry current, nor one under way. A build is an entry holding a
+// binary named bin (by its modification time, which Find and the build
+// set), so the default builds and each older line's are kept apart. It
+// reports what it removed to progress.
+func prune(dir, current, bin string, progress io.Writer) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -35,9 +36,9 @@ func prune(dir, current string, progress io.Writer) {
 	}
 	var all []built
 	for _, e := range entries {
-		bin := filepath.Join(dir, e.Name(), Name())
-		fi, err := os.Stat(bin)
-		if !e.IsDir() || e.Name() == current || err != nil || building(bin) {
+		path := filepath.Join(dir, e.Name(), bin)
+		fi, err := os.Stat(path)
+		if !e.IsDir() || e.Name() == current || err != nil || building(path) {
 			continue
 		}
 		all = append(all, built{e.Name(), fi.ModTime()})
