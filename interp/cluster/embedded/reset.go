@@ -165,7 +165,7 @@ func (c *Cluster) sweep(ctx context.Context) error {
 // controller manager goes on writing for a moment about what it did.
 func hasState(ops []clientv3.Op) bool {
 	for _, op := range ops {
-		if !strings.HasPrefix(string(op.KeyBytes()), registryPrefix+"events/") {
+		if !strings.HasPrefix(string(op.KeyBytes()), eventsPrefix) {
 			return true
 		}
 	}

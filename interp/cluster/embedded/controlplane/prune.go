@@ -20,11 +20,11 @@ func touch(p string) {
 	os.Chtimes(p, now, now)
 }
 
-// prune removes the builds of dir beyond the keep used last, never the one
-// in the entry current, nor one under way. A build is an entry holding a
-// binary named bin (by its modification time, which Find and the build
-// set), so the default builds and each older line's are kept apart. It
-// reports what it removed to progress.
+// prune removes the builds in dir beyond the keep used last (by the
+// binary's modification time, which Find and the build set), never the one
+// in entry current nor one under way, and reports what it removed to
+// progress. A build is an entry holding a binary named bin, so the default
+// builds and each older line's are pruned apart.
 func prune(dir, current, bin string, progress io.Writer) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
