@@ -3,8 +3,6 @@ package embedded
 import (
 	"context"
 	"strings"
-
-	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 // EtcdEndpoint returns the URL of c's etcd and the directory of its
@@ -18,12 +16,12 @@ func EtcdEndpoint(c *Cluster) (url, pki string) {
 func PendingReset(ctx context.Context, c *Cluster) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	ops, err := c.pendingOps(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var keys []string
-	for _, op := range c.baseline.resetOps(resp.Kvs) {
+	for _, op := range ops {
 		if key := string(op.KeyBytes()); !strings.HasPrefix(key, eventsPrefix) {
 			keys = append(keys, key)
 		}

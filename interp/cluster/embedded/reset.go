@@ -143,11 +143,10 @@ func (c *Cluster) sweep(ctx context.Context) error {
 		return fmt.Errorf("reset: %w", err)
 	}
 	for pass := 0; pass < sweepPasses; pass++ {
-		resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+		ops, err := c.pendingOps(ctx)
 		if err != nil {
-			return fmt.Errorf("reset: listing etcd keys: %w", err)
+			return err
 		}
-		ops := c.baseline.resetOps(resp.Kvs)
 		if err := c.commit(ctx, ops); err != nil {
 			return err
 		}
@@ -159,6 +158,16 @@ func (c *Cluster) sweep(ctx context.Context) error {
 		}
 	}
 	return fmt.Errorf("reset: objects kept reappearing after %d sweeps (a controller keeps recreating them)", sweepPasses)
+}
+
+// pendingOps lists the registry's keys and returns the operations that
+// bring it back to the checkpoint.
+func (c *Cluster) pendingOps(ctx context.Context) ([]clientv3.Op, error) {
+	resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	if err != nil {
+		return nil, fmt.Errorf("reset: listing etcd keys: %w", err)
+	}
+	return c.baseline.resetOps(resp.Kvs), nil
 }
 
 // hasState reports whether ops touch anything but events, which the
