@@ -86,10 +86,31 @@ func bootstrapHooks(cfg *genericapiserver.Config) (healthz.HealthChecker, error)
 func ensureRBACPolicy(p *rbacrest.PolicyData, client kubernetes.Interface) (done bool, err error)
 
 // bootstrapRoles is rbac/bootstrap-roles without the first second: the
-// same policy data (RESTStorageProvider.PostStartHook's) and the same
-// attempt.
+// same policy data and the same attempt, which compares the objects as
+// listed at its start (rbacSnapshot).
 func bootstrapRoles(hook genericapiserver.PostStartHookContext) error {
-	policy := &rbacrest.PolicyData{
+	policy := bootstrapPolicy()
+	client, err := kubernetes.NewForConfig(hook.LoopbackClientConfig)
+	if err != nil {
+		return fmt.Errorf("unable to initialize roles: %w", err)
+	}
+	err = wait.PollUntilContextTimeout(hook, bootstrapRetry, bootstrapTimeout, true, func(ctx context.Context) (bool, error) {
+		snap, err := newRBACSnapshot(ctx, client)
+		if err != nil {
+			klog.Infof("going to retry: %v", err)
+			return false, nil
+		}
+		return ensureRBACPolicy(policy, snap)
+	})
+	if err != nil {
+		return fmt.Errorf("unable to initialize roles: %w", err)
+	}
+	return nil
+}
+
+// bootstrapPolicy is the policy data of RESTStorageProvider.PostStartHook.
+func bootstrapPolicy() *rbacrest.PolicyData {
+	return &rbacrest.PolicyData{
 		ClusterRoles:               append(bootstrappolicy.ClusterRoles(), bootstrappolicy.ControllerRoles()...),
 		ClusterRoleBindings:        append(bootstrappolicy.ClusterRoleBindings(), bootstrappolicy.ControllerRoleBindings()...),
 		Roles:                      bootstrappolicy.NamespaceRoles(),
@@ -97,17 +118,6 @@ func bootstrapRoles(hook genericapiserver.PostStartHookContext) error {
 		ClusterRolesToAggregate:    bootstrappolicy.ClusterRolesToAggregate(),
 		ClusterRoleBindingsToSplit: bootstrappolicy.ClusterRoleBindingsToSplit(),
 	}
-	client, err := kubernetes.NewForConfig(hook.LoopbackClientConfig)
-	if err != nil {
-		return fmt.Errorf("unable to initialize roles: %w", err)
-	}
-	err = wait.PollUntilContextTimeout(hook, bootstrapRetry, bootstrapTimeout, true, func(context.Context) (bool, error) {
-		return ensureRBACPolicy(policy, client)
-	})
-	if err != nil {
-		return fmt.Errorf("unable to initialize roles: %w", err)
-	}
-	return nil
 }
 
 // bootstrapPriorityClasses is scheduling/bootstrap-system-priority-classes

@@ -164,7 +164,7 @@ func (c *Cluster) prepare(binary string) error {
 		return err
 	}
 	c.rest = creds.restConfig(c.layout)
-	c.seed = controlplane.SeedPath(c.componentBinary(binary, true))
+	c.seed = controlplane.SeedPath(c.componentBinary(binary, true), seedName())
 	if _, err := os.Stat(c.seed); c.seed != "" && err == nil {
 		c.layout.seed = c.seed
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
-	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/cluster/embedded/seed"
 )
@@ -265,8 +265,8 @@ func TestParallelClusters(t *testing.T) {
 // TestBootstrapObjects checks that a started cluster has what the API
 // server's bootstrap creates (the control plane runs it without the stock
 // hooks' first second, and the roles outside /healthz): the roles and
-// bindings of RBAC's bootstrap policy and the system priority classes,
-// present when Start returns. It starts a cluster without the etcd seed,
+// bindings of RBAC's bootstrap policy, the system priority classes and the
+// default ServiceCIDR, present when Start returns. It starts a cluster without the etcd seed,
 // which writes the seed, and one with it, from a cache of its own.
 func TestBootstrapObjects(t *testing.T) {
 	build := embeddedtest.ControlPlane(t)
@@ -279,7 +279,7 @@ func TestBootstrapObjects(t *testing.T) {
 	if err := os.Symlink(build, bin); err != nil {
 		t.Fatal(err)
 	}
-	path := controlplane.SeedPath(bin)
+	path := embedded.SeedPath(bin)
 	if path == "" {
 		t.Skip("the user cache is not under $XDG_CACHE_HOME on this system")
 	}
@@ -300,6 +300,9 @@ func TestBootstrapObjects(t *testing.T) {
 			}
 			if len(kvs) < 100 {
 				t.Errorf("the seed holds %d keys, want the hundred and more objects of the bootstrap", len(kvs))
+			}
+			if !slices.ContainsFunc(kvs, func(kv seed.KV) bool { return kv.Key == "/registry/servicecidrs/kubernetes" }) {
+				t.Error("the seed lacks the default ServiceCIDR")
 			}
 		})
 	}
@@ -324,6 +327,7 @@ func checkBootstrapObjects(t *testing.T, cfg *rest.Config) {
 		{rbac("rolebindings"), "kube-public", "system:controller:bootstrap-signer"},
 		{priorityClasses, "", "system-node-critical"},
 		{priorityClasses, "", "system-cluster-critical"},
+		{schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "servicecidrs"}, "", "kubernetes"},
 	} {
 		if _, err := dyn.Resource(o.gvr).Namespace(o.namespace).Get(ctx, o.name, metav1.GetOptions{}); err != nil {
 			t.Errorf("%s %s/%s: %v", o.gvr.Resource, o.namespace, o.name, err)

@@ -3,7 +3,13 @@ package embedded
 import (
 	"context"
 	"strings"
+
+	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 )
+
+// SeedPath is where the clusters of the control-plane binary bin keep
+// their etcd seed, "" if nowhere.
+func SeedPath(bin string) string { return controlplane.SeedPath(bin, seedName()) }
 
 // EtcdEndpoint returns the URL of c's etcd and the directory of its
 // certificates, for tests of who may reach etcd.

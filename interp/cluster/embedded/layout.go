@@ -12,6 +12,14 @@ import (
 // "kubernetes" service.
 const serviceCIDR = "10.0.0.0/16"
 
+// seedName is the name of the etcd seed beside a control-plane build
+// (controlplane.SeedPath). The seed holds the default ServiceCIDR, which
+// the API server makes of serviceCIDR, so the name carries the range: a
+// seed written with another range is not used.
+func seedName() string {
+	return "bootstrap-" + strings.NewReplacer(".", "-", "/", "_").Replace(serviceCIDR) + ".seed"
+}
+
 // layout is where a cluster keeps its files and which ports it listens on.
 type layout struct {
 	dir                    string

@@ -18,7 +18,7 @@ func TestComponentArgs(t *testing.T) {
 	l := layout{
 		dir: "/tmp/sieve-cluster-X", etcdPort: 2379, etcdPeerPort: 2380, apiPort: 6443, schedulerPort: 10259,
 		controllers: []string{"garbage-collector-controller", "namespace-controller"}, nodes: 2,
-		seed: "/cache/sieve/controlplane/src-X/bootstrap.seed",
+		seed: "/cache/sieve/controlplane/src-X/bootstrap-10-0-0-0_16.seed",
 	}
 	got := &txtar.Archive{Comment: []byte("Command lines of the embedded components (SIEVE_UPDATE=1 rewrites), of\nthe default line and of Kubernetes 1.21.\n")}
 	for _, line := range []string{"", "1.21"} {

@@ -104,17 +104,17 @@ func besideExecutable() string {
 	return p
 }
 
-// SeedPath returns where the etcd seed of the control-plane binary bin is
-// kept (see package seed): beside it when bin is a build in the default
-// cache, so that pruning the build removes its seed, and "" when bin is
-// elsewhere (SIEVE_CONTROLPLANE, beside the sieve executable), which gets
-// no seed.
-func SeedPath(bin string) string {
+// SeedPath returns where the etcd seed called name (see package seed) of
+// the control-plane binary bin is kept: beside it when bin is a build in
+// the default cache, so that pruning the build removes its seed, and ""
+// when bin is elsewhere (SIEVE_CONTROLPLANE, beside the sieve executable),
+// which gets no seed.
+func SeedPath(bin, name string) string {
 	dir, err := cacheDir(Options{})
 	if err != nil || filepath.Dir(filepath.Dir(bin)) != dir {
 		return ""
 	}
-	return filepath.Join(filepath.Dir(bin), "bootstrap.seed")
+	return filepath.Join(filepath.Dir(bin), name)
 }
 
 // cachedPath is where the binary for src lives in the cache.

@@ -52,11 +52,11 @@ func TestSeedPath(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", cache)
 	build := filepath.Join(cache, "sieve", "controlplane", "src-0123", Name())
-	if got, want := SeedPath(build), filepath.Join(filepath.Dir(build), "bootstrap.seed"); got != want {
+	if got, want := SeedPath(build, "bootstrap.seed"), filepath.Join(filepath.Dir(build), "bootstrap.seed"); got != want {
 		t.Errorf("SeedPath(%q) = %q, want %q", build, got, want)
 	}
 	for _, bin := range []string{filepath.Join(t.TempDir(), Name()), filepath.Join(cache, "sieve", Name())} {
-		if got := SeedPath(bin); got != "" {
+		if got := SeedPath(bin, "bootstrap.seed"); got != "" {
 			t.Errorf("SeedPath(%q) = %q, want none", bin, got)
 		}
 	}
