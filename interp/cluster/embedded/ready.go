@@ -9,6 +9,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -17,9 +18,8 @@ import (
 // pollInterval is how often readiness is checked.
 const pollInterval = 20 * time.Millisecond
 
-// systemNamespaces are the namespaces the API server creates; the
-// controller manager fills each with a default service account and the
-// root CA config map.
+// systemNamespaces are the namespaces the API server creates, each with a
+// default service account and the root CA config map.
 func systemNamespaces() []string {
 	return []string{"default", "kube-system", "kube-public", "kube-node-lease"}
 }
@@ -58,9 +58,9 @@ func (c *Cluster) probeClient() (kubernetes.Interface, error) {
 
 // settledChecks are the conditions of a settled cluster: scheduler ready,
 // nodes Ready, the kubernetes Service the API server creates after it
-// serves, system namespaces populated by the controller manager. Start
-// takes the first checkpoint once they hold, so that Reset does not delete
-// what the control plane wrote late.
+// serves, system namespaces populated. Start takes the first checkpoint
+// once they hold, so that Reset does not delete what the control plane
+// wrote late.
 func (c *Cluster) settledChecks(client kubernetes.Interface) []check {
 	sched := &http.Client{
 		Timeout:   time.Second,
@@ -80,32 +80,77 @@ func (c *Cluster) settledChecks(client kubernetes.Interface) []check {
 			return err == nil
 		}},
 	}
+	return append(checks, c.systemObjectChecks(client)...)
+}
+
+// systemObjectChecks are the checks that each system namespace holds a
+// default service account and the root CA config map, when the controller
+// manager runs the controllers that write them.
+func (c *Cluster) systemObjectChecks(client kubernetes.Interface) []check {
+	core := client.CoreV1()
+	var checks []check
 	if slices.Contains(c.layout.controllers, "serviceaccount-controller") {
-		checks = append(checks, check{"default service accounts", func(ctx context.Context) bool {
-			return allExist(ctx, func(ns string) error {
-				_, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, "default", metav1.GetOptions{})
+		sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default"}}
+		checks = append(checks, c.systemObject("default service accounts",
+			func(ctx context.Context, ns string) error {
+				_, err := core.ServiceAccounts(ns).Get(ctx, sa.Name, metav1.GetOptions{})
 				return err
-			})
-		}})
+			},
+			func(ctx context.Context, ns string) error {
+				_, err := core.ServiceAccounts(ns).Create(ctx, sa, metav1.CreateOptions{})
+				return err
+			}))
 	}
 	if slices.Contains(c.layout.controllers, "root-ca-certificate-publisher-controller") {
-		checks = append(checks, check{"root CA config maps", func(ctx context.Context) bool {
-			return allExist(ctx, func(ns string) error {
-				_, err := client.CoreV1().ConfigMaps(ns).Get(ctx, "kube-root-ca.crt", metav1.GetOptions{})
+		cm := rootCA(c.rest.CAData) // pki/ca.crt, the controller manager's --root-ca-file
+		checks = append(checks, c.systemObject("root CA config maps",
+			func(ctx context.Context, ns string) error {
+				_, err := core.ConfigMaps(ns).Get(ctx, cm.Name, metav1.GetOptions{})
 				return err
-			})
-		}})
+			},
+			func(ctx context.Context, ns string) error {
+				_, err := core.ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
+				return err
+			}))
 	}
 	return checks
 }
 
-func allExist(ctx context.Context, get func(ns string) error) bool {
-	for _, ns := range systemNamespaces() {
-		if get(ns) != nil {
-			return false
-		}
+// systemObject is the check that get finds an object in each system
+// namespace.
+//
+// With the binary's own controller manager, Start writes the object itself
+// with create instead, as the controller would: same name, data and
+// annotations, so that the controller finds it in place and writes
+// nothing; a create that finds it already there counts. The controller
+// manager's caches are filled only 0.2–0.5 s after the API server is
+// healthy, which made it the last component a start waited for; the
+// writes take milliseconds. A 1.21 controller manager also gives each
+// service account a token secret: for it Start still waits.
+func (c *Cluster) systemObject(what string, get, create func(ctx context.Context, ns string) error) check {
+	ensure := create
+	if c.layout.line != "" {
+		ensure = get
 	}
-	return true
+	return check{what, func(ctx context.Context) bool {
+		for _, ns := range systemNamespaces() {
+			if err := ensure(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
+				return false
+			}
+		}
+		return true
+	}}
+}
+
+// rootCA is the root CA config map as the controller manager's publisher
+// writes it (k8s.io/kubernetes/pkg/controller/certificates/rootcacertpublisher).
+func rootCA(ca []byte) *corev1.ConfigMap {
+	const description = "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. " +
+		"No other usage is guaranteed across distributions of Kubernetes clusters."
+	return &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "kube-root-ca.crt", Annotations: map[string]string{"kubernetes.io/description": description}},
+		Data:       map[string]string{"ca.crt": string(ca)},
+	}
 }
 
 func (c *Cluster) nodesReady(ctx context.Context, client kubernetes.Interface) bool {

@@ -2,6 +2,7 @@ package embedded_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -81,6 +82,43 @@ func TestFirstCheckpoint(t *testing.T) {
 	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
 	if _, err := client.CoreV1().Services("default").Get(ctx, "kubernetes", metav1.GetOptions{}); err != nil {
 		t.Errorf("after reset: the kubernetes Service: %v", err)
+	}
+}
+
+// TestSystemObjects checks the default service account and root CA config
+// map Start writes in each system namespace against those the controller
+// manager writes in a new namespace. Were they not the same, the
+// controller manager would rewrite Start's after the first checkpoint
+// (TestFirstCheckpoint checks that nothing is rewritten).
+func TestSystemObjects(t *testing.T) {
+	c := embeddedtest.Start(t, embedded.Options{})
+	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
+	ctx := context.Background()
+	ns := createNamespace(t, client, "fresh")
+	var want *corev1.ConfigMap
+	waitFor(t, "the controller manager's service account and root CA config map in a new namespace", func() (bool, error) {
+		_, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, "default", metav1.GetOptions{})
+		if err == nil {
+			want, err = client.CoreV1().ConfigMaps(ns).Get(ctx, "kube-root-ca.crt", metav1.GetOptions{})
+		}
+		return err == nil, nil
+	})
+	if want.Data["ca.crt"] != string(c.RESTConfig().CAData) {
+		t.Errorf("the controller manager's root CA config map holds %q, want the cluster's CA", want.Data["ca.crt"])
+	}
+	for _, sys := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
+		if _, err := client.CoreV1().ServiceAccounts(sys).Get(ctx, "default", metav1.GetOptions{}); err != nil {
+			t.Errorf("%s: the default service account: %v", sys, err)
+		}
+		got, err := client.CoreV1().ConfigMaps(sys).Get(ctx, "kube-root-ca.crt", metav1.GetOptions{})
+		if err != nil {
+			t.Errorf("%s: the root CA config map: %v", sys, err)
+			continue
+		}
+		if !reflect.DeepEqual(got.Data, want.Data) || !reflect.DeepEqual(got.Annotations, want.Annotations) {
+			t.Errorf("%s: the root CA config map has data %q and annotations %q, want those the controller manager writes: %q and %q",
+				sys, got.Data, got.Annotations, want.Data, want.Annotations)
+		}
 	}
 }
 
