@@ -32,7 +32,7 @@ func newCredentials() (*credentials, error) {
 	if err != nil {
 		return nil, err
 	}
-	serving, err := newServingCert(ca, net.IPv4(10, 0, 0, 1))
+	serving, err := newServingCert(ca, net.ParseIP(kubernetesServiceIP))
 	if err != nil {
 		return nil, err
 	}

@@ -8,9 +8,12 @@ import (
 	"strings"
 )
 
-// serviceCIDR is the service IP range; its first address is the
-// "kubernetes" service.
-const serviceCIDR = "10.0.0.0/16"
+// serviceCIDR is the service IP range; its first address,
+// kubernetesServiceIP, is the "kubernetes" service's.
+const (
+	serviceCIDR         = "10.0.0.0/16"
+	kubernetesServiceIP = "10.0.0.1"
+)
 
 // seedName is the name of the etcd seed beside a control-plane build
 // (controlplane.SeedPath). The seed holds the default ServiceCIDR, which

@@ -85,10 +85,12 @@ func TestFirstCheckpoint(t *testing.T) {
 	}
 }
 
-// TestSystemObjects checks the default service account and root CA config
-// map Start writes in each system namespace against those the controller
-// manager writes in a new namespace. Were they not the same, the
-// controller manager would rewrite Start's after the first checkpoint
+// TestSystemObjects checks the objects Start writes instead of waiting for
+// the control plane to: the default service account and root CA config
+// map of each system namespace against those the controller manager
+// writes in a new namespace, and the kubernetes Service against the one
+// the API server writes once it is deleted. Were they not the same, the
+// control plane would rewrite Start's after the first checkpoint
 // (TestFirstCheckpoint checks that nothing is rewritten).
 func TestSystemObjects(t *testing.T) {
 	c := embeddedtest.Start(t, embedded.Options{})
@@ -119,6 +121,24 @@ func TestSystemObjects(t *testing.T) {
 			t.Errorf("%s: the root CA config map has data %q and annotations %q, want those the controller manager writes: %q and %q",
 				sys, got.Data, got.Annotations, want.Data, want.Annotations)
 		}
+	}
+
+	services := client.CoreV1().Services("default")
+	svc, err := services.Get(ctx, "kubernetes", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := services.Delete(ctx, "kubernetes", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var again *corev1.Service
+	waitFor(t, "the API server to write the kubernetes Service again (every 10 s)", func() (bool, error) {
+		again, err = services.Get(ctx, "kubernetes", metav1.GetOptions{})
+		return err == nil, nil
+	})
+	if !reflect.DeepEqual(svc.Labels, again.Labels) || !reflect.DeepEqual(svc.Spec, again.Spec) {
+		t.Errorf("Start wrote the kubernetes Service with labels %v and spec %+v; the API server writes %v and %+v",
+			svc.Labels, svc.Spec, again.Labels, again.Spec)
 	}
 }
 
