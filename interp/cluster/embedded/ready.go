@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 )
@@ -78,78 +79,60 @@ func (c *Cluster) settledChecks(client kubernetes.Interface) []check {
 			return ok
 		}},
 		{"nodes Ready", func(ctx context.Context) bool { return c.nodesReady(ctx, client) }},
-		c.written("the kubernetes Service", []string{svc.Namespace},
-			func(ctx context.Context, ns string) error {
-				_, err := core.Services(ns).Get(ctx, svc.Name, metav1.GetOptions{})
-				return err
-			},
-			func(ctx context.Context, ns string) error {
-				_, err := core.Services(ns).Create(ctx, svc, metav1.CreateOptions{})
-				return err
-			}),
+		written(c, "the kubernetes Service", svc, []string{svc.Namespace},
+			func(ns string) getCreator[*corev1.Service] { return core.Services(ns) }),
 	}
-	return append(checks, c.systemObjectChecks(client)...)
+	return append(checks, c.systemObjectChecks(core)...)
 }
 
 // systemObjectChecks are the checks that each system namespace holds a
 // default service account and the root CA config map, when the controller
 // manager runs the controllers that write them.
-func (c *Cluster) systemObjectChecks(client kubernetes.Interface) []check {
-	core := client.CoreV1()
+func (c *Cluster) systemObjectChecks(core typedcorev1.CoreV1Interface) []check {
 	var checks []check
 	if slices.Contains(c.layout.controllers, "serviceaccount-controller") {
 		sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default"}}
-		checks = append(checks, c.written("default service accounts", systemNamespaces(),
-			func(ctx context.Context, ns string) error {
-				_, err := core.ServiceAccounts(ns).Get(ctx, sa.Name, metav1.GetOptions{})
-				return err
-			},
-			func(ctx context.Context, ns string) error {
-				_, err := core.ServiceAccounts(ns).Create(ctx, sa, metav1.CreateOptions{})
-				return err
-			}))
+		checks = append(checks, written(c, "default service accounts", sa, systemNamespaces(),
+			func(ns string) getCreator[*corev1.ServiceAccount] { return core.ServiceAccounts(ns) }))
 	}
 	if slices.Contains(c.layout.controllers, "root-ca-certificate-publisher-controller") {
 		cm := rootCA(c.rest.CAData) // pki/ca.crt, the controller manager's --root-ca-file
-		checks = append(checks, c.written("root CA config maps", systemNamespaces(),
-			func(ctx context.Context, ns string) error {
-				_, err := core.ConfigMaps(ns).Get(ctx, cm.Name, metav1.GetOptions{})
-				return err
-			},
-			func(ctx context.Context, ns string) error {
-				_, err := core.ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
-				return err
-			}))
+		checks = append(checks, written(c, "root CA config maps", cm, systemNamespaces(),
+			func(ns string) getCreator[*corev1.ConfigMap] { return core.ConfigMaps(ns) }))
 	}
 	return checks
 }
 
-// written is the check that get finds an object in each of namespaces.
+// getCreator is client-go's typed client of one kind, in one namespace.
+type getCreator[T any] interface {
+	Get(ctx context.Context, name string, opts metav1.GetOptions) (T, error)
+	Create(ctx context.Context, obj T, opts metav1.CreateOptions) (T, error)
+}
+
+// written is the check that obj is in each of namespaces.
 //
-// With the binary's own control plane, Start writes the object itself
-// with create first, as the component that writes it would: the same
-// object, so that the component finds it in place and writes nothing.
-// Those components write late: the API server's kubernetes Service
-// controller asks /readyz every 100 ms before it writes, and the
-// controller manager's caches are filled 0.2–0.5 s after the API server
-// is healthy. A start waited for them last; the writes take milliseconds.
-// When the component wrote first, the create fails, and not always as
-// "already exists" (the kubernetes Service's IP is taken): get then finds
-// the object. A 1.21 control plane writes more with them (a token secret
-// for each service account): for it Start only waits.
-func (c *Cluster) written(what string, namespaces []string, get, create func(ctx context.Context, ns string) error) check {
-	ensure := get
-	if c.layout.line == "" {
-		ensure = func(ctx context.Context, ns string) error {
-			if create(ctx, ns) == nil {
-				return nil
-			}
-			return get(ctx, ns)
-		}
-	}
+// With the binary's own control plane, Start writes obj itself first, as
+// the component that writes it would: the same object, so that the
+// component finds it in place and writes nothing. Those components write
+// late: the API server's kubernetes Service controller asks /readyz every
+// 100 ms before it writes, and the controller manager's caches are filled
+// 0.2–0.5 s after the API server is healthy. A start waited for them last;
+// the writes take milliseconds. When the component wrote first, the
+// create fails, and not always as "already exists" (the kubernetes
+// Service's IP is taken): a get then finds the object. A 1.21 control
+// plane writes more with them (a token secret for each service account):
+// for it Start only waits.
+func written[T metav1.Object](c *Cluster, what string, obj T, namespaces []string, client func(ns string) getCreator[T]) check {
+	write := c.layout.line == ""
 	return check{what, func(ctx context.Context) bool {
 		for _, ns := range namespaces {
-			if ensure(ctx, ns) != nil {
+			cl := client(ns)
+			if write {
+				if _, err := cl.Create(ctx, obj, metav1.CreateOptions{}); err == nil {
+					continue
+				}
+			}
+			if _, err := cl.Get(ctx, obj.GetName(), metav1.GetOptions{}); err != nil {
 				return false
 			}
 		}
