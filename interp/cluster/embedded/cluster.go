@@ -45,11 +45,11 @@ func New(opts Options) *Cluster {
 }
 
 // Start brings the control plane up: it returns once the API server is
-// ready, the scheduler is ready, the nodes are Ready and the system
-// namespaces hold their default service account and root CA config map
-// (which Start writes, as the controller manager would). On failure
-// everything started so far is torn down and the error carries the end of
-// the failed component's log.
+// ready, the scheduler is ready, the nodes are Ready, and the kubernetes
+// Service and each system namespace's default service account and root CA
+// config map exist (Start writes them, as the API server and the
+// controller manager would). On failure everything started so far is torn
+// down and the error carries the end of the failed component's log.
 func (c *Cluster) Start(ctx context.Context) error {
 	// Building the binary on first use takes minutes; it is not part of
 	// the start timeout.
