@@ -4,7 +4,10 @@
 //
 // The proxy listens on loopback with its own certificate authority and
 // bearer token (WriteKubeconfig, CA, Token) and forwards to the upstream
-// with admin credentials. It parses every request into an API verb and an
+// with admin credentials, over HTTP/1.1: watches through net/http's
+// transport, every other request over connections it writes and reads on
+// the request's own goroutine (syncTransport), which is measurably faster
+// on a small machine. It parses every request into an API verb and an
 // object key (trace.Key, kinds from the upstream's discovery), asks the
 // upstream for JSON (a protobuf or CBOR client reads the JSON answer;
 // protobuf request bodies are forwarded as they are and decoded for the

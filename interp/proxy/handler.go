@@ -265,7 +265,8 @@ func (p *Proxy) roundTrip(ctx context.Context, method, path string, q url.Values
 }
 
 // send opens an upstream request with the controller's headers, minus its
-// credentials, asking for JSON.
+// credentials, asking for JSON. A watch goes over net/http's transport,
+// every other request over the proxy's own connections (bufferedClient).
 func (p *Proxy) send(ctx context.Context, method, path string, q url.Values, body []byte, r *Request) (*http.Response, error) {
 	u := *p.upstream
 	u.Path = joinPath(p.upstream.Path, path)
@@ -288,7 +289,11 @@ func (p *Proxy) send(ctx context.Context, method, path string, q url.Values, bod
 		accept = jsonAccept(accept)
 	}
 	ur.Header.Set("Accept", accept)
-	resp, err := p.client.Do(ur)
+	c := p.buffered
+	if r.Verb == "watch" {
+		c = p.client
+	}
+	resp, err := c.Do(ur)
 	if err != nil && ctx.Err() == nil {
 		p.upstreamFailed(err)
 	}

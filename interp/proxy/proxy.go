@@ -79,7 +79,9 @@ type Proxy struct {
 	certs    *certs
 	token    string
 	upstream *url.URL
-	client   *http.Client
+	client   *http.Client // watches and upgrades
+	buffered *http.Client // every other request: over conns, if set
+	conns    *syncTransport
 	kinds    *kinds
 	srv      *http.Server
 	ln       net.Listener
@@ -126,6 +128,9 @@ func (p *Proxy) connectUpstream() error {
 		return fmt.Errorf("proxy: upstream transport: %w", err)
 	}
 	p.upstream, p.client = u, &http.Client{Transport: rt}
+	if p.buffered, err = p.bufferedClient(up); err != nil {
+		return err
+	}
 	m, reset := p.opts.Mapper, func() {}
 	if m == nil {
 		if m, reset, err = discoveryMapper(p.opts.Upstream); err != nil {
@@ -134,6 +139,26 @@ func (p *Proxy) connectUpstream() error {
 	}
 	p.kinds = newKinds(m, reset)
 	return nil
+}
+
+// bufferedClient returns the client for requests whose answer is read at
+// once. It sends them over syncTransport, unless the upstream is reached
+// through an HTTP proxy or a transport of its own: then over p.client.
+func (p *Proxy) bufferedClient(up *rest.Config) (*http.Client, error) {
+	env, err := http.ProxyFromEnvironment(&http.Request{URL: p.upstream})
+	if p.upstream.Scheme != "https" || up.Transport != nil || up.Proxy != nil || env != nil || err != nil {
+		return p.client, nil
+	}
+	tc, err := rest.TLSConfigFor(up)
+	if err != nil {
+		return nil, fmt.Errorf("proxy: upstream TLS: %w", err)
+	}
+	p.conns = newSyncTransport(tc, up.Dial)
+	rt, err := rest.HTTPWrappersForConfig(up, p.conns)
+	if err != nil {
+		return nil, fmt.Errorf("proxy: upstream transport: %w", err)
+	}
+	return &http.Client{Transport: rt}, nil
 }
 
 func (p *Proxy) listen() error {
@@ -181,6 +206,9 @@ func (p *Proxy) Close() error {
 	close(p.done)
 	err := p.srv.Close()
 	p.wg.Wait()
+	if p.conns != nil {
+		p.conns.CloseIdleConnections()
+	}
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("proxy: close: %w", err)
 	}

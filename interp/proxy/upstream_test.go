@@ -2,8 +2,15 @@ package proxy
 
 import (
 	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -45,5 +52,156 @@ func TestUpstreamErr(t *testing.T) {
 	}
 	if err := p.UpstreamErr(); err == nil || !strings.Contains(err.Error(), "proxy: upstream") {
 		t.Errorf("upstream gone: UpstreamErr %v, want the failure", err)
+	}
+}
+
+// TestSyncTransport: requests share kept connections, one at a time; a
+// connection is dropped when the server closes it, the request is given up
+// or it idled too long; a GET on a connection the server closed while idle
+// is sent again.
+func TestSyncTransport(t *testing.T) {
+	var mu sync.Mutex
+	states := map[http.ConnState]int{}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/slow":
+			<-r.Context().Done()
+			return
+		case "/close":
+			w.Header().Set("Connection", "close")
+		}
+		b, _ := io.ReadAll(r.Body)
+		fmt.Fprintf(w, "%s %s %s", r.Method, r.URL.Path, b)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		mu.Lock()
+		states[s]++
+		mu.Unlock()
+	}
+	srv.StartTLS()
+	defer srv.Close()
+	opened := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return states[http.StateNew]
+	}
+	tr := newSyncTransport(&tls.Config{InsecureSkipVerify: true}, nil)
+	c := &http.Client{Transport: tr}
+	call := func(method, path, body string) string {
+		t.Helper()
+		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.ProtoMajor != 1 {
+			t.Errorf("%s %s over %s, want HTTP/1.1", method, path, resp.Proto)
+		}
+		return string(b)
+	}
+
+	for i := range 5 {
+		if got, want := call("POST", "/p", fmt.Sprint(i)), fmt.Sprintf("POST /p %d", i); got != want {
+			t.Errorf("answer %q, want %q", got, want)
+		}
+	}
+	if got := call("GET", "/g", ""); got != "GET /g " {
+		t.Errorf("answer %q", got)
+	}
+	if n := opened(); n != 1 {
+		t.Errorf("sequential requests opened %d connections, want 1", n)
+	}
+
+	call("GET", "/close", "")
+	call("GET", "/g", "")
+	if n := opened(); n != 2 {
+		t.Errorf("after a Connection: close answer: %d connections opened, want 2", n)
+	}
+
+	srv.CloseClientConnections()
+	if got := call("GET", "/g", ""); got != "GET /g " {
+		t.Errorf("GET after the server closed the idle connection: %q", got)
+	}
+	if n := opened(); n != 3 {
+		t.Errorf("after the server closed the idle connection: %d connections opened, want 3", n)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/slow", nil)
+	if _, err := c.Do(req); err == nil {
+		t.Fatal("a request given up on got an answer")
+	}
+	call("GET", "/g", "")
+	if n := opened(); n != 4 {
+		t.Errorf("after a request given up on: %d connections opened, want 4", n)
+	}
+
+	tr.mu.Lock()
+	tr.idle[0].since = time.Now().Add(-idleLimit - time.Second)
+	tr.mu.Unlock()
+	call("GET", "/g", "")
+	if n := opened(); n != 5 {
+		t.Errorf("after the idle limit: %d connections opened, want 5", n)
+	}
+
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 20 {
+				body := fmt.Sprintf("%d-%d", g, i)
+				if got := call("PUT", "/c", body); got != "PUT /c "+body {
+					t.Errorf("concurrent answer %q, want the one to %s", got, body)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := opened(); n > 5+8 {
+		t.Errorf("8 concurrent callers: %d connections opened, want at most 13", n)
+	}
+
+	tr.CloseIdleConnections()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		closed, opened := states[http.StateClosed], states[http.StateNew]
+		mu.Unlock()
+		if closed == opened {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after CloseIdleConnections: %d of %d connections closed", closed, opened)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestBufferedClient: requests go over the proxy's own connections, unless
+// the upstream is reached through an HTTP proxy, which only net/http's
+// transport knows how to use.
+func TestBufferedClient(t *testing.T) {
+	f := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(pod("a", "1")))
+	})
+	for _, via := range []bool{false, true} {
+		cfg := f.config()
+		if via {
+			cfg.Proxy = func(*http.Request) (*url.URL, error) { return nil, nil }
+		}
+		p, err := Start(Options{Upstream: cfg, Mapper: testKinds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own := p.conns != nil; own == via {
+			t.Errorf("HTTP proxy configured %v: the proxy's own connections used %v", via, own)
+		}
+		if code, _ := do(t, client(t, p), p, "GET", "/api/v1/namespaces/default/pods/a", ""); code != 200 {
+			t.Errorf("HTTP proxy configured %v: code %d", via, code)
+		}
+		_ = p.Close()
 	}
 }
