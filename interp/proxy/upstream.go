@@ -78,9 +78,9 @@ func (t *syncTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		stop()
 		_ = c.conn.Close()
-		// A kept connection the server closed found nothing to answer
-		// the request: send a request that may be sent twice again on a
-		// new one, as net/http does.
+		// A kept connection that the server had closed fails at once: a
+		// request that may be sent twice (a GET) is sent again on a new
+		// connection, as net/http does.
 		if !reused || !replayable(req) || !closedByServer(err) || req.Context().Err() != nil {
 			return nil, err
 		}
@@ -191,7 +191,7 @@ type syncBody struct {
 	io.ReadCloser
 	t    *syncTransport
 	c    *syncConn
-	stop func() bool // ends the watch on the request's context
+	stop func() bool // unhooks the request's cancellation; false once it broke the connection
 	keep bool        // the server keeps the connection open
 	once sync.Once
 }
