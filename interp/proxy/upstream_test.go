@@ -3,6 +3,8 @@ package proxy
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"fmt"
 	"io"
 	"net"
@@ -13,6 +15,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"k8s.io/client-go/rest"
+
+	"github.com/sievetool/sieve/interp/internal/pki"
 )
 
 // TestUpstreamErr: a request the controller gave up on is not the
@@ -203,5 +209,47 @@ func TestBufferedClient(t *testing.T) {
 			t.Errorf("HTTP proxy configured %v: code %d", via, code)
 		}
 		_ = p.Close()
+	}
+}
+
+// TestBufferedClientCertificate: the proxy's own connections present the
+// upstream configuration's client certificate, as a kind cluster's admin
+// kubeconfig has it authenticate.
+func TestBufferedClientCertificate(t *testing.T) {
+	ca, err := pki.NewCA("test-ca", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := pki.Issue(&x509.Certificate{
+		Subject: pkix.Name{CommonName: "admin"}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}, ca, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 || r.TLS.PeerCertificates[0].Subject.CommonName != "admin" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(pod("a", "1")))
+	}))
+	pool := x509.NewCertPool()
+	pool.AddCert(ca.X509)
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
+	srv.StartTLS()
+	defer srv.Close()
+	cfg := &rest.Config{Host: srv.URL, TLSClientConfig: rest.TLSClientConfig{Insecure: true, CertData: admin.Cert, KeyData: admin.Key}}
+	p, err := Start(Options{Upstream: cfg, Mapper: testKinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.conns == nil {
+		t.Fatal("the proxy's own connections are not used")
+	}
+	if code, body := do(t, client(t, p), p, "GET", "/api/v1/namespaces/default/pods/a", ""); code != 200 {
+		t.Errorf("GET through the proxy: %d %s", code, body)
 	}
 }
