@@ -249,7 +249,7 @@ func (p *Proxy) fetch(ctx context.Context, r *Request) (*Response, http.Header) 
 
 // roundTrip performs one upstream request and reads the whole answer.
 func (p *Proxy) roundTrip(ctx context.Context, method, path string, q url.Values, body []byte, r *Request) (*Response, http.Header) {
-	hresp, err := p.send(ctx, method, path, q, body, r)
+	hresp, err := p.send(ctx, p.buffered, method, path, q, body, r)
 	if err != nil {
 		return &Response{Err: err}, nil
 	}
@@ -264,10 +264,10 @@ func (p *Proxy) roundTrip(ctx context.Context, method, path string, q url.Values
 	return &Response{Code: hresp.StatusCode, Body: b}, hresp.Header
 }
 
-// send opens an upstream request with the controller's headers, minus its
-// credentials, asking for JSON. A watch goes over net/http's transport,
-// every other request over the proxy's own connections (bufferedClient).
-func (p *Proxy) send(ctx context.Context, method, path string, q url.Values, body []byte, r *Request) (*http.Response, error) {
+// send opens an upstream request through client with the controller's
+// headers, minus its credentials, asking for JSON: p.client for a watch,
+// whose answer streams, p.buffered for an answer read at once.
+func (p *Proxy) send(ctx context.Context, client *http.Client, method, path string, q url.Values, body []byte, r *Request) (*http.Response, error) {
 	u := *p.upstream
 	u.Path = joinPath(p.upstream.Path, path)
 	u.RawQuery = q.Encode()
@@ -289,11 +289,7 @@ func (p *Proxy) send(ctx context.Context, method, path string, q url.Values, bod
 		accept = jsonAccept(accept)
 	}
 	ur.Header.Set("Accept", accept)
-	c := p.buffered
-	if r.Verb == "watch" {
-		c = p.client
-	}
-	resp, err := c.Do(ur)
+	resp, err := client.Do(ur)
 	if err != nil && ctx.Err() == nil {
 		p.upstreamFailed(err)
 	}

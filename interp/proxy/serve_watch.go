@@ -23,7 +23,7 @@ func (p *Proxy) serveWatch(w http.ResponseWriter, hr *http.Request, r *Request) 
 	}
 	var hresp *http.Response
 	if resp.Err == nil {
-		hresp, resp.Err = p.send(ctx, r.Method, r.Path, q, nil, r)
+		hresp, resp.Err = p.send(ctx, p.client, r.Method, r.Path, q, nil, r)
 	}
 	if hresp != nil {
 		resp.Code = hresp.StatusCode
