@@ -72,15 +72,19 @@ type Selection struct {
 }
 
 // Plans is the second stage: it generates the plans of test t from its
-// reference trace ref and keeps those sel selects. The set's candidates
+// reference traces refs (from the first; the others are evidence, see
+// plan.Options.Others) and keeps those sel selects. The set's candidates
 // say what became of each, the selection included; its plans are those
 // to run.
-func Plans(env Env, t *ir.Test, ref *trace.Trace, sel Selection) (*plan.Set, error) {
+func Plans(env Env, t *ir.Test, refs []*trace.Trace, sel Selection) (*plan.Set, error) {
+	if len(refs) == 0 {
+		return nil, fmt.Errorf("pipeline: plans: no reference trace")
+	}
 	masks, err := Masks(t)
 	if err != nil {
 		return nil, err
 	}
-	set, err := plan.Generate(ref, onlyPattern(t, sel.Pattern), plan.Options{Masks: masks.Plan})
+	set, err := plan.Generate(refs[0], onlyPattern(t, sel.Pattern), plan.Options{Masks: masks.Plan, Others: refs[1:]})
 	if err != nil {
 		return nil, err
 	}

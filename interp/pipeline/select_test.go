@@ -25,11 +25,11 @@ func TestPlansSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := Plans(Env{}, selectTest(), tr, Selection{})
+	all, err := Plans(Env{}, selectTest(), []*trace.Trace{tr}, Selection{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	stale, err := Plans(Env{}, selectTest(), tr, Selection{Pattern: ir.Stale})
+	stale, err := Plans(Env{}, selectTest(), []*trace.Trace{tr}, Selection{Pattern: ir.Stale})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestPlansSelection(t *testing.T) {
 			t.Errorf("--pattern stale kept a %s candidate", c.Pattern)
 		}
 	}
-	some, err := Plans(Env{}, selectTest(), tr, Selection{Shard: Shard{Index: 1, Of: 2}, MaxPlans: 2})
+	some, err := Plans(Env{}, selectTest(), []*trace.Trace{tr}, Selection{Shard: Shard{Index: 1, Of: 2}, MaxPlans: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

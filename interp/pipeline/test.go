@@ -59,7 +59,7 @@ func Prepare(ctx context.Context, env Env, t *ir.Test, out report.Layout, o Opti
 		return p, err
 	}
 	p.Run.ReferenceRuns = p.Refs.Timings
-	set, err := Plans(env, p.Refs.Test, p.Refs.Traces[0], o.Select)
+	set, err := Plans(env, p.Refs.Test, p.Refs.Traces, o.Select)
 	if err != nil {
 		return p, err
 	}

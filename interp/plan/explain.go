@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/ir"
@@ -220,7 +221,34 @@ func (g *generator) uncausedWhy(w *item) string {
 // staleCausalityWhy says why event N may not have led to delete U.
 func (g *generator) staleCausalityWhy(c *candidate) string {
 	n, u := c.event, c.write
-	ix := g.ix
+	if g.ix.plausible(n, u) {
+		if r := g.refuted(n, u); r != nil {
+			seqs := seqList(r.state)
+			if r.own {
+				seqs = "status aside: " + seqs
+			}
+			last := r.state[len(r.state)-1]
+			return fmt.Sprintf("reference run %d made the same delete (#%d) after the same state (%s), and there %s",
+				r.ix.run, r.write.seq(), seqs, r.ix.staleWhy(last, r.write))
+		}
+	}
+	return g.ix.staleWhy(n, u)
+}
+
+// seqList formats items as #1, #2 and #3.
+func seqList(its []*item) string {
+	s := make([]string, len(its))
+	for i, it := range its {
+		s[i] = fmt.Sprintf("#%d", it.seq())
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// staleWhy says why, in ix's trace, event N may not have led to delete U.
+func (ix *index) staleWhy(n, u *item) string {
 	switch {
 	case n.at().Before(u.lo):
 		return fmt.Sprintf("%s came before the window of %s (%s)", desc(n), desc(u), ix.window(u))

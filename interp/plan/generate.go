@@ -20,7 +20,7 @@ type Options struct {
 	// Pace bounds how long the controller computes between reading its
 	// cache and its next request, which the proxy cannot see. Default:
 	// learned from the trace (twice the longest time from an event to the
-	// first request that reacted to it, at least Quiet).
+	// first request that reacted to it; Quiet when it shows none).
 	Pace time.Duration
 	// MaxOccurrence is the highest occurrence of one signature that the
 	// duplicates pass keeps. Default 3, as in Sieve.
@@ -34,6 +34,11 @@ type Options struct {
 	StaleQuiet time.Duration
 	// Masks replaces the masks compiled from the test (see observe.Masks).
 	Masks *mask.Matcher
+	// Others are the test's other reference runs, evidence only: plans
+	// are made from the trace given to Generate, and a stale pair is
+	// dropped when another run shows its delete made after its state had
+	// been replaced (see generator.refuted).
+	Others []*trace.Trace
 }
 
 // withDefaults fills in the defaults.
@@ -55,10 +60,11 @@ func (o Options) withDefaults() Options {
 
 // generator holds what one Generate call shares across patterns.
 type generator struct {
-	ix    *index
-	test  *ir.Test
-	opts  Options
-	acted map[*item]bool
+	ix     *index
+	others []*index // the other reference runs (Options.Others)
+	test   *ir.Test
+	opts   Options
+	acted  map[*item]bool
 }
 
 // Generate makes the plans for test t from its reference trace tr: for each
@@ -78,6 +84,9 @@ func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
 		}
 	}
 	g := &generator{ix: newIndex(tr, m, opts.Quiet, opts.Pace), test: t, opts: opts}
+	for _, o := range opts.Others {
+		g.others = append(g.others, newIndex(o, m, opts.Quiet, opts.Pace))
+	}
 	set := &Set{}
 	for _, pol := range t.Policies {
 		for _, pat := range pol.Patterns {

@@ -20,7 +20,9 @@ import (
 )
 
 // TestGenerate runs generation on each case in testdata/cases: a txtar
-// archive naming a fixture trace (-- trace --) and holding the test
+// archive naming a fixture trace (-- trace --) and, optionally, the other
+// reference runs of the same test (-- others --, one file a line: see
+// Options.Others), and holding the test
 // (-- test.json --, the IR) and, optionally, the plans known to find a bug
 // (-- true --, see checkRecall) and those known to raise a false alarm
 // (-- false --, see checkFalse). The out/ sections are the golden output:
@@ -40,32 +42,40 @@ func TestGenerate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr, test := caseInputs(t, ar)
-			got := generateOutputs(t, tr, test, golden.Files(ar)["true"], golden.Files(ar)["false"])
+			tr, test, opts := caseInputs(t, ar)
+			got := generateOutputs(t, tr, test, opts, golden.Files(ar)["true"], golden.Files(ar)["false"])
 			golden.Check(t, f, ar, got)
 		})
 	}
 }
 
-// caseInputs reads a case's trace and test.
-func caseInputs(t *testing.T, ar *txtar.Archive) (*trace.Trace, *ir.Test) {
+// caseInputs reads a case's trace, test and the options with its other
+// reference runs.
+func caseInputs(t *testing.T, ar *txtar.Archive) (*trace.Trace, *ir.Test, Options) {
 	t.Helper()
 	files := golden.Files(ar)
-	tr, err := trace.Read(filepath.Join("testdata", strings.TrimSpace(string(files["trace"]))))
-	if err != nil {
-		t.Fatal(err)
+	read := func(name string) *trace.Trace {
+		tr, err := trace.Read(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	var opts Options
+	for _, name := range strings.Fields(string(files["others"])) {
+		opts.Others = append(opts.Others, read(name))
 	}
 	var test ir.Test
 	if err := json.Unmarshal(files["test.json"], &test); err != nil {
 		t.Fatalf("test.json: %v", err)
 	}
-	return tr, &test
+	return read(strings.TrimSpace(string(files["trace"]))), &test, opts
 }
 
 // generateOutputs generates the plans and renders every output section.
-func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test, truePlans, falsePlans []byte) map[string][]byte {
+func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test, opts Options, truePlans, falsePlans []byte) map[string][]byte {
 	t.Helper()
-	set, err := Generate(tr, test, Options{})
+	set, err := Generate(tr, test, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +111,7 @@ func generateOutputs(t *testing.T, tr *trace.Trace, test *ir.Test, truePlans, fa
 			pol := *test.Policies[0]
 			off(&pol.Prune)
 			variant.Policies = []*ir.Policy{&pol}
-			vs, err := Generate(tr, &variant, Options{})
+			vs, err := Generate(tr, &variant, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -237,7 +247,7 @@ func TestStaleQuietFromPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, test := caseInputs(t, ar)
+	tr, test, _ := caseInputs(t, ar)
 	for _, tc := range []struct {
 		quiet, staleFor, want ir.Duration
 	}{

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/json"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -57,6 +58,7 @@ type burst struct {
 
 // index is the reference trace digested for generation.
 type index struct {
+	run        int // the reference run it was recorded as (trace.Header.Run)
 	deliveries []*item
 	history    []*item
 	writes     []*item
@@ -73,19 +75,22 @@ type index struct {
 	owners  map[trace.Key]trace.Key
 	primary map[string]bool
 	// generated holds keys whose name is generateName plus 5 characters;
-	// whole holds keys masked entirely.
+	// whole holds keys masked entirely; ownStatus holds keys whose status
+	// the controller writes.
 	generated map[trace.Key]bool
 	whole     map[trace.Key]bool
+	ownStatus map[trace.Key]bool
 }
 
 // newIndex digests a trace. pace bounds how long the controller computes
 // between two requests; 0 learns it from the trace (see learnPace).
 func newIndex(tr *trace.Trace, m *mask.Matcher, quiet, pace time.Duration) *index {
 	ix := &index{
+		run:        tr.Header.Run,
 		delivByKey: map[trace.Key][]*item{}, histByKey: map[trace.Key][]*item{},
 		writeByKey: map[trace.Key][]*item{},
 		owners:     map[trace.Key]trace.Key{}, primary: map[string]bool{},
-		generated: map[trace.Key]bool{}, whole: map[trace.Key]bool{},
+		generated: map[trace.Key]bool{}, whole: map[trace.Key]bool{}, ownStatus: map[trace.Key]bool{},
 	}
 	t := observe.NewTracker(m)
 	var last time.Time
@@ -156,6 +161,9 @@ func (ix *index) add(it *item, m *mask.Matcher) {
 		ix.writeByKey[it.Key] = append(ix.writeByKey[it.Key], it)
 		if it.OK() {
 			ix.notePrimary(it.Object)
+		}
+		if it.Subresource == "status" {
+			ix.ownStatus[it.Key] = true
 		}
 	}
 	ix.noteObject(it, m)
@@ -438,6 +446,57 @@ func (ix *index) readBetween(k trace.Key, lo, hi time.Time) bool {
 // state the controller had already moved past (see acknowledged).
 func (ix *index) current(n, w *item) bool {
 	return n.at().Before(w.at()) && ix.replaced(n, ix.readBy(w)) == nil && ix.acknowledged(n, w) == nil
+}
+
+// plausible reports whether delivered event n may have caused write w
+// and was still the newest state of its object when w's reconcile may
+// have begun: the stale pattern's causality.
+func (ix *index) plausible(n, w *item) bool {
+	return ix.causes(n, w) && ix.current(n, w)
+}
+
+// repeat returns, in ix (another reference run), the write that repeats w
+// (the same verb on the same object, at the same occurrence) and the
+// deliveries of n's state (see input) before it was sent; nil when that
+// run has no such write or delivery. own says whether the controller
+// writes the status of n's object.
+func (ix *index) repeat(n, w *item, own bool) (*item, []*item) {
+	var w2 *item
+	for _, it := range ix.writeByKey[w.Key] {
+		if it.Verb == w.Verb && it.Subresource == w.Subresource && it.Occurrence == w.Occurrence && it.OK() == w.OK() {
+			w2 = it
+			break
+		}
+	}
+	if w2 == nil {
+		return nil, nil
+	}
+	state := input(n, own)
+	var ns []*item
+	for _, d := range ix.delivByKey[n.Key] {
+		if !d.at().Before(w2.at()) {
+			break
+		}
+		if d.Verb == n.Verb && input(d, own) == state {
+			ns = append(ns, d)
+		}
+	}
+	if len(ns) == 0 {
+		return nil, nil
+	}
+	return w2, ns
+}
+
+// input identifies a delivered state as the controller's input: its
+// masked object, without its status when own (the controller writes it:
+// its output, which takes other intermediate values in every run).
+func input(it *item, own bool) string {
+	if !own || it.Object == nil {
+		return observe.StateHash(it.Object)
+	}
+	obj := maps.Clone(it.Object)
+	delete(obj, "status")
+	return observe.StateHash(obj)
 }
 
 // acknowledged returns the update that shows the reconcile which sent w

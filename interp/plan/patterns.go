@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"time"
 
 	"github.com/sievetool/sieve/interp/observe"
@@ -75,13 +76,47 @@ func (g *generator) stale(pol *ir.Policy) ([]*candidate, []pass) {
 			return !g.nondeterministic(c.event) && !g.nondeterministic(c.write)
 		}, eitherWhy(g.nondeterministic, g.nondeterministicWhy)},
 		{PassCausality, pr.Causality, func(c *candidate) bool {
-			return g.ix.causes(c.event, c.write) && g.ix.current(c.event, c.write)
+			return g.ix.plausible(c.event, c.write) && g.refuted(c.event, c.write) == nil
 		}, g.staleCausalityWhy},
 		{PassEffect, true, func(c *candidate) bool { return g.staleBack(pol, c) }, noEffectWhy},
 		{PassDuplicates, pr.Duplicates, func(c *candidate) bool {
 			return !g.duplicate(c.event) && !g.duplicate(c.write)
 		}, eitherWhy(g.duplicate, g.duplicateWhy)},
 	}
+}
+
+// refutation is another reference run's evidence against a stale pair:
+// there, the same delete was sent when no delivery of the same state may
+// have led to it.
+type refutation struct {
+	ix    *index
+	write *item   // the delete, in that run
+	state []*item // the deliveries of the state before it, in that run
+	own   bool    // the state was compared without its status
+}
+
+// refuted returns the evidence of another reference run (Options.Others)
+// that delivered event n did not lead to delete w: that run made the same
+// delete after delivering n's state (see input: the same masked object,
+// its status aside when the controller writes it), and by its own trace
+// no delivery of that state may have led to it (see index.plausible). The
+// runs drive one controller through one workload: they make the same
+// decisions, at different paces. Where one run's timing cannot tell which
+// state a delete was made from (a controller that sends requests without
+// pause for seconds, or deletes a few milliseconds after the state that
+// warrants it arrived), another's often can; a view frozen at a state the
+// controller had moved past tests a decision it never made. It is nil
+// when no other run delivered that state before that delete.
+func (g *generator) refuted(n, w *item) *refutation {
+	for _, o := range g.others {
+		own := g.ix.ownStatus[n.Key] || o.ownStatus[n.Key]
+		w2, ns := o.repeat(n, w, own)
+		if w2 == nil || slices.ContainsFunc(ns, func(n2 *item) bool { return o.plausible(n2, w2) }) {
+			continue
+		}
+		return &refutation{ix: o, write: w2, state: ns, own: own}
+	}
+	return nil
 }
 
 // staleBack finds what fires the stale view of candidate c and completes

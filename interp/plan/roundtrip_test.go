@@ -46,8 +46,8 @@ func TestGeneratedPlansRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, test := caseInputs(t, ar)
-		set, err := Generate(tr, test, Options{})
+		tr, test, opts := caseInputs(t, ar)
+		set, err := Generate(tr, test, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -183,7 +183,7 @@ func (f *runFlags) planHere(ctx context.Context, g *globals, file string, t *ir.
 	if err != nil {
 		return nil, g.testErr(t, err)
 	}
-	set, err := pipeline.Plans(env, refs.Test, refs.Traces[0], pipeline.Selection{Pattern: ir.Pattern(f.pattern)})
+	set, err := pipeline.Plans(env, refs.Test, refs.Traces, pipeline.Selection{Pattern: ir.Pattern(f.pattern)})
 	if err != nil {
 		return nil, g.testErr(t, err)
 	}

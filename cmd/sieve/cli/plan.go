@@ -23,7 +23,7 @@ import (
 type planFlags struct {
 	includes []string
 	test     string
-	trace    string
+	traces   []string
 	pattern  string
 	out      string
 	explain  bool
@@ -35,7 +35,7 @@ type planFlags struct {
 func newPlanCmd(g *globals) *cobra.Command {
 	f := &planFlags{}
 	cmd := &cobra.Command{
-		Use:   "plan SPEC [--test NAME] [--trace FILE]",
+		Use:   "plan SPEC [--test NAME] [--trace FILE]...",
 		Short: "Generate and prune test plans from a reference trace",
 		Long: "Plan generates the test plans of a test from a reference trace: for each policy\n" +
 			"and pattern, the candidates, pruned pass by pass, plus the test's own plans. It\n" +
@@ -47,13 +47,15 @@ func newPlanCmd(g *globals) *cobra.Command {
 			"as a plan of the test's own.\n" +
 			"Without --trace it records the reference runs first (or reuses them from the\n" +
 			"reference cache, as sieve run does); with --trace the test defaults to the one\n" +
-			"the trace was recorded for.",
+			"the trace was recorded for. Plans are made from the first reference run; the\n" +
+			"others (more --trace files) are evidence: a stale pair is dropped when another\n" +
+			"run shows its delete made after its state had been replaced.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(cmd.Context(), g, f, args[0]) },
 	}
 	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, includeUsage)
 	cmd.Flags().StringVar(&f.test, "test", "", "the test NAME (default: the trace's)")
-	cmd.Flags().StringVar(&f.trace, "trace", "", "generate from the reference trace FILE instead of recording one")
+	cmd.Flags().StringArrayVar(&f.traces, "trace", nil, "generate from the reference trace FILE instead of recording one (repeat for the test's other reference runs)")
 	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved or user")
 	cmd.Flags().StringVar(&f.out, "out", "", "write the plans and counts.json (and recorded reference runs) to DIR")
 	cmd.Flags().BoolVar(&f.explain, "explain", false, "list every candidate with the plan it made, or the pass that dropped it and the trace entries that show why")
@@ -70,7 +72,10 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	if err := f.backend.check(); err != nil {
 		return usageErr(err)
 	}
-	if err := absPaths(&file, &f.trace, &f.out, &f.backend.kubeconfig); err != nil {
+	if err := absPaths(&file, &f.out, &f.backend.kubeconfig); err != nil {
+		return usageErr(err)
+	}
+	if err := absList(f.traces); err != nil {
 		return usageErr(err)
 	}
 	spec, ds := load.Load(file, loadOptions(f.includes))
@@ -80,24 +85,29 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	if err := g.printDiags(ds); err != nil {
 		return infraErr(err)
 	}
-	var tr *trace.Trace
-	if f.trace != "" {
-		var err error
-		if tr, err = trace.Read(f.trace); err != nil {
+	var refs []*trace.Trace
+	for _, p := range f.traces {
+		tr, err := trace.Read(p)
+		if err != nil {
 			return usageErr(err)
 		}
+		refs = append(refs, tr)
 	}
-	t, d := load.SelectTest(spec, planTestName(f.test, tr, spec))
+	var first *trace.Trace
+	if len(refs) > 0 {
+		first = refs[0]
+	}
+	t, d := load.SelectTest(spec, planTestName(f.test, first, spec))
 	if d != nil {
 		return g.failDiags(diag.Diagnostics{d})
 	}
-	if tr == nil {
+	if refs == nil {
 		var err error
-		if tr, err = f.record(ctx, g, file, t); err != nil {
+		if refs, err = f.record(ctx, g, file, t); err != nil {
 			return err
 		}
 	}
-	set, err := pipeline.Plans(pipeline.Env{}, t, tr, pipeline.Selection{Pattern: ir.Pattern(f.pattern)})
+	set, err := pipeline.Plans(pipeline.Env{}, t, refs, pipeline.Selection{Pattern: ir.Pattern(f.pattern)})
 	if err != nil {
 		return usageErr(err)
 	}
@@ -109,10 +119,10 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	return printPlans(g, f, set)
 }
 
-// record records (or reuses) the test's reference runs and returns the
-// first one's trace. They are kept under --out, else in a temporary
-// directory removed afterwards.
-func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.Test) (*trace.Trace, error) {
+// record records (or reuses) the test's reference runs and returns their
+// traces. They are kept under --out, else in a temporary directory
+// removed afterwards.
+func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.Test) ([]*trace.Trace, error) {
 	out := f.out
 	if out == "" {
 		dir, err := os.MkdirTemp("", "sieve-plan-")
@@ -132,7 +142,7 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 		}
 		return nil, g.testErr(t, err)
 	}
-	return refs.Traces[0], nil
+	return refs.Traces, nil
 }
 
 // checkPattern validates --pattern.

@@ -106,6 +106,34 @@ func TestPlanExplain(t *testing.T) {
 	}
 }
 
+// TestPlanOtherRuns: more --trace files are the test's other reference
+// runs, the evidence that drops the statefulset fixture's false alarm.
+func TestPlanOtherRuns(t *testing.T) {
+	spec := "../../../specs/statefulset/statefulset.sieve"
+	first := "../../../interp/plan/testdata/statefulset-2.trace.jsonl"
+	other := "../../../interp/plan/testdata/statefulset-3.trace.jsonl"
+	pair := "stale view at #345 update statefulset/default/web, paired with #358 delete pod/default/web-4: "
+	for _, tc := range []struct {
+		traces []string
+		want   string
+	}{
+		{[]string{first}, pair + "kept as "},
+		{[]string{first, other}, pair + "dropped by causality: reference run 3 made the same delete (#355)"},
+	} {
+		args := []string{"plan", spec, "--explain", "--pattern", "stale"}
+		for _, tr := range tc.traces {
+			args = append(args, "--trace", tr)
+		}
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != exitOK {
+			t.Fatalf("%v: exit %d; stderr:\n%s", tc.traces, code, errb.String())
+		}
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%d trace(s): --explain lacks %q:\n%s", len(tc.traces), tc.want, out.String())
+		}
+	}
+}
+
 // TestPlanSieve prints the stale plans as .sieve declarations: each one
 // freezes its view at the event it was made from and lifts it on quiet,
 // and the output parses as .sieve.
