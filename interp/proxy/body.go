@@ -26,15 +26,13 @@ func bodyJSON(contentType string, raw []byte) json.RawMessage {
 	if len(raw) == 0 {
 		return nil
 	}
-	mt, _, err := mime.ParseMediaType(contentType)
-	if err != nil {
-		mt = contentType
-	}
+	mt := mediaType(contentType)
 	var out []byte
+	var err error
 	switch {
 	case mt == mediaProtobuf:
 		out, err = protobufToJSON(raw)
-	case strings.HasSuffix(mt, "cbor"):
+	case isCBOR(mt):
 		out, err = cborToJSON(raw)
 	case strings.HasSuffix(mt, "yaml"):
 		out, err = yaml.YAMLToJSON(raw)
@@ -49,6 +47,22 @@ func bodyJSON(contentType string, raw []byte) json.RawMessage {
 	}
 	return out
 }
+
+// mediaType returns the media type of a Content-Type header, without its
+// parameters.
+func mediaType(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return contentType
+	}
+	return mt
+}
+
+// binaryMedia reports whether a media type is one that bodyJSON decodes
+// from a binary encoding: protobuf or CBOR.
+func binaryMedia(mt string) bool { return mt == mediaProtobuf || isCBOR(mt) }
+
+func isCBOR(mt string) bool { return strings.HasSuffix(mt, "cbor") }
 
 func protobufToJSON(raw []byte) ([]byte, error) {
 	obj, gvk, err := scheme.Codecs.UniversalDeserializer().Decode(raw, nil, nil)
@@ -77,7 +91,7 @@ func jsonAccept(accept string) string {
 		c = strings.TrimSpace(c)
 		mt, _, _ := strings.Cut(c, ";")
 		mt = strings.TrimSpace(mt)
-		if c == "" || mt == mediaProtobuf || strings.HasSuffix(mt, "cbor") {
+		if c == "" || binaryMedia(mt) {
 			continue
 		}
 		keep = append(keep, c)

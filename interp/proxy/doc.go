@@ -8,12 +8,13 @@
 // transport, every other request over connections it writes and reads on
 // the request's own goroutine (syncTransport), which is measurably faster
 // on a small machine. It parses every request into an API verb and an
-// object key (trace.Key, kinds from the upstream's discovery), asks the
-// upstream for JSON (a protobuf or CBOR client reads the JSON answer;
-// protobuf request bodies are forwarded as they are and decoded for the
-// record, after the answer has left when no hook needs them; a list,
-// whose answer is not recorded, is asked for in the client's own media
-// type), and offers hooks: Before a request is forwarded, After the
+// object key (trace.Key, kinds from the upstream's discovery), forwards
+// request and answer in the client's own media type (protobuf, which
+// client-go uses for built-in kinds, is encoded and decoded faster than
+// JSON; bodies and answers in protobuf or CBOR are decoded to JSON for the
+// hooks when there are any, else for the record after the answer has left;
+// watches are asked for in JSON, whose events the proxy reads), and offers
+// hooks: Before a request is forwarded, After the
 // upstream answered but before the controller sees the answer, and Filter
 // on every watch event (deliver, drop, hold, or supersede the held events
 // of the same object: hold-and-coalesce). A stale view (StaleView, Resume)

@@ -188,10 +188,11 @@ func (p *Proxy) serveOnce(w http.ResponseWriter, hr *http.Request, r *Request) {
 	if resp.Err != nil {
 		writeStatus(w, http.StatusBadGateway, "InternalError", "sieve proxy: upstream: "+resp.Err.Error())
 	} else {
+		body := resp.written()
 		copyHeader(w.Header(), hdr)
-		w.Header().Set("Content-Length", strconv.Itoa(len(resp.Body)))
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		w.WriteHeader(resp.Code)
-		_, _ = w.Write(resp.Body)
+		_, _ = w.Write(body)
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush() // the answer leaves now, not after the recording
 		}
@@ -211,6 +212,7 @@ func (p *Proxy) before(ctx context.Context, r *Request) error {
 func (p *Proxy) after(ctx context.Context, r *Request, resp *Response) error {
 	if h := p.hook().After; h != nil {
 		p.decode(r)
+		resp.decode()
 		return h(ctx, r, resp)
 	}
 	return nil
@@ -240,10 +242,11 @@ func (p *Proxy) fetch(ctx context.Context, r *Request) (*Response, http.Header) 
 	if sv, ok := p.stale.forRead(r); ok {
 		return p.fetchStale(ctx, r, sv)
 	}
-	// A list's answer is not recorded: it may come in the media type the
-	// controller asked for (protobuf), which the API server encodes and
-	// the controller decodes faster than JSON.
-	r.anyMedia = r.Verb == "list"
+	// The answer comes in the media type the controller asked for
+	// (protobuf), which the API server encodes and the controller decodes
+	// faster than JSON; the proxy decodes it for a hook, and for the
+	// record after it has left (a list's answer is not recorded).
+	r.anyMedia = true
 	return p.roundTrip(ctx, r.Method, r.Path, r.Query, r.RawBody, r)
 }
 
@@ -261,7 +264,11 @@ func (p *Proxy) roundTrip(ctx context.Context, method, path string, q url.Values
 		}
 		return &Response{Code: hresp.StatusCode, Err: err}, nil
 	}
-	return &Response{Code: hresp.StatusCode, Body: b}, hresp.Header
+	resp := &Response{Code: hresp.StatusCode, Body: b}
+	if mt := mediaType(hresp.Header.Get("Content-Type")); r.anyMedia && r.Verb != "list" && binaryMedia(mt) {
+		resp.Body, resp.wire, resp.media = nil, b, mt
+	}
+	return resp, hresp.Header
 }
 
 // send opens an upstream request through client with the controller's
@@ -344,6 +351,7 @@ func (p *Proxy) recordRequest(r *Request, resp *Response, done *time.Time) {
 		return
 	}
 	p.decode(r)
+	resp.decode()
 	key := r.Key
 	e := trace.Entry{
 		Time: r.Start, Type: trace.Request, Key: &key, Verb: r.Verb, Subresource: r.Subresource,
@@ -352,7 +360,7 @@ func (p *Proxy) recordRequest(r *Request, resp *Response, done *time.Time) {
 	if resp.Err != nil {
 		e.Error = resp.Err.Error()
 	}
-	if r.Verb != "list" && r.Verb != "watch" && !r.anyMedia && json.Valid(resp.Body) {
+	if r.Verb != "list" && r.Verb != "watch" && json.Valid(resp.Body) {
 		e.Response = resp.Body
 	}
 	p.record(e)

@@ -16,7 +16,11 @@ import (
 	"time"
 
 	"golang.org/x/tools/txtar"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 
 	"github.com/sievetool/sieve/interp/trace"
@@ -256,7 +260,7 @@ func TestForward(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	s := f.seen()[0]
-	if s.Accept != "application/json" || s.Auth != "Bearer upstream-admin" || s.Query != "fieldManager=x" || string(s.Body) != `{"metadata":{"name":"a"}}` {
+	if s.Accept != "application/vnd.kubernetes.protobuf, application/json" || s.Auth != "Bearer upstream-admin" || s.Query != "fieldManager=x" || string(s.Body) != `{"metadata":{"name":"a"}}` {
 		t.Errorf("upstream saw %+v", s)
 	}
 	if resp.StatusCode != 201 || string(body) != pod("a", "11") || resp.ProtoMajor != 2 {
@@ -273,16 +277,31 @@ func TestForward(t *testing.T) {
 	}
 }
 
-// TestListAnyMedia checks that a list, whose answer is not recorded, is
-// forwarded with the controller's Accept header (protobuf comes back as
-// it is), while a get, recorded, is asked for in JSON.
-func TestListAnyMedia(t *testing.T) {
+// TestAnyMedia checks that the controller's request is forwarded with its
+// Accept header and a protobuf answer comes back to it as it is, while the
+// After hook and the record see the answer in JSON (a list's answer is
+// not recorded).
+func TestAnyMedia(t *testing.T) {
+	info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaProtobuf)
+	pb, err := runtime.Encode(scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion),
+		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: "default"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/vnd.kubernetes.protobuf")
-		fmt.Fprint(w, "k8s\x00protobuf")
+		w.Header().Set("Content-Type", mediaProtobuf)
+		_, _ = w.Write(pb)
 	})
+	var mu sync.Mutex
+	hooked := map[string]string{}
+	after := func(_ context.Context, r *Request, resp *Response) error {
+		mu.Lock()
+		defer mu.Unlock()
+		hooked[r.Verb] = string(resp.Body)
+		return nil
+	}
 	sink := &memSink{}
-	p := startProxy(t, f, Hooks{}, sink)
+	p := startProxy(t, f, Hooks{After: after}, sink)
 	const accept = "application/vnd.kubernetes.protobuf, */*"
 	for _, path := range []string{"/api/v1/namespaces/default/pods", "/api/v1/namespaces/default/pods/a"} {
 		req, _ := http.NewRequest("GET", p.URL()+path, nil)
@@ -293,17 +312,27 @@ func TestListAnyMedia(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if string(body) != "k8s\x00protobuf" || resp.Header.Get("Content-Type") != "application/vnd.kubernetes.protobuf" {
-			t.Errorf("GET %s: controller got %q as %s", path, body, resp.Header.Get("Content-Type"))
+		if !bytes.Equal(body, pb) || resp.Header.Get("Content-Type") != mediaProtobuf {
+			t.Errorf("GET %s: controller got %q as %s, want the protobuf answer", path, body, resp.Header.Get("Content-Type"))
 		}
 	}
-	seen := f.seen()
-	if len(seen) != 2 || seen[0].Accept != accept || seen[1].Accept != "*/*" {
-		t.Errorf("upstream saw Accept %q for the list and %q for the get, want %q and */* (JSON first)", seen[0].Accept, seen[1].Accept, accept)
+	for _, s := range f.seen() {
+		if s.Accept != accept {
+			t.Errorf("upstream saw Accept %q, want the controller's %q", s.Accept, accept)
+		}
 	}
+	const want = `"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"default"`
+	mu.Lock()
+	if got := hooked["get"]; !strings.Contains(got, want) {
+		t.Errorf("the After hook saw the get's answer as %q, want JSON with %s", got, want)
+	}
+	mu.Unlock()
 	for _, e := range sink.await(t, trace.Request, 2) {
-		if len(e.Response) != 0 {
-			t.Errorf("%s %s: recorded a response that is not JSON: %q", e.Verb, e.Key, e.Response)
+		switch {
+		case e.Verb == "get" && !strings.Contains(string(e.Response), want):
+			t.Errorf("get: recorded answer %q, want JSON with %s", e.Response, want)
+		case e.Verb == "list" && len(e.Response) != 0:
+			t.Errorf("list: recorded answer %q, want none", e.Response)
 		}
 	}
 }

@@ -49,8 +49,8 @@ type Request struct {
 	route   route
 	pending bool
 	// anyMedia says that the upstream may answer in any media type the
-	// controller accepts, not only JSON (a list, whose answer is not
-	// recorded).
+	// controller accepts, not only JSON: the controller's own request,
+	// whose answer it gets as the upstream sent it (Response.wire).
 	anyMedia bool
 }
 
@@ -80,6 +80,28 @@ type Response struct {
 	Err error
 	// Stale is set when the proxy answered from a past revision.
 	Stale bool
+
+	// wire is the answer as the controller gets it when the upstream sent
+	// it in protobuf (which client-go asks for built-in kinds) or CBOR, of
+	// type media; Body holds it in JSON once decoded (decode), for a hook
+	// or the record.
+	wire  []byte
+	media string
+}
+
+// decode sets Body from an answer in another media type, once.
+func (r *Response) decode() {
+	if r.wire != nil && r.Body == nil {
+		r.Body = bodyJSON(r.media, r.wire)
+	}
+}
+
+// written returns the answer as the controller gets it.
+func (r *Response) written() []byte {
+	if r.wire != nil {
+		return r.wire
+	}
+	return r.Body
 }
 
 // route is the parsed path of a request.
