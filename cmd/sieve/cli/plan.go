@@ -101,6 +101,11 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	if d != nil {
 		return g.failDiags(diag.Diagnostics{d})
 	}
+	for i, tr := range refs {
+		if tr.Header.Test != "" && tr.Header.Test != t.Name {
+			return usageErr(fmt.Errorf("--trace %s: a reference run of test %s, not of %s", f.traces[i], tr.Header.Test, t.Name))
+		}
+	}
 	if refs == nil {
 		var err error
 		if refs, err = f.record(ctx, g, file, t); err != nil {

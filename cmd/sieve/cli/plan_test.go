@@ -163,6 +163,7 @@ func TestPlanCmdErrors(t *testing.T) {
 		{[]string{"plan", planSpec, "--trace", planTrace, "--pattern", "sideways"}, "unknown pattern"},
 		{[]string{"plan", planSpec, "--trace", "nope.jsonl"}, "nope.jsonl"},
 		{[]string{"plan", planSpec, "--trace", planTrace, "--test", "buggyy"}, "no test named"},
+		{[]string{"plan", planSpec, "--trace", planTrace, "--trace", "../../../interp/plan/testdata/statefulset.trace.jsonl"}, "a reference run of test scale, not of buggy"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
