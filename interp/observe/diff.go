@@ -116,7 +116,11 @@ func diffLists(a, b []any) (any, any, bool) {
 
 // Normalise parses an object and redacts it with m: masked fields keep
 // their place as NonNil, so that a field appearing or disappearing still
-// shows while its changing value does not. It returns nil for an empty or
+// shows while its changing value does not. Objects embedded in it (a
+// StatefulSet's volume claim templates) lose their apiVersion and kind:
+// the API server's JSON carries them, its protobuf, which client-go asks
+// for built-in kinds and the proxy decodes, does not, and the same state
+// must read the same either way. It returns nil for an empty or
 // unparsable object, or one masked entirely.
 func Normalise(m *mask.Object, raw json.RawMessage) map[string]any {
 	if len(raw) == 0 {
@@ -127,20 +131,26 @@ func Normalise(m *mask.Object, raw json.RawMessage) map[string]any {
 		return nil
 	}
 	red := m.Redact(obj)
-	replacePlaceholder(red)
+	canonical(red, false)
 	return red
 }
 
-// replacePlaceholder turns the mask package's placeholder into NonNil.
-func replacePlaceholder(v any) {
+// canonical turns the mask package's placeholder into NonNil in v and
+// below, and drops the apiVersion and kind of the objects (maps with
+// metadata) embedded in it; nested says v is itself embedded.
+func canonical(v any, nested bool) {
 	switch t := v.(type) {
 	case map[string]any:
+		if _, ok := t["metadata"]; ok && nested {
+			delete(t, "apiVersion")
+			delete(t, "kind")
+		}
 		for k, x := range t {
 			if x == mask.Placeholder {
 				t[k] = NonNil
 				continue
 			}
-			replacePlaceholder(x)
+			canonical(x, true)
 		}
 	case []any:
 		for i, x := range t {
@@ -148,7 +158,7 @@ func replacePlaceholder(v any) {
 				t[i] = NonNil
 				continue
 			}
-			replacePlaceholder(x)
+			canonical(x, true)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"path"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/sievetool/sieve/interp/internal/golden"
+	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -52,4 +54,27 @@ func caseNames(files map[string][]byte) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestNormaliseEmbedded: a StatefulSet decoded from protobuf (its volume
+// claim templates without apiVersion and kind) and from JSON normalise to
+// the same state; an owner reference keeps its apiVersion and kind.
+func TestNormaliseEmbedded(t *testing.T) {
+	owner := `"ownerReferences":[{"apiVersion":"v1","kind":"Thing","name":"t","uid":"u"}]`
+	fromJSON := `{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"web",` + owner + `},` +
+		`"spec":{"volumeClaimTemplates":[{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"data"},"spec":{}}]}}`
+	fromProtobuf := `{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"web",` + owner + `},` +
+		`"spec":{"volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{}}]}}`
+	none := (*mask.Matcher)(nil).Object(trace.Key{})
+	a, b := Normalise(none, json.RawMessage(fromJSON)), Normalise(none, json.RawMessage(fromProtobuf))
+	if StateHash(a) != StateHash(b) {
+		t.Errorf("states differ:\n%v\n%v", a, b)
+	}
+	if a["kind"] != "StatefulSet" || a["apiVersion"] != "apps/v1" {
+		t.Errorf("the object lost its own kind: %v", a)
+	}
+	ref := a["metadata"].(map[string]any)["ownerReferences"].([]any)[0].(map[string]any)
+	if ref["kind"] != "Thing" || ref["apiVersion"] != "v1" {
+		t.Errorf("owner reference: %v", ref)
+	}
 }
