@@ -265,15 +265,18 @@ func (p *Proxy) roundTrip(ctx context.Context, method, path string, q url.Values
 		return &Response{Code: hresp.StatusCode, Err: err}, nil
 	}
 	resp := &Response{Code: hresp.StatusCode, Body: b}
-	if mt := mediaType(hresp.Header.Get("Content-Type")); r.anyMedia && r.Verb != "list" && binaryMedia(mt) {
-		resp.Body, resp.wire, resp.media = nil, b, mt
+	if r.anyMedia && r.Verb != "list" {
+		if mt := mediaType(hresp.Header.Get("Content-Type")); binaryMedia(mt) {
+			resp.Body, resp.wire, resp.media = nil, b, mt
+		}
 	}
 	return resp, hresp.Header
 }
 
 // send opens an upstream request through client with the controller's
-// headers, minus its credentials, asking for JSON: p.client for a watch,
-// whose answer streams, p.buffered for an answer read at once.
+// headers, minus its credentials, asking for JSON unless r.anyMedia:
+// p.client for a watch, whose answer streams, p.buffered for an answer
+// read at once.
 func (p *Proxy) send(ctx context.Context, client *http.Client, method, path string, q url.Values, body []byte, r *Request) (*http.Response, error) {
 	u := *p.upstream
 	u.Path = joinPath(p.upstream.Path, path)
