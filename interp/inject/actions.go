@@ -198,7 +198,7 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 		return in.opts.Proxy.StaleView(s, rev)
 	case ir.ActStaleOff:
 		s := in.scope(a.Scope)
-		note("view resumed, held events delivered", scopeKey(s))
+		note("view resumed, newest held state of each object delivered", scopeKey(s))
 		in.opts.Proxy.Resume(s)
 	case ir.ActHold:
 		note("holding events", refKey(a.Scope))
@@ -225,8 +225,8 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 }
 
 // release stops holding a scope. When the event being filtered is in the
-// scope, it replaces the held ones (hold-and-coalesce); otherwise the held
-// events are delivered in order.
+// scope, it replaces the held ones (hold-and-coalesce); otherwise the
+// newest held state of each object is delivered.
 func (in *Injector) release(scope *ir.Ref, cur *event, note func(string, *trace.Key)) {
 	in.unhold(scope)
 	if cur != nil && in.covers(scope, cur.ev.Key) {
@@ -234,7 +234,7 @@ func (in *Injector) release(scope *ir.Ref, cur *event, note func(string, *trace.
 		cur.verdict = proxy.Supersede
 		return
 	}
-	note("held events delivered", refKey(scope))
+	note("newest held state of each object delivered", refKey(scope))
 	in.opts.Proxy.Release(func(_ *proxy.Stream, ev *proxy.Event) bool { return in.covers(scope, ev.Key) })
 }
 
@@ -365,13 +365,14 @@ func (in *Injector) endHolds() {
 	}
 }
 
-// lift stops holding a scope and delivers its held events in order.
+// lift stops holding a scope and delivers the newest held state of each
+// object.
 func (in *Injector) lift(h *ir.Ref, why string) {
 	in.unhold(h)
 	n := in.opts.Proxy.Release(func(_ *proxy.Stream, ev *proxy.Event) bool { return in.covers(h, ev.Key) })
 	if in.opts.Sink != nil {
 		in.opts.Sink(trace.Entry{Time: time.Now(), Type: trace.Fault, What: "release", Key: refKey(h),
-			Message: fmt.Sprintf("%s: %d held events delivered", why, n)})
+			Message: fmt.Sprintf("%s: %d events delivered, the newest held state of each object", why, n)})
 	}
 }
 

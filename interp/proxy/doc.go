@@ -19,7 +19,8 @@
 // on every watch event (deliver, drop, hold, or supersede the held events
 // of the same object: hold-and-coalesce). A stale view (StaleView, Resume)
 // answers reads of a scope from a past resourceVersion and holds its watch
-// events. Relist ends the controller's watches with 410 Expired, as an API
+// events; Release and Resume deliver of each object only the newest held
+// state. Relist ends the controller's watches with 410 Expired, as an API
 // server whose watch cache moved on does, so that its informers list again
 // and see every object anew (a resync on demand). It writes Request and
 // Delivery entries to a Sink and reports activity (in-flight requests,

@@ -471,6 +471,46 @@ func TestHoldAndCoalesce(t *testing.T) {
 	}
 }
 
+// TestReleaseCoalesces holds every event of four pods and releases them:
+// each pod's newest state comes, typed by what the watcher had (a, which
+// it had, deleted and created again; b created meanwhile; c created and
+// deleted meanwhile: nothing; d deleted), in the order of their last
+// events.
+func TestReleaseCoalesces(t *testing.T) {
+	a := &watchAPI{events: make(chan string, 20)}
+	f := newFakeAPI(t, a.handle)
+	h := Hooks{Filter: func(s *Stream, ev *Event) Verdict {
+		if ev.Key.Name == "e" {
+			return Deliver
+		}
+		return Hold
+	}}
+	p := startProxy(t, f, h, nil)
+	body := openWatch(t, p, "")
+	for _, ev := range []string{
+		watchEvent("MODIFIED", "a", "2"), watchEvent("DELETED", "a", "3"), watchEvent("ADDED", "b", "4"),
+		watchEvent("ADDED", "a", "5"), watchEvent("ADDED", "c", "6"), watchEvent("MODIFIED", "d", "7"),
+		watchEvent("MODIFIED", "b", "8"), watchEvent("DELETED", "c", "9"), watchEvent("MODIFIED", "a", "10"),
+		watchEvent("DELETED", "d", "11"),
+	} {
+		a.events <- ev
+	}
+	a.events <- watchEvent("ADDED", "e", "12") // delivered: every event before it is held
+	if got := readEvents(t, body, 1)[0]; got != "ADDED e@12" {
+		t.Fatalf("first delivered %s, want ADDED e@12", got)
+	}
+	if n := p.Release(func(*Stream, *Event) bool { return true }); n != 3 {
+		t.Errorf("released %d events, want 3", n)
+	}
+	got := strings.Join(readEvents(t, body, 3), ", ")
+	if want := "ADDED b@8, MODIFIED a@10, DELETED d@11"; got != want {
+		t.Errorf("delivered %s, want %s", got, want)
+	}
+	if p.Activity().Held != 0 {
+		t.Errorf("held events after release: %d", p.Activity().Held)
+	}
+}
+
 // TestStaleView checks the rewrites of a stale view and that its watch
 // events wait for Resume.
 func TestStaleView(t *testing.T) {

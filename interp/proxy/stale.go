@@ -64,8 +64,11 @@ func (p *Proxy) StaleView(s Scope, rv string) error {
 	return nil
 }
 
-// Resume ends the stale views of the scope and delivers the watch events
-// they held, in order. It returns how many events it delivered.
+// Resume ends the stale views of the scope and delivers the newest state
+// of each object whose watch events they held (see Release): the view
+// catches up at once, as after a relist, and the controller acts on no
+// state between the frozen one and the current one. It returns how many
+// events it delivered.
 func (p *Proxy) Resume(s Scope) int {
 	p.stale.mu.Lock()
 	keep := p.stale.views[:0]

@@ -152,9 +152,15 @@ func (s *Stream) expire() bool {
 	return true
 }
 
-// Release delivers, in order, the held events for which keep returns true,
-// on every stream; an event stays held if an earlier held event of the
-// same object stays held. It returns how many were delivered.
+// Release ends the holding of the events for which match returns true, on
+// every stream, and delivers of each object only its newest held state, in
+// the order of those states: the controller never sees the states in
+// between, as after a relist (hold-and-coalesce). An object it did not
+// have before the first held event gets ADDED, one it had gets MODIFIED
+// (even when it was deleted and created again meanwhile) or DELETED, and
+// one created and deleted meanwhile gets nothing. An event stays held if
+// an earlier held event of the same object stays held. Release returns
+// how many events it delivered.
 func (p *Proxy) Release(match func(s *Stream, ev *Event) bool) int {
 	return p.sweep(match, true)
 }
@@ -176,22 +182,61 @@ func (p *Proxy) sweep(match func(*Stream, *Event) bool, deliver bool) int {
 func (s *Stream) sweep(match func(*Stream, *Event) bool, deliver bool) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var keep []*Event
+	var keep, out []*Event
 	kept := map[trace.Key]bool{}
-	n := 0
 	for _, ev := range s.held {
 		if kept[ev.Key] || !match(s, ev) {
 			keep, kept[ev.Key] = append(keep, ev), true
 			continue
 		}
-		n++
-		if deliver {
-			s.deliverLocked(ev)
-		}
+		out = append(out, ev)
 	}
 	s.held = keep
-	s.p.act.add(0, -n, 0)
-	return n
+	s.p.act.add(0, -len(out), 0)
+	if !deliver {
+		return len(out)
+	}
+	out = coalesce(out)
+	for _, ev := range out {
+		s.deliverLocked(ev)
+	}
+	return len(out)
+}
+
+// coalesce keeps of each object's events in evs the newest state, at the
+// place of its last event, typed by what the watcher had before the
+// first (see Release). Bookmarks coalesce to the last one.
+func coalesce(evs []*Event) []*Event {
+	first := map[trace.Key]*Event{}
+	last := map[trace.Key]int{}
+	for i, ev := range evs {
+		if first[ev.Key] == nil {
+			first[ev.Key] = ev
+		}
+		last[ev.Key] = i
+	}
+	var out []*Event
+	for i, ev := range evs {
+		if last[ev.Key] != i {
+			continue
+		}
+		had := first[ev.Key].Type != "ADDED"
+		switch ev.Type {
+		case "ADDED", "MODIFIED":
+			c := *ev
+			c.Type = "ADDED"
+			if had {
+				c.Type = "MODIFIED"
+			}
+			ev = &c
+		case "DELETED":
+			if !had {
+				continue
+			}
+		}
+		out = append(out, ev)
+	}
+	return out
 }
 
 // HeldFor reports how many events of the object are held on all streams.
