@@ -270,12 +270,12 @@ func (w *liveWorld) Object(kind, namespace, name string) map[string]any {
 // StatefulSet, ReplicaSet, Deployment and ReplicationController all
 // replicas ready at the current generation; for a DaemonSet a ready pod on
 // every node it schedules to, at the current generation; for a Job its
-// Complete condition; otherwise a Ready, Available or Established (CRD)
-// condition (a pod's Ready), or, with no conditions, all replicas ready
-// when the status counts them. A custom resource is ready only through
-// such a condition or replica count (its controller may not have written
-// any status yet); other built-in objects are ready when they exist.
-// grammar.md documents this per kind.
+// Complete condition, for a Pod its Ready one, for a CRD its Established
+// one; otherwise a Ready or Available condition, or, with no conditions,
+// all replicas ready when the status counts them. A custom resource is
+// ready only through such a condition or replica count (its controller
+// may not have written any status yet); other built-in objects are ready
+// when they exist. grammar.md documents this per kind.
 func isReady(o map[string]any) bool {
 	kind, _ := o["kind"].(string)
 	switch kind {
@@ -288,6 +288,10 @@ func isReady(o map[string]any) bool {
 		return daemonsReady(o)
 	case "Job":
 		return hasCondition(o, "Complete")
+	case "Pod": // not before the kubelet writes its conditions
+		return hasCondition(o, "Ready")
+	case "CustomResourceDefinition":
+		return hasCondition(o, "Established")
 	}
 	if conds, ok := getPath(o, "status.conditions"); ok {
 		list, _ := conds.([]any)

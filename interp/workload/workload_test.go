@@ -70,6 +70,9 @@ func TestIsReady(t *testing.T) {
 	}{
 		{"pod ready", map[string]any{"kind": "Pod", "status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}}}, true},
 		{"pod not ready", map[string]any{"kind": "Pod", "status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "False"}}}}, false},
+		{"pod just created", map[string]any{"kind": "Pod", "apiVersion": "v1", "status": map[string]any{"phase": "Pending", "qosClass": "BestEffort"}}, false},
+		{"crd just created", map[string]any{"kind": "CustomResourceDefinition", "apiVersion": "apiextensions.k8s.io/v1"}, false},
+		{"crd established", map[string]any{"kind": "CustomResourceDefinition", "apiVersion": "apiextensions.k8s.io/v1", "status": map[string]any{"conditions": []any{map[string]any{"type": "Established", "status": "True"}}}}, true},
 		{"pvc bound", map[string]any{"kind": "PersistentVolumeClaim", "status": map[string]any{"phase": "Bound"}}, true},
 		{"pvc pending", map[string]any{"kind": "PersistentVolumeClaim", "status": map[string]any{"phase": "Pending"}}, false},
 		{"sts ready", map[string]any{"kind": "StatefulSet", "metadata": map[string]any{"generation": int64(2)}, "spec": map[string]any{"replicas": int64(3)}, "status": map[string]any{"readyReplicas": int64(3), "observedGeneration": int64(2)}}, true},
