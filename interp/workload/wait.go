@@ -318,7 +318,7 @@ func isCustom(o map[string]any) bool {
 }
 
 // readyTypes are the condition types that mean an object is ready.
-var readyTypes = map[any]bool{"Ready": true, "Available": true, "Established": true}
+var readyTypes = map[any]bool{"Ready": true, "Available": true}
 
 // hasCondition reports whether the object's status has the condition
 // typ with status True.
