@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/sievetool/sieve/interp/observe"
@@ -50,11 +51,13 @@ type node struct {
 	count int
 	done  bool
 	// A quiet leaf: whether the controller has read its target since it
-	// was armed, when the controller was last active, and whether its
-	// latest write failed.
-	read   bool
-	last   time.Time
-	failed bool
+	// was armed, when the controller was last active, whether its latest
+	// write failed, and that write (verb, object, subresource) when it was
+	// refused with a conflict.
+	read    bool
+	last    time.Time
+	failed  bool
+	refused string
 }
 
 // newNode builds the evaluation tree of a trigger, with the CEL
@@ -157,21 +160,39 @@ func (n *node) deadline() (time.Time, bool) {
 // A write that failed (a 409 on a stale status update, say) leaves the
 // controller quiet but not done: it has not acted on what it saw yet and
 // will try again, so the leaf waits for a write that succeeds (or for the
-// bound the plan pairs it with).
+// bound the plan pairs it with). The same write refused with a conflict
+// once more is neither activity nor a failure to wait out: the controller
+// has acted on what it saw, twice, and while its view stays as it is, the
+// API server refuses it so on every retry (a create of an object the
+// view lacks, an update from a past resourceVersion), with the retries
+// ever further apart.
 func (n *node) touch(now time.Time, e *trace.Entry) {
 	if n.done || !n.armed {
 		return
 	}
 	if n.t.Op == ir.TrigQuiet && (e.Type == trace.Request || e.Type == trace.Delivery) {
-		n.last = now
-		n.read = n.read || reads(n.t.Target, e)
-		if e.Type == trace.Request && isWrite(e.Verb) {
-			n.failed = e.Code < 200 || e.Code > 299
-		}
+		n.quiet(now, e)
 	}
 	for _, k := range n.kids {
 		k.touch(now, e)
 	}
+}
+
+// quiet is touch for a quiet leaf.
+func (n *node) quiet(now time.Time, e *trace.Entry) {
+	n.read = n.read || reads(n.t.Target, e)
+	if e.Type == trace.Request && isWrite(e.Verb) && e.Key != nil {
+		sig := e.Verb + " " + e.Key.String() + "/" + e.Subresource
+		if e.Code == http.StatusConflict && sig == n.refused {
+			n.failed = false
+			return
+		}
+		n.failed, n.refused = e.Code < 200 || e.Code > 299, ""
+		if e.Code == http.StatusConflict {
+			n.refused = sig
+		}
+	}
+	n.last = now
 }
 
 // isWrite reports whether an API verb changes the cluster.
