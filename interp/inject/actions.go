@@ -291,9 +291,8 @@ func (in *Injector) expireHolds() {
 // the workload waits (for the held state itself, it may be), no request
 // of the controller's is under way (but those held until a hold ends),
 // and either neither the controller nor the cluster has done anything
-// for Stall, or the evidence says they are done (proxy.Settled with the
-// Quiet bound: quiet as long, nothing arriving, no retry expected or
-// due) and the hold has lasted Quiet.
+// for Stall, or the evidence says they are done (settled) and the hold
+// has lasted Quiet.
 func (in *Injector) stalled(held time.Duration, now time.Time) bool {
 	a := in.opts.Proxy.Activity()
 	if !in.waitStep.Load() || a.InFlight-in.Waiting() > 0 {
@@ -303,17 +302,35 @@ func (in *Injector) stalled(held time.Duration, now time.Time) bool {
 	if min(now.Sub(a.Last), now.Sub(moved)) >= in.opts.Stall && held >= in.opts.Stall {
 		return true
 	}
+	return held >= in.opts.Quiet && in.settled(now)
+}
+
+// settled reports whether the evidence says the controller and the
+// cluster are done at now, with the fault as it is: the controller is not
+// starting (Restarting), and proxy.Settled holds with the Quiet bound,
+// leaving out what the holds and stale views keep back on purpose (held
+// events, requests waiting for a hold). False when Quiet is 0.
+func (in *Injector) settled(now time.Time) bool {
 	q := in.opts.Quiet
-	a.InFlight, a.Held = 0, 0 // what the holds (and a stale view) keep back stands still on purpose
-	// The window is no bound here: the rule above is this one's.
-	return q > 0 && held >= q && proxy.Settled(a, moved, now, proxy.Bounds{Quiet: q, Window: math.MaxInt64})
+	if q <= 0 || in.Restarting() {
+		return false
+	}
+	a := in.opts.Proxy.Activity()
+	if a.InFlight-in.Waiting() > 0 {
+		return false
+	}
+	a.InFlight, a.Held = 0, 0
+	moved := time.Unix(0, in.moved.Load())
+	// The window is no bound here: the callers have their own.
+	return proxy.Settled(a, moved, now, proxy.Bounds{Quiet: q, Window: math.MaxInt64})
 }
 
 // Finish ends the fault when the workload is over, so that the run is
 // judged once it is: it waits for the plan's actions that a timer will
-// fire (a stale view's bound, a wait), then lifts the holds still in
-// place (endHolds). It reports whether it did anything, in which case the
-// controller should be given the chance to settle again.
+// fire (a wait, a stale view's bound: a stale view ends sooner, once the
+// controller has settled with it, see settled), then lifts the holds
+// still in place (endHolds). It reports whether it did anything, in which
+// case the controller should be given the chance to settle again.
 func (in *Injector) Finish(ctx context.Context) bool {
 	acted := false
 	for {
@@ -322,10 +339,13 @@ func (in *Injector) Finish(ctx context.Context) bool {
 			break
 		}
 		acted = true
+		if in.settled(time.Now()) {
+			in.advance(in.eng.EndStale, nil)
+		}
 		select {
 		case <-ctx.Done():
 			return acted
-		case <-time.After(max(time.Until(at), finishPoll)):
+		case <-time.After(max(min(time.Until(at), finishLook), finishPoll)):
 		}
 		in.advance(in.eng.Tick, nil)
 	}
@@ -348,8 +368,12 @@ func (in *Injector) next() (time.Time, bool) {
 	return in.eng.Deadline()
 }
 
-// finishPoll is the shortest wait of Finish between two looks at the plan.
-const finishPoll = 20 * time.Millisecond
+// finishPoll and finishLook are the shortest and the longest wait of
+// Finish between two looks at the plan and the controller.
+const (
+	finishPoll = 20 * time.Millisecond
+	finishLook = 100 * time.Millisecond
+)
 
 // endHolds lifts the holds still in place, as if they had expired (Finish,
 // when the workload is over): a controller can wait for the very state a

@@ -501,6 +501,45 @@ func TestFinish(t *testing.T) {
 	}
 }
 
+// TestFinishEndsSettledStaleView ends, once the workload is over, a stale
+// view whose bound is an hour away as soon as the controller has settled
+// with it; not while a retry of the controller is expected, nor while
+// the restarted controller has sent nothing yet.
+func TestFinishEndsSettledStaleView(t *testing.T) {
+	scope := &ir.Ref{Kind: "configmap", Namespace: "default", Name: "c"}
+	for _, c := range []struct {
+		name      string
+		retries   int
+		restarted bool
+		ends      bool
+	}{
+		{"settled", 0, false, true},
+		{"retry expected", 1, false, false},
+		{"restarted, silent", 0, true, false},
+	} {
+		actions := []*planfile.Action{{Kind: ir.ActStaleOn, Scope: scope, Revision: "5"}}
+		if c.restarted {
+			actions = append(actions, &planfile.Action{Kind: ir.ActRestart})
+		}
+		actions = append(actions, &planfile.Action{Kind: ir.ActStaleOff, Scope: scope,
+			Trigger: &planfile.Trigger{Op: ir.TrigTimeout, Duration: ir.Duration(time.Hour)}})
+		px := &quietProxy{since: time.Now().Add(-time.Second), retries: c.retries}
+		in, err := New(Options{Plan: &planfile.Plan{Name: "p", Pattern: ir.Stale, Actions: actions}, Proxy: px,
+			Controller: &fakeController{}, Quiet: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Start(context.Background())
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		in.Finish(ctx)
+		cancel()
+		in.Stop()
+		if ended := len(px.resumed) == 1; ended != c.ends {
+			t.Errorf("%s: stale view ended %v, want %v", c.name, ended, c.ends)
+		}
+	}
+}
+
 // quietProxy is a proxy through which nothing has passed since a moment,
 // and that may expect retries of the controller.
 type quietProxy struct {

@@ -141,6 +141,21 @@ func (e *Engine) Tick() []Fired {
 	return out
 }
 
+// EndStale fires the armed action now if it is a stale-off: its trigger
+// only bounds the stale window, and the caller has the evidence that
+// waiting on shows nothing more (the workload is over and the controller
+// has settled with the view frozen). It returns what fired.
+func (e *Engine) EndStale() []Fired {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.started || !e.waitUntil.IsZero() || e.cur >= len(e.plan.Actions) || e.plan.Actions[e.cur].Kind != ir.ActStaleOff {
+		return nil
+	}
+	var out []Fired
+	e.fire(e.clock.Now(), 0, &out)
+	return out
+}
+
 // Deadline returns the earliest time at which a timeout or a wait is due,
 // if any is armed.
 func (e *Engine) Deadline() (time.Time, bool) {

@@ -31,6 +31,7 @@ var epoch = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 //	+DUR OP ...                 advance the fake clock by DUR, then do OP
 //	start                       start the engine
 //	tick                        let time-based triggers fire
+//	endstale                    end the armed stale-off's window (EndStale)
 //	deliver|history VERB KEY [JSON]   a watch event (create, update, delete)
 //	write VERB[/SUB] KEY CODE [JSON]  a controller write and its answer
 //	get KEY CODE [JSON]         a controller read
@@ -127,6 +128,8 @@ func step(e *Engine, clock *fakeClock, seq *int64, line string) ([]Fired, error)
 		return e.Start(), nil
 	case "tick":
 		return e.Tick(), nil
+	case "endstale":
+		return e.EndStale(), nil
 	}
 	ent, err := entry(f, line)
 	if err != nil {
