@@ -181,8 +181,8 @@ func (n *node) touch(now time.Time, e *trace.Entry) {
 // quiet is touch for a quiet leaf.
 func (n *node) quiet(now time.Time, e *trace.Entry) {
 	n.read = n.read || reads(n.t.Target, e)
-	if e.Type == trace.Request && isWrite(e.Verb) && e.Key != nil {
-		sig := e.Verb + " " + e.Key.String() + "/" + e.Subresource
+	if e.Type == trace.Request && isWrite(e.Verb) {
+		sig := fmt.Sprint(e.Verb, " ", e.Key, "/", e.Subresource)
 		if e.Code == http.StatusConflict && sig == n.refused {
 			n.failed = false
 			return
