@@ -302,20 +302,20 @@ func (in *Injector) stalled(held time.Duration, now time.Time) bool {
 	if min(now.Sub(a.Last), now.Sub(moved)) >= in.opts.Stall && held >= in.opts.Stall {
 		return true
 	}
-	return held >= in.opts.Quiet && in.settled(now)
+	return held >= in.opts.Quiet && in.settled(a, now)
 }
 
 // settled reports whether the evidence says the controller and the
-// cluster are done at now, with the fault as it is: the controller is not
-// starting (Restarting), and proxy.Settled holds with the Quiet bound,
-// leaving out what the holds and stale views keep back on purpose (held
-// events, requests waiting for a hold). False when Quiet is 0.
-func (in *Injector) settled(now time.Time) bool {
+// cluster are done at now, the proxy's activity being a, with the fault as
+// it is: the controller is not starting (Restarting), and proxy.Settled
+// holds with the Quiet bound, leaving out what the holds and stale views
+// keep back on purpose (held events, requests waiting for a hold). False
+// when Quiet is 0.
+func (in *Injector) settled(a proxy.Activity, now time.Time) bool {
 	q := in.opts.Quiet
 	if q <= 0 || in.Restarting() {
 		return false
 	}
-	a := in.opts.Proxy.Activity()
 	if a.InFlight-in.Waiting() > 0 {
 		return false
 	}
@@ -339,7 +339,7 @@ func (in *Injector) Finish(ctx context.Context) bool {
 			break
 		}
 		acted = true
-		if in.settled(time.Now()) {
+		if in.settled(in.opts.Proxy.Activity(), time.Now()) {
 			in.advance(in.eng.EndStale, nil)
 		}
 		select {
