@@ -27,8 +27,9 @@ func TestTakeFlag(t *testing.T) {
 	}
 }
 
-// TestStartProfile writes NAME.pprof into the directory the environment
-// names, and refuses a span that is not a positive number of seconds.
+// TestStartProfile writes NAME.pprof, and NAME.trace when asked, into the
+// directory the environment names, and refuses a span that is not a
+// positive number of seconds.
 func TestStartProfile(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(ProfileDirEnv, dir)
@@ -37,18 +38,21 @@ func TestStartProfile(t *testing.T) {
 		t.Errorf("startProfile with %s=soon: %v", ProfileSecondsEnv, err)
 	}
 	t.Setenv(ProfileSecondsEnv, "0.05")
+	t.Setenv(ProfileTraceEnv, "1")
 	if err := startProfile("etcd", io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "etcd.pprof")
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
-			return
+	for _, name := range []string{"etcd.pprof", "etcd.trace"} {
+		path := filepath.Join(dir, name)
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s not written", path)
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s not written", path)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }

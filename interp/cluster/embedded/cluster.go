@@ -154,6 +154,7 @@ func (c *Cluster) prepare(binary string) error {
 		dir: dir, etcdPort: ports[0], etcdPeerPort: ports[1], apiPort: ports[2], schedulerPort: ports[3],
 		controllers: controllers, nodes: c.opts.Nodes, line: c.opts.Kubernetes,
 	}
+	c.layout = c.layout.withEtcdSocket()
 	if c.opts.TerminationGrace > 0 {
 		c.layout.terminationGrace = c.opts.TerminationGrace.String()
 	}
@@ -308,13 +309,17 @@ func (c *Cluster) Processes() []Process {
 	return out
 }
 
-// Ports lists the TCP ports the cluster listens on (etcd client and peer,
-// API server, scheduler health).
+// Ports lists the TCP ports the cluster listens on (etcd peer and, unless
+// it serves a socket, client; API server; scheduler health).
 func (c *Cluster) Ports() []int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	l := c.layout
-	return []int{l.etcdPort, l.etcdPeerPort, l.apiPort, l.schedulerPort}
+	ports := []int{l.etcdPeerPort, l.apiPort, l.schedulerPort}
+	if l.etcdSocket == "" {
+		ports = append(ports, l.etcdPort)
+	}
+	return ports
 }
 
 // String describes the cluster for logs.

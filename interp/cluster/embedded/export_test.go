@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
@@ -11,10 +12,10 @@ import (
 // their etcd seed, "" if nowhere.
 func SeedPath(bin string) string { return controlplane.SeedPath(bin, seedName()) }
 
-// EtcdEndpoint returns the URL of c's etcd and the directory of its
-// certificates, for tests of who may reach etcd.
-func EtcdEndpoint(c *Cluster) (url, pki string) {
-	return c.layout.etcdURL(), c.layout.path("pki")
+// EtcdEndpoints returns the client and peer URLs of c's etcd and the
+// directory of its certificates, for tests of who may reach etcd.
+func EtcdEndpoints(c *Cluster) (client, peer, pki string) {
+	return c.layout.etcdURL(), fmt.Sprintf("https://127.0.0.1:%d", c.layout.etcdPeerPort), c.layout.path("pki")
 }
 
 // PendingReset returns the keys other than events that a Reset of c

@@ -23,7 +23,7 @@ func TestComponentArgs(t *testing.T) {
 	got := &txtar.Archive{Comment: []byte("Command lines of the embedded components (SIEVE_UPDATE=1 rewrites), of\nthe default line and of Kubernetes 1.21.\n")}
 	for _, line := range []string{"", "1.21"} {
 		l.line = line
-		for _, spec := range l.componentArgs() {
+		for _, spec := range l.withEtcdSocket().componentArgs() {
 			name := spec.name
 			if line != "" {
 				if !spec.line {
@@ -132,5 +132,27 @@ func TestResetOps(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("reset operations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestEtcdSocket holds where etcd serves its clients: a socket in the
+// cluster's directory, or its TLS port for an older line and when the
+// socket's path does not fit in a socket address.
+func TestEtcdSocket(t *testing.T) {
+	long := "/tmp/" + strings.Repeat("x", maxSocketPath)
+	for _, tc := range []struct {
+		dir, line, want string
+	}{
+		{"/tmp/sieve-cluster-X", "", "unix:///tmp/sieve-cluster-X/etcd.sock"},
+		{"/tmp/sieve-cluster-X", "1.21", "https://127.0.0.1:2379"},
+		{long, "", "https://127.0.0.1:2379"},
+	} {
+		l := layout{dir: tc.dir, line: tc.line, etcdPort: 2379}.withEtcdSocket()
+		if got := l.etcdURL(); got != tc.want {
+			t.Errorf("dir %s, line %q: etcd at %s, want %s", tc.dir, tc.line, got, tc.want)
+		}
+		if tls := strings.Contains(strings.Join(l.apiServerArgs(), " "), "--etcd-certfile="); tls != (l.etcdSocket == "") {
+			t.Errorf("dir %s, line %q: API server's etcd client TLS %v, socket %q", tc.dir, tc.line, tls, l.etcdSocket)
+		}
 	}
 }

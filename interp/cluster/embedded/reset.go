@@ -58,12 +58,15 @@ func restorable(key string) bool {
 
 // connectEtcd opens sieve's own etcd client and takes the first checkpoint.
 func (c *Cluster) connectEtcd(ctx context.Context) error {
-	cli, err := clientv3.New(clientv3.Config{
+	cfg := clientv3.Config{
 		Endpoints:   []string{c.layout.etcdURL()},
-		TLS:         c.etcdTLS,
 		DialTimeout: 5 * time.Second,
 		Logger:      zap.NewNop(),
-	})
+	}
+	if c.layout.etcdSocket == "" {
+		cfg.TLS = c.etcdTLS
+	}
+	cli, err := clientv3.New(cfg)
 	if err != nil {
 		return fmt.Errorf("connecting to etcd: %w", err)
 	}
