@@ -142,7 +142,29 @@ func (l layout) etcdArgs() []string {
 }
 
 func (l layout) apiServerArgs() []string {
-	args := []string{"--etcd-servers=" + l.etcdURL()}
+	args := []string{
+		"--etcd-servers=" + l.etcdURL(),
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		// The endpoint reconcilers refuse a loopback address, and no pod
+		// reaches the API server through its service anyway.
+		"--endpoint-reconciler-type=none",
+		"--secure-port=" + strconv.Itoa(l.apiPort),
+		"--cert-dir=" + l.path("apiserver"),
+		"--tls-cert-file=" + l.path("pki", "apiserver.crt"),
+		"--tls-private-key-file=" + l.path("pki", "apiserver.key"),
+		"--client-ca-file=" + l.path("pki", "ca.crt"),
+		"--token-auth-file=" + l.path("pki", "tokens.csv"),
+		"--authorization-mode=RBAC",
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+		"--service-account-key-file=" + l.path("pki", "sa.pub"),
+		"--service-account-signing-key-file=" + l.path("pki", "sa.key"),
+		"--service-cluster-ip-range=" + serviceCIDR,
+		"--allow-privileged=true",
+		"--enable-priority-and-fairness=false",
+		"--profiling=false",
+		"--v=0",
+	}
 	if l.etcdSocket == "" {
 		args = append(args,
 			"--etcd-cafile="+l.path("pki", "ca.crt"),
@@ -150,28 +172,6 @@ func (l layout) apiServerArgs() []string {
 			"--etcd-keyfile="+l.path("pki", "etcd.key"),
 		)
 	}
-	args = append(args,
-		"--bind-address=127.0.0.1",
-		"--advertise-address=127.0.0.1",
-		// The endpoint reconcilers refuse a loopback address, and no pod
-		// reaches the API server through its service anyway.
-		"--endpoint-reconciler-type=none",
-		"--secure-port="+strconv.Itoa(l.apiPort),
-		"--cert-dir="+l.path("apiserver"),
-		"--tls-cert-file="+l.path("pki", "apiserver.crt"),
-		"--tls-private-key-file="+l.path("pki", "apiserver.key"),
-		"--client-ca-file="+l.path("pki", "ca.crt"),
-		"--token-auth-file="+l.path("pki", "tokens.csv"),
-		"--authorization-mode=RBAC",
-		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-		"--service-account-key-file="+l.path("pki", "sa.pub"),
-		"--service-account-signing-key-file="+l.path("pki", "sa.key"),
-		"--service-cluster-ip-range="+serviceCIDR,
-		"--allow-privileged=true",
-		"--enable-priority-and-fairness=false",
-		"--profiling=false",
-		"--v=0",
-	)
 	if l.line == "" { // an older line serves neither
 		args = append(args, "--runtime-config="+strings.Join(disabledAPIs(), ","))
 	}
