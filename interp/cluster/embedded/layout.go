@@ -52,8 +52,8 @@ func (l layout) schedulerURL() string {
 }
 
 // maxSocketPath is the longest path a unix socket address holds on every
-// platform (104 bytes on macOS and the BSDs, 108 on Linux).
-const maxSocketPath = 104
+// platform: 103 bytes and a NUL on macOS and the BSDs (108 on Linux).
+const maxSocketPath = 103
 
 // withEtcdSocket returns l with etcd serving its clients on a unix socket
 // in the cluster's directory, when the binary's own API server runs and
