@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.etcd.io/etcd/api/v3/mvccpb"
+	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 // TestComponentArgs holds the command lines of the components for a fixed
@@ -154,5 +155,35 @@ func TestEtcdSocket(t *testing.T) {
 		if tls := strings.Contains(strings.Join(l.apiServerArgs(), " "), "--etcd-certfile="); tls != (l.etcdSocket == "") {
 			t.Errorf("dir %s, line %q: API server's etcd client TLS %v, socket %q", tc.dir, tc.line, tls, l.etcdSocket)
 		}
+	}
+}
+
+// TestNamespaceDeletes splits a reset's operations into the deletions of
+// namespaces, which go first, and the rest, a namespace written back
+// among them.
+func TestNamespaceDeletes(t *testing.T) {
+	ops := []clientv3.Op{
+		clientv3.OpDelete("/registry/namespaces/plan"),
+		clientv3.OpDelete("/registry/serviceaccounts/plan/default"),
+		clientv3.OpPut("/registry/namespaces/kept", "ns"),
+		clientv3.OpDelete("/registry/namespaces/other"),
+		clientv3.OpDelete("/registry/namespacesx/odd"),
+	}
+	keys := func(ops []clientv3.Op) string {
+		var ks []string
+		for _, op := range ops {
+			ks = append(ks, string(op.KeyBytes()))
+		}
+		return strings.Join(ks, " ")
+	}
+	names, first, rest := namespaceDeletes(ops)
+	if len(names) != 2 || !names["plan"] || !names["other"] {
+		t.Errorf("names %v, want plan and other", names)
+	}
+	if got, want := keys(first), "/registry/namespaces/plan /registry/namespaces/other"; got != want {
+		t.Errorf("first: %s, want %s", got, want)
+	}
+	if got, want := keys(rest), "/registry/serviceaccounts/plan/default /registry/namespaces/kept /registry/namespacesx/odd"; got != want {
+		t.Errorf("rest: %s, want %s", got, want)
 	}
 }

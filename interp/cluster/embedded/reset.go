@@ -10,6 +10,7 @@ import (
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
@@ -150,7 +151,7 @@ func (c *Cluster) sweep(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := c.commit(ctx, ops); err != nil {
+		if err := c.commitNamespacesFirst(ctx, client, ops); err != nil {
 			return err
 		}
 		if len(ops) == 0 || pass > 0 && !hasState(ops) {
@@ -244,6 +245,47 @@ func (c *Cluster) commit(ctx context.Context, ops []clientv3.Op) error {
 		ops = ops[n:]
 	}
 	return nil
+}
+
+// commitNamespacesFirst commits ops, but deletes the namespaces among
+// them first and waits until the API server lists none of them before it
+// deletes their objects. A controller that sees an object deleted while
+// its cache still holds the object's namespace may create it again (the
+// controller manager's service-account controller recreates "default"),
+// and the API server refuses a create in a namespace it no longer has;
+// with everything deleted at once, one reset in three to five needed a
+// second pass after another gap.
+func (c *Cluster) commitNamespacesFirst(ctx context.Context, client kubernetes.Interface, ops []clientv3.Op) error {
+	names, first, rest := namespaceDeletes(ops)
+	if len(first) > 0 {
+		if err := c.commit(ctx, first); err != nil {
+			return err
+		}
+		err := c.poll(ctx, []check{{"the deleted namespaces to go", func(ctx context.Context) bool {
+			list, err := client.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+			return err == nil && !slices.ContainsFunc(list.Items, func(ns corev1.Namespace) bool { return names[ns.Name] })
+		}}})
+		if err != nil {
+			return fmt.Errorf("reset: %w", err)
+		}
+	}
+	return c.commit(ctx, rest)
+}
+
+// namespaceDeletes splits ops into the deletions of namespaces, with
+// their names, and the rest.
+func namespaceDeletes(ops []clientv3.Op) (names map[string]bool, deletes, rest []clientv3.Op) {
+	names = map[string]bool{}
+	for _, op := range ops {
+		name, ok := strings.CutPrefix(string(op.KeyBytes()), registryPrefix+"namespaces/")
+		if ok && op.IsDelete() {
+			names[name] = true
+			deletes = append(deletes, op)
+		} else {
+			rest = append(rest, op)
+		}
+	}
+	return names, deletes, rest
 }
 
 // gap waits sweepGap and until the API server lists as many namespaces
