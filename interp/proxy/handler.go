@@ -62,7 +62,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		p.serveWatch(w, hr, r)
 		return
 	}
-	c := call{sig: r.Verb + " " + r.Key.String() + " " + r.Subresource, obj: r.Key.String()}
+	c := call{sig: trace.Call(r.Verb, r.Key, r.Subresource), obj: r.Key.String()}
 	p.act.beginRequest(c)
 	sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
 	defer func() { p.act.endRequest(c, sw.code, retryAfter(sw.Header().Get("Retry-After"))) }()

@@ -54,8 +54,8 @@ type activity struct {
 // forgotten, and a repeat counts as activity again.
 const maxFailed = 1024
 
-// call is a request as activity knows it: its signature (verb, object,
-// subresource) and its object.
+// call is a request as activity knows it: its signature (trace.Call: verb,
+// object, subresource) and its object.
 type call struct{ sig, obj string }
 
 func (t *activity) touch() { t.add(0, 0, 0) }

@@ -77,6 +77,13 @@ func (k Key) String() string {
 	return k.Kind + "/" + k.Namespace + "/" + k.Name
 }
 
+// Call names a request by what it asks: its API verb, object and
+// subresource. Two requests with the same Call ask the same thing, the
+// later one a retry of the earlier.
+func Call(verb string, key Key, subresource string) string {
+	return verb + " " + key.String() + " " + subresource
+}
+
 // Entry is one line of a trace. Seq is its position in the total order
 // (from 1, strictly increasing). Which fields are set depends on Type.
 type Entry struct {

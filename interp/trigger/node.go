@@ -182,7 +182,11 @@ func (n *node) touch(now time.Time, e *trace.Entry) {
 func (n *node) quiet(now time.Time, e *trace.Entry) {
 	n.read = n.read || reads(n.t.Target, e)
 	if e.Type == trace.Request && isWrite(e.Verb) {
-		sig := fmt.Sprint(e.Verb, " ", e.Key, "/", e.Subresource)
+		var key trace.Key // a write with no object is named by its verb alone
+		if e.Key != nil {
+			key = *e.Key
+		}
+		sig := trace.Call(e.Verb, key, e.Subresource)
 		if e.Code == http.StatusConflict && sig == n.refused {
 			n.failed = false
 			return
