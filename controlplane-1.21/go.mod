@@ -3,6 +3,12 @@ module github.com/sievetool/sieve/controlplane-1.21
 go 1.16
 
 require (
+	// Kubernetes 1.21 pins reflect2 v1.0.1, whose map iteration breaks on
+	// Go 1.18 and later: the API server panicked on the first custom
+	// resource (objectmeta.GetObjectMeta through json-iterator). v1.0.2
+	// is the fix, and json-iterator v1.1.12 the release that takes it.
+	github.com/json-iterator/go v1.1.12
+	github.com/modern-go/reflect2 v1.0.2
 	github.com/spf13/cobra v1.1.1
 	k8s.io/client-go v0.21.14
 	k8s.io/kube-openapi v0.0.0-20211110012726-3cc51fd1e909

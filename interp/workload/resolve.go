@@ -52,6 +52,22 @@ func (m *mapper) resource(kind string) (schema.GroupVersionResource, bool, error
 	return gvr, mapping.Scope.Name() == meta.RESTScopeNameNamespace, nil
 }
 
+// resourceOf returns the resource of a manifest's object at the version
+// its apiVersion names, and whether it is namespaced: a CRD written as
+// apiextensions.k8s.io/v1beta1 goes to the v1beta1 endpoint, not to the
+// group's preferred version, which would refuse its body.
+func (m *mapper) resourceOf(gvk schema.GroupVersionKind) (schema.GroupVersionResource, bool, error) {
+	mapping, err := m.m.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err != nil {
+		m.m.Reset()
+		mapping, err = m.m.RESTMapping(gvk.GroupKind(), gvk.Version)
+	}
+	if err != nil {
+		return schema.GroupVersionResource{}, false, fmt.Errorf("unknown kind %s in %s (hint: is its CRD installed, and does the cluster serve that version?)", gvk.Kind, gvk.GroupVersion())
+	}
+	return mapping.Resource, mapping.Scope.Name() == meta.RESTScopeNameNamespace, nil
+}
+
 func (m *mapper) lookup(kind string) (schema.GroupVersionResource, error) {
 	name, group, _ := strings.Cut(strings.ToLower(kind), ".")
 	want := schema.GroupVersionResource{Group: group, Resource: name}

@@ -175,7 +175,7 @@ func (x *Executor) apply(ctx context.Context, s *ir.Step) error {
 
 func (x *Executor) applyOne(ctx context.Context, o *unstructured.Unstructured) error {
 	gvk := o.GroupVersionKind()
-	gvr, namespaced, err := x.mapper.resource(trace.KindName(gvk.Group, gvk.Kind))
+	gvr, namespaced, err := x.mapper.resourceOf(gvk)
 	if err != nil {
 		return err
 	}

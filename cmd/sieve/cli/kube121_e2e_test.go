@@ -12,11 +12,13 @@ import (
 	"github.com/sievetool/sieve/interp/trace"
 )
 
-// TestRunOnKubernetes121 runs sieve run on a controller that writes
-// policy/v1beta1 PodDisruptionBudgets (testdata/kube121), which the
+// TestRunOnKubernetes121 runs sieve run on a controller that watches a
+// custom resource whose CRD is written as apiextensions.k8s.io/v1beta1 and
+// writes policy/v1beta1 PodDisruptionBudgets (testdata/kube121), which the
 // default control plane refuses, and whose test chooses Kubernetes 1.21
-// (kubernetes "1.21"): the reference runs record its create answered 201,
-// and the run exits 0.
+// (kubernetes "1.21"): the reference run records the custom resource
+// delivered to the controller's watch, its status written, and the PDB
+// created (201); and the run exits 0.
 func TestRunOnKubernetes121(t *testing.T) {
 	embeddedtest.NeedKubernetes121(t)
 	bin := embeddedtest.Binary(t)
@@ -33,11 +35,20 @@ func TestRunOnKubernetes121(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var delivered, status, pdb bool
 	for _, e := range tr.Entries {
-		if e.Type == trace.Request && e.Verb == "create" && e.Key != nil && strings.Contains(e.Key.Kind, "poddisruptionbudget") &&
-			e.Code == 201 && bytes.Contains(e.Body, []byte(`"policy/v1beta1"`)) {
-			return
+		switch {
+		case e.Key == nil:
+		case e.Type == trace.Delivery && e.Key.Kind == "webapp.example.com" && e.Key.Name == "web":
+			delivered = true
+		case e.Type == trace.Request && e.Verb == "update" && e.Subresource == "status" && e.Key.Kind == "webapp.example.com" && e.Code == 200:
+			status = true
+		case e.Type == trace.Request && e.Verb == "create" && strings.Contains(e.Key.Kind, "poddisruptionbudget") &&
+			e.Code == 201 && bytes.Contains(e.Body, []byte(`"policy/v1beta1"`)):
+			pdb = true
 		}
 	}
-	t.Error("the reference trace has no policy/v1beta1 PodDisruptionBudget created (201)")
+	if !delivered || !status || !pdb {
+		t.Errorf("reference trace: WebApp delivered to the controller %v, its status updated (200) %v, a policy/v1beta1 PDB created (201) %v; want all three", delivered, status, pdb)
+	}
 }
