@@ -21,6 +21,7 @@ import (
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/inject"
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/planfile"
@@ -126,7 +127,7 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	if r.Dir, err = filepath.Abs(r.Dir); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(r.Dir, nofollow.DirMode); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	if h, ok := w.Backend.(healther); ok && h.Health() != nil {
@@ -398,7 +399,7 @@ func (s *session) startController(ctx context.Context, kubeconfig string, admin 
 // command not found, a build that failed) to the run's controller log, so
 // that the run's directory says it where the controller's output would be.
 func (s *session) noteNotStarted(err error) {
-	f, ferr := os.OpenFile(filepath.Join(s.r.Dir, report.ControllerLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, ferr := nofollow.Append(filepath.Join(s.r.Dir, report.ControllerLog))
 	if ferr != nil {
 		return
 	}
