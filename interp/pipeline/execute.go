@@ -61,6 +61,9 @@ type Worker struct {
 	checkpointed bool
 	// notes prints warnings once for all the workers of a run.
 	notes *notes
+	// createTrace creates a run's trace (nil: trace.Create); tests make
+	// it fail.
+	createTrace func(path string, h trace.Header) (*trace.Writer, error)
 }
 
 // checkpointer is a backend whose Reset returns to a state it can be
@@ -148,7 +151,11 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	c.enter(report.PhaseSetup, "")
 	out = &Outcome{Trace: filepath.Join(r.Dir, report.TraceFile), clock: c}
 	r.Header.Started = time.Now()
-	tw, err := trace.Create(out.Trace, r.Header)
+	create := trace.Create
+	if w.createTrace != nil {
+		create = w.createTrace
+	}
+	tw, err := create(out.Trace, r.Header)
 	if err != nil {
 		return nil, err
 	}
