@@ -40,8 +40,9 @@ func (l Layout) Marker() string { return filepath.Join(l.Root, MarkerFile) }
 // Take makes the root a results directory of sieve's, creating it if
 // needed, and marks it: a directory that is absent, empty or marked
 // already is taken; any other gives a *NotOursError, unless force (the
-// user said the directory is sieve's to write in). Taking removes
-// nothing: Clear removes only what the layout names.
+// user said the directory is sieve's to write in). A symbolic link where
+// the layout names an entry gives a *LinkError. Taking removes nothing:
+// Clear removes only what the layout names.
 func (l Layout) Take(force bool) error {
 	entries, err := os.ReadDir(l.Root)
 	switch {
@@ -52,9 +53,13 @@ func (l Layout) Take(force bool) error {
 	case err != nil:
 		return fmt.Errorf("report: %w", err)
 	case l.marked():
-		return nil
+		return l.noLinks()
 	case len(entries) > 0 && !force:
 		return &NotOursError{Dir: l.Root}
+	case len(entries) > 0:
+		if err := l.noLinks(); err != nil {
+			return err
+		}
 	}
 	f, err := nofollow.OpenFile(l.Marker(), os.O_CREATE|os.O_EXCL|os.O_WRONLY)
 	if errors.Is(err, fs.ErrExist) && l.marked() {
@@ -69,6 +74,22 @@ func (l Layout) Take(force bool) error {
 	}
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// noLinks refuses a symbolic link where the layout names an entry of the
+// root, before anything starts: Clear would refuse it later, and writing
+// would go through it.
+func (l Layout) noLinks() error {
+	owned, err := l.owned()
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	for _, p := range append(owned, filepath.Join(l.Root, reproduceDir), l.Lock(), l.Client()) {
+		if err := nofollow.NotLink(p); err != nil {
+			return err
+		}
 	}
 	return nil
 }

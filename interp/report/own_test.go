@@ -184,3 +184,45 @@ func TestLinksRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestModes: what sieve writes in a results directory, which can hold the
+// cluster's data (Secrets' too), is its owner's only: files 0600,
+// folders 0700.
+func TestModes(t *testing.T) {
+	l := Layout{Root: filepath.Join(t.TempDir(), "res")}
+	if err := l.Take(false); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := Lock(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	f, err := l.OpenClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	dir, err := l.WritePlan(&planfile.Plan{Name: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{WriteRun(l, &TestRun{}), WriteResult(l, &Result{Plan: "p"}), WriteLearned(l, nil, nil), WritePruned(l, nil)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]os.FileMode{l.Root: 0o700, filepath.Dir(dir): 0o700, dir: 0o700}
+	for _, f := range []string{l.Lock(), l.Client(), l.Summary(), l.Learned(), l.Pruned(), l.Marker(), filepath.Join(dir, PlanFile), filepath.Join(dir, ResultFile)} {
+		want[f] = 0o600
+	}
+	for p, mode := range want {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != mode {
+			t.Errorf("%s: mode %o, want %o", p, fi.Mode().Perm(), mode)
+		}
+	}
+}
