@@ -40,15 +40,27 @@ func Run(t *testing.T, file string, opts ...Option) string {
 	tests := loadTests(t, abs, c)
 	root := resultsDir(t, c)
 	if len(tests) == 1 {
-		runTest(t, c, abs, tests[0], report.Layout{Root: root})
+		runTest(t, c, abs, tests[0], take(t, root))
 		return root
 	}
+	take(t, root)
 	for _, tt := range tests {
 		t.Run(tt.Name, func(t *testing.T) {
-			runTest(t, c, abs, tt, report.Layout{Root: filepath.Join(root, report.SafeName(tt.Name))})
+			runTest(t, c, abs, tt, take(t, filepath.Join(root, report.SafeName(tt.Name))))
 		})
 	}
 	return root
+}
+
+// take makes dir a results directory of sieve's (report's Take: absent,
+// empty or sieve's own); any other fails t, as sieve run refuses it.
+func take(t *testing.T, dir string) report.Layout {
+	t.Helper()
+	l := report.Layout{Root: dir}
+	if err := l.Take(false); err != nil {
+		t.Fatalf("sievetest: %v", err)
+	}
+	return l
 }
 
 // loadTests loads the spec and picks the tests c names (all when none);

@@ -17,6 +17,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/sievetool/sieve/interp/internal/cachedir"
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -137,10 +138,10 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if c.Kubeconfig.Flag != "" && !c.Kubeconfig.InCluster {
 		r.argv = append(r.argv, c.Kubeconfig.Flag+"="+opts.Access.Kubeconfig)
 	}
-	if err := os.MkdirAll(opts.RunDir, 0o755); err != nil {
+	if err := os.MkdirAll(opts.RunDir, nofollow.DirMode); err != nil {
 		return nil, fmt.Errorf("controller: %w", err)
 	}
-	r.log, err = os.OpenFile(r.LogPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	r.log, err = nofollow.Append(r.LogPath())
 	if err != nil {
 		return nil, fmt.Errorf("controller: %w", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"github.com/sievetool/sieve/interp/image"
+	"github.com/sievetool/sieve/interp/internal/nofollow"
+	"github.com/sievetool/sieve/interp/report"
 )
 
 // CampaignFile is the file of the reference-runs artefact that describes
@@ -42,7 +44,7 @@ func PushRefs(ctx context.Context, artifacts, refsDir string, r Record) (string,
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(refsDir, CampaignFile), append(b, '\n'), 0o644); err != nil {
+	if err := nofollow.WriteFile(filepath.Join(refsDir, CampaignFile), append(b, '\n')); err != nil {
 		return "", err
 	}
 	return image.PushDir(ctx, refsDir, RefsTag(artifacts, r.Name), map[string]string{AnnotationTest: r.Test})
@@ -78,18 +80,24 @@ type Collected struct {
 	Missing map[int]error
 }
 
-// Collect pulls the campaign's record and every shard's results into
-// dir/shard-I. A shard whose artefact is missing (its pod failed before
-// pushing) is in Missing, not an error.
+// Collect pulls the campaign's record into dir's references and every
+// shard's results into dir's shard-I (report.Layout), removing what an
+// earlier collect left in shard-I: dir must be sieve's (report's Take). A
+// shard whose artefact is missing (its pod failed before pushing) is in
+// Missing, not an error.
 func Collect(ctx context.Context, artifacts, campaign, dir string) (*Collected, error) {
-	rec, err := PullRefs(ctx, artifacts, campaign, filepath.Join(dir, "references"))
+	l := report.Layout{Root: dir}
+	if err := nofollow.NotLink(l.CampaignRefs()); err != nil {
+		return nil, err
+	}
+	rec, err := PullRefs(ctx, artifacts, campaign, l.CampaignRefs())
 	if err != nil {
 		return nil, err
 	}
 	c := &Collected{Record: rec, Missing: map[int]error{}}
 	for i := 1; i <= rec.Shards; i++ {
-		d := filepath.Join(dir, "shard-"+strconv.Itoa(i))
-		if err := os.RemoveAll(d); err != nil {
+		d := l.ShardDir(i)
+		if err := l.ClearShard(i); err != nil {
 			return nil, err
 		}
 		if err := image.PullDir(ctx, ShardTag(artifacts, campaign, i), d); err != nil {

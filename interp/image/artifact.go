@@ -12,6 +12,8 @@ import (
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/types"
+
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 )
 
 // ArtifactType is the config media type of the artefacts PushDir writes:
@@ -47,7 +49,9 @@ func PullDir(ctx context.Context, ref, dir string) error {
 }
 
 // Extract writes the regular files and directories of the image's
-// flattened file system below dir. Names that would leave dir are
+// flattened file system below dir, for their owner only (they are
+// results, which can hold the cluster's data). Names that would leave dir,
+// and a symbolic link already below dir where a file or folder goes, are
 // refused.
 func Extract(img v1.Image, dir string) error {
 	rc := mutate.Extract(img)
@@ -75,16 +79,20 @@ func extractOne(r io.Reader, h *tar.Header, dir string) error {
 	p := filepath.Join(dir, name)
 	switch h.Typeflag {
 	case tar.TypeDir:
-		return os.MkdirAll(p, 0o755)
+		return nofollow.MkdirAll(dir, p)
 	case tar.TypeReg:
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		if err := nofollow.MkdirAll(dir, filepath.Dir(p)); err != nil {
 			return err
 		}
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, os.FileMode(h.Mode).Perm()|0o200)
+		f, err := nofollow.Create(p)
 		if err != nil {
 			return fmt.Errorf("image: extracting: %w", err)
 		}
-		_, err = io.Copy(f, r)
+		// The owner's bits of the file's mode, readable and writable.
+		err = f.Chmod(os.FileMode(h.Mode).Perm()&0o700 | 0o600)
+		if err == nil {
+			_, err = io.Copy(f, r)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/sievetool/sieve/interp/buildinfo"
 	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/internal/cachedir"
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -299,7 +300,7 @@ func copyDir(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
+	if err := os.MkdirAll(dst, nofollow.DirMode); err != nil {
 		return err
 	}
 	for _, e := range entries {
@@ -319,7 +320,7 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	out, err := nofollow.Create(dst)
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/inject"
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/planfile"
@@ -60,6 +61,9 @@ type Worker struct {
 	checkpointed bool
 	// notes prints warnings once for all the workers of a run.
 	notes *notes
+	// createTrace creates a run's trace (nil: trace.Create); tests make
+	// it fail.
+	createTrace func(path string, h trace.Header) (*trace.Writer, error)
 }
 
 // checkpointer is a backend whose Reset returns to a state it can be
@@ -126,7 +130,7 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	if r.Dir, err = filepath.Abs(r.Dir); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(r.Dir, nofollow.DirMode); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	if h, ok := w.Backend.(healther); ok && h.Health() != nil {
@@ -147,7 +151,11 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	c.enter(report.PhaseSetup, "")
 	out = &Outcome{Trace: filepath.Join(r.Dir, report.TraceFile), clock: c}
 	r.Header.Started = time.Now()
-	tw, err := trace.Create(out.Trace, r.Header)
+	create := trace.Create
+	if w.createTrace != nil {
+		create = w.createTrace
+	}
+	tw, err := create(out.Trace, r.Header)
 	if err != nil {
 		return nil, err
 	}
@@ -398,7 +406,7 @@ func (s *session) startController(ctx context.Context, kubeconfig string, admin 
 // command not found, a build that failed) to the run's controller log, so
 // that the run's directory says it where the controller's output would be.
 func (s *session) noteNotStarted(err error) {
-	f, ferr := os.OpenFile(filepath.Join(s.r.Dir, report.ControllerLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, ferr := nofollow.Append(filepath.Join(s.r.Dir, report.ControllerLog))
 	if ferr != nil {
 		return
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 )
 
 // UnhealthyError says that the control plane or the proxy's upstream
@@ -145,7 +147,7 @@ func setAside(dir, keep string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.Mkdir(aside, 0o755); err != nil {
+	if err := os.Mkdir(aside, nofollow.DirMode); err != nil {
 		return "", err
 	}
 	for _, e := range entries {

@@ -2,8 +2,8 @@ package plan
 
 import (
 	"fmt"
-	"os"
 
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/planfile"
 )
 
@@ -19,7 +19,7 @@ type Set struct {
 
 // WriteCandidatesFile writes the candidates to file as JSON Lines.
 func WriteCandidatesFile(file string, cands []Candidate) error {
-	f, err := os.Create(file)
+	f, err := nofollow.Create(file)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/input"
@@ -30,9 +31,11 @@ const (
 	PrunedFile    = "pruned.jsonl"
 	ClientLog     = "client.log"
 
-	referenceDir = "reference"
-	plansDir     = "plans"
-	reproduceDir = "reproduce"
+	referenceDir  = "reference"
+	plansDir      = "plans"
+	reproduceDir  = "reproduce"
+	referencesDir = "references"
+	shardPrefix   = "shard-"
 )
 
 // Layout names the files of one test's results directory.
@@ -46,6 +49,27 @@ func (l Layout) Summary() string { return filepath.Join(l.Root, SummaryFile) }
 // Client is ROOT/client.log, the log lines of the Kubernetes client
 // libraries in sieve's own process (client-go's watches of the cluster).
 func (l Layout) Client() string { return filepath.Join(l.Root, ClientLog) }
+
+// OpenClient opens ROOT/client.log for appending, creating it, and
+// refuses a link there.
+func (l Layout) OpenClient() (*os.File, error) {
+	f, err := nofollow.Append(l.Client())
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	return f, nil
+}
+
+// CampaignRefs is ROOT/references, where sieve run --on kubernetes keeps
+// the campaign's reference runs (a results directory of their own) and
+// sieve collect pulls them.
+func (l Layout) CampaignRefs() string { return filepath.Join(l.Root, referencesDir) }
+
+// ShardDir is ROOT/shard-I, where a campaign's shard I's results
+// directory is collected (I from 1).
+func (l Layout) ShardDir(shard int) string {
+	return filepath.Join(l.Root, shardPrefix+strconv.Itoa(shard))
+}
 
 // Learned is ROOT/learned.sieve, the masks learned from the reference runs.
 func (l Layout) Learned() string { return filepath.Join(l.Root, LearnedFile) }
@@ -103,14 +127,14 @@ func (l Layout) Rerun(plan string, n int) (dir, rel string) {
 // and returns the directory.
 func (l Layout) WritePlan(p *planfile.Plan) (string, error) {
 	dir := l.PlanDir(p.Name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := nofollow.MkdirAll(l.Root, dir); err != nil {
 		return "", err
 	}
 	b, err := p.Marshal()
 	if err != nil {
 		return "", err
 	}
-	return dir, os.WriteFile(filepath.Join(dir, PlanFile), b, 0o644)
+	return dir, nofollow.WriteFile(filepath.Join(dir, PlanFile), b)
 }
 
 // Reproduce is the command that reruns plan from this results directory.
@@ -133,35 +157,23 @@ func shellQuote(s string) string {
 }
 
 // NewReproduceDir creates ROOT/reproduce/NAME-N, for a rerun of plan by
-// sieve reproduce, with the first N not taken.
+// sieve reproduce, with the first N not taken, and marks it as sieve's
+// (Take).
 func (l Layout) NewReproduceDir(plan string) (string, error) {
 	base := filepath.Join(l.Root, reproduceDir, SafeName(plan))
-	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+	if err := nofollow.MkdirAll(l.Root, filepath.Dir(base)); err != nil {
 		return "", err
 	}
 	for n := 1; ; n++ {
 		dir := base + "-" + strconv.Itoa(n)
-		err := os.Mkdir(dir, 0o755)
+		err := os.Mkdir(dir, nofollow.DirMode)
 		if err == nil {
-			return dir, nil
+			return dir, Layout{Root: dir}.Take(false)
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return "", err
 		}
 	}
-}
-
-// Clear removes what an earlier run wrote under the root (its summary,
-// learned masks, pruned candidates, reference runs and plans), so that the results read
-// there are only those of the run about to start. Nothing else there is
-// touched.
-func (l Layout) Clear() error {
-	for _, p := range []string{l.Summary(), l.Learned(), l.Pruned(), filepath.Join(l.Root, referenceDir), filepath.Join(l.Root, plansDir)} {
-		if err := os.RemoveAll(p); err != nil {
-			return fmt.Errorf("report: clearing an earlier run: %w", err)
-		}
-	}
-	return nil
 }
 
 // PlanRel is the plan directory relative to the root (Result.Dir).
@@ -191,22 +203,24 @@ func WriteResult(l Layout, r *Result) error {
 	if r.Dir == "" {
 		r.Dir = PlanRel(r.Plan)
 	}
-	return writeJSON(filepath.Join(l.Root, filepath.FromSlash(r.Dir), ResultFile), r)
+	return writeJSON(l, filepath.Join(l.Root, filepath.FromSlash(r.Dir), ResultFile), r)
 }
 
 // WriteRun writes ROOT/summary.json atomically.
 func WriteRun(l Layout, run *TestRun) error {
 	run.Version = Version
-	return writeJSON(l.Summary(), run)
+	return writeJSON(l, l.Summary(), run)
 }
 
-// writeJSON writes v as indented JSON through a temporary file.
-func writeJSON(path string, v any) error {
+// writeJSON writes v as indented JSON through a temporary file (mode
+// 0600, renamed onto path: a link there is replaced, not followed), at
+// path under l's root.
+func writeJSON(l Layout, path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := nofollow.MkdirAll(l.Root, filepath.Dir(path)); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
@@ -392,11 +406,11 @@ func severalTests(s *Summary) bool {
 // mask declaration named "learned", with comment lines on top.
 func WriteLearned(l Layout, rules []*ir.MaskRule, comment []string) error {
 	b := oracle.FormatMask("learned", comment, rules)
-	if err := os.MkdirAll(l.Root, 0o755); err != nil {
+	if err := os.MkdirAll(l.Root, nofollow.DirMode); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	tmp := l.Learned() + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	if err := nofollow.WriteFile(tmp, b); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	if err := os.Rename(tmp, l.Learned()); err != nil {

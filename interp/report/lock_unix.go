@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 )
 
 // Lock makes the calling process the one writer of the results directory
@@ -18,10 +20,10 @@ import (
 // kernel releases it too when the process dies, however it dies. The file
 // stays (removing it would let two processes lock two different files).
 func Lock(l Layout) (unlock func(), err error) {
-	if err := os.MkdirAll(l.Root, 0o755); err != nil {
+	if err := os.MkdirAll(l.Root, nofollow.DirMode); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	f, err := os.OpenFile(l.Lock(), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := nofollow.OpenFile(l.Lock(), os.O_CREATE|os.O_RDWR)
 	if err != nil {
 		return nil, fmt.Errorf("report: lock: %w", err)
 	}

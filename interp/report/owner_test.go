@@ -18,7 +18,7 @@ import (
 // only this package may spell out: everyone else goes through Layout.
 var (
 	layoutFiles = []string{SummaryFile, ResultFile, PlanFile, PrunedFile, TraceFile, LearnedFile}
-	layoutDirs  = []string{plansDir, referenceDir, reproduceDir}
+	layoutDirs  = []string{plansDir, referenceDir, reproduceDir, referencesDir}
 )
 
 // TestLayoutOwner fails when Go code outside interp/report (tests and

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/planfile"
 )
@@ -19,7 +20,7 @@ const CountsFile = "counts.json"
 // of the set as NAME.json, the counts to counts.json and the candidates
 // to pruned.jsonl. It creates the root if needed.
 func WritePlanSet(l Layout, s *plan.Set) error {
-	if err := os.MkdirAll(l.Root, 0o755); err != nil {
+	if err := os.MkdirAll(l.Root, nofollow.DirMode); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	for _, p := range s.Plans {
@@ -27,7 +28,7 @@ func WritePlanSet(l Layout, s *plan.Set) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(l.Root, p.Name+".json"), b, 0o644); err != nil {
+		if err := nofollow.WriteFile(filepath.Join(l.Root, p.Name+".json"), b); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 	}
@@ -35,7 +36,7 @@ func WritePlanSet(l Layout, s *plan.Set) error {
 	if err != nil {
 		return fmt.Errorf("report: counts: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(l.Root, CountsFile), append(b, '\n'), 0o644); err != nil {
+	if err := nofollow.WriteFile(filepath.Join(l.Root, CountsFile), append(b, '\n')); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return WritePruned(l, s.Candidates)

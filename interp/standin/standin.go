@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -83,7 +84,7 @@ func (set *Set) start(opts Options, i int, s *ir.Standin) error {
 	if err != nil {
 		return err
 	}
-	log, err := os.OpenFile(filepath.Join(opts.Dir, LogFile(s)), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	log, err := nofollow.Append(filepath.Join(opts.Dir, LogFile(s)))
 	if err != nil {
 		return err
 	}

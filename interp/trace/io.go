@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/lang/input"
 )
 
@@ -26,7 +27,7 @@ type Writer struct {
 
 // Create creates a trace file at path and writes its header.
 func Create(path string, h Header) (*Writer, error) {
-	f, err := os.Create(path)
+	f, err := nofollow.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}

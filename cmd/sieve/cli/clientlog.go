@@ -19,7 +19,7 @@ import (
 // own watches, not the user's results. restore puts them back on stderr
 // and closes the file.
 func divertClientLogs(l report.Layout) (restore func(), err error) {
-	f, err := os.OpenFile(l.Client(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := l.OpenClient()
 	if err != nil {
 		return nil, fmt.Errorf("client log: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 type collectFlags struct {
 	artifacts string
 	out       string
+	force     bool
 	report    reportFlags
 }
 
@@ -29,6 +30,7 @@ func newCollectCmd(g *globals) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&f.artifacts, "artifacts", "", "the `REPO` (registry/repository) the campaign's pods pushed to (required)")
 	fl.StringVarP(&f.out, "out", "o", "sieve-results", "the `DIR` to pull into")
+	fl.BoolVar(&f.force, "force", false, forceUsage)
 	fl.StringVar(&f.report.junit, "junit", "", "also write JUnit XML to `FILE`")
 	fl.StringVar(&f.report.html, "html", "", "also write an HTML report into `DIR`")
 	_ = cmd.MarkFlagRequired("artifacts")
@@ -39,7 +41,7 @@ func runCollect(ctx context.Context, g *globals, f *collectFlags, campaign strin
 	if err := absPaths(&f.out); err != nil {
 		return usageErr(err)
 	}
-	unlock, err := lockResults(f.out)
+	unlock, err := takeResults("-o", f.out, f.force, nil)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -100,7 +99,7 @@ func runOnCluster(ctx context.Context, g *globals, f *runFlags, file string, tes
 		return usageErr(fmt.Errorf("--on kubernetes runs one test per campaign (give --test NAME)"))
 	}
 	t := tests[0]
-	unlock, err := lockResults(f.out)
+	unlock, err := takeResults("-o", f.out, f.force, tests)
 	if err != nil {
 		return err
 	}
@@ -142,8 +141,9 @@ func (f *clusterFlags) client(kubeconfig, kctx string) (kubernetes.Interface, st
 // generates the plans, splits them, and pushes the references for the
 // pods.
 func (f *runFlags) prepare(ctx context.Context, g *globals, file string, t *ir.Test, ns string) (*dispatch.Campaign, error) {
-	refsDir := filepath.Join(f.out, "references")
-	if err := os.RemoveAll(f.out); err != nil {
+	out := report.Layout{Root: f.out}
+	refsDir := out.CampaignRefs()
+	if err := out.Clear(); err != nil {
 		return nil, infraErr(err)
 	}
 	set, err := f.planHere(ctx, g, file, t, refsDir)

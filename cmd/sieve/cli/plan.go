@@ -26,6 +26,7 @@ type planFlags struct {
 	traces   []string
 	pattern  string
 	out      string
+	force    bool
 	explain  bool
 	sieve    bool
 	noCache  bool
@@ -58,6 +59,7 @@ func newPlanCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringArrayVar(&f.traces, "trace", nil, "generate from the reference trace FILE instead of recording one (repeat for the test's other reference runs)")
 	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved or user")
 	cmd.Flags().StringVar(&f.out, "out", "", "write the plans and counts.json (and recorded reference runs) to DIR")
+	cmd.Flags().BoolVar(&f.force, "force", false, forceUsage)
 	cmd.Flags().BoolVar(&f.explain, "explain", false, "list every candidate with the plan it made, or the pass that dropped it and the trace entries that show why")
 	cmd.Flags().BoolVar(&f.sieve, "sieve", false, "print each plan as a .sieve plan declaration (grammar.md, plan) instead of its name")
 	cmd.Flags().BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
@@ -106,6 +108,11 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 			return usageErr(fmt.Errorf("--trace %s: a reference run of test %s, not of %s", f.traces[i], tr.Header.Test, t.Name))
 		}
 	}
+	if f.out != "" {
+		if err := (report.Layout{Root: f.out}).Take(f.force); err != nil {
+			return resultsErr("--out", f.out, err)
+		}
+	}
 	if refs == nil {
 		var err error
 		if refs, err = f.record(ctx, g, file, t); err != nil {
@@ -118,7 +125,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	}
 	if f.out != "" {
 		if err := report.WritePlanSet(report.Layout{Root: f.out}, set); err != nil {
-			return infraErr(err)
+			return resultsErr("--out", f.out, err)
 		}
 	}
 	return printPlans(g, f, set)

@@ -18,6 +18,7 @@ type recordFlags struct {
 	tests    []string
 	runs     int
 	out      string
+	force    bool
 	noCache  bool
 	backend  backendFlags
 }
@@ -44,6 +45,7 @@ func newRecordCmd(g *globals) *cobra.Command {
 	fl.StringArrayVar(&f.tests, "test", nil, "record only the test `NAME` (repeatable; default every test)")
 	fl.IntVar(&f.runs, "runs", 0, "record `N` reference runs (default: the test's runs)")
 	fl.StringVarP(&f.out, "out", "o", "sieve-record", "the output `DIR`")
+	fl.BoolVar(&f.force, "force", false, forceUsage)
 	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
 	f.backend.register(cmd)
 	return cmd
@@ -63,7 +65,7 @@ func runRecord(ctx context.Context, g *globals, f *recordFlags, file string) err
 	if err != nil {
 		return err
 	}
-	unlock, err := lockResults(f.out)
+	unlock, err := takeResults("-o", f.out, f.force, tests)
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 	defer stop()
 	out, err := orig.Layout.NewReproduceDir(orig.Plan.Name)
 	if err != nil {
-		return infraErr(err)
+		return resultsErr("", orig.Layout.Root, err)
 	}
 	res, err := rerun(ctx, g, f, spec, tests[0], orig, out)
 	if ctx.Err() != nil {

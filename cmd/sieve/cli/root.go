@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // Exit codes.
@@ -130,6 +131,46 @@ func newRoot(g *globals) *cobra.Command {
 	return root
 }
 
+// takeResults takes the results directory root given as flag, and the
+// directory of each of tests in it (testDir), for sieve (report's Take:
+// absent, empty or sieve's own; any with force), then locks root
+// (lockResults). A directory that is not sieve's, or a symbolic link where
+// sieve writes, is a usage error, before anything starts.
+func takeResults(flag, root string, force bool, tests []*ir.Test) (unlock func(), err error) {
+	dirs := []string{root}
+	if len(tests) > 1 {
+		for _, t := range tests {
+			dirs = append(dirs, testDir(root, t, len(tests)))
+		}
+	}
+	for _, d := range dirs {
+		if err := (report.Layout{Root: d}).Take(force); err != nil {
+			return nil, resultsErr(flag, root, err)
+		}
+	}
+	return lockResults(root)
+}
+
+// resultsErr is the exit error of a results directory root given as flag
+// ("" for none) that sieve cannot write in: a usage error if it is not
+// sieve's or holds a symbolic link where sieve writes (the error names the
+// link), else an infrastructure error.
+func resultsErr(flag, root string, err error) error {
+	var notOurs *report.NotOursError
+	var link *report.LinkError
+	switch {
+	case errors.As(err, &notOurs):
+		err = &report.NotOursError{Dir: relPath(notOurs.Dir)}
+		if flag != "" {
+			err = fmt.Errorf("%s %s: %w", flag, relPath(root), err)
+		}
+		return usageErr(err)
+	case errors.As(err, &link):
+		return usageErr(link)
+	}
+	return infraErr(err)
+}
+
 // lockResults makes this process the one writer of a results directory
 // (report.Lock): one held by another process is a usage error that names
 // the holder. While it holds it, the client libraries' log lines go to the
@@ -141,12 +182,12 @@ func lockResults(dir string) (unlock func(), err error) {
 		return nil, usageErr(err)
 	}
 	if err != nil {
-		return nil, infraErr(err)
+		return nil, resultsErr("", dir, err)
 	}
 	restore, err := divertClientLogs(report.Layout{Root: dir})
 	if err != nil {
 		release()
-		return nil, infraErr(err)
+		return nil, resultsErr("", dir, err)
 	}
 	return func() { restore(); release() }, nil
 }

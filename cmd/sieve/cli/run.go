@@ -33,6 +33,7 @@ type runFlags struct {
 	part     pipeline.Shard // and as check parsed it
 	confirm  int
 	out      string
+	force    bool
 	noCache  bool
 	report   reportFlags
 	backend  backendFlags
@@ -69,6 +70,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl.StringVar(&f.shard, "shard", "", "run only part `I/N` of each test's plans, to split a run across N CI jobs (a plan's part comes from its name)")
 	fl.IntVar(&f.confirm, "confirm", 1, "run a failed plan up to `N` more times; a finding no rerun finds again is reported as unconfirmed and does not count (0: every finding counts)")
 	fl.StringVarP(&f.out, "out", "o", "sieve-results", "the results `DIR`")
+	fl.BoolVar(&f.force, "force", false, forceUsage)
 	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
 	fl.StringVar(&f.report.junit, "junit", "", "also write JUnit XML to `FILE`")
 	fl.StringVar(&f.report.html, "html", "", "also write an HTML report into `DIR`")
@@ -95,7 +97,7 @@ func runRun(ctx context.Context, g *globals, f *runFlags, file string) error {
 	if f.cluster.on != "" {
 		return runOnCluster(ctx, g, f, file, tests)
 	}
-	unlock, err := lockResults(f.out)
+	unlock, err := takeResults("-o", f.out, f.force, tests)
 	if err != nil {
 		return err
 	}
@@ -149,6 +151,10 @@ func (f *runFlags) check() error {
 	}
 	return f.backend.check()
 }
+
+// forceUsage is the help of --force, on the verbs that write a results
+// directory.
+const forceUsage = "take the results `DIR` even if it is not empty and sieve did not make it (sieve still removes only what its layout names there)"
 
 // loadTests loads a spec and selects tests by name (all when none given).
 func loadTests(g *globals, file string, includes, names []string) ([]*ir.Test, error) {
