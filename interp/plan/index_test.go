@@ -11,8 +11,8 @@ import (
 // TestCurrent holds the stale pattern's recency rule: a write may have been
 // based only on a state of an object that was still the newest when the
 // reconcile that sent it may have begun, however many watches delivered it.
-// Without a burst (so no pace), that is when the write was sent; with one,
-// the controller's pace before the burst's first request.
+// Without a burst, that is when the write was sent; with one, when the
+// answer to the last request of the burst before came back.
 func TestCurrent(t *testing.T) {
 	k := trace.Key{Kind: "datastore.example.com", Namespace: "default", Name: "ds"}
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -26,23 +26,24 @@ func TestCurrent(t *testing.T) {
 	list := []*item{r1, r2, r3, r4, r4again, r5}
 	w := &item{Observed: observe.Observed{Entry: &trace.Entry{Seq: 99, Time: at(50)}, Stream: observe.Written, Key: k}, burst: -1}
 	for _, c := range []struct {
-		pace time.Duration
-		n    *item
-		want bool
+		burst bool
+		n     *item
+		want  bool
 	}{
-		{0, r1, false}, {0, r2, false}, {0, r3, false}, {0, r4, true}, {0, r4again, true}, {0, r5, false},
-		// The burst starts at 45ms; at a pace of 20ms its reconcile may
-		// have read the cache from 25ms on, when revision 2 was newest.
-		{20 * time.Millisecond, r1, false}, {20 * time.Millisecond, r2, true}, {20 * time.Millisecond, r3, true}, {20 * time.Millisecond, r4, true}, {20 * time.Millisecond, r5, false},
+		{false, r1, false}, {false, r2, false}, {false, r3, false}, {false, r4, true}, {false, r4again, true}, {false, r5, false},
+		// The burst starts at 45ms, and the answer to the request before
+		// it came back at 25ms: its reconcile may have read the cache
+		// from then on, when revision 2 was newest.
+		{true, r1, false}, {true, r2, true}, {true, r3, true}, {true, r4, true}, {true, r5, false},
 	} {
-		ix := &index{delivByKey: map[trace.Key][]*item{k: list}, pace: c.pace}
+		ix := &index{delivByKey: map[trace.Key][]*item{k: list}}
 		w.burst = -1
-		if c.pace > 0 {
-			ix.bursts = []burst{{start: at(45), end: at(51)}}
-			w.burst = 0
+		if c.burst {
+			ix.bursts = []burst{{start: at(2), end: at(25)}, {start: at(45), end: at(51), chain: 1}}
+			w.burst = 1
 		}
 		if got := ix.current(c.n, w); got != c.want {
-			t.Errorf("pace %v: current(revision %s delivered at %v) = %v, want %v", c.pace, c.n.Entry.ResourceVersion, c.n.at().Sub(t0), got, c.want)
+			t.Errorf("burst %v: current(revision %s delivered at %v) = %v, want %v", c.burst, c.n.Entry.ResourceVersion, c.n.at().Sub(t0), got, c.want)
 		}
 	}
 }
@@ -80,10 +81,10 @@ func TestAcknowledged(t *testing.T) {
 		{"another subject", update(200, withRV, trace.Key{Kind: "statefulset.apps", Namespace: "default", Name: "db"}), false, true},
 		{"after a live read", update(200, withRV, set), true, true},
 	} {
-		// One burst from before n to after w, and a pace that reaches back
-		// before n: the window rule alone keeps n.
+		// One burst from before n to after w: the window rule alone keeps
+		// n.
 		ix := &index{delivByKey: map[trace.Key][]*item{set: {n, r}}, writeByKey: map[trace.Key][]*item{},
-			bursts: []burst{{start: at(5), end: at(41)}}, pace: 10 * time.Millisecond}
+			bursts: []burst{{start: at(5), end: at(41)}}}
 		if c.u != nil {
 			ix.writeByKey[set] = []*item{c.u}
 		}
