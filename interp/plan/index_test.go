@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"encoding/json"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -94,5 +97,60 @@ func TestAcknowledged(t *testing.T) {
 		if got := ix.current(n, w); got != c.want {
 			t.Errorf("%s: current = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestReconciles holds how the trace is split into reconciles, from its
+// structure alone: a pause with nothing but the echo of the controller's
+// own write in it does not end one, however long; a change from outside
+// does; and a write carrying the resourceVersion of a state replaced
+// before an earlier burst ended joins that burst's reconcile.
+func TestReconciles(t *testing.T) {
+	kp := trace.Key{Kind: "keeper.example.com", Namespace: "default", Name: "kp"}
+	pvc := trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-kp"}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	owned := `{"metadata":{"name":"data-kp","resourceVersion":"2","ownerReferences":[{"apiVersion":"example.com/v1","kind":"Keeper","name":"kp","uid":"u1","controller":true}]}}`
+	obj := func(rv string) json.RawMessage {
+		return json.RawMessage(`{"metadata":{"name":"kp","uid":"u1","resourceVersion":"` + rv + `"},"spec":{"v":"` + rv + `"}}`)
+	}
+	var entries []trace.Entry
+	deliver := func(ms int, k trace.Key, event, rv string, o json.RawMessage) {
+		entries = append(entries, trace.Entry{Seq: int64(len(entries) + 1), Time: t0.Add(time.Duration(ms) * time.Millisecond),
+			Type: trace.Delivery, Key: &k, Event: event, ResourceVersion: rv, Object: o})
+	}
+	request := func(ms int, verb string, k trace.Key, body, resp json.RawMessage) {
+		done := t0.Add(time.Duration(ms+2) * time.Millisecond)
+		entries = append(entries, trace.Entry{Seq: int64(len(entries) + 1), Time: t0.Add(time.Duration(ms) * time.Millisecond),
+			Type: trace.Request, Key: &k, Verb: verb, Code: 200, Body: body, Response: resp, Done: &done})
+	}
+	deliver(10, kp, "ADDED", "1", obj("1"))
+	request(20, "create", pvc, json.RawMessage(owned), json.RawMessage(owned)) // #2, burst 0
+	deliver(23, pvc, "ADDED", "2", json.RawMessage(owned))                     // its echo
+	request(200, "patch", kp, json.RawMessage(`{"status":{}}`), obj("3"))      // #4: 178 ms later, still burst 0
+	deliver(203, kp, "MODIFIED", "3", obj("3"))                                // its echo
+	deliver(300, kp, "MODIFIED", "4", obj("4"))                                // #6, from outside
+	request(301, "delete", pvc, nil, json.RawMessage(owned))                   // #7, burst 1
+	deliver(400, kp, "MODIFIED", "5", obj("5"))                                // #8, from outside
+	request(500, "update", kp, obj("4"), obj("6"))                             // #9, burst 2: carries 4, replaced at #8
+	m, err := observe.Masks(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := newIndex(&trace.Trace{Entries: entries}, m)
+	var got []string
+	for _, b := range ix.bursts {
+		got = append(got, fmt.Sprintf("#%d chain %d", b.first, ix.bursts[b.chain].first))
+	}
+	if want := []string{"#2 chain 2", "#7 chain 7", "#9 chain 9"}; !slices.Equal(got, want) {
+		t.Errorf("bursts %v, want %v", got, want)
+	}
+	// #9 carries resourceVersion 4, which #8 replaced only after #7's
+	// burst ended: its reconcile may have begun after #8, a reconcile of
+	// its own. Carrying 3, which #6 replaced before #7's burst ended, it
+	// was made from what #7's reconcile had read.
+	entries[len(entries)-1].Body = obj("3")
+	ix = newIndex(&trace.Trace{Entries: entries}, m)
+	if c := ix.bursts[2].chain; c != 1 {
+		t.Errorf("update carrying a state replaced before burst #7 ended: reconcile of burst %d, want 1 (%s)", c, ix.bursts[2].boundary)
 	}
 }
