@@ -268,12 +268,16 @@ func (ix *index) staleWhy(n, u *item) string {
 // window describes the span in which events may have caused write w, and
 // the evidence that bounds it.
 func (ix *index) window(w *item) string {
+	of, wrote := "of "+w.root.String(), "wrote to "+w.root.String()
+	if w.root == w.Key && !ix.primary[w.Key.Kind] {
+		of, wrote = "that wrote", "wrote" // no subject: see windows
+	}
 	if w.loBurst < 0 {
-		return "from the start of the trace: no earlier reconcile wrote to " + w.root.String()
+		return "from the start of the trace: no earlier reconcile " + wrote
 	}
 	prev, own := ix.bursts[w.loBurst].chain, ix.bursts[w.burst].chain
-	return fmt.Sprintf("from %s: the previous reconcile of %s began with #%d and may have read its cache since; the reconcile that sent #%d is another, from #%d on: %s",
-		ix.readFromDesc(prev), w.root, ix.bursts[prev].first, w.seq(), ix.bursts[own].first, ix.bursts[own].boundary)
+	return fmt.Sprintf("from %s: the previous reconcile %s began with #%d and may have read its cache since; the reconcile that sent #%d is another, from #%d on: %s",
+		ix.readFromDesc(prev), of, ix.bursts[prev].first, w.seq(), ix.bursts[own].first, ix.bursts[own].boundary)
 }
 
 // began describes the earliest time the reconcile that sent an item's
