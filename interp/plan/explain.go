@@ -255,7 +255,7 @@ func (ix *index) staleWhy(n, u *item) string {
 	case !ix.causes(n, u):
 		return fmt.Sprintf("%s is not related to %s (another object, outside its owner tree, not read in its window)", desc(n), desc(u))
 	}
-	if r := ix.replaced(n, ix.readBy(u)); r != nil {
+	if r := ix.supersededFor(n, u); r != nil {
 		return fmt.Sprintf("%s was replaced by %s before the reconcile that sent %s may have begun (%s)", desc(n), desc(r), desc(u), ix.began(u))
 	}
 	if a := ix.acknowledged(n, u); a != nil {

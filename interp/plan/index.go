@@ -537,7 +537,50 @@ func (ix *index) readBetween(k trace.Key, lo, hi time.Time) bool {
 // which the wire cannot split into reconciles, from reaching back to a
 // state the controller had already moved past (see acknowledged).
 func (ix *index) current(n, w *item) bool {
-	return n.at().Before(w.at()) && ix.replaced(n, ix.readBy(w)) == nil && ix.acknowledged(n, w) == nil
+	return n.at().Before(w.at()) && ix.supersededFor(n, w) == nil && ix.acknowledged(n, w) == nil
+}
+
+// supersededFor returns the delivery of a newer state of n's object that
+// reached the controller before the reconcile that sent write w may have
+// begun (see readBy), or nil. The echo of a write of the reconcile just
+// before w's does not count: the trace drew the boundary between the two
+// at a change from outside, which may have come in the middle of one
+// reconcile, and that reconcile then read n before it wrote.
+func (ix *index) supersededFor(n, w *item) *item {
+	from := ix.readBy(w)
+	own := ix.echoesBefore(w)
+	for _, d := range ix.delivByKey[n.Key] {
+		switch {
+		case d.seq() <= n.seq():
+			continue
+		case !d.at().Before(from):
+			return nil
+		case d.Entry.ResourceVersion != n.Entry.ResourceVersion && !own[d.Key][d.Entry.ResourceVersion]:
+			return d
+		}
+	}
+	return nil
+}
+
+// echoesBefore returns, per object, the resourceVersions that the writes
+// of the reconcile just before write w's produced.
+func (ix *index) echoesBefore(w *item) map[trace.Key]map[string]bool {
+	out := map[trace.Key]map[string]bool{}
+	if w.burst < 0 || w.burst >= len(ix.bursts) || ix.bursts[w.burst].chain == 0 {
+		return out
+	}
+	prev := ix.bursts[ix.bursts[w.burst].chain-1].chain
+	for b := prev; b < len(ix.bursts) && ix.bursts[b].chain == prev; b++ {
+		for _, x := range ix.bursts[b].writes {
+			if v := responseVersion(x.Entry); v != "" {
+				if out[x.Key] == nil {
+					out[x.Key] = map[string]bool{}
+				}
+				out[x.Key][v] = true
+			}
+		}
+	}
+	return out
 }
 
 // plausible reports whether delivered event n may have caused write w

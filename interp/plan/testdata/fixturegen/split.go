@@ -26,10 +26,14 @@ var (
 // the controller took to react to kp's creation, its learned pace). The
 // workload creates kp, deletes it, and creates it again.
 //
+// With busy, another actor labels data-kp in the middle of the pause: a
+// change from outside, which could have begun another reconcile, so the
+// trace cannot tell whether the delete is still the same one.
+//
 // True plan: stale view at kp's deletionTimestamp when data-kp comes back;
 // the restarted controller sees kp being deleted and deletes the new PVC
 // (the shape of the datastore bug).
-func (s *sim) keeperScript(pause int) {
+func (s *sim) keeperScript(pause int, busy bool) {
 	s.startWatching(8181, keeperKey.Kind, "persistentvolumeclaim")
 	s.tick(200)
 	s.applyKeeper(0)
@@ -43,7 +47,11 @@ func (s *sim) keeperScript(pause int) {
 	s.tick(600)
 	s.read("get", settingsKey, 200)
 	s.cPatch(keeperKey, func(o obj) { o["status"] = obj{"phase": "Deleting"} })
-	s.tick(pause)
+	s.tick(pause / 2)
+	if busy {
+		s.mutate(keeperPVC, func(o obj) { md(o)["labels"] = obj{"backup": "done"} })
+	}
+	s.tick(pause - pause/2)
 	s.cDelete(keeperPVC)
 	s.cPatch(keeperKey, func(o obj) { md(o)["finalizers"] = []any{} })
 	s.remove(keeperKey)
