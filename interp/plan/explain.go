@@ -255,7 +255,7 @@ func (ix *index) staleWhy(n, u *item) string {
 	case !ix.causes(n, u):
 		return fmt.Sprintf("%s is not related to %s (another object, outside its owner tree, not read in its window)", desc(n), desc(u))
 	}
-	if r := ix.replaced(n, ix.readBy(u)); r != nil {
+	if r := ix.supersededFor(n, u); r != nil {
 		return fmt.Sprintf("%s was replaced by %s before the reconcile that sent %s may have begun (%s)", desc(n), desc(r), desc(u), ix.began(u))
 	}
 	if a := ix.acknowledged(n, u); a != nil {
@@ -265,20 +265,35 @@ func (ix *index) staleWhy(n, u *item) string {
 	return desc(n) + " came after " + desc(u)
 }
 
-// window describes the span in which events may have caused write w.
+// window describes the span in which events may have caused write w, and
+// the evidence that bounds it.
 func (ix *index) window(w *item) string {
-	if w.loBurst < 0 {
-		return "from the start of the trace"
+	of, wrote := "of "+w.root.String(), "wrote to "+w.root.String()
+	if w.root == w.Key && !ix.primary[w.Key.Kind] {
+		of, wrote = "that wrote", "wrote" // no subject: see windows
 	}
-	return "from " + ix.began(&item{burst: w.loBurst}) + ", the previous reconcile of " + w.root.String()
+	if w.loBurst < 0 {
+		return "from the start of the trace: no earlier reconcile " + wrote
+	}
+	prev, own := ix.bursts[w.loBurst].chain, ix.bursts[w.burst].chain
+	return fmt.Sprintf("from %s: the previous reconcile %s began with #%d and may have read its cache since; the reconcile that sent #%d is another, from #%d on: %s",
+		ix.readFromDesc(prev), of, ix.bursts[prev].first, w.seq(), ix.bursts[own].first, ix.bursts[own].boundary)
 }
 
 // began describes the earliest time the reconcile that sent an item's
-// burst may have read its cache.
+// burst may have read its cache (see readFrom).
 func (ix *index) began(it *item) string {
 	if it.burst < 0 || it.burst >= len(ix.bursts) {
 		return "when it was sent"
 	}
-	first := ix.bursts[ix.bursts[it.burst].chain].first
-	return fmt.Sprintf("%v before #%d", ix.pace, first)
+	head := ix.bursts[it.burst].chain
+	return fmt.Sprintf("%s, before its first request #%d", ix.readFromDesc(head), ix.bursts[head].first)
+}
+
+// readFromDesc names readFrom of the reconcile that begins with burst head.
+func (ix *index) readFromDesc(head int) string {
+	if head == 0 {
+		return "the start of the trace"
+	}
+	return fmt.Sprintf("the answer to #%d", ix.bursts[head-1].last)
 }

@@ -14,14 +14,6 @@ import (
 
 // Options tune generation. The zero value is the default.
 type Options struct {
-	// Quiet is the gap between two controller requests that ends a burst
-	// (the proxy's view of a reconcile). Default 100ms.
-	Quiet time.Duration
-	// Pace bounds how long the controller computes between reading its
-	// cache and its next request, which the proxy cannot see. Default:
-	// learned from the trace (twice the longest time from an event to the
-	// first request that reacted to it; Quiet when it shows none).
-	Pace time.Duration
 	// MaxOccurrence is the highest occurrence of one signature that the
 	// duplicates pass keeps. Default 3, as in Sieve.
 	MaxOccurrence int
@@ -43,9 +35,6 @@ type Options struct {
 
 // withDefaults fills in the defaults.
 func (o Options) withDefaults() Options {
-	if o.Quiet <= 0 {
-		o.Quiet = 100 * time.Millisecond
-	}
 	if o.MaxOccurrence <= 0 {
 		o.MaxOccurrence = 3
 	}
@@ -83,9 +72,9 @@ func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
 			return nil, err
 		}
 	}
-	g := &generator{ix: newIndex(tr, m, opts.Quiet, opts.Pace), test: t, opts: opts}
+	g := &generator{ix: newIndex(tr, m), test: t, opts: opts}
 	for _, o := range opts.Others {
-		g.others = append(g.others, newIndex(o, m, opts.Quiet, opts.Pace))
+		g.others = append(g.others, newIndex(o, m))
 	}
 	set := &Set{}
 	for _, pol := range t.Policies {

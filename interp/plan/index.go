@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"sort"
 	"strings"
@@ -39,21 +40,24 @@ type read struct {
 	key trace.Key // Name empty for a list
 }
 
-// burst is a run of controller requests without a quiet gap: the proxy's
-// view of (part of) a reconcile.
+// burst is a run of controller requests between which nothing reached
+// the controller that could have begun another reconcile (see
+// index.segment): the proxy's view of (part of) a reconcile.
 type burst struct {
 	start time.Time // when its first request was sent
 	end   time.Time // when the answer to its last request came back
 	first int64     // the sequence number of its first request
+	last  int64     // the sequence number of the request answered last
 	// firstKey is the object (or, for a list, the kind) of its first
 	// request.
 	firstKey trace.Key
-	writes   int
-	// chain is the first burst of the run of bursts, each less than the
-	// controller's pace after the one before, that this one ends: a
-	// reconcile may compute that long between two requests, so the
-	// reconcile that sent this burst may have begun with that one.
-	chain int
+	writes   []*item
+	// chain is the first burst of the reconcile this one is part of, as
+	// far as the trace can tell (see index.chain); boundary says why this
+	// burst continues the reconcile of the burst before, or why it may
+	// begin one of its own.
+	chain    int
+	boundary string
 }
 
 // index is the reference trace digested for generation.
@@ -63,10 +67,8 @@ type index struct {
 	history    []*item
 	writes     []*item
 	reads      []read
+	requests   []*trace.Entry // the controller's requests but watches
 	bursts     []burst
-	// pace bounds how long the controller computes without a request
-	// the proxy can see (see learnPace).
-	pace time.Duration
 	// byKey lists the deliveries, history entries and writes per key.
 	delivByKey, histByKey, writeByKey map[trace.Key][]*item
 	// roots maps a key to the top of its owner chain; primary holds the
@@ -82,9 +84,8 @@ type index struct {
 	ownStatus map[trace.Key]bool
 }
 
-// newIndex digests a trace. pace bounds how long the controller computes
-// between two requests; 0 learns it from the trace (see learnPace).
-func newIndex(tr *trace.Trace, m *mask.Matcher, quiet, pace time.Duration) *index {
+// newIndex digests a trace.
+func newIndex(tr *trace.Trace, m *mask.Matcher) *index {
 	ix := &index{
 		run:        tr.Header.Run,
 		delivByKey: map[trace.Key][]*item{}, histByKey: map[trace.Key][]*item{},
@@ -93,7 +94,6 @@ func newIndex(tr *trace.Trace, m *mask.Matcher, quiet, pace time.Duration) *inde
 		generated: map[trace.Key]bool{}, whole: map[trace.Key]bool{}, ownStatus: map[trace.Key]bool{},
 	}
 	t := observe.NewTracker(m)
-	var last time.Time
 	workload := ""
 	for i := range tr.Entries {
 		e := &tr.Entries[i]
@@ -101,50 +101,102 @@ func newIndex(tr *trace.Trace, m *mask.Matcher, quiet, pace time.Duration) *inde
 			workload = e.Workload
 		}
 		if e.Type == trace.Request && e.Verb != "watch" {
-			ix.addRequest(e, &last, quiet)
+			ix.addRequest(e)
 		}
 		o, ok := t.Observe(e)
 		if !ok {
 			continue
 		}
-		ix.add(&item{Observed: o, workload: workload, burst: len(ix.bursts) - 1}, m)
+		ix.add(&item{Observed: o, workload: workload, burst: -1}, m)
 	}
 	ix.resolveRoots()
+	ix.segment()
 	ix.subjects()
-	ix.pace = pace
-	if pace <= 0 {
-		ix.pace = ix.learnPace(quiet)
-	}
 	ix.chain()
 	ix.windows()
 	return ix
 }
 
-// addRequest extends the current burst or starts one, and records reads.
-func (ix *index) addRequest(e *trace.Entry, last *time.Time, quiet time.Duration) {
-	if len(ix.bursts) == 0 || e.Time.Sub(*last) > quiet {
-		ix.bursts = append(ix.bursts, burst{start: e.Time, first: e.Seq})
-		if e.Key != nil {
-			ix.bursts[len(ix.bursts)-1].firstKey = *e.Key
-		}
-	}
-	b := &ix.bursts[len(ix.bursts)-1]
-	if e.Time.Before(b.start) {
-		b.start = e.Time
-	}
-	*last = e.Time
-	if e.Done != nil && e.Done.After(*last) {
-		*last = *e.Done
-	}
-	if last.After(b.end) {
-		b.end = *last
-	}
-	switch {
-	case observe.IsWrite(e.Verb):
-		b.writes++
-	case (e.Verb == "get" || e.Verb == "list") && e.Key != nil:
+// addRequest records a request, and a get or list as a read.
+func (ix *index) addRequest(e *trace.Entry) {
+	ix.requests = append(ix.requests, e)
+	if (e.Verb == "get" || e.Verb == "list") && e.Key != nil {
 		ix.reads = append(ix.reads, read{at: e.Time, key: *e.Key})
 	}
+}
+
+// segment splits the controller's requests, in the order it sent them,
+// into bursts: a burst ends only where something reached the controller
+// that could have begun another reconcile (see outside). Gaps in time do
+// not split: a loaded machine stretches them, an idle one shrinks them,
+// and the controller does the same things in the same order.
+func (ix *index) segment() {
+	sort.SliceStable(ix.requests, func(i, j int) bool { return ix.requests[i].Time.Before(ix.requests[j].Time) })
+	echoes := ix.echoes()
+	writes := map[int64]*item{}
+	for _, w := range ix.writes {
+		writes[w.seq()] = w
+	}
+	for i, e := range ix.requests {
+		if i == 0 {
+			ix.bursts = append(ix.bursts, burst{start: e.Time, first: e.Seq})
+		} else if d := ix.outside(ix.requests[i-1], e, echoes); d != nil {
+			ix.bursts = append(ix.bursts, burst{start: e.Time, first: e.Seq,
+				boundary: fmt.Sprintf("%s reached the controller after it sent #%d", desc(d), ix.requests[i-1].Seq)})
+		}
+		b := &ix.bursts[len(ix.bursts)-1]
+		if b.first == e.Seq && e.Key != nil {
+			b.firstKey = *e.Key
+		}
+		end := e.Time
+		if e.Done != nil && e.Done.After(end) {
+			end = *e.Done
+		}
+		if !end.Before(b.end) {
+			b.end, b.last = end, e.Seq
+		}
+		if w := writes[e.Seq]; w != nil {
+			w.burst = len(ix.bursts) - 1
+			b.writes = append(b.writes, w)
+		}
+	}
+}
+
+// outside returns the first delivery, between the controller sending
+// request prev and request next, that may have begun another reconcile:
+// a change from outside (not the echo of one of the controller's own
+// writes) to an object of a primary kind's tree, or about what next
+// concerns (see about); any change from outside when no kind is primary.
+// Nil when there is none: next continues the reconcile of prev (a
+// requeue without an event is taken for one too).
+func (ix *index) outside(prev, next *trace.Entry, echoes map[trace.Key]map[string]bool) *item {
+	for _, d := range between(ix.deliveries, prev.Time, next.Time) {
+		if echoes[d.Key][d.Entry.ResourceVersion] {
+			continue
+		}
+		if len(ix.primary) == 0 || ix.primary[ix.root(d.Key).Kind] || (next.Key != nil && ix.about(d.Key, *next.Key)) {
+			return d
+		}
+	}
+	return nil
+}
+
+// echoes returns, per object, the resourceVersions that the controller's
+// own writes produced (from their answers): their watch events echo what
+// it did, and begin nothing it had not begun.
+func (ix *index) echoes() map[trace.Key]map[string]bool {
+	out := map[trace.Key]map[string]bool{}
+	for _, w := range ix.writes {
+		v := responseVersion(w.Entry)
+		if v == "" {
+			continue
+		}
+		if out[w.Key] == nil {
+			out[w.Key] = map[string]bool{}
+		}
+		out[w.Key][v] = true
+	}
+	return out
 }
 
 // add files an observation.
@@ -236,36 +288,6 @@ func (ix *index) subjects() {
 	}
 }
 
-// learnPace learns how long the controller computes before a request the
-// proxy can see. A reconcile reads its cache when it begins, which the
-// wire does not show, and its first request may come much later (a
-// controller that generates certificates, or renders a large template).
-// Measured where it shows: for each burst with writes that follows a
-// quiet stretch, the time from the last delivery in that stretch about
-// the object of its first request (the same object or owner tree, or the
-// kind it lists) to that request. The pace is twice the longest such
-// time, so that a reconcile somewhat slower than any the reference runs
-// showed is still kept in view; quiet when nothing was measured.
-func (ix *index) learnPace(quiet time.Duration) time.Duration {
-	longest := time.Duration(-1)
-	for b := 1; b < len(ix.bursts); b++ {
-		if ix.bursts[b].writes == 0 {
-			continue
-		}
-		ds := between(ix.deliveries, ix.bursts[b-1].end, ix.bursts[b].start)
-		for i := len(ds) - 1; i >= 0; i-- {
-			if ix.about(ds[i].Key, ix.bursts[b].firstKey) {
-				longest = max(longest, ix.bursts[b].start.Sub(ds[i].at()))
-				break
-			}
-		}
-	}
-	if longest < 0 {
-		return quiet
-	}
-	return 2 * longest
-}
-
 // about reports whether a delivery of key d concerns a request on key r:
 // the same object, an object of the kind r lists, or the same owner tree.
 func (ix *index) about(d, r trace.Key) bool {
@@ -278,38 +300,107 @@ func (ix *index) about(d, r trace.Key) bool {
 	return ix.root(d) == ix.root(r)
 }
 
-// chain links each burst to the first of the run of bursts, each starting
-// less than the pace after the one before ended, that leads up to it.
+// chain groups the bursts into reconciles. A burst begins one only when
+// something from outside reached the controller before it (see segment),
+// and even then it continues the reconcile of an earlier burst when a
+// write of its carries the resourceVersion of a state that had been
+// replaced in the controller's cache before that burst ended: its
+// reconcile read that state by then, and one reconcile of an object runs
+// at a time (see readBefore). Joining two reconciles into one only widens
+// the causality windows (see windows): where the trace cannot tell, pairs
+// are kept.
 func (ix *index) chain() {
 	for i := range ix.bursts {
-		ix.bursts[i].chain = i
-		if i > 0 && ix.bursts[i].start.Sub(ix.bursts[i-1].end) <= ix.pace {
-			ix.bursts[i].chain = ix.bursts[i-1].chain
+		b := &ix.bursts[i]
+		b.chain = i
+		if i == 0 {
+			continue
+		}
+		if j, why := ix.readBefore(i); j < i {
+			for k := j + 1; k <= i; k++ {
+				if ix.bursts[k].chain != ix.bursts[j].chain {
+					ix.bursts[k].chain, ix.bursts[k].boundary = ix.bursts[j].chain, why
+				}
+			}
+			continue
 		}
 	}
 }
 
+// readBefore finds, for burst i, the earliest burst j whose end its
+// reconcile provably began before: a write of burst i carries the
+// resourceVersion of a state of its object that a delivery of a newer
+// state had replaced in the controller's cache before burst j ended, so
+// the reconcile read it by then. It returns i when no write shows that,
+// and the evidence.
+func (ix *index) readBefore(i int) (int, string) {
+	j, why := i, ""
+	for _, w := range ix.bursts[i].writes {
+		v := bodyVersion(w.Entry)
+		if v == "" {
+			continue
+		}
+		r := ix.versionReplaced(w.Key, v)
+		if r == nil {
+			continue
+		}
+		for k := j - 1; k >= 0 && !ix.bursts[k].end.Before(r.at()); k-- {
+			j = k
+			why = fmt.Sprintf("%s carries resourceVersion %s of %s, which %s replaced before the burst of #%d ended: its reconcile had read %s by then",
+				desc(w), v, w.Key, desc(r), ix.bursts[k].first, w.Key)
+		}
+	}
+	return j, why
+}
+
+// versionReplaced returns the first delivery of k that replaced the state
+// of resourceVersion v in the controller's cache, or nil when v was never
+// delivered or never replaced.
+func (ix *index) versionReplaced(k trace.Key, v string) *item {
+	list := ix.delivByKey[k]
+	for i, d := range list {
+		if d.Entry.ResourceVersion != v {
+			continue
+		}
+		for _, next := range list[i+1:] {
+			if next.Entry.ResourceVersion != v {
+				return next
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
 // readFrom is the earliest time the reconcile that sent burst b may have
-// read the controller's cache: the pace before the first burst of its
-// chain.
+// read the controller's cache: when the answer to the last request of the
+// burst before its reconcile's first came back (one reconcile at a time:
+// it began after the one before it, and a reconcile may read its cache
+// and compute for a while before its first request, which the wire does
+// not show), or the start of the trace.
 func (ix *index) readFrom(b int) time.Time {
 	if b < 0 || b >= len(ix.bursts) {
 		return time.Time{}
 	}
-	return ix.bursts[ix.bursts[b].chain].start.Add(-ix.pace)
+	head := ix.bursts[b].chain
+	if head == 0 {
+		return time.Time{}
+	}
+	return ix.bursts[head-1].end
 }
 
 // windows sets, for each write, the start of the span in which the events
 // that may have caused it were delivered: the earliest time the previous
 // reconcile of the same subject may have read its cache (see readFrom),
-// found from the last earlier burst that wrote to that subject (bursts
+// found from the last earlier reconcile (see chain; not the write's own,
+// however many bursts it took) that wrote to that subject (reconciles
 // that only read, that wrote elsewhere, or whose writes to it were refused
 // as conflicts, do not count: a 409 shows the reconcile had not seen the
 // newest state), or the start of the trace. A write with no subject (an
 // unowned object, no primary kind in its burst) uses the last earlier
-// burst that wrote anything. The span ends when the write was sent.
+// reconcile that wrote anything. The span ends when the write was sent.
 func (ix *index) windows() {
-	type state struct{ cur, prev int } // bursts, -1 for none
+	type state struct{ cur, prev int } // first bursts of reconciles, -1 for none
 	bySubject := map[trace.Key]*state{}
 	anyWrite := &state{-1, -1}
 	for _, w := range ix.writes {
@@ -325,8 +416,9 @@ func (ix *index) windows() {
 		if w.root == w.Key && !ix.primary[w.Key.Kind] {
 			st = anyWrite
 		}
+		rec := ix.bursts[w.burst].chain
 		w.loBurst = st.cur
-		if st.cur == w.burst {
+		if st.cur == rec {
 			w.loBurst = st.prev
 		}
 		w.lo = ix.readFrom(w.loBurst)
@@ -334,8 +426,8 @@ func (ix *index) windows() {
 			continue
 		}
 		for _, st := range []*state{s, anyWrite} {
-			if st.cur != w.burst {
-				st.prev, st.cur = st.cur, w.burst
+			if st.cur != rec {
+				st.prev, st.cur = st.cur, rec
 			}
 		}
 	}
@@ -445,7 +537,50 @@ func (ix *index) readBetween(k trace.Key, lo, hi time.Time) bool {
 // which the wire cannot split into reconciles, from reaching back to a
 // state the controller had already moved past (see acknowledged).
 func (ix *index) current(n, w *item) bool {
-	return n.at().Before(w.at()) && ix.replaced(n, ix.readBy(w)) == nil && ix.acknowledged(n, w) == nil
+	return n.at().Before(w.at()) && ix.supersededFor(n, w) == nil && ix.acknowledged(n, w) == nil
+}
+
+// supersededFor returns the delivery of a newer state of n's object that
+// reached the controller before the reconcile that sent write w may have
+// begun (see readBy), or nil. The echo of a write of the reconcile just
+// before w's does not count: the trace drew the boundary between the two
+// at a change from outside, which may have come in the middle of one
+// reconcile, and that reconcile then read n before it wrote.
+func (ix *index) supersededFor(n, w *item) *item {
+	from := ix.readBy(w)
+	own := ix.echoesBefore(w)
+	for _, d := range ix.delivByKey[n.Key] {
+		switch {
+		case d.seq() <= n.seq():
+			continue
+		case !d.at().Before(from):
+			return nil
+		case d.Entry.ResourceVersion != n.Entry.ResourceVersion && !own[d.Key][d.Entry.ResourceVersion]:
+			return d
+		}
+	}
+	return nil
+}
+
+// echoesBefore returns, per object, the resourceVersions that the writes
+// of the reconcile just before write w's produced.
+func (ix *index) echoesBefore(w *item) map[trace.Key]map[string]bool {
+	out := map[trace.Key]map[string]bool{}
+	if w.burst < 0 || w.burst >= len(ix.bursts) || ix.bursts[w.burst].chain == 0 {
+		return out
+	}
+	prev := ix.bursts[ix.bursts[w.burst].chain-1].chain
+	for b := prev; b < len(ix.bursts) && ix.bursts[b].chain == prev; b++ {
+		for _, x := range ix.bursts[b].writes {
+			if v := responseVersion(x.Entry); v != "" {
+				if out[x.Key] == nil {
+					out[x.Key] = map[string]bool{}
+				}
+				out[x.Key][v] = true
+			}
+		}
+	}
+	return out
 }
 
 // plausible reports whether delivered event n may have caused write w
@@ -522,13 +657,21 @@ func (ix *index) acknowledged(n, w *item) *item {
 }
 
 // bodyVersion returns the resourceVersion a request's body carries.
-func bodyVersion(e *trace.Entry) string {
+func bodyVersion(e *trace.Entry) string { return version(e.Body) }
+
+// responseVersion returns the resourceVersion of the object a request's
+// answer carries.
+func responseVersion(e *trace.Entry) string { return version(e.Response) }
+
+// version returns an object's metadata.resourceVersion, "" when it has
+// none.
+func version(obj json.RawMessage) string {
 	var b struct {
 		Metadata struct {
 			ResourceVersion string `json:"resourceVersion"`
 		} `json:"metadata"`
 	}
-	if json.Unmarshal(e.Body, &b) != nil {
+	if json.Unmarshal(obj, &b) != nil {
 		return ""
 	}
 	return b.Metadata.ResourceVersion

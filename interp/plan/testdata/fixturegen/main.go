@@ -15,10 +15,17 @@
 // their cache and their first request (see slow.go), for the recall
 // fixtures; each scenario's comment names its true plans.
 //
+// keeper, keeper-split and keeper-busy: one reconcile recorded idle, with
+// a pause that splits its requests in two, and with a change from outside
+// during that pause (see split.go), for the load fixtures.
+//
 //	go run ./interp/plan/testdata/fixturegen datastore > interp/plan/testdata/datastore.trace.jsonl
 //	go run ./interp/plan/testdata/fixturegen podreaper > interp/plan/testdata/podreaper.trace.jsonl
 //	go run ./interp/plan/testdata/fixturegen certs > interp/plan/testdata/certs.trace.jsonl
 //	go run ./interp/plan/testdata/fixturegen retry > interp/plan/testdata/retry.trace.jsonl
+//	go run ./interp/plan/testdata/fixturegen keeper > interp/plan/testdata/keeper.trace.jsonl
+//	go run ./interp/plan/testdata/fixturegen keeper-split > interp/plan/testdata/keeper-split.trace.jsonl
+//	go run ./interp/plan/testdata/fixturegen keeper-busy > interp/plan/testdata/keeper-busy.trace.jsonl
 package main
 
 import (
@@ -76,8 +83,16 @@ func main() {
 		s.watched = map[string]bool{poolKey.Kind: true, "configmap": true}
 		s.workload = "scale"
 		s.retryScript()
+	case "keeper", "keeper-split", "keeper-busy":
+		s.watched = map[string]bool{keeperKey.Kind: true, "persistentvolumeclaim": true}
+		s.workload = "recreate"
+		pause := 5
+		if scenario != "keeper" {
+			pause = 161
+		}
+		s.keeperScript(pause, scenario == "keeper-busy")
 	default:
-		fmt.Fprintf(os.Stderr, "fixturegen: unknown scenario %q (want datastore, podreaper, certs or retry)\n", scenario)
+		fmt.Fprintf(os.Stderr, "fixturegen: unknown scenario %q (want datastore, podreaper, certs, retry, keeper, keeper-split or keeper-busy)\n", scenario)
 		os.Exit(2)
 	}
 }
