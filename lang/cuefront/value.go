@@ -129,6 +129,18 @@ func (l *lowerer) integer(v cue.Value, name string, def int) int {
 	return int(n)
 }
 
+// count returns the integer field name of v, as integer does, and
+// reports a value past the bound of count k (ir.CheckCount).
+func (l *lowerer) count(v cue.Value, name string, def int, k ir.Count) int {
+	n := l.integer(v, name, def)
+	if msg := ir.CheckCount(k, name, int64(n)); msg != "" {
+		f, _ := field(v, name)
+		l.errorf(f, "range", "%s", msg)
+		return def
+	}
+	return n
+}
+
 // boolean returns the bool field name of v, or def when it is absent.
 func boolean(v cue.Value, name string, def bool) bool {
 	f, ok := field(v, name)
