@@ -17,6 +17,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/sievetool/sieve/interp/internal/cachedir"
+	"github.com/sievetool/sieve/interp/logcap"
 	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -65,6 +66,10 @@ type Options struct {
 	// the caller can create the controller's Pod object afresh (CreatePod);
 	// the downward-API variables are read from the pod it returns.
 	Pod func(ctx context.Context, pod PodInfo) (*corev1.Pod, error)
+	// LogLimit bounds controller.log in bytes (its first and last half
+	// are kept, see logcap.Writer). If 0, logcap.Limit's default: 64 MiB,
+	// or $SIEVE_LOG_LIMIT.
+	LogLimit int64
 	// Grace is how long a controller without a readiness check must stay
 	// up to count as started (default 500ms).
 	Grace time.Duration
@@ -96,7 +101,7 @@ type Runner struct {
 	opts   Options
 	argv   []string // the controller's command line, without the helper
 	ports  ports    // the ports of the port variables (ports.go)
-	log    *os.File
+	log    *logcap.Writer
 	pod    PodInfo
 	podObj *corev1.Pod // the pod of the current start, when Options.Pod made one
 
@@ -140,10 +145,11 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if err := os.MkdirAll(opts.RunDir, 0o755); err != nil {
 		return nil, fmt.Errorf("controller: %w", err)
 	}
-	r.log, err = os.OpenFile(r.LogPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(r.LogPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("controller: %w", err)
 	}
+	r.log = logcap.New(f, opts.LogLimit)
 	r.pod = PodOf(c)
 	return r, nil
 }

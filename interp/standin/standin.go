@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sievetool/sieve/interp/logcap"
 	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -29,13 +30,16 @@ type Options struct {
 	BaseDir string
 	// Ready bounds the wait for every port to accept (default 30s).
 	Ready time.Duration
+	// LogLimit bounds each stand-in's log in bytes (see logcap.Writer).
+	// If 0, logcap.Limit's default: 64 MiB, or $SIEVE_LOG_LIMIT.
+	LogLimit int64
 }
 
 // Set is the running stand-ins of one run.
 type Set struct {
 	cmds []*exec.Cmd
 	done []chan struct{}
-	logs []*os.File
+	logs []*logcap.Writer
 }
 
 // Addr is the loopback address stand-in i listens on: 127.1.0.i+1.
@@ -83,10 +87,11 @@ func (set *Set) start(opts Options, i int, s *ir.Standin) error {
 	if err != nil {
 		return err
 	}
-	log, err := os.OpenFile(filepath.Join(opts.Dir, LogFile(s)), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(filepath.Join(opts.Dir, LogFile(s)), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
+	log := logcap.New(f, opts.LogLimit)
 	set.logs = append(set.logs, log)
 	cmd := exec.Command(bin, s.Command[1:]...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = opts.BaseDir, log, log
@@ -152,8 +157,8 @@ func (set *Set) Stop() {
 		kill(cmd)
 		<-set.done[i]
 	}
-	for _, f := range set.logs {
-		f.Close()
+	for _, l := range set.logs {
+		_ = l.Close()
 	}
 }
 
