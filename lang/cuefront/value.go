@@ -56,7 +56,7 @@ func (l *lowerer) errorf(v cue.Value, code, format string, args ...any) {
 	if l.src.isInternalName(r.Start.Filename) {
 		r = l.userRange(v, r)
 	}
-	l.ds = append(l.ds, diag.Errorf(r, code, format, args...))
+	l.ds = append(l.ds, diag.Errorf(r, code, "%s", clip(fmt.Sprintf(format, args...))))
 }
 
 // userRange is the range of the nearest enclosing value of v written in a
