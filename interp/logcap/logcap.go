@@ -3,6 +3,7 @@ package logcap
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"sync"
@@ -50,12 +51,15 @@ func New(f io.WriteCloser, limit int64) *Writer {
 }
 
 // Write writes p, or keeps it for Close once the head is full. Its
-// errors are the file's.
+// errors are the file's, and fs.ErrClosed after Close.
 func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.closed {
+		return 0, fs.ErrClosed
+	}
 	n := len(p)
-	if room := w.limit/2 - w.head; room > 0 && !w.closed {
+	if room := w.limit/2 - w.head; room > 0 {
 		k := min(int64(len(p)), room)
 		if _, err := w.f.Write(p[:k]); err != nil {
 			return 0, err
