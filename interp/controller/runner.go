@@ -18,6 +18,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/internal/cachedir"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
+	"github.com/sievetool/sieve/interp/logcap"
 	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -66,6 +67,10 @@ type Options struct {
 	// the caller can create the controller's Pod object afresh (CreatePod);
 	// the downward-API variables are read from the pod it returns.
 	Pod func(ctx context.Context, pod PodInfo) (*corev1.Pod, error)
+	// LogLimit bounds controller.log in bytes (its first and last half
+	// are kept, see logcap.Writer). If 0, logcap.Limit's default: 64 MiB,
+	// or $SIEVE_LOG_LIMIT.
+	LogLimit int64
 	// Grace is how long a controller without a readiness check must stay
 	// up to count as started (default 500ms).
 	Grace time.Duration
@@ -97,7 +102,7 @@ type Runner struct {
 	opts   Options
 	argv   []string // the controller's command line, without the helper
 	ports  ports    // the ports of the port variables (ports.go)
-	log    *os.File
+	log    *logcap.Writer
 	pod    PodInfo
 	podObj *corev1.Pod // the pod of the current start, when Options.Pod made one
 
@@ -141,10 +146,11 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if err := os.MkdirAll(opts.RunDir, nofollow.DirMode); err != nil {
 		return nil, fmt.Errorf("controller: %w", err)
 	}
-	r.log, err = nofollow.Append(r.LogPath())
+	f, err := nofollow.Append(r.LogPath())
 	if err != nil {
 		return nil, fmt.Errorf("controller: %w", err)
 	}
+	r.log = logcap.New(f, opts.LogLimit)
 	r.pod = PodOf(c)
 	return r, nil
 }

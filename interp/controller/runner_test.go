@@ -251,3 +251,30 @@ func TestHelperRefusesHostNamespace(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestLogLimit checks that a controller that writes without pause leaves
+// a log of the limit's size: its start, a note of what was dropped, and
+// its end.
+func TestLogLimit(t *testing.T) {
+	c := shell(`echo first; head -c 300000 /dev/zero | tr '\0' x; echo; echo ready; sleep 30`, &ir.Readiness{LogLine: "^ready$", Timeout: ir.Duration(10 * time.Second)})
+	r, err := New(context.Background(), Options{Controller: c, RunDir: t.TempDir(), Access: Access{Kubeconfig: "/k"}, LogLimit: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(r.LogPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	if len(log) > 4096+300 || !strings.Contains(log, "first\n") || !strings.Contains(log, "\nready\n") ||
+		!strings.Contains(log, "bytes dropped here") || !strings.Contains(log, "SIEVE_LOG_LIMIT") ||
+		!strings.Contains(log[len(log)-200:], "--- sieve: process") {
+		t.Errorf("log of %d bytes (limit 4096):\n%.600s\n...\n%s", len(log), log, log[max(0, len(log)-600):])
+	}
+}

@@ -69,6 +69,10 @@ type Selection struct {
 	// MaxPlans caps the plans, chosen by content (plan.Sample), after
 	// Shard. If 0, there is no cap.
 	MaxPlans int
+	// MaxCandidates bounds the candidates of one pattern before pruning
+	// (--max-candidates, plan.Options.MaxCandidates). If 0,
+	// plan.DefaultMaxCandidates.
+	MaxCandidates int
 }
 
 // Plans is the second stage: it generates the plans of test t from its
@@ -84,7 +88,7 @@ func Plans(env Env, t *ir.Test, refs []*trace.Trace, sel Selection) (*plan.Set, 
 	if err != nil {
 		return nil, err
 	}
-	set, err := plan.Generate(refs[0], onlyPattern(t, sel.Pattern), plan.Options{Masks: masks.Plan, Others: refs[1:]})
+	set, err := plan.Generate(refs[0], onlyPattern(t, sel.Pattern), plan.Options{Masks: masks.Plan, Others: refs[1:], MaxCandidates: sel.MaxCandidates})
 	if err != nil {
 		return nil, err
 	}

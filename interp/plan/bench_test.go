@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,5 +148,47 @@ func TestSynthCounts(t *testing.T) {
 		if c.Final >= c.Baseline || c.Final == 0 {
 			t.Errorf("%s: pruning did nothing or everything: %d -> %d", c.Pattern, c.Baseline, c.Final)
 		}
+	}
+}
+
+// BenchmarkGenerateSizes measures generation on synthetic traces of
+// 10,000, 40,000 and 80,000 entries: the intermediate and unobserved
+// patterns grow with the trace; stale pairs every delete with every event
+// before it, and past DefaultMaxCandidates fails at once instead of
+// pairing them.
+func BenchmarkGenerateSizes(b *testing.B) {
+	for _, n := range []int{10_000, 40_000, 80_000} {
+		tr := synthTrace(n)
+		for _, pats := range [][]ir.Pattern{{ir.Intermediate, ir.Unobserved}, {ir.Stale}} {
+			test := &ir.Test{Name: "bench", Policies: []*ir.Policy{{Name: "p", Patterns: pats, Prune: ir.DefaultPrune}}}
+			b.Run(fmt.Sprintf("%d/%s", n, pats[0]), func(b *testing.B) {
+				var plans int
+				for b.Loop() {
+					set, err := Generate(tr, test, Options{})
+					if err != nil && !strings.Contains(err.Error(), "--max-candidates") {
+						b.Fatal(err)
+					}
+					if set != nil {
+						plans = len(set.Plans)
+					}
+				}
+				b.ReportMetric(float64(plans), "plans")
+			})
+		}
+	}
+}
+
+// TestMaxCandidates checks that a trace whose stale pairs number in the
+// millions fails before they are made, naming the limit and its flag.
+func TestMaxCandidates(t *testing.T) {
+	tr := synthTrace(20_000)
+	test := &ir.Test{Name: "bench", Policies: []*ir.Policy{{Name: "all", Patterns: []ir.Pattern{ir.Stale}, Prune: ir.DefaultPrune}}}
+	_, err := Generate(tr, test, Options{})
+	want := fmt.Sprintf("more than the limit of %d (raise it with --max-candidates", DefaultMaxCandidates)
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "policy all: stale: ") {
+		t.Fatalf("got %v, want an error with %q", err, want)
+	}
+	if _, err := Generate(synthTrace(2000), test, Options{MaxCandidates: 1000}); err == nil || !strings.Contains(err.Error(), "limit of 1000 ") {
+		t.Errorf("MaxCandidates 1000: got %v, want the limit named", err)
 	}
 }

@@ -26,12 +26,23 @@ type Options struct {
 	StaleQuiet time.Duration
 	// Masks replaces the masks compiled from the test (see observe.Masks).
 	Masks *mask.Matcher
+	// MaxCandidates bounds the candidates one pattern of one policy makes
+	// before pruning: past it, Generate fails and says how to raise it
+	// (stale pairs every delete with every event before it, so a long
+	// trace makes candidates by the million). Default
+	// DefaultMaxCandidates.
+	MaxCandidates int
 	// Others are the test's other reference runs, evidence only: plans
 	// are made from the trace given to Generate, and a stale pair is
 	// dropped when another run shows its delete made after its state had
 	// been replaced (see generator.refuted).
 	Others []*trace.Trace
 }
+
+// DefaultMaxCandidates is the default of Options.MaxCandidates: the
+// stale pairs of a trace of some 8,000 entries, pruned in about 5 s with
+// under 1 GB (BenchmarkGenerateSizes).
+const DefaultMaxCandidates = 500_000
 
 // withDefaults fills in the defaults.
 func (o Options) withDefaults() Options {
@@ -43,6 +54,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StaleQuiet <= 0 {
 		o.StaleQuiet = time.Second
+	}
+	if o.MaxCandidates <= 0 {
+		o.MaxCandidates = DefaultMaxCandidates
 	}
 	return o
 }
@@ -106,11 +120,17 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*planfile.Plan, C
 	case ir.Intermediate:
 		all, passes = g.intermediate(pol)
 	case ir.Stale:
+		if n := g.stalePairs(); n > g.opts.MaxCandidates {
+			return nil, Count{}, nil, tooMany(pol, pat, n, g.opts.MaxCandidates)
+		}
 		all, passes = g.stale(pol)
 	case ir.Unobserved:
 		all, passes = g.unobserved(pol)
 	default:
 		return nil, Count{}, nil, fmt.Errorf("plan: policy %s: unknown pattern %q (want intermediate, stale or unobserved)", pol.Name, pat)
+	}
+	if len(all) > g.opts.MaxCandidates {
+		return nil, Count{}, nil, tooMany(pol, pat, len(all), g.opts.MaxCandidates)
 	}
 	count := Count{Policy: pol.Name, Pattern: pat, Baseline: len(all)}
 	cands := runPasses(all, passes, &count)
@@ -138,6 +158,11 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*planfile.Plan, C
 		records[i] = c.record(pol, pat, name)
 	}
 	return plans, count, records, nil
+}
+
+// tooMany is the error of a pattern that makes more than max candidates.
+func tooMany(pol *ir.Policy, pat ir.Pattern, n, max int) error {
+	return fmt.Errorf("plan: policy %s: %s: %d candidates before pruning, more than the limit of %d (raise it with --max-candidates, or shorten the test's workload)", pol.Name, pat, n, max)
 }
 
 // dedupe keeps the first plan of each name.

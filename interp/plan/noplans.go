@@ -53,7 +53,7 @@ func (g *generator) noCandidates(pat ir.Pattern) string {
 		return "the controller received no event in the reference run (unobserved hides one of its events)"
 	}
 	for _, w := range g.ix.writes {
-		if w.Verb == "delete" || w.Verb == "deletecollection" {
+		if isDelete(w) {
 			return "no event reached the controller before it deleted something (stale freezes its view of an object it saw before a delete)"
 		}
 	}

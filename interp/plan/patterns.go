@@ -58,13 +58,12 @@ func (g *generator) caused(w *item) bool {
 // the controller has read it and gone quiet, or after the policy's
 // StaleFor at the latest.
 func (g *generator) stale(pol *ir.Policy) ([]*candidate, []pass) {
-	var cands []*candidate
+	cands := make([]*candidate, 0, g.stalePairs())
 	for _, u := range g.ix.writes {
-		if u.Verb != "delete" && u.Verb != "deletecollection" {
-			continue
-		}
-		for _, n := range between(g.ix.deliveries, time.Time{}, u.at()) {
-			cands = append(cands, &candidate{event: n, write: u})
+		if isDelete(u) {
+			for _, n := range between(g.ix.deliveries, time.Time{}, u.at()) {
+				cands = append(cands, &candidate{event: n, write: u})
+			}
 		}
 	}
 	pr := pol.Prune
@@ -84,6 +83,21 @@ func (g *generator) stale(pol *ir.Policy) ([]*candidate, []pass) {
 		}, eitherWhy(g.duplicate, g.duplicateWhy)},
 	}
 }
+
+// stalePairs counts the stale pattern's candidates without making them:
+// the events delivered before each delete, found by binary search.
+func (g *generator) stalePairs() int {
+	n := 0
+	for _, u := range g.ix.writes {
+		if isDelete(u) {
+			n += len(between(g.ix.deliveries, time.Time{}, u.at()))
+		}
+	}
+	return n
+}
+
+// isDelete reports whether write w deletes.
+func isDelete(w *item) bool { return w.Verb == "delete" || w.Verb == "deletecollection" }
 
 // refutation is another reference run's evidence against a stale pair:
 // there, the same delete was sent when no delivery of the same state may

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/internal/nofollow"
+	"github.com/sievetool/sieve/interp/logcap"
 	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -30,13 +31,16 @@ type Options struct {
 	BaseDir string
 	// Ready bounds the wait for every port to accept (default 30s).
 	Ready time.Duration
+	// LogLimit bounds each stand-in's log in bytes (see logcap.Writer).
+	// If 0, logcap.Limit's default: 64 MiB, or $SIEVE_LOG_LIMIT.
+	LogLimit int64
 }
 
 // Set is the running stand-ins of one run.
 type Set struct {
 	cmds []*exec.Cmd
 	done []chan struct{}
-	logs []*os.File
+	logs []*logcap.Writer
 }
 
 // Addr is the loopback address stand-in i listens on: 127.1.0.i+1.
@@ -84,10 +88,11 @@ func (set *Set) start(opts Options, i int, s *ir.Standin) error {
 	if err != nil {
 		return err
 	}
-	log, err := nofollow.Append(filepath.Join(opts.Dir, LogFile(s)))
+	f, err := nofollow.Append(filepath.Join(opts.Dir, LogFile(s)))
 	if err != nil {
 		return err
 	}
+	log := logcap.New(f, opts.LogLimit)
 	set.logs = append(set.logs, log)
 	cmd := exec.Command(bin, s.Command[1:]...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = opts.BaseDir, log, log
@@ -153,8 +158,8 @@ func (set *Set) Stop() {
 		kill(cmd)
 		<-set.done[i]
 	}
-	for _, f := range set.logs {
-		f.Close()
+	for _, l := range set.logs {
+		_ = l.Close()
 	}
 }
 

@@ -4,14 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/functions"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
+	"github.com/google/cel-go/interpreter"
 )
 
 // Kind says where an expression appears and so what it may refer to.
@@ -39,8 +43,63 @@ func (k Kind) String() string {
 const (
 	maxExprSize  = 100_000
 	maxRecursion = 200
-	maxCost      = 100_000_000
 )
+
+// Budget bounds one evaluation of an expression; an evaluation past it
+// fails with a *BudgetError. New takes it from the environment (CostEnv,
+// TimeEnv), else the defaults.
+type Budget struct {
+	// Cost is in CEL's cost units: about one per step of a comprehension,
+	// comparison or field selection. Default DefaultCost.
+	Cost uint64
+	// Time bounds the evaluation's wall-clock time, for what the cost
+	// does not count (a long list from objects(), a regular expression
+	// over a long string). Default DefaultTime.
+	Time time.Duration
+}
+
+// The default budget: 10 million cost units (a few seconds; an invariant
+// over every pair of a few hundred objects costs about a million), and
+// 30 seconds.
+const (
+	DefaultCost = 10_000_000
+	DefaultTime = 30 * time.Second
+)
+
+// The environment variables that raise the budget: a number of cost units,
+// and a Go duration.
+const (
+	CostEnv = "SIEVE_CEL_COST"
+	TimeEnv = "SIEVE_CEL_TIME"
+)
+
+// budgetFromEnv is the budget that CostEnv and TimeEnv set, with the
+// defaults for what they do not.
+func budgetFromEnv() Budget {
+	b := Budget{Cost: DefaultCost, Time: DefaultTime}
+	if n, err := strconv.ParseUint(os.Getenv(CostEnv), 10, 64); err == nil && n > 0 {
+		b.Cost = n
+	}
+	if d, err := time.ParseDuration(os.Getenv(TimeEnv)); err == nil && d > 0 {
+		b.Time = d
+	}
+	return b
+}
+
+// BudgetError is an evaluation that went past its budget.
+type BudgetError struct {
+	Budget Budget
+	// Time says the time ran out, not the cost.
+	Time bool
+}
+
+// Error says which budget ran out, and how to raise it.
+func (e *BudgetError) Error() string {
+	if e.Time {
+		return fmt.Sprintf("evaluation exceeded its time budget of %s (simplify it, or raise the budget with %s=DURATION)", e.Budget.Time, TimeEnv)
+	}
+	return fmt.Sprintf("evaluation exceeded its cost budget of %d (simplify it: fewer nested all/exists over long lists; or raise the budget with %s=N)", e.Budget.Cost, CostEnv)
+}
 
 // World gives an expression the cluster state it evaluates against. Objects
 // are decoded JSON: map[string]any, []any, string, bool, nil, and numbers as
@@ -80,12 +139,14 @@ func (es Errors) Error() string {
 // a while, so a caller makes one Env and compiles every expression with it.
 // An Env is safe for concurrent use.
 type Env struct {
-	envs [3]*cel.Env
+	envs   [3]*cel.Env
+	budget Budget
 }
 
-// New builds the environments.
+// New builds the environments, with the budget that the environment
+// variables CostEnv and TimeEnv set (the defaults when they do not).
 func New() (*Env, error) {
-	e := &Env{}
+	e := &Env{budget: budgetFromEnv()}
 	for k := range e.envs {
 		env, err := newEnv(Kind(k))
 		if err != nil {
@@ -100,10 +161,11 @@ func New() (*Env, error) {
 // programs, each bound to a slot for the World of one evaluation, are kept
 // in a pool so that Eval does not plan the expression again.
 type Program struct {
-	kind Kind
-	env  *cel.Env
-	ast  *cel.Ast
-	pool sync.Pool // of *planned
+	kind   Kind
+	env    *cel.Env
+	ast    *cel.Ast
+	budget Budget
+	pool   sync.Pool // of *planned
 }
 
 // planned is a CEL program whose world functions read w.
@@ -118,7 +180,7 @@ func (p *Program) get() *planned {
 		return x
 	}
 	pl := &planned{}
-	opts := []cel.ProgramOption{cel.CostLimit(maxCost), cel.InterruptCheckFrequency(100)}
+	opts := []cel.ProgramOption{cel.CostLimit(p.budget.Cost), cel.InterruptCheckFrequency(100)}
 	if p.kind != Where {
 		opts = append(opts, cel.Functions(worldBindings(func() World { return pl.w })...))
 	}
@@ -132,12 +194,12 @@ func (e *Env) Compile(kind Kind, expr string) (*Program, error) {
 	if kind < Invariant || kind > Where {
 		return nil, fmt.Errorf("celenv: unknown kind %d", kind)
 	}
-	return compileIn(e.envs[kind], kind, expr)
+	return compileIn(e.envs[kind], kind, expr, e.budget)
 }
 
 // compileIn compiles expr in env, which is kind's environment or one
-// that extends it.
-func compileIn(env *cel.Env, kind Kind, expr string) (*Program, error) {
+// that extends it; its evaluations get budget b.
+func compileIn(env *cel.Env, kind Kind, expr string, b Budget) (*Program, error) {
 	ast, iss := env.Compile(expr)
 	if iss != nil && iss.Err() != nil {
 		return nil, toErrors(iss)
@@ -145,7 +207,7 @@ func compileIn(env *cel.Env, kind Kind, expr string) (*Program, error) {
 	if t := ast.OutputType(); !t.IsExactType(cel.BoolType) && !t.IsExactType(cel.DynType) {
 		return nil, Errors{{Line: 1, Column: 1, Msg: fmt.Sprintf("the result must be a bool, not %s", t)}}
 	}
-	return &Program{kind: kind, env: env, ast: ast}, nil
+	return &Program{kind: kind, env: env, ast: ast, budget: b}, nil
 }
 
 // Compile is New followed by Env.Compile, for a one-off expression.
@@ -159,7 +221,8 @@ func Compile(kind Kind, expr string) (*Program, error) {
 
 // Eval evaluates the program against w with `object` bound to obj (which
 // Invariant programs ignore; nil binds null). w may be nil for Where
-// programs. It returns an error when evaluation fails or yields no bool.
+// programs. It returns an error when evaluation fails or yields no bool,
+// a *BudgetError when it goes past the program's Budget.
 func (p *Program) Eval(ctx context.Context, w World, obj map[string]any) (bool, error) {
 	pl := p.get()
 	if pl.err != nil {
@@ -171,15 +234,31 @@ func (p *Program) Eval(ctx context.Context, w World, obj map[string]any) (bool, 
 	if p.kind != Invariant {
 		vars["object"] = nullable(obj)
 	}
-	out, _, err := pl.prg.ContextEval(ctx, vars)
+	inner, cancel := context.WithTimeout(ctx, p.budget.Time)
+	defer cancel()
+	out, _, err := pl.prg.ContextEval(inner, vars)
 	if err != nil {
-		return false, fmt.Errorf("cel: %w", err)
+		return false, p.evalError(ctx, inner, err)
 	}
 	b, ok := out.Value().(bool)
 	if !ok {
 		return false, fmt.Errorf("cel: %s yielded %s, not a bool", p.kind, out.Type())
 	}
 	return b, nil
+}
+
+// evalError wraps an evaluation error, turning one of the budget's into a
+// *BudgetError: the cost, or the time of the evaluation's own deadline
+// (not the caller's context, whose end is no fault of the expression).
+func (p *Program) evalError(outer, ctx context.Context, err error) error {
+	var c interpreter.EvalCancelledError
+	switch {
+	case errors.As(err, &c) && c.Cause == interpreter.CostLimitExceeded:
+		return &BudgetError{Budget: p.budget}
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil && outer.Err() == nil:
+		return &BudgetError{Budget: p.budget, Time: true}
+	}
+	return fmt.Errorf("cel: %w", err)
 }
 
 // IsMissing reports whether err is an evaluation error about something

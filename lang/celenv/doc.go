@@ -21,6 +21,11 @@
 // reads (Shape, given by the caller) and returns the fields it selects that
 // a shape does not have, for the checker's field lint.
 //
+// Every evaluation has a Budget, in CEL's cost units and in time (the
+// environment variables CostEnv and TimeEnv raise it); past it, Eval
+// returns a *BudgetError, so a hostile expression cannot hang a check or
+// a run.
+//
 // It does not fetch objects: the caller passes a World. It imports nothing
 // of the interpreter.
 package celenv

@@ -38,7 +38,7 @@ func (e *Env) CompileParams(kind Kind, expr string, params map[string]any) (*Pro
 	if err != nil {
 		return nil, fmt.Errorf("cel environment: %w", err)
 	}
-	return compileIn(env, kind, expr)
+	return compileIn(env, kind, expr, e.budget)
 }
 
 // constant declares one parameter.

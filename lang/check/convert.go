@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/lang/internal/spell"
+	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/manifest"
 )
 
@@ -35,6 +36,20 @@ func (c *checker) integer(v *value, what string, min int64) (int64, bool) {
 		return 0, false
 	}
 	return v.i, true
+}
+
+// count checks that v is an integer of at least min and within the bound
+// of count k (ir.CheckCount).
+func (c *checker) count(v *value, what string, min int64, k ir.Count) (int64, bool) {
+	n, ok := c.integer(v, what, min)
+	if !ok {
+		return 0, false
+	}
+	if msg := ir.CheckCount(k, what, n); msg != "" {
+		c.errorf(v.rng, "range", "%s", msg)
+		return 0, false
+	}
+	return n, true
 }
 
 // boolean checks that v is true or false.

@@ -131,6 +131,8 @@ func (c *checker) number(v *value, text string) {
 	i, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
 		c.errorf(v.rng, "number", "number %s is out of range", text)
+		v.kind = kUnknown // reported: no second error at its use
+		return
 	}
 	v.kind, v.i = kInt, i
 }

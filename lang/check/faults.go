@@ -44,7 +44,7 @@ func (c *checker) lowerPolicy(d *decl) *ir.Policy {
 	p.Include = c.filters(val("include"), "include")
 	p.Exclude = c.filters(val("exclude"), "exclude")
 	if v := val("max_plans"); v != nil {
-		m, _ := c.integer(v, "max_plans", 0)
+		m, _ := c.count(v, "max_plans", 0, ir.CountMaxPlans)
 		p.MaxPlans = int(m)
 	}
 	if v := val("prune"); v != nil {

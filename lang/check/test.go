@@ -153,7 +153,7 @@ func (c *checker) testAttr(t *ir.Test, name string, v *value) {
 			t.Plans = append(t.Plans, &p)
 		}
 	case "runs":
-		if n, ok := c.integer(v, "runs", 1); ok {
+		if n, ok := c.count(v, "runs", 1, ir.CountRuns); ok {
 			t.Runs = int(n)
 		}
 	case "converge":

@@ -183,7 +183,7 @@ func (c *checker) lowerStep(s syntax.Step, sc *scope) *ir.Step {
 	case *syntax.Scale:
 		st.Kind = ir.StepScale
 		st.Target = c.toRef(c.eval(s.Target, sc), keyExact, "scale")
-		n, _ := c.integer(c.eval(s.Replicas, sc), "scale: replicas", 0)
+		n, _ := c.count(c.eval(s.Replicas, sc), "scale: replicas", 0, ir.CountReplicas)
 		st.Replicas = int(n)
 	case *syntax.Wait:
 		st.Kind = ir.StepWait
@@ -277,7 +277,7 @@ func (c *checker) wait(st *ir.Step, s *syntax.Wait, sc *scope) {
 	case s.Cond.State != "":
 		st.Until = &ir.WaitCond{Kind: ir.WaitKind(s.Cond.State)}
 	case s.Cond.Count != nil:
-		n, _ := c.integer(c.eval(s.Cond.Count, sc), "wait: ready count", 1)
+		n, _ := c.count(c.eval(s.Cond.Count, sc), "wait: ready count", 1, ir.CountReplicas)
 		st.Until = &ir.WaitCond{Kind: ir.WaitReady, Count: int(n)}
 	case s.Cond.Where != nil:
 		st.Until = c.waitWhere(s.Cond.Where, sc)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"time"
 
 	"cuelang.org/go/cue"
@@ -26,7 +27,18 @@ type Options struct {
 	// Timeout bounds the time CUE may take to load and evaluate the spec.
 	// Defaults to DefaultTimeout.
 	Timeout time.Duration
+	// MaxHeap bounds how far the heap may grow while CUE loads and
+	// evaluates the spec, in bytes. Defaults to DefaultMaxHeap.
+	MaxHeap uint64
 }
+
+// DefaultMaxHeap is the default Options.MaxHeap: 2 GiB. Real specs take a
+// few megabytes; a few lines of CUE (string concatenation, comprehensions
+// over long lists) can take gigabytes within the time bound.
+const DefaultMaxHeap = 2 << 30
+
+// heapEvery is how often Load samples the heap during evaluation.
+const heapEvery = 10 * time.Millisecond
 
 // DefaultTimeout is the default Options.Timeout. Real specs evaluate in
 // well under a second; the CUE evaluator is quadratic in places (a list
@@ -37,13 +49,18 @@ const DefaultTimeout = 10 * time.Second
 // Load reads the CUE spec at path — a .cue file or a directory holding a
 // CUE package — and lowers it to IR. It returns the IR (nil when there are
 // errors) and every diagnostic, sorted. An evaluation that takes longer
-// than opts.Timeout is an error; since the CUE evaluator cannot be
-// stopped, it runs on in the background until it ends, which a command
-// line tool that then exits can afford.
+// than opts.Timeout, or grows the heap by more than opts.MaxHeap, is an
+// error; since the CUE evaluator cannot be stopped, it runs on in the
+// background until it ends, which a command line tool that then exits can
+// afford.
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
+	}
+	maxHeap := opts.MaxHeap
+	if maxHeap == 0 {
+		maxHeap = DefaultMaxHeap
 	}
 	type result struct {
 		spec *ir.Spec
@@ -56,13 +73,34 @@ func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	}()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	select {
-	case r := <-done:
-		return r.spec, r.ds
-	case <-timer.C:
-		return nil, fileDiags(path, "budget", "CUE evaluation took longer than %s (the limit): "+
-			"the CUE evaluator is slow on very long lists and long chains of references (make them shorter)", timeout)
+	tick := time.NewTicker(heapEvery)
+	defer tick.Stop()
+	base := heapBytes()
+	for {
+		select {
+		case r := <-done:
+			return r.spec, r.ds
+		case <-timer.C:
+			return nil, fileDiags(path, "budget", "CUE evaluation took longer than %s (the limit): "+
+				"the CUE evaluator is slow on very long lists and long chains of references (make them shorter)", timeout)
+		case <-tick.C:
+			if h := heapBytes(); h > base && h-base > maxHeap {
+				return nil, fileDiags(path, "budget", "CUE evaluation took more than %s of memory (the limit): "+
+					"long strings built by concatenation and comprehensions over long lists take the most (make them shorter)", input.Size(int64(maxHeap)))
+			}
+		}
 	}
+}
+
+// heapBytes is the memory the heap's objects take now, live or not yet
+// collected: runtime/metrics reads it without stopping the world.
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
 
 // loadSpec is Load without the time bound.

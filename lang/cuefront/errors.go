@@ -2,6 +2,7 @@ package cuefront
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -16,26 +17,55 @@ import (
 	"github.com/sievetool/sieve/lang/diag"
 )
 
+// Bounds on what sieve prints of CUE's errors: a CUE error quotes the
+// values it compares, which a spec of a few lines can make megabytes long,
+// and a comprehension can make errors by the thousand.
+const (
+	maxMessage = 4 << 10 // bytes of one message
+	maxErrors  = 100     // diagnostics of one CUE error
+)
+
+// clip shortens a message to maxMessage bytes, saying how much it left out.
+func clip(msg string) string {
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	cut := maxMessage
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", msg[:cut], len(msg)-cut)
+}
+
 // errDiags turns a CUE error (a list of errors) into diagnostics: the
 // first position in a spec file is the subject, the others (in the spec or
-// in the schema) are related positions.
+// in the schema) are related positions. Past maxErrors, one diagnostic
+// says how many more there are.
 func (s *source) errDiags(err error) diag.Diagnostics {
 	var ds diag.Diagnostics
 	errs := cueerrors.Errors(err)
+	more := 0
 	for _, e := range errs {
 		if len(errs) > 1 && strings.Contains(e.Error(), "errors in empty disjunction") {
 			continue // a summary of the errors that follow
 		}
+		if len(ds) == maxErrors {
+			more++
+			continue
+		}
 		ds = append(ds, s.errDiag(e))
 	}
 	if len(ds) == 0 {
-		ds = fileDiags(s.given, "cue", "%s", lowerFirst(err.Error()))
+		ds = fileDiags(s.given, "cue", "%s", clip(lowerFirst(err.Error())))
+	}
+	if more > 0 {
+		ds = append(ds, fileDiags(s.given, "cue", "%d more CUE errors not shown (the first %d are)", more, maxErrors)...)
 	}
 	return ds
 }
 
 func (s *source) errDiag(e cueerrors.Error) *diag.Diagnostic {
-	msg := lowerFirst(innerPos.ReplaceAllString(e.Error(), ""))
+	msg := clip(lowerFirst(innerPos.ReplaceAllString(e.Error(), "")))
 	if p := e.Path(); len(p) > 0 && !strings.HasPrefix(msg, strings.Join(p, ".")+": ") {
 		msg = strings.Join(p, ".") + ": " + msg
 	}

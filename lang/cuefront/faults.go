@@ -24,7 +24,7 @@ func (l *lowerer) policy(v cue.Value) *ir.Policy {
 	}
 	p.Include = l.filters(v, "include")
 	p.Exclude = l.filters(v, "exclude")
-	p.MaxPlans = l.integer(v, "max_plans", 0)
+	p.MaxPlans = l.count(v, "max_plans", 0, ir.CountMaxPlans)
 	if pr, ok := field(v, "prune"); ok {
 		p.Prune = prune(pr)
 	}

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/input"
 )
 
@@ -146,5 +148,39 @@ func TestLoadTimeout(t *testing.T) {
 	}
 	if spec != nil || len(ds) != 1 || !strings.Contains(ds[0].Summary, "CUE evaluation took longer than 200ms (the limit)") {
 		t.Errorf("got spec %v, diagnostics %v; want the time bound's error", spec != nil, ds)
+	}
+}
+
+// TestLoadMaxHeap holds the evaluation of a spec of a few lines that
+// builds a long string to the memory bound, with a message that says so.
+func TestLoadMaxHeap(t *testing.T) {
+	src := "package spec\n\nimport \"strings\"\n\n_a: strings.Repeat(\"x\", 1000000)\n" +
+		"_b: _a + _a + _a + _a + _a + _a + _a + _a + _a + _a\n_c: [for i, _ in strings.Split(strings.Repeat(\"y\", 40), \"\") {_b + \"\\(i)\"}]\n" +
+		"controllers: c: {builtin: \"job\"}\nworkload: w: steps: [{settle: true}]\ntest: t: {controller: controllers.c, workloads: [workload.w], runs: len(_c)}\n"
+	p := filepath.Join(t.TempDir(), "big.cue")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec, ds := Load(p, Options{Timeout: time.Minute, MaxHeap: 64 << 20})
+	if spec != nil || len(ds) != 1 || !strings.Contains(ds[0].Summary, "CUE evaluation took more than 64 MiB of memory (the limit)") {
+		t.Errorf("got spec %v, diagnostics %v; want the memory bound's error", spec != nil, ds)
+	}
+}
+
+// TestLoadManyErrors shows the first 100 errors of a comprehension that
+// makes hundreds, and says how many more there are.
+func TestLoadManyErrors(t *testing.T) {
+	src := "package spec\n\nimport \"strings\"\n\ncontrollers: c: {builtin: \"job\"}\nworkload: w: steps: [{settle: true}]\n" +
+		"test: t: {controller: controllers.c, workloads: [workload.w]}\n" +
+		"test: t: {for i, _ in strings.Split(strings.Repeat(\"y\", 150), \"\") {\"bad\\(i)\": 1}}\n"
+	p := filepath.Join(t.TempDir(), "many.cue")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, ds := Load(p, Options{})
+	if len(ds) != 101 || !slices.ContainsFunc(ds, func(d *diag.Diagnostic) bool {
+		return strings.HasSuffix(d.Summary, "00 more CUE errors not shown (the first 100 are)")
+	}) {
+		t.Errorf("got %d diagnostics, want 100 and a count of the rest: %v", len(ds), ds[:min(3, len(ds))])
 	}
 }

@@ -56,7 +56,7 @@ func (l *lowerer) checkDecls(v cue.Value) {
 }
 
 func (l *lowerer) test(name string, v cue.Value) *ir.Test {
-	t := &ir.Test{Name: name, Src: l.rng(v), Runs: l.integer(v, "runs", defaultRuns), Workloads: []*ir.Workload{}}
+	t := &ir.Test{Name: name, Src: l.rng(v), Runs: l.count(v, "runs", defaultRuns, ir.CountRuns), Workloads: []*ir.Workload{}}
 	ctl, _ := field(v, "controller")
 	t.Controller = l.controller(ctl, v)
 	for _, w := range elems(v, "workloads") {

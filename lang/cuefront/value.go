@@ -56,7 +56,7 @@ func (l *lowerer) errorf(v cue.Value, code, format string, args ...any) {
 	if l.src.isInternalName(r.Start.Filename) {
 		r = l.userRange(v, r)
 	}
-	l.ds = append(l.ds, diag.Errorf(r, code, format, args...))
+	l.ds = append(l.ds, diag.Errorf(r, code, "%s", clip(fmt.Sprintf(format, args...))))
 }
 
 // userRange is the range of the nearest enclosing value of v written in a
@@ -127,6 +127,18 @@ func (l *lowerer) integer(v cue.Value, name string, def int) int {
 		return def
 	}
 	return int(n)
+}
+
+// count returns the integer field name of v, as integer does, and
+// reports a value past the bound of count k (ir.CheckCount).
+func (l *lowerer) count(v cue.Value, name string, def int, k ir.Count) int {
+	n := l.integer(v, name, def)
+	if msg := ir.CheckCount(k, name, int64(n)); msg != "" {
+		f, _ := field(v, name)
+		l.errorf(f, "range", "%s", msg)
+		return def
+	}
+	return n
 }
 
 // boolean returns the bool field name of v, or def when it is absent.

@@ -58,7 +58,7 @@ func (l *lowerer) step(v cue.Value) *ir.Step {
 	case "delete":
 		s.Kind, s.Target = ir.StepDelete, l.key(f, true)
 	case "scale":
-		s.Kind, s.Target, s.Replicas = ir.StepScale, l.key(f, false), l.integer(v, "to", 0)
+		s.Kind, s.Target, s.Replicas = ir.StepScale, l.key(f, false), l.count(v, "to", 0, ir.CountReplicas)
 		if !has(v, "to") {
 			l.errorf(v, "missing", "scale step: to (the replica count) is required")
 		}
@@ -133,7 +133,7 @@ func (l *lowerer) wait(s *ir.Step, v cue.Value, kind string, f cue.Value) {
 	case "gone":
 		s.Until = &ir.WaitCond{Kind: ir.WaitGone}
 	case "ready":
-		s.Until = &ir.WaitCond{Kind: ir.WaitReady, Count: l.integer(v, "ready", 0)}
+		s.Until = &ir.WaitCond{Kind: ir.WaitReady, Count: l.count(v, "ready", 0, ir.CountReplicas)}
 	case "where":
 		w, _ := field(v, "where")
 		s.Until = l.waitWhere(w)

@@ -84,8 +84,9 @@ func scanSignificant(filename, src string, maxBad int) ([]lexer.Token, []*Commen
 }
 
 // scan calls emit for each token of src, then for EOF. When maxBad >= 0 it
-// stops after that many bad tokens.
-func scan(filename, src string, maxBad int, emit func(lexer.Token)) {
+// stops after that many bad tokens. It returns how many bytes it looked at
+// for keys that were not there, which tests hold linear in len(src).
+func scan(filename, src string, maxBad int, emit func(lexer.Token)) (looked int) {
 	pos := lexer.Position{Filename: filename, Line: 1, Column: 1}
 	start := 0
 	if strings.HasPrefix(src, bom) {
@@ -94,8 +95,10 @@ func scan(filename, src string, maxBad int, emit func(lexer.Token)) {
 		emit(lexer.Token{Type: tWhitespace, Value: bom, Pos: pos})
 		pos.Offset, start = len(bom), len(bom)
 	}
+	noKey := 0 // no key starts before this offset (see scanKey)
 	for i := start; i < len(src); {
-		typ, n := scanToken(src[i:])
+		typ, n, run := scanToken(src[i:], i < noKey)
+		noKey, looked = max(noKey, i+run), looked+run
 		val := src[i : i+n]
 		emit(lexer.Token{Type: typ, Value: val, Pos: pos})
 		advance(&pos, val)
@@ -107,6 +110,7 @@ func scan(filename, src string, maxBad int, emit func(lexer.Token)) {
 		}
 	}
 	emit(lexer.EOFToken(pos))
+	return looked
 }
 
 // bom is the UTF-8 byte order mark, accepted at the start of a file.
@@ -135,26 +139,37 @@ func advance(p *lexer.Position, s string) {
 }
 
 // scanToken returns the type and length of the token at the start of s,
-// which is not empty. The cases follow rules, in order.
-func scanToken(s string) (lexer.TokenType, int) {
+// which is not empty. The cases follow rules, in order. noKey says that no
+// key starts here (a previous scanKey found none in this run); otherwise
+// run is how far scanKey looked without finding one (see scanKey).
+func scanToken(s string, noKey bool) (typ lexer.TokenType, n, run int) {
 	if n := scanComment(s); n > 0 {
-		return tComment, n
+		return tComment, n, 0
 	}
 	if n := scanSpace(s); n > 0 {
-		return tWhitespace, n
+		return tWhitespace, n, 0
 	}
 	switch s[0] {
 	case '`':
 		if n := strings.IndexByte(s[1:], '`'); n >= 0 {
-			return tRawString, n + 2
+			return tRawString, n + 2, 0
 		}
-		return tBadRawString, len(s)
+		return tBadRawString, len(s), 0
 	case '"':
-		return scanString(s)
+		typ, n := scanString(s)
+		return typ, n, 0
 	}
-	if n := scanKey(s); n > 0 {
-		return tKey, n
+	if !noKey {
+		if n, run = scanKey(s); n > 0 {
+			return tKey, n, 0
+		}
 	}
+	typ, n = scanOther(s)
+	return typ, n, run
+}
+
+// scanOther scans the tokens that follow a key in rules.
+func scanOther(s string) (lexer.TokenType, int) {
 	if isDigit(s[0]) {
 		if n := scanDuration(s); n > 0 {
 			return tDuration, n
@@ -228,15 +243,21 @@ func scanString(s string) (lexer.TokenType, int) {
 	return tBadString, len(s)
 }
 
-// scanKey scans seg/seg or seg/seg/seg.
-func scanKey(s string) int {
-	n := scanSeg(s)
+// scanKey scans seg/seg or seg/seg/seg. When it finds no key, run is the
+// length of the first segment's run of characters, and no key starts
+// inside that run either: from any place inside, the first segment ends
+// at the same place (or, inside ${...}, at its "}"), where no key went on.
+// The scanner skips scanKey there, so that a long run of segment
+// characters that is no key ("------1", "a.b.c.d...") scans in linear
+// time, not in time quadratic in its length.
+func scanKey(s string) (n, run int) {
+	n = scanSeg(s)
 	if n == 0 || n >= len(s) || s[n] != '/' {
-		return 0
+		return 0, n
 	}
 	m := scanSeg(s[n+1:])
 	if m == 0 {
-		return 0
+		return 0, n
 	}
 	n += 1 + m
 	if n < len(s) && s[n] == '/' {
@@ -244,7 +265,7 @@ func scanKey(s string) int {
 			n += 1 + m
 		}
 	}
-	return n
+	return n, 0
 }
 
 // scanSeg scans one key segment: name characters, globs and ${ident}.

@@ -183,7 +183,7 @@ func (f *runFlags) planHere(ctx context.Context, g *globals, file string, t *ir.
 	if err != nil {
 		return nil, g.testErr(t, err)
 	}
-	set, err := pipeline.Plans(env, refs.Test, refs.Traces, pipeline.Selection{Pattern: ir.Pattern(f.pattern)})
+	set, err := pipeline.Plans(env, refs.Test, refs.Traces, pipeline.Selection{Pattern: ir.Pattern(f.pattern), MaxCandidates: f.maxCandidates})
 	if err != nil {
 		return nil, g.testErr(t, err)
 	}
@@ -198,6 +198,9 @@ func (f *runFlags) shardArgs() []string {
 	}
 	if f.maxPlans > 0 {
 		args = append(args, "--max-plans", strconv.Itoa(f.maxPlans))
+	}
+	if f.maxCandidates > 0 {
+		args = append(args, "--max-candidates", strconv.Itoa(f.maxCandidates))
 	}
 	return args
 }

@@ -19,6 +19,12 @@ import (
 	"github.com/sievetool/sieve/lang/load"
 )
 
+// maxCandidatesUsage is the help of --max-candidates, a flag of sieve
+// plan and sieve run.
+func maxCandidatesUsage() string {
+	return fmt.Sprintf("fail when one pattern makes more than `N` candidates before pruning (0: %d)", plan.DefaultMaxCandidates)
+}
+
 // planFlags are the flags of `sieve plan`.
 type planFlags struct {
 	includes []string
@@ -28,9 +34,12 @@ type planFlags struct {
 	out      string
 	force    bool
 	explain  bool
-	sieve    bool
-	noCache  bool
-	backend  backendFlags
+	// maxCandidates bounds each pattern's candidates before pruning
+	// (0: plan.DefaultMaxCandidates).
+	maxCandidates int
+	sieve         bool
+	noCache       bool
+	backend       backendFlags
 }
 
 func newPlanCmd(g *globals) *cobra.Command {
@@ -60,6 +69,7 @@ func newPlanCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved or user")
 	cmd.Flags().StringVar(&f.out, "out", "", "write the plans and counts.json (and recorded reference runs) to DIR")
 	cmd.Flags().BoolVar(&f.force, "force", false, forceUsage)
+	cmd.Flags().IntVar(&f.maxCandidates, "max-candidates", 0, maxCandidatesUsage())
 	cmd.Flags().BoolVar(&f.explain, "explain", false, "list every candidate with the plan it made, or the pass that dropped it and the trace entries that show why")
 	cmd.Flags().BoolVar(&f.sieve, "sieve", false, "print each plan as a .sieve plan declaration (grammar.md, plan) instead of its name")
 	cmd.Flags().BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
@@ -73,6 +83,9 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	}
 	if err := f.backend.check(); err != nil {
 		return usageErr(err)
+	}
+	if f.maxCandidates < 0 {
+		return usageErr(fmt.Errorf("--max-candidates: %d (want 0 for the default, or more)", f.maxCandidates))
 	}
 	if err := absPaths(&file, &f.out, &f.backend.kubeconfig); err != nil {
 		return usageErr(err)
@@ -119,7 +132,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 			return err
 		}
 	}
-	set, err := pipeline.Plans(pipeline.Env{}, t, refs, pipeline.Selection{Pattern: ir.Pattern(f.pattern)})
+	set, err := pipeline.Plans(pipeline.Env{}, t, refs, pipeline.Selection{Pattern: ir.Pattern(f.pattern), MaxCandidates: f.maxCandidates})
 	if err != nil {
 		return usageErr(err)
 	}

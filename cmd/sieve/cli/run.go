@@ -29,14 +29,17 @@ type runFlags struct {
 	pattern  string
 	parallel int
 	maxPlans int
-	shard    string         // --shard as given
-	part     pipeline.Shard // and as check parsed it
-	confirm  int
-	out      string
-	force    bool
-	noCache  bool
-	report   reportFlags
-	backend  backendFlags
+	// maxCandidates bounds each pattern's candidates before pruning
+	// (0: plan.DefaultMaxCandidates).
+	maxCandidates int
+	shard         string         // --shard as given
+	part          pipeline.Shard // and as check parsed it
+	confirm       int
+	out           string
+	force         bool
+	noCache       bool
+	report        reportFlags
+	backend       backendFlags
 	// refsFrom and binary are for a campaign's workers (sieve internal
 	// worker): the campaign's reference runs, and the controller its
 	// image carries.
@@ -67,6 +70,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl.StringVar(&f.pattern, "pattern", "", "only plans of `PATTERN`: intermediate, stale, unobserved or user")
 	fl.IntVar(&f.parallel, "parallel", 0, "run `N` plans at once, each on its own control plane (0, the default: on the embedded backend, one per processor up to 4; otherwise 1); at most what the machine holds and the number of plans")
 	fl.IntVar(&f.maxPlans, "max-plans", 0, "run at most `N` plans per test, spread over all of them")
+	fl.IntVar(&f.maxCandidates, "max-candidates", 0, maxCandidatesUsage())
 	fl.StringVar(&f.shard, "shard", "", "run only part `I/N` of each test's plans, to split a run across N CI jobs (a plan's part comes from its name)")
 	fl.IntVar(&f.confirm, "confirm", 1, "run a failed plan up to `N` more times; a finding no rerun finds again is reported as unconfirmed and does not count (0: every finding counts)")
 	fl.StringVarP(&f.out, "out", "o", "sieve-results", "the results `DIR`")
@@ -130,6 +134,9 @@ func (f *runFlags) check() error {
 	}
 	if f.maxPlans < 0 {
 		return fmt.Errorf("--max-plans: %d (want 0 for no cap, or more)", f.maxPlans)
+	}
+	if f.maxCandidates < 0 {
+		return fmt.Errorf("--max-candidates: %d (want 0 for the default, or more)", f.maxCandidates)
 	}
 	if f.shard != "" {
 		part, err := pipeline.ParseShard(f.shard)
@@ -233,7 +240,7 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 	env := pipeline.Env{Spec: file, BaseDir: filepath.Dir(file), Workers: workers, Progress: disp}
 	o := pipeline.Options{
 		References: pipeline.RefOptions{Cache: cacheFor(f.noCache), From: f.refsFrom, Binary: f.binary},
-		Select:     pipeline.Selection{Pattern: ir.Pattern(f.pattern), Shard: f.part, MaxPlans: f.maxPlans},
+		Select:     pipeline.Selection{Pattern: ir.Pattern(f.pattern), Shard: f.part, MaxPlans: f.maxPlans, MaxCandidates: f.maxCandidates},
 		Run:        pipeline.RunOptions{Confirm: f.confirm, OnResult: disp.result},
 		Planned: func(set *plan.Set) {
 			for _, line := range plan.NoPlans(set.Counts) {
