@@ -73,12 +73,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if !ee.printed && ee.err != nil {
-			fmt.Fprintf(stderr, "sieve: %s\n", relText(ee.err.Error()))
+			fmt.Fprintf(stderr, "sieve: %s\n", termText(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// Errors cobra itself returns are about flags and arguments.
-	fmt.Fprintf(stderr, "sieve: %v\n", err)
+	fmt.Fprintf(stderr, "sieve: %s\n", termText(err.Error()))
 	return exitUsage
 }
 
