@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/nospace"
 	"github.com/sievetool/sieve/interp/report"
 )
 
@@ -73,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if !ee.printed && ee.err != nil {
-			fmt.Fprintf(stderr, "sieve: %s\n", termText(ee.err.Error()))
+			fmt.Fprintf(stderr, "sieve: %s\n", termText(nospace.First(ee.err, "free some space").Error()))
 		}
 		return ee.code
 	}
