@@ -183,6 +183,18 @@ func TestCacheKeyRunFiles(t *testing.T) {
 			t.Errorf("%q, stand-in %q: got %v, want an error with %q", tc.controller, tc.standin, err, tc.want)
 		}
 	}
+
+	// A controller that sieve builds is no interpreter, whatever its name.
+	o.Test.Controller.Standins = nil
+	o.Test.Controller.Command, o.Test.Controller.Build, o.Test.Controller.Args = nil, "./cmd/node", []string{"--fixed"}
+	if _, err := runFiles(context.Background(), o.Test, dir, ""); err != nil {
+		t.Errorf("build ./cmd/node: %v", err)
+	}
+	o.Test.Controller.Args = []string{"--data", "conf.d"}
+	want := `cannot tell which files "(./cmd/node) --data conf.d" runs: conf.d is a directory`
+	if _, err := runFiles(context.Background(), o.Test, dir, ""); err == nil || err.Error() != want {
+		t.Errorf("build ./cmd/node --data conf.d: got %v, want %q", err, want)
+	}
 }
 
 // TestCacheStoreReuse stores two reference runs, which trims an entry

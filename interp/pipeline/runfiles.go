@@ -35,7 +35,8 @@ func runFiles(ctx context.Context, t *ir.Test, baseDir, cacheDir string) ([]stri
 		lines = append(lines, l...)
 		return err
 	}
-	cmd := append([]string{cmp.Or(c.Build, c.Builtin)}, c.Args...) // args after a program of sieve's
+	// A program sieve builds or runs: "(PKG)" is no interpreter.
+	cmd := append([]string{"(" + cmp.Or(c.Build, c.Builtin) + ")"}, c.Args...)
 	if len(c.Command) > 0 {
 		cmd = append(append([]string{}, c.Command...), c.Args...)
 	}
