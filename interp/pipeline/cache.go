@@ -27,7 +27,10 @@ import (
 // name, controller, workloads, number of runs and the bounds that end its
 // settles (quiet, settle, settle_max) (IR without source positions), the
 // files they read (CRDs, manifests), the controller binary's content, the
-// backend kind and the sieve build. Masks, invariants, policies, plans and
+// files its command and the stand-ins' commands run (runFiles: a script,
+// a jar, a configuration file), the backend kind and the sieve build. A
+// test whose commands run files that cannot be told (sh -c "...", python
+// -m MODULE) is not cached. Masks, invariants, policies, plans and
 // the converge bound are not in the key: they only judge or generate from
 // the recorded runs, or act in plan runs only, and the learned masks are
 // learned again from the cached runs each time. Entries not used for
@@ -100,7 +103,14 @@ func (c *Cache) cacheKey(ctx context.Context, t *ir.Test, baseDir string, w *Wor
 	if l, ok := w.Backend.(interface{ Kubernetes() string }); ok && l.Kubernetes() != "" {
 		fmt.Fprintf(h, "kubernetes %s\n", l.Kubernetes()) // an older line records differently
 	}
+	run, err := runFiles(ctx, t, baseDir, w.CacheDir)
+	if err != nil {
+		return "", fmt.Errorf("reference cache: not used: %w", err)
+	}
 	h.Write(spec)
+	for _, l := range run {
+		fmt.Fprintln(h, l)
+	}
 	for _, f := range inputFiles(t) {
 		sum, err := fileHash(ir.OSPath(baseDir, f))
 		if err != nil {
@@ -146,10 +156,8 @@ func dropSrc(v any) {
 	}
 }
 
-// inputFiles are the files the test reads: CRDs, applied manifests and
-// the programs of exec and Service stand-ins given by path (a program
-// that the command builds, go run PKG, is not: its sources are not known
-// here).
+// inputFiles are the files the test reads: CRDs and applied manifests
+// (runFiles has those that its commands run).
 func inputFiles(t *ir.Test) []string {
 	files := append([]string(nil), t.Controller.CRDs...)
 	for _, w := range t.Workloads {
@@ -158,17 +166,6 @@ func inputFiles(t *ir.Test) []string {
 				files = append(files, s.File)
 			}
 		}
-	}
-	program := func(cmd []string) {
-		if len(cmd) > 0 && strings.Contains(cmd[0], "/") {
-			files = append(files, cmd[0]) // a stand-in program of the spec's
-		}
-	}
-	for _, x := range t.Controller.Exec {
-		program(x.Run)
-	}
-	for _, s := range t.Controller.Standins {
-		program(s.Command)
 	}
 	return files
 }

@@ -126,6 +126,77 @@ func TestCacheKey(t *testing.T) {
 	}
 }
 
+// TestCacheKeyRunFiles: the files that the controller's and the
+// stand-ins' commands run (a script given to an interpreter, a jar, a
+// configuration file) are part of the key; a command whose files cannot
+// be told (sh -c, an argument naming a directory) is not cached, and the
+// error says why.
+func TestCacheKeyRunFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := &keyInputs{Test: cacheTest(t, dir), BaseDir: dir, Cache: &Cache{Version: "v1"}}
+	o.Test.Controller.Command = []string{"sh", "./ctl.sh"}
+	write("ctl.sh", "exec ./operator\n")
+	before := key(t, o)
+	write("ctl.sh", "exec ./operator --fixed\n")
+	if got := key(t, o); got == before {
+		t.Errorf("an edited controller script (sh ./ctl.sh) kept the key")
+	}
+
+	o.Test.Controller.Standins = []*ir.Standin{{Service: "db", Ports: []int{5432}, Command: []string{"java", "-jar", "db.jar", "--config=db.conf"}}}
+	write("db.jar", "jar 1")
+	write("db.conf", "members: 3")
+	before = key(t, o)
+	write("db.conf", "members: 1")
+	if got := key(t, o); got == before {
+		t.Errorf("an edited configuration file of a stand-in (--config=db.conf) kept the key")
+	}
+	before = key(t, o)
+	write("db.jar", "jar 2")
+	if got := key(t, o); got == before {
+		t.Errorf("an edited jar of a stand-in (java -jar db.jar) kept the key")
+	}
+
+	if err := os.Mkdir(filepath.Join(dir, "conf.d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		controller, standin []string
+		want                string
+	}{
+		{controller: []string{"sh", "-c", "exec ./ctl.sh"}, want: `reference cache: not used: cannot tell which files "sh -c exec ./ctl.sh" runs: no argument names a file`},
+		{controller: []string{"sh", "./ctl.sh", "conf.d"}, want: `cannot tell which files "sh ./ctl.sh conf.d" runs: conf.d is a directory`},
+		{controller: []string{"sh", "./ctl.sh"}, standin: []string{"python3", "-m", "fakedb"}, want: `cannot tell which files "python3 -m fakedb" runs`},
+	} {
+		o.Test.Controller.Command = tc.controller
+		o.Test.Controller.Standins[0].Command = []string{"java", "-jar", "db.jar"}
+		if tc.standin != nil {
+			o.Test.Controller.Standins[0].Command = tc.standin
+		}
+		_, err := o.Cache.cacheKey(context.Background(), o.Test, o.BaseDir, &Worker{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q, stand-in %q: got %v, want an error with %q", tc.controller, tc.standin, err, tc.want)
+		}
+	}
+
+	// A controller that sieve builds is no interpreter, whatever its name.
+	o.Test.Controller.Standins = nil
+	o.Test.Controller.Command, o.Test.Controller.Build, o.Test.Controller.Args = nil, "./cmd/node", []string{"--fixed"}
+	if _, err := runFiles(context.Background(), o.Test, dir, ""); err != nil {
+		t.Errorf("build ./cmd/node: %v", err)
+	}
+	o.Test.Controller.Args = []string{"--data", "conf.d"}
+	want := `cannot tell which files "(./cmd/node) --data conf.d" runs: conf.d is a directory`
+	if _, err := runFiles(context.Background(), o.Test, dir, ""); err == nil || err.Error() != want {
+		t.Errorf("build ./cmd/node --data conf.d: got %v, want %q", err, want)
+	}
+}
+
 // TestCacheStoreReuse stores two reference runs, which trims an entry
 // not used for long, and reuses them in another results directory.
 func TestCacheStoreReuse(t *testing.T) {

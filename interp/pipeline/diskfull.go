@@ -3,6 +3,8 @@ package pipeline
 import (
 	"errors"
 	"syscall"
+
+	"github.com/sievetool/sieve/interp/nospace"
 )
 
 // DiskFullError says that a file of the results could not be written for
@@ -12,8 +14,9 @@ type DiskFullError struct {
 	Err error
 }
 
+// Error says first that the disk is full, and where (nospace).
 func (e *DiskFullError) Error() string {
-	return e.Err.Error() + " (free space on the results directory's file system and run again; the results written so far are kept)"
+	return nospace.First(e.Err, "free some space and run again; the results written so far are kept").Error()
 }
 
 func (e *DiskFullError) Unwrap() error { return e.Err }

@@ -37,8 +37,8 @@ func fullDisk(path string, _ trace.Header) (*trace.Writer, error) {
 
 // TestDiskFullStopsTheRun: plans whose traces cannot be written for want
 // of space (fullDisk) stop the run with one error, for two workers, that
-// names the file, says "no space left on device" once and gives the
-// hint; the later plans are not run.
+// says "no space left on device in DIR" first and once, names the file and
+// gives the hint; the later plans are not run.
 func TestDiskFullStopsTheRun(t *testing.T) {
 	out := report.Layout{Root: t.TempDir()}
 	env := Env{Workers: []*Worker{{Backend: idle{}, createTrace: fullDisk}, {Backend: idle{}, createTrace: fullDisk}}}
@@ -54,8 +54,8 @@ func TestDiskFullStopsTheRun(t *testing.T) {
 		t.Fatalf("run on a full disk: %v, want a DiskFullError", err)
 	case strings.Count(err.Error(), "no space left on device") != 1:
 		t.Errorf("run on a full disk: %q, want \"no space left on device\" once", err)
-	case !strings.Contains(err.Error(), "/"+report.TraceFile+": ") || !strings.Contains(err.Error(), "free space"):
-		t.Errorf("run on a full disk: %q, want the file and the hint", err)
+	case !strings.HasPrefix(err.Error(), "no space left on device in "+out.Root+"/plans/") || !strings.Contains(err.Error(), "/"+report.TraceFile) || !strings.Contains(err.Error(), "(free some space"):
+		t.Errorf("run on a full disk: %q, want it said first, in the plan's directory, with the file and the hint", err)
 	}
 	if n := len(results); n != 0 {
 		t.Errorf("%d results, want none", n)

@@ -338,3 +338,43 @@ func TestNotInjected(t *testing.T) {
 		t.Errorf("a not-injected plan alone: %d findings, exit %d; want 0, 0", only.Totals.Findings, only.ExitCode())
 	}
 }
+
+// TestTextEscapes: a finding's message and values (from the cluster) and
+// a plan's error (the end of a controller's log) print their control
+// characters escaped, on a terminal as elsewhere; sieve's colours stay.
+func TestTextEscapes(t *testing.T) {
+	s, err := Load(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const title, erase = "\x1b]0;owned\x07", "\x1b[2K\r"
+	for _, r := range s.Results {
+		for _, f := range r.Findings {
+			f.Message += " " + title
+			f.Value = []byte(`"\u009b2J` + "\u009b" + `"`)
+		}
+		if r.Status == Errored {
+			r.Error += "\nend of its log:\n  " + erase + "panic: boom"
+		}
+	}
+	for _, color := range []bool{false, true} {
+		var b bytes.Buffer
+		if err := Text(&b, s, TextOptions{Color: color}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, raw := range []string{"\x1b]", "\x1b[2K", "\r", "\u009b", "\x07"} {
+			if strings.Contains(out, raw) {
+				t.Errorf("color %v: the summary prints %q raw", color, raw)
+			}
+		}
+		for _, want := range []string{`\x1b]0;owned\x07`, `\x1b[2K\x0dpanic: boom`, `\u009b`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("color %v: the summary lacks %s:\n%s", color, want, out)
+			}
+		}
+		if color != strings.Contains(out, "\x1b[31m") {
+			t.Errorf("color %v: red %v", color, !color)
+		}
+	}
+}

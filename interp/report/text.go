@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/lang/diag"
 )
 
 // TextOptions configure the terminal summary. The zero value prints
@@ -97,18 +99,43 @@ const (
 	ansiCyan   = "\x1b[36m"
 )
 
+// printf prints, with control characters in args escaped: values come
+// from the cluster, the controller's log and results files.
 func (p *printer) printf(format string, args ...any) {
 	if p.err == nil {
+		for i, a := range args {
+			args[i] = printable(a)
+		}
 		_, p.err = fmt.Fprintf(p.w, format, args...)
 	}
 }
 
-// paint wraps s in a colour when colour is on.
-func (p *printer) paint(code, s string) string {
-	if !p.color {
-		return s
+// painted is text whose control characters are sieve's own colours.
+type painted string
+
+// printable is printf argument a with control characters escaped
+// (diag.Printable), but for sieve's own colours (painted).
+func printable(a any) any {
+	switch a := a.(type) {
+	case painted:
+		return string(a)
+	case error:
+		return diag.Printable(a.Error())
+	case fmt.Stringer:
+		return diag.Printable(a.String())
 	}
-	return code + s + ansiReset
+	if v := reflect.ValueOf(a); v.Kind() == reflect.String {
+		return diag.Printable(v.String())
+	}
+	return a
+}
+
+// paint wraps s, escaped, in a colour when colour is on.
+func (p *printer) paint(code, s string) painted {
+	if !p.color {
+		return painted(diag.Printable(s))
+	}
+	return painted(code + diag.Printable(s) + ansiReset)
 }
 
 func severityColor(s oracle.Severity) string {
@@ -126,7 +153,7 @@ func (p *printer) headline(s *Summary) {
 	verdict := p.paint(ansiGreen+ansiBold, "no findings")
 	if t.Findings > 0 {
 		verdict = p.paint(ansiRed+ansiBold, fmt.Sprintf("%d %s", len(Groups(s)), plural(len(Groups(s)), "finding", "findings")))
-		verdict += fmt.Sprintf(" (%d across all plans)", t.Findings)
+		verdict += painted(fmt.Sprintf(" (%d across all plans)", t.Findings))
 	}
 	flaky := ""
 	if t.Flaky > 0 {

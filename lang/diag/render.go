@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -65,7 +64,7 @@ func (r *textRenderer) diagnostic(buf *bytes.Buffer, d *Diagnostic) {
 		r.excerpt(buf, *d.Subject)
 	}
 	if d.Detail != "" {
-		fmt.Fprintf(buf, "  %s %s\n", r.paint(ansiCyan, "= hint:"), d.Detail)
+		fmt.Fprintf(buf, "  %s %s\n", r.paint(ansiCyan, "= hint:"), Printable(d.Detail))
 	}
 	for _, rel := range d.Related {
 		subj := rel.Subject
@@ -80,7 +79,7 @@ func (r *textRenderer) header(buf *bytes.Buffer, at *Range, sev, msg string) {
 		pos.Filename = RelPath(pos.Filename, r.opts.WorkDir)
 		fmt.Fprintf(buf, "%s: ", r.paint(ansiBold, pos.String()))
 	}
-	fmt.Fprintf(buf, "%s: %s\n", sev, msg)
+	fmt.Fprintf(buf, "%s: %s\n", sev, Printable(msg))
 }
 
 // excerpt prints the subject's first line with the culprit underlined.
@@ -99,7 +98,7 @@ func (r *textRenderer) excerpt(buf *bytes.Buffer, at Range) {
 	line, start = window(line, start)
 	width = clamp(width, 1, max(1, len(line)-start))
 	gutter := fmt.Sprintf("%5d", n)
-	fmt.Fprintf(buf, "%s | %s\n", gutter, printable(line))
+	fmt.Fprintf(buf, "%s | %s\n", gutter, Printable(string(line)))
 	fmt.Fprintf(buf, "%s | %s%s\n", strings.Repeat(" ", len(gutter)), indent(line[:start]),
 		r.paint(ansiGreen, "^"+strings.Repeat("~", width-1)))
 }
@@ -115,29 +114,16 @@ func window(line []rune, col int) ([]rune, int) {
 	return line[from:to], col - from
 }
 
-// indent returns blanks as wide as prefix, keeping tabs so the caret lines
-// up under the printed line.
+// indent returns blanks as wide as prefix is printed (Printable),
+// keeping tabs so the caret lines up under the printed line.
 func indent(prefix []rune) string {
 	var b strings.Builder
 	for _, c := range prefix {
 		if c == '\t' {
 			b.WriteByte('\t')
 		} else {
-			b.WriteByte(' ')
+			b.WriteString(strings.Repeat(" ", utf8.RuneCountInString(Printable(string(c)))))
 		}
-	}
-	return b.String()
-}
-
-// printable replaces control characters other than tab so an excerpt never
-// moves the terminal's cursor.
-func printable(line []rune) string {
-	var b strings.Builder
-	for _, c := range line {
-		if c != '\t' && (unicode.IsControl(c) || c == utf8.RuneError) {
-			c = '?'
-		}
-		b.WriteRune(c)
 	}
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/input"
 )
 
@@ -55,7 +56,7 @@ func Parse(src []byte) ([]Object, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("invalid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+			return nil, fmt.Errorf("invalid YAML: %s", diag.Quote(strings.TrimPrefix(err.Error(), "yaml: ")))
 		}
 		if aliasNodes(&n) > MaxAliasNodes {
 			return nil, fmt.Errorf("line %d: YAML aliases expand to more than %d nodes (the limit)", n.Line, MaxAliasNodes)
@@ -138,7 +139,7 @@ func describe(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
-		return fmt.Sprintf("%q", n.Value)
+		return fmt.Sprintf("%q", diag.Quote(n.Value))
 	}
 	return "an alias"
 }

@@ -10,6 +10,7 @@ func TestParse(t *testing.T) {
 	for i, prev := 'b', 'a'; i <= 'h'; i, prev = i+1, i {
 		bomb += string(i) + ": &" + string(i) + " [" + strings.Repeat("*"+string(prev)+", ", 9) + "*" + string(prev) + "]\n"
 	}
+	text := strings.Repeat("not yaml, a log line ", 1000)
 	for _, tc := range []struct {
 		name, src, want string // want: error text, or the objects' kinds
 	}{
@@ -19,6 +20,7 @@ func TestParse(t *testing.T) {
 		{"no kind", "apiVersion: v1\nmetadata: {name: a}\n", "line 1: document 1: needs apiVersion, kind and metadata.name"},
 		{"list", "- a\n", "line 1: document 1: want an object (a mapping), got a list"},
 		{"empty", "# nothing\n", "no objects"},
+		{"large text", text, `line 1: document 1: want an object (a mapping), got "` + text[:200] + `…"`},
 		{"bomb", bomb + "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n", "line 1: YAML aliases expand to more than 100000 nodes (the limit)"},
 		{"few aliases", "apiVersion: v1\nkind: ConfigMap\nmetadata: &m {name: a}\ndata: {x: *m}\n", "ConfigMap"},
 	} {

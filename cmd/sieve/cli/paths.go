@@ -53,6 +53,12 @@ func relPath(path string) string {
 	return diag.RelPath(path, wd)
 }
 
+// termText is message s as printed on stderr: its paths relative
+// (relText) and its control characters escaped (diag.Printable), since
+// errors and progress lines quote controllers' logs and values from the
+// cluster.
+func termText(s string) string { return diag.Printable(relText(s)) }
+
 // relText makes the absolute paths below the working directory that a
 // message names relative to it: run-time errors and progress lines quote
 // the absolute paths sieve works with (a spec position, a controller's

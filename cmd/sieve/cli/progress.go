@@ -38,7 +38,7 @@ func (p *progressDisplay) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
-	if _, err := fmt.Fprint(p.w, "sieve: "+relText(string(b))); err != nil {
+	if _, err := fmt.Fprint(p.w, "sieve: "+termText(string(b))); err != nil {
 		return 0, err
 	}
 	p.draw()

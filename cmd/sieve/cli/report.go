@@ -104,6 +104,6 @@ func writeReportFiles(g *globals, f *reportFlags, dir string, s *report.Summary)
 // reportNote prints progress to stderr unless -q.
 func (g *globals) reportNote(format string, args ...any) {
 	if !g.quiet {
-		fmt.Fprint(g.stderr, relText(fmt.Sprintf(format, args...)))
+		fmt.Fprint(g.stderr, termText(fmt.Sprintf(format, args...)))
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/nospace"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -74,12 +75,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if !ee.printed && ee.err != nil {
-			fmt.Fprintf(stderr, "sieve: %s\n", relText(ee.err.Error()))
+			fmt.Fprintf(stderr, "sieve: %s\n", termText(nospace.First(ee.err, "free some space").Error()))
 		}
 		return ee.code
 	}
 	// Errors cobra itself returns are about flags and arguments.
-	fmt.Fprintf(stderr, "sieve: %v\n", err)
+	fmt.Fprintf(stderr, "sieve: %s\n", termText(err.Error()))
 	return exitUsage
 }
 

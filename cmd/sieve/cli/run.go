@@ -374,7 +374,7 @@ func printSummary(g *globals, s *report.Summary) error {
 // note prints a progress line to stderr unless -q.
 func (g *globals) note(format string, args ...any) {
 	if !g.quiet {
-		fmt.Fprint(g.stderr, relText(fmt.Sprintf("sieve: "+format+"\n", args...)))
+		fmt.Fprint(g.stderr, termText(fmt.Sprintf("sieve: "+format+"\n", args...)))
 	}
 }
 
@@ -386,12 +386,13 @@ func (g *globals) progress() io.Writer {
 	return prefixWriter{g.stderr}
 }
 
-// prefixWriter prefixes each write with "sieve: " and names the paths
-// below the working directory relative to it (relText).
+// prefixWriter prefixes each write with "sieve: ", names the paths below
+// the working directory relative to it and escapes control characters
+// (termText).
 type prefixWriter struct{ w io.Writer }
 
 func (p prefixWriter) Write(b []byte) (int, error) {
-	if _, err := io.WriteString(p.w, "sieve: "+relText(string(b))); err != nil {
+	if _, err := io.WriteString(p.w, "sieve: "+termText(string(b))); err != nil {
 		return 0, err
 	}
 	return len(b), nil

@@ -17,6 +17,7 @@ import (
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 	"github.com/sievetool/sieve/interp/cluster/embedded/seed"
+	"github.com/sievetool/sieve/interp/nospace"
 )
 
 // Cluster is an embedded control plane. Its methods are safe for
@@ -66,7 +67,7 @@ func (c *Cluster) Start(ctx context.Context) error {
 		}
 		_ = c.Stop()
 		if !errors.Is(err, errPortTaken) || i == attempts {
-			return fmt.Errorf("embedded cluster: %w", err)
+			return nospace.First(fmt.Errorf("embedded cluster: %w", err), "")
 		}
 	}
 }
@@ -285,7 +286,7 @@ func (c *Cluster) Health() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.exitedProc(); err != nil {
-		return fmt.Errorf("embedded cluster: %w", err)
+		return nospace.First(fmt.Errorf("embedded cluster: %w", err), "")
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sievetool/sieve/interp/nospace"
 )
 
 // Flags of the component runner (see the component package of the
@@ -76,13 +78,17 @@ func (p *proc) exited() bool {
 // port between the choice and the bind; Start tries again.
 var errPortTaken = errors.New("port taken")
 
-// failure describes an early exit with the end of the process's log.
+// failure describes an early exit with the end of the process's log; one
+// whose log says that the disk is full (anywhere: a stack trace may
+// follow) says so first (nospace), naming the cluster's directory.
 func (p *proc) failure() error {
 	log := tail(p.log, 15)
 	if strings.Contains(log, "address already in use") {
 		return fmt.Errorf("%s exited: %v: %w\n%s", p.name, p.err, errPortTaken, log)
 	}
-	return fmt.Errorf("%s exited: %v\n%s", p.name, p.err, log)
+	whole, _ := os.ReadFile(p.log)
+	err := fmt.Errorf("%s exited: %v\n%s", p.name, p.err, log)
+	return nospace.InLog(err, filepath.Dir(filepath.Dir(p.log)), "free some space or set TMPDIR", string(whole))
 }
 
 // kill ends the process and its process group and waits for it.
