@@ -157,3 +157,41 @@ func TestJudgeNotInjected(t *testing.T) {
 		t.Errorf("not fired: %q, want %q", got, want)
 	}
 }
+
+// TestJudgeUnreleased: a hold that fired and whose release never came
+// injected its fault (the hold was lifted when the workload was over):
+// the run is judged as usual, its finding counted, and the result says
+// which release never came.
+func TestJudgeUnreleased(t *testing.T) {
+	o := fixtureOracle(t)
+	dir := filepath.Join(fixture, "plans", "unobserved-2")
+	tr, err := trace.Read(filepath.Join(dir, report.TraceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planfile.Read(filepath.Join(dir, report.PlanFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hold := 0
+	tr.Entries = append(tr.Entries, trace.Entry{Seq: 100, Type: trace.Fault, Action: &hold, What: string(ir.ActHold),
+		Key: &trace.Key{Kind: "pod", Namespace: "default", Name: "web-x7k2p"}, Message: "holding events"})
+	r, err := Judge(o, p, tr, fixtureLayout, "plans/unobserved-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != report.Failed || len(r.Findings) != 1 || r.NotFired != nil || r.Unreleased == nil {
+		t.Fatalf("status %s, %d findings, not fired %v, unreleased %v; want failed, 1, none, the release", r.Status, len(r.Findings), r.NotFired, r.Unreleased)
+	}
+	want := "action 2 of 2 (release pod/default/web-x7k2p) never fired: after action 1 fired (trace entry 100), " +
+		"the test run never met its trigger: on delete pod/default/web-x7k2p in the cluster"
+	if got := r.Unreleased.String(); got != want {
+		t.Errorf("unreleased: %q, want %q", got, want)
+	}
+	// A plan whose hold is followed by a crash that never came was not
+	// injected: the crash was the fault.
+	p.Actions[1] = &planfile.Action{Kind: ir.ActCrash, Trigger: p.Actions[1].Trigger}
+	if r, err = Judge(o, p, tr, fixtureLayout, "plans/unobserved-2"); err != nil || r.Status != report.NotInjected {
+		t.Errorf("hold then a crash that never fired: status %v (err %v), want not-injected", r.Status, err)
+	}
+}
