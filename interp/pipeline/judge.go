@@ -91,11 +91,13 @@ func convergeEnd(t *trace.Trace) string {
 func notFired(p *planfile.Plan, t *trace.Trace) *report.NotFired {
 	i := oracle.Unfired(t)
 	n := &report.NotFired{Action: i + 1, Of: max(t.Header.Actions, 1)}
-	if i > 0 {
-		for _, e := range t.Entries {
-			if e.Type == trace.Fault && e.Action != nil && *e.Action == i-1 {
-				n.After = e.Seq
-			}
+	for _, e := range t.Entries {
+		switch {
+		case e.Type != trace.Fault || e.Action == nil:
+		case *e.Action == i-1:
+			n.After = e.Seq
+		case *e.Action == i && e.What == trace.Missed:
+			n.Missed = e.Message
 		}
 	}
 	if p != nil && i < len(p.Actions) {

@@ -195,3 +195,42 @@ func TestJudgeUnreleased(t *testing.T) {
 		t.Errorf("hold then a crash that never fired: status %v (err %v), want not-injected", r.Status, err)
 	}
 }
+
+// TestJudgeStaleAtMissed: a stale-on action whose freeze point never came
+// froze nothing (trace.Missed): the plan is not-injected, and says which
+// point never came, though the actions after it fired.
+func TestJudgeStaleAtMissed(t *testing.T) {
+	o := fixtureOracle(t)
+	tr, err := trace.Read(filepath.Join(fixture, "plans", "stale-1", report.TraceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := &ir.Ref{Kind: "datastore", Namespace: "default", Name: "ds"}
+	at := &planfile.Trigger{Op: ir.TrigEvent, On: "update", Target: ds, Count: 3}
+	p := &planfile.Plan{Name: "stale-1", Pattern: ir.Stale, Actions: []*planfile.Action{
+		{Kind: ir.ActStaleOn, Scope: ds, At: at, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "delete", Target: ds}},
+		{Kind: ir.ActRestart},
+	}}
+	tr.Header.Actions = 2
+	var kept []trace.Entry
+	for _, e := range tr.Entries {
+		if e.Type == trace.Fault {
+			zero, one := 0, 1
+			why := "the test run never came to its freeze point: " + at.String()
+			e.Action, e.What, e.Message = &zero, trace.Missed, why
+			kept = append(kept, e, trace.Entry{Seq: e.Seq, Time: e.Time, Type: trace.Fault, Action: &one, What: string(ir.ActRestart)})
+			continue
+		}
+		kept = append(kept, e)
+	}
+	tr.Entries = kept
+	r, err := Judge(o, p, tr, fixtureLayout, "plans/stale-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "action 1 of 2 (stale on datastore/default/ds at on update datastore/default/ds #3) never took effect: " +
+		"the test run never came to its freeze point: on update datastore/default/ds #3"
+	if r.Status != report.NotInjected || r.NotFired == nil || r.NotFired.String() != want {
+		t.Errorf("status %s, not fired %v; want not-injected, %q", r.Status, r.NotFired, want)
+	}
+}

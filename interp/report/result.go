@@ -93,6 +93,9 @@ type NotFired struct {
 	// After is the trace entry where the previous action fired, which
 	// armed this one; 0 for the first action.
 	After int64 `json:"after,omitempty"`
+	// Missed says why the action, whose trigger was met, did not take
+	// effect (a stale view whose freeze point never came).
+	Missed string `json:"missed,omitempty"`
 }
 
 // String says which action did not fire and why, in one line.
@@ -102,6 +105,8 @@ func (n *NotFired) String() string {
 		s += " (" + n.What + ")"
 	}
 	switch {
+	case n.Missed != "":
+		return s + " never took effect: " + n.Missed
 	case n.What == "": // the plan is not known
 		return s + " never fired"
 	case n.Trigger == "":
