@@ -131,6 +131,10 @@ func (l *lowerer) controller(cv, tv cue.Value) *ir.Controller {
 	if f, ok := attr("kubeconfig"); ok {
 		c.Kubeconfig = l.kubeconfig(f)
 	}
+	if summary, hint := ir.CheckControllerName(name, c.Kubeconfig.InCluster, false); summary != "" {
+		l.errorf(cv, "controller", "%s", summary)
+		l.ds[len(l.ds)-1].Detail = hint
+	}
 	if f, ok := attr("ready"); ok {
 		c.Ready = l.ready(f)
 	}
