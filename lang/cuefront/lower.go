@@ -84,7 +84,10 @@ func (l *lowerer) test(name string, v cue.Value) *ir.Test {
 	}
 	l.settleBounds(t, v)
 	if f, ok := field(v, "kubernetes"); ok {
-		t.Kubernetes, _ = f.String() // the schema allows only KubernetesLines
+		t.Kubernetes, _ = f.String() // the schema allows only KubernetesLines and the default
+		if t.Kubernetes == ir.DefaultKubernetes {
+			t.Kubernetes = ""
+		}
 	}
 	return t
 }

@@ -70,6 +70,11 @@ type Test struct {
 // serves apiextensions.k8s.io/v1beta1 and, with it, policy/v1beta1.
 var KubernetesLines = []string{"1.21"}
 
+// DefaultKubernetes is the Kubernetes minor version of the embedded
+// backend's own control plane. A test may name it, to go back to the
+// default from a base that chose an older line; it lowers to "".
+const DefaultKubernetes = "1.37"
+
 // DefaultQuiet is the quiet bound of a test that sets none: long enough
 // for a controller on a loaded machine to answer an event it was just
 // given, well short of the 2 s settle windows of the examples.
