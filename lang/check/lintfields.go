@@ -35,7 +35,9 @@ type fieldLinter struct {
 // objects("kind", ...) and object("kind", ...) with a literal kind) and
 // the where conditions of plans' triggers, nested fields and list
 // elements included. Open values (maps, preserved unknown fields) and
-// has() tests are never reported.
+// has() tests are never reported. It also reports an apply's set that
+// fits no document of its manifest, or that fits one whose kind has no
+// such field (sets).
 func lintFields(spec *ir.Spec, baseDir string) diag.Diagnostics {
 	env, err := celenv.New()
 	if err != nil {
@@ -47,6 +49,7 @@ func lintFields(spec *ir.Spec, baseDir string) diag.Diagnostics {
 		for _, w := range t.Workloads {
 			for _, s := range w.Steps {
 				l.step(s, kinds)
+				l.sets(s, kinds)
 			}
 		}
 		for _, inv := range t.Invariants {
