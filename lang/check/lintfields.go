@@ -91,11 +91,27 @@ func (l *fieldLinter) step(s *ir.Step, kinds func(string) *celenv.Shape) {
 	}
 }
 
+// invariant checks the fields an invariant selects, and warns when it
+// looks at a kind the recorded history leaves out (ir.Unrecorded: events),
+// of which it sees none.
 func (l *fieldLinter) invariant(inv *ir.Invariant, kinds func(string) *celenv.Shape) {
-	if l.once(inv) {
-		at := site{r: inv.Src, what: "invariant " + inv.Name, where: "expression",
-			fallback: "no object of the kind has it, so the invariant cannot see it"}
-		l.cel(at, celenv.Invariant, inv.Expr, celenv.Roots{Kind: kinds})
+	if !l.once(inv) {
+		return
+	}
+	unrecorded := ""
+	seen := func(kind string) *celenv.Shape {
+		if unrecorded == "" && ir.Unrecorded(kind) {
+			unrecorded = kind
+		}
+		return kinds(kind)
+	}
+	at := site{r: inv.Src, what: "invariant " + inv.Name, where: "expression",
+		fallback: "no object of the kind has it, so the invariant cannot see it"}
+	l.cel(at, celenv.Invariant, inv.Expr, celenv.Roots{Kind: seen})
+	if unrecorded != "" {
+		d := diag.Errorf(inv.Src, "unrecorded", "invariant %s: objects of kind %q are not recorded in a run's history, so the invariant sees none", inv.Name, unrecorded)
+		d.Severity, d.Detail = diag.Warning, "events are left out of the history the oracle and invariants see"
+		l.ds = append(l.ds, d)
 	}
 }
 
