@@ -201,7 +201,7 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 		s := in.scope(a.Scope)
 		rev, how := in.revision(a, s)
 		if rev == "" && a.At != nil {
-			return missedError("the test run never came to its freeze point: " + a.At.String())
+			return missedError(in.missedAt(a))
 		}
 		note(fmt.Sprintf("view frozen at revision %s (%s)", rev, how), scopeKey(s))
 		return in.opts.Proxy.StaleView(s, rev)

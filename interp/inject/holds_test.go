@@ -162,3 +162,29 @@ func configMap(rv, v string) json.RawMessage {
 		"metadata": map[string]any{"name": "ds", "namespace": "default", "resourceVersion": rv}, "data": map[string]any{"v": v}})
 	return b
 }
+
+// TestStaleAtBeforeAnyState holds that a stale-on action whose at event
+// came before the controller had been shown any state of its scope
+// freezes nothing either, and says so.
+func TestStaleAtBeforeAnyState(t *testing.T) {
+	ds := &ir.Ref{Kind: "configmap", Namespace: "default", Name: "ds"}
+	other := &ir.Ref{Kind: "pod", Namespace: "default", Name: "x"}
+	p := &planfile.Plan{Name: "p", Pattern: planfile.User, Actions: []*planfile.Action{
+		{Kind: ir.ActStaleOn, Scope: ds, At: &planfile.Trigger{Op: ir.TrigEvent, On: "create", Target: other},
+			Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "delete", Target: ds}},
+	}}
+	in, _, px, faults := start(t, p)
+	k := trace.Key{Kind: "configmap", Namespace: "default", Name: "ds"}
+	for _, ev := range []proxy.Event{
+		{Type: "ADDED", Key: trace.Key{Kind: "pod", Namespace: "default", Name: "x"}, ResourceVersion: "9", Object: obj("x", "9", nil)},
+		{Type: "ADDED", Key: k, ResourceVersion: "10", Object: configMap("10", "a")},
+		{Type: "DELETED", Key: k, ResourceVersion: "11", Object: configMap("11", "a")},
+	} {
+		in.Hooks().Filter(nil, &ev)
+	}
+	in.Stop()
+	want := "the controller had been shown no state of configmap/default/ds when its freeze point came: on create pod/default/x"
+	if len(px.stale) != 0 || len(*faults) != 1 || (*faults)[0].What != trace.Missed || (*faults)[0].Message != want {
+		t.Errorf("stale views %v, faults %+v; want none and one %s entry saying %q", px.stale, *faults, trace.Missed, want)
+	}
+}
