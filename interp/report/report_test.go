@@ -354,4 +354,15 @@ func TestUnreleasedNote(t *testing.T) {
 	if !strings.Contains(text.String(), want) || s.Totals.Failed != 1 || s.Totals.NotInjected != 0 {
 		t.Errorf("failed %d, not injected %d; summary lacks %q:\n%s", s.Totals.Failed, s.Totals.NotInjected, want, text.String())
 	}
+	dir := t.TempDir()
+	if err := HTML(dir, dir, s); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<p class="unreleased">The release never came: action 2 of 2`; !strings.Contains(string(page), want) {
+		t.Errorf("index.html lacks %s", want)
+	}
 }
