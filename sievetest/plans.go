@@ -62,6 +62,9 @@ func verdict(t *testing.T, r *report.Result) {
 	for _, f := range r.Unconfirmed {
 		t.Logf("unconfirmed (no rerun found it again, not counted): %s", f.Message)
 	}
+	if r.Unreleased != nil {
+		t.Logf("the release never came (the hold was lifted when the workload was over): %s", r.Unreleased)
+	}
 	if r.Retried != "" {
 		t.Logf("ran again on a new control plane after: %s", firstLine(r.Retried))
 	}

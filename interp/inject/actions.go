@@ -2,6 +2,7 @@ package inject
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -169,7 +170,12 @@ func (in *Injector) run(fired []trigger.Fired, cur *event) (killed bool) {
 		}
 		noted := false
 		note := func(msg string, k *trace.Key) { noted = true; in.record(f, a, k, msg) }
-		if err := in.do(a, cur, note); err != nil {
+		err := in.do(a, cur, note)
+		var missed missedError
+		switch {
+		case errors.As(err, &missed):
+			in.recordMissed(f, a, string(missed))
+		case err != nil:
 			err = fmt.Errorf("inject: plan %s: action %d (%s): %w", in.opts.Plan.Name, f.Action+1, a.Kind, err)
 			in.fail(err)
 			if !noted {
@@ -194,6 +200,9 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 	case ir.ActStaleOn:
 		s := in.scope(a.Scope)
 		rev, how := in.revision(a, s)
+		if rev == "" && a.At != nil {
+			return missedError(in.missedAt(a))
+		}
 		note(fmt.Sprintf("view frozen at revision %s (%s)", rev, how), scopeKey(s))
 		return in.opts.Proxy.StaleView(s, rev)
 	case ir.ActStaleOff:
@@ -424,6 +433,22 @@ func (in *Injector) record(f trigger.Fired, a *planfile.Action, k *trace.Key, ms
 	}
 	i := f.Action
 	in.opts.Sink(trace.Entry{Time: f.At, Type: trace.Fault, Action: &i, What: string(a.Kind), Key: k, Message: msg})
+}
+
+// missedError is an action whose trigger fired but that could not take
+// effect, and why: not a failure of the run, but the action did not fire.
+type missedError string
+
+func (m missedError) Error() string { return string(m) }
+
+// recordMissed writes the Fault entry of an action that missed: its What
+// is trace.Missed, so the plan is not counted as injected.
+func (in *Injector) recordMissed(f trigger.Fired, a *planfile.Action, why string) {
+	if in.opts.Sink == nil {
+		return
+	}
+	i := f.Action
+	in.opts.Sink(trace.Entry{Time: f.At, Type: trace.Fault, Action: &i, What: trace.Missed, Key: refKey(a.Scope), Message: why})
 }
 
 func (in *Injector) fail(err error) {

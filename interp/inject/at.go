@@ -79,3 +79,13 @@ func (in *Injector) atRevision(a *planfile.Action) (string, bool) {
 	}
 	return at.rev, true
 }
+
+// missedAt says why a stale-on action with an at event froze nothing:
+// the event never came, or it came before the controller had been shown
+// any state of the scope.
+func (in *Injector) missedAt(a *planfile.Action) string {
+	if at := in.ats[a]; at != nil && at.fired {
+		return "the controller had been shown no state of " + a.Scope.String() + " when its freeze point came: " + a.At.String()
+	}
+	return "the test run never came to its freeze point: " + a.At.String()
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/interp/trace"
@@ -76,17 +77,12 @@ func TestStaleAtEarlierEvent(t *testing.T) {
 	}}
 	in, _, px, faults := start(t, p)
 	k := trace.Key{Kind: "configmap", Namespace: "default", Name: "ds"}
-	mk := func(rv, v string) json.RawMessage {
-		b, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
-			"metadata": map[string]any{"name": "ds", "namespace": "default", "resourceVersion": rv}, "data": map[string]any{"v": v}})
-		return b
-	}
 	for _, ev := range []proxy.Event{
-		{Type: "ADDED", Key: k, ResourceVersion: "10", Object: mk("10", "a")},
-		{Type: "MODIFIED", Key: k, ResourceVersion: "11", Object: mk("11", "b")},
-		{Type: "MODIFIED", Key: k, ResourceVersion: "12", Object: mk("12", "c")},
-		{Type: "MODIFIED", Key: k, ResourceVersion: "13", Object: mk("13", "d")},
-		{Type: "DELETED", Key: k, ResourceVersion: "14", Object: mk("14", "d")},
+		{Type: "ADDED", Key: k, ResourceVersion: "10", Object: configMap("10", "a")},
+		{Type: "MODIFIED", Key: k, ResourceVersion: "11", Object: configMap("11", "b")},
+		{Type: "MODIFIED", Key: k, ResourceVersion: "12", Object: configMap("12", "c")},
+		{Type: "MODIFIED", Key: k, ResourceVersion: "13", Object: configMap("13", "d")},
+		{Type: "DELETED", Key: k, ResourceVersion: "14", Object: configMap("14", "d")},
 	} {
 		in.Hooks().Filter(nil, &ev)
 	}
@@ -125,5 +121,70 @@ func TestRestartingUntilFirstRequest(t *testing.T) {
 	fresh := &proxy.Request{Verb: "list", Resource: "persistentvolumeclaims", Key: trace.Key{Kind: "persistentvolumeclaim", Namespace: "default"}, Start: time.Now()}
 	if err := hooks.Before(context.Background(), fresh); err != nil || in.Restarting() {
 		t.Errorf("the restarted controller's first request: err %v, restarting %v", err, in.Restarting())
+	}
+}
+
+// TestStaleAtNeverCame holds that a stale-on action whose at event never
+// came freezes nothing (not the latest state) and says so in a Fault
+// entry that does not count as fired: the plan was not injected.
+func TestStaleAtNeverCame(t *testing.T) {
+	ds := &ir.Ref{Kind: "configmap", Namespace: "default", Name: "ds"}
+	at := &planfile.Trigger{Op: ir.TrigEvent, On: "update", Target: ds, Count: 5}
+	p := &planfile.Plan{Name: "p", Pattern: planfile.User, Actions: []*planfile.Action{
+		{Kind: ir.ActStaleOn, Scope: ds, At: at, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "delete", Target: ds}},
+	}}
+	in, _, px, faults := start(t, p)
+	k := trace.Key{Kind: "configmap", Namespace: "default", Name: "ds"}
+	for _, ev := range []proxy.Event{
+		{Type: "ADDED", Key: k, ResourceVersion: "10", Object: configMap("10", "a")},
+		{Type: "MODIFIED", Key: k, ResourceVersion: "11", Object: configMap("11", "b")},
+		{Type: "DELETED", Key: k, ResourceVersion: "12", Object: configMap("12", "b")},
+	} {
+		in.Hooks().Filter(nil, &ev)
+	}
+	in.Stop()
+	if len(px.stale) != 0 {
+		t.Errorf("stale views %v, want none: the freeze point never came", px.stale)
+	}
+	want := "the test run never came to its freeze point: on update configmap/default/ds #5"
+	if len(*faults) != 1 || (*faults)[0].What != trace.Missed || (*faults)[0].Message != want {
+		t.Fatalf("faults %+v, want one %s entry saying %q", *faults, trace.Missed, want)
+	}
+	tr := &trace.Trace{Header: trace.Header{Actions: 1}, Entries: *faults}
+	if i := oracle.Unfired(tr); i != 0 {
+		t.Errorf("unfired %d, want 0: the stale-on missed", i)
+	}
+}
+
+// configMap is configmap/default/ds at revision rv with data v.
+func configMap(rv, v string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "ds", "namespace": "default", "resourceVersion": rv}, "data": map[string]any{"v": v}})
+	return b
+}
+
+// TestStaleAtBeforeAnyState holds that a stale-on action whose at event
+// came before the controller had been shown any state of its scope
+// freezes nothing either, and says so.
+func TestStaleAtBeforeAnyState(t *testing.T) {
+	ds := &ir.Ref{Kind: "configmap", Namespace: "default", Name: "ds"}
+	other := &ir.Ref{Kind: "pod", Namespace: "default", Name: "x"}
+	p := &planfile.Plan{Name: "p", Pattern: planfile.User, Actions: []*planfile.Action{
+		{Kind: ir.ActStaleOn, Scope: ds, At: &planfile.Trigger{Op: ir.TrigEvent, On: "create", Target: other},
+			Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "delete", Target: ds}},
+	}}
+	in, _, px, faults := start(t, p)
+	k := trace.Key{Kind: "configmap", Namespace: "default", Name: "ds"}
+	for _, ev := range []proxy.Event{
+		{Type: "ADDED", Key: trace.Key{Kind: "pod", Namespace: "default", Name: "x"}, ResourceVersion: "9", Object: obj("x", "9", nil)},
+		{Type: "ADDED", Key: k, ResourceVersion: "10", Object: configMap("10", "a")},
+		{Type: "DELETED", Key: k, ResourceVersion: "11", Object: configMap("11", "a")},
+	} {
+		in.Hooks().Filter(nil, &ev)
+	}
+	in.Stop()
+	want := "the controller had been shown no state of configmap/default/ds when its freeze point came: on create pod/default/x"
+	if len(px.stale) != 0 || len(*faults) != 1 || (*faults)[0].What != trace.Missed || (*faults)[0].Message != want {
+		t.Errorf("stale views %v, faults %+v; want none and one %s entry saying %q", px.stale, *faults, trace.Missed, want)
 	}
 }

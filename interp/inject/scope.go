@@ -73,7 +73,8 @@ func (in *Injector) noteRevision(e *trace.Entry) {
 // with the same change and occurrence, then the latest with the same
 // change. A stale-on action with an at event freezes the revision of its
 // scope shown when that event came (after the very state, for a generated
-// plan). A plan that names no revision freezes the latest state.
+// plan), and nothing ("") when neither came: its freeze point is not in
+// this run. A plan that names no revision freezes the latest state.
 func (in *Injector) revision(a *planfile.Action, s proxy.Scope) (string, string) {
 	var want *planfile.Why
 	for i := range in.opts.Plan.Why {
@@ -96,6 +97,9 @@ func (in *Injector) revision(a *planfile.Action, s proxy.Scope) (string, string)
 	}
 	if rev, ok := in.atRevision(a); ok {
 		return rev, "the state shown when " + a.At.String() + " came"
+	}
+	if a.At != nil {
+		return "", ""
 	}
 	var same, latest string
 	for _, seen := range in.revs {

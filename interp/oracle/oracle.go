@@ -175,7 +175,8 @@ func Injected(t *trace.Trace) bool { return Unfired(t) < 0 }
 
 // Unfired returns the index of the first action of the run's plan that
 // never fired, or -1 when every one fired (Injected). Actions are armed in
-// order, so the ones after it were never armed. For a trace whose header
+// order, so the ones after it were never armed; an action that missed
+// (trace.Missed) did not fire. For a trace whose header
 // does not say how many actions the plan has, it is 0 when no fault fired.
 func Unfired(t *trace.Trace) int {
 	fired := map[int]bool{}
@@ -187,7 +188,7 @@ func Unfired(t *trace.Trace) int {
 		if t.Header.Actions == 0 {
 			return -1
 		}
-		if e.Action != nil {
+		if e.Action != nil && e.What != trace.Missed {
 			fired[*e.Action] = true
 		}
 	}

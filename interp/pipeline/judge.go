@@ -5,6 +5,7 @@ import (
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // Judge checks the trace of a run of plan p with the oracle and returns
@@ -22,6 +23,10 @@ import (
 // A run in which an action never fired tested nothing: it is not-injected
 // whatever the oracle says, and the oracle's findings are kept in Untested,
 // not counted. Otherwise a run with findings failed and one without passed.
+// A release that never came is no such action: its hold fired, and was
+// lifted when the workload was over (or at its bound), so the fault was
+// injected; the run is judged as usual and Unreleased says which release
+// never came.
 func Judge(o *oracle.Oracle, p *planfile.Plan, t *trace.Trace, out report.Layout, dir string) (*report.Result, error) {
 	fs, err := o.Check(t)
 	if err != nil {
@@ -41,13 +46,34 @@ func Judge(o *oracle.Oracle, p *planfile.Plan, t *trace.Trace, out report.Layout
 		Dir: dir, Findings: []*oracle.Finding{}, Status: report.Passed,
 		Transient: transient, Converge: convergeEnd(t),
 	}
+	i := oracle.Unfired(t)
 	switch {
-	case oracle.Unfired(t) >= 0:
+	case i >= 0 && !releasesFrom(p, i):
 		r.Status, r.NotFired, r.Untested = report.NotInjected, notFired(p, t), fs
-	case len(fs) > 0:
+		return r, nil
+	case i >= 0:
+		r.Unreleased = notFired(p, t)
+	}
+	if len(fs) > 0 {
 		r.Status, r.Findings = report.Failed, fs
 	}
 	return r, nil
+}
+
+// releasesFrom reports whether the actions of plan p from the i-th on
+// (the ones that never fired: actions are armed in order) are all
+// releases, so that every fault the plan begins fired. False when the plan
+// is not known.
+func releasesFrom(p *planfile.Plan, i int) bool {
+	if p == nil || i >= len(p.Actions) {
+		return false
+	}
+	for _, a := range p.Actions[i:] {
+		if a.Kind != ir.ActRelease {
+			return false
+		}
+	}
+	return true
 }
 
 // convergeEnd is how the run's wait for convergence ended ("" when it
@@ -65,11 +91,13 @@ func convergeEnd(t *trace.Trace) string {
 func notFired(p *planfile.Plan, t *trace.Trace) *report.NotFired {
 	i := oracle.Unfired(t)
 	n := &report.NotFired{Action: i + 1, Of: max(t.Header.Actions, 1)}
-	if i > 0 {
-		for _, e := range t.Entries {
-			if e.Type == trace.Fault && e.Action != nil && *e.Action == i-1 {
-				n.After = e.Seq
-			}
+	for _, e := range t.Entries {
+		switch {
+		case e.Type != trace.Fault || e.Action == nil:
+		case *e.Action == i-1:
+			n.After = e.Seq
+		case *e.Action == i && e.What == trace.Missed:
+			n.Missed = e.Message
 		}
 	}
 	if p != nil && i < len(p.Actions) {

@@ -157,3 +157,80 @@ func TestJudgeNotInjected(t *testing.T) {
 		t.Errorf("not fired: %q, want %q", got, want)
 	}
 }
+
+// TestJudgeUnreleased: a hold that fired and whose release never came
+// injected its fault (the hold was lifted when the workload was over):
+// the run is judged as usual, its finding counted, and the result says
+// which release never came.
+func TestJudgeUnreleased(t *testing.T) {
+	o := fixtureOracle(t)
+	dir := filepath.Join(fixture, "plans", "unobserved-2")
+	tr, err := trace.Read(filepath.Join(dir, report.TraceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planfile.Read(filepath.Join(dir, report.PlanFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hold := 0
+	tr.Entries = append(tr.Entries, trace.Entry{Seq: 100, Type: trace.Fault, Action: &hold, What: string(ir.ActHold),
+		Key: &trace.Key{Kind: "pod", Namespace: "default", Name: "web-x7k2p"}, Message: "holding events"})
+	r, err := Judge(o, p, tr, fixtureLayout, "plans/unobserved-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != report.Failed || len(r.Findings) != 1 || r.NotFired != nil || r.Unreleased == nil {
+		t.Fatalf("status %s, %d findings, not fired %v, unreleased %v; want failed, 1, none, the release", r.Status, len(r.Findings), r.NotFired, r.Unreleased)
+	}
+	want := "action 2 of 2 (release pod/default/web-x7k2p) never fired: after action 1 fired (trace entry 100), " +
+		"the test run never met its trigger: on delete pod/default/web-x7k2p in the cluster"
+	if got := r.Unreleased.String(); got != want {
+		t.Errorf("unreleased: %q, want %q", got, want)
+	}
+	// A plan whose hold is followed by a crash that never came was not
+	// injected: the crash was the fault.
+	p.Actions[1] = &planfile.Action{Kind: ir.ActCrash, Trigger: p.Actions[1].Trigger}
+	if r, err = Judge(o, p, tr, fixtureLayout, "plans/unobserved-2"); err != nil || r.Status != report.NotInjected {
+		t.Errorf("hold then a crash that never fired: status %v (err %v), want not-injected", r.Status, err)
+	}
+}
+
+// TestJudgeStaleAtMissed: a stale-on action whose freeze point never came
+// froze nothing (trace.Missed): the plan is not-injected, and says which
+// point never came, though the actions after it fired.
+func TestJudgeStaleAtMissed(t *testing.T) {
+	o := fixtureOracle(t)
+	tr, err := trace.Read(filepath.Join(fixture, "plans", "stale-1", report.TraceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := &ir.Ref{Kind: "datastore", Namespace: "default", Name: "ds"}
+	at := &planfile.Trigger{Op: ir.TrigEvent, On: "update", Target: ds, Count: 3}
+	p := &planfile.Plan{Name: "stale-1", Pattern: ir.Stale, Actions: []*planfile.Action{
+		{Kind: ir.ActStaleOn, Scope: ds, At: at, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "delete", Target: ds}},
+		{Kind: ir.ActRestart},
+	}}
+	tr.Header.Actions = 2
+	var kept []trace.Entry
+	for _, e := range tr.Entries {
+		if e.Type == trace.Fault {
+			zero, one := 0, 1
+			why := "the test run never came to its freeze point: " + at.String()
+			e.Action, e.What, e.Message = &zero, trace.Missed, why
+			kept = append(kept, e, trace.Entry{Seq: e.Seq, Time: e.Time, Type: trace.Fault, Action: &one, What: string(ir.ActRestart)})
+			continue
+		}
+		kept = append(kept, e)
+	}
+	tr.Entries = kept
+	r, err := Judge(o, p, tr, fixtureLayout, "plans/stale-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "action 1 of 2 (stale on datastore/default/ds at on update datastore/default/ds #3) never took effect: " +
+		"the test run never came to its freeze point: on update datastore/default/ds #3"
+	if r.Status != report.NotInjected || r.NotFired == nil || r.NotFired.String() != want {
+		t.Errorf("status %s, not fired %v; want not-injected, %q", r.Status, r.NotFired, want)
+	}
+}

@@ -239,10 +239,13 @@ func rerunNote(r *report.Result) string {
 }
 
 // notFiredNote says, for a progress line, which action of a not-injected
-// plan did not fire.
+// plan did not fire, or which release of an injected one never came.
 func notFiredNote(r *report.Result) string {
-	if r.NotFired == nil {
-		return ""
+	switch {
+	case r.NotFired != nil:
+		return ": " + r.NotFired.String()
+	case r.Unreleased != nil:
+		return "; the release never came: " + r.Unreleased.String()
 	}
-	return ": " + r.NotFired.String()
+	return ""
 }

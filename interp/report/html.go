@@ -157,6 +157,7 @@ details { margin: 0.5em 0; }
 <h2>Plan {{.Name}} <span class="status-{{.Result.Status}}">{{.Result.Status}}</span></h2>
 {{if .Result.Pattern}}<p>Pattern: {{.Result.Pattern}}</p>{{end}}
 {{if .Result.Error}}<p class="status-error">Error: {{.Result.Error}}</p>{{end}}
+{{with .Result.Unreleased}}<p class="unreleased">The release never came: {{.}}; the hold was lifted when the workload was over.</p>{{end}}
 {{if eq .Result.Status "not-injected"}}<p class="not-fired status-not-injected">Not injected, nothing was tested: {{with .Result.NotFired}}{{.}}{{else}}an action of the plan never fired{{end}}.</p>{{end}}
 {{with .Result.Findings}}{{with index . 0}}{{if .Reproduce}}<p>Reproduce: <code>{{.Reproduce}}</code></p>{{end}}{{end}}{{end}}
 {{if .Timeline}}<h3>Timeline of the test run</h3>

@@ -30,7 +30,7 @@ func TestHTMLStructure(t *testing.T) {
 		`sieve reproduce testdata/results/plans/intermediate-3`,
 		`start controller: exec: &#34;bin/operator&#34;: file not found`,
 		`<section class="run" id="plan-unobserved-2">`,
-		`<p class="not-fired status-not-injected">Not injected, nothing was tested: action 2 of 2 (release pod/default/web-x7k2p) never fired: after action 1 fired (trace entry 22), the test run never met its trigger: on delete pod/default/web-x7k2p in the cluster.</p>`,
+		`<p class="not-fired status-not-injected">Not injected, nothing was tested: action 1 of 2 (hold pod/default/web-x7k2p) never fired: the test run never met its trigger: on update pod/default/web-x7k2p.</p>`,
 		`<h3>Seen in a run that tested nothing (not counted)</h3>`,
 		`<title>wait (specs/ds/ds.sieve:11:3) 3.98s</title>`,
 		`<rect class="window"`,

@@ -278,8 +278,8 @@ func TestShardHeadline(t *testing.T) {
 	}
 }
 
-// TestNotInjected: the fixture's plan unobserved-2 fired its first action
-// and never its second, and the oracle found a difference in its run all
+// TestNotInjected: the fixture's plan unobserved-2 never fired its first
+// action (the hold), and the oracle found a difference in its run all
 // the same. It is not-injected in result.json, the terminal summary, the
 // JSON summary and JUnit (skipped), never failed; its finding is shown,
 // not counted. (TestHTMLStructure checks the HTML page.)
@@ -297,8 +297,8 @@ func TestNotInjected(t *testing.T) {
 	if r == nil {
 		t.Fatal("no result for unobserved-2 in the fixture")
 	}
-	if r.Status != NotInjected || len(r.Findings) != 0 || len(r.Untested) != 1 || r.NotFired == nil || r.NotFired.Action != 2 {
-		t.Fatalf("result: status %s, %d findings, %d untested, not fired %+v; want not-injected, 0, 1, action 2",
+	if r.Status != NotInjected || len(r.Findings) != 0 || len(r.Untested) != 1 || r.NotFired == nil || r.NotFired.Action != 1 {
+		t.Fatalf("result: status %s, %d findings, %d untested, not fired %+v; want not-injected, 0, 1, action 1",
 			r.Status, len(r.Findings), len(r.Untested), r.NotFired)
 	}
 	for _, g := range Groups(s) {
@@ -308,8 +308,7 @@ func TestNotInjected(t *testing.T) {
 			}
 		}
 	}
-	why := "action 2 of 2 (release pod/default/web-x7k2p) never fired: after action 1 fired (trace entry 22), " +
-		"the test run never met its trigger: on delete pod/default/web-x7k2p in the cluster"
+	why := "action 1 of 2 (hold pod/default/web-x7k2p) never fired: the test run never met its trigger: on update pod/default/web-x7k2p"
 	var text, js, junit bytes.Buffer
 	if err := Text(&text, s, TextOptions{}); err != nil {
 		t.Fatal(err)
@@ -323,7 +322,7 @@ func TestNotInjected(t *testing.T) {
 	for name, want := range map[string][]string{
 		text.String():  {"1 not injected", "SKIP   unobserved-2: not-injected, nothing was tested\n       " + why + "\n", "1 finding seen all the same, not counted"},
 		js.String():    {`"plan": "unobserved-2",` + "\n" + `      "pattern": "unobserved",` + "\n" + `      "dir": "plans/unobserved-2",` + "\n" + `      "status": "not-injected",`, `"notInjected": 1`},
-		junit.String(): {`<testcase name="unobserved-2" classname="sieve.buggy.unobserved" time="13.500">` + "\n" + `      <skipped message="not-injected, nothing was tested: ` + why + `">`},
+		junit.String(): {`<testcase name="unobserved-2" classname="sieve.buggy.unobserved" time="13.000">` + "\n" + `      <skipped message="not-injected, nothing was tested: ` + why + `">`},
 	} {
 		for _, w := range want {
 			if !strings.Contains(name, w) {
@@ -376,5 +375,34 @@ func TestTextEscapes(t *testing.T) {
 		if color != strings.Contains(out, "\x1b[31m") {
 			t.Errorf("color %v: red %v", color, !color)
 		}
+	}
+}
+
+// TestUnreleasedNote: a plan whose hold fired and whose release never
+// came keeps its verdict, and the summary says which release never came.
+func TestUnreleasedNote(t *testing.T) {
+	r := &Result{Test: "buggy", Plan: "unobserved-1", Status: Failed, Findings: []*oracle.Finding{{Check: oracle.CheckMissing, Key: "pod/default/a", Message: "pod/default/a is missing"}},
+		Unreleased: &NotFired{Action: 2, Of: 2, What: "release pod/default/a", Trigger: "on delete pod/default/a", After: 7}}
+	s := &Summary{Results: []*Result{r}}
+	s.Totals = count(s.Results)
+	var text bytes.Buffer
+	if err := Text(&text, s, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "NOTE   unobserved-1: failed, the release never came: action 2 of 2 (release pod/default/a) never fired: after action 1 fired (trace entry 7), " +
+		"the test run never met its trigger: on delete pod/default/a (the hold was lifted when the workload was over)\n"
+	if !strings.Contains(text.String(), want) || s.Totals.Failed != 1 || s.Totals.NotInjected != 0 {
+		t.Errorf("failed %d, not injected %d; summary lacks %q:\n%s", s.Totals.Failed, s.Totals.NotInjected, want, text.String())
+	}
+	dir := t.TempDir()
+	if err := HTML(dir, dir, s); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<p class="unreleased">The release never came: action 2 of 2`; !strings.Contains(string(page), want) {
+		t.Errorf("index.html lacks %s", want)
 	}
 }

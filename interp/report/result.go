@@ -44,6 +44,10 @@ type Result struct {
 	// NotFired says, for a not-injected plan, which action never fired
 	// and why.
 	NotFired *NotFired `json:"notFired,omitempty"`
+	// Unreleased says, for a plan that was injected all the same, which
+	// release action never fired: the hold before it was lifted when the
+	// workload was over, or at its bound, and the run was judged as usual.
+	Unreleased *NotFired `json:"unreleased,omitempty"`
 	// Untested are the oracle's findings on a not-injected run: shown as
 	// context, not counted (the plan's fault did not cause them).
 	Untested []*oracle.Finding `json:"untested,omitempty"`
@@ -76,7 +80,8 @@ type Rerun struct {
 }
 
 // NotFired is the first action of a plan that never fired; the actions
-// after it were never armed.
+// after it were never armed. For a release (Result.Unreleased), the plan
+// was injected all the same.
 type NotFired struct {
 	Action int `json:"action"` // 1-based
 	Of     int `json:"of"`     // the plan's actions
@@ -88,6 +93,9 @@ type NotFired struct {
 	// After is the trace entry where the previous action fired, which
 	// armed this one; 0 for the first action.
 	After int64 `json:"after,omitempty"`
+	// Missed says why the action, whose trigger was met, did not take
+	// effect (a stale view whose freeze point never came).
+	Missed string `json:"missed,omitempty"`
 }
 
 // String says which action did not fire and why, in one line.
@@ -97,6 +105,8 @@ func (n *NotFired) String() string {
 		s += " (" + n.What + ")"
 	}
 	switch {
+	case n.Missed != "":
+		return s + " never took effect: " + n.Missed
 	case n.What == "": // the plan is not known
 		return s + " never fired"
 	case n.Trigger == "":

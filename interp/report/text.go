@@ -254,12 +254,16 @@ func (p *printer) transient(s *Summary) {
 	}
 }
 
-// problems lists unconfirmed findings, errored plans and plans whose
-// fault did not fire.
+// problems lists unconfirmed findings, errored plans, plans whose fault
+// did not fire and plans whose release never came.
 func (p *printer) problems(s *Summary) {
 	for _, r := range s.Results {
 		if len(r.Unconfirmed) > 0 {
 			p.unconfirmed(s, r)
+		}
+		if r.Unreleased != nil {
+			p.printf("\n%s %s: %s, the release never came: %s (the hold was lifted when the workload was over)\n",
+				p.paint(ansiDim, "NOTE  "), relName(s, r), r.Status, r.Unreleased)
 		}
 		switch r.Status {
 		case Errored:

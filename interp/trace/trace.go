@@ -126,7 +126,8 @@ type Entry struct {
 
 	// Controller: what happened (start, exit, crash, panic, kill,
 	// restart), the process ID and exit code, and the log line for a
-	// panic. Fault: the plan action (its index and kind) that fired.
+	// panic. Fault: the plan action (its index and kind) that fired, or
+	// Missed.
 	// Converge: start, relist or end, and what it waited for, what the
 	// relist did or how it ended.
 	What     string `json:"what,omitempty"`
@@ -135,6 +136,11 @@ type Entry struct {
 	Message  string `json:"message,omitempty"`
 	Action   *int   `json:"action,omitempty"`
 }
+
+// Missed is the What of a Fault entry for an action whose trigger fired
+// but that could not take effect (a stale view whose freeze point never
+// came); its Message says why. Such an action did not fire.
+const Missed = "missed"
 
 // ElseContinue is the Message of the start entry of a wait step that lets
 // the workload go on when it times out.

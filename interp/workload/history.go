@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // History watches every resource type of the cluster, including custom
@@ -37,9 +38,6 @@ type History struct {
 	synced   []cache.InformerSynced
 	ctx      context.Context
 }
-
-// skipped lists resources that are not cluster state worth comparing.
-var skipped = map[string]bool{"events": true, "events.events.k8s.io": true}
 
 // Start begins watching and returns once the initial lists are recorded.
 // Watching stops when ctx ends.
@@ -84,17 +82,13 @@ func (h *History) Start(ctx context.Context) error {
 
 // watch starts an informer for one resource unless one runs already.
 func (h *History) watch(gvr schema.GroupVersionResource, kind string) error {
-	full := gvr.Resource
-	if gvr.Group != "" {
-		full += "." + gvr.Group
-	}
+	k := trace.KindName(gvr.Group, kind)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if skipped[full] || h.watching[gvr.GroupResource()] {
+	if ir.Unrecorded(k) || h.watching[gvr.GroupResource()] { // events are not cluster state worth comparing
 		return nil
 	}
 	h.watching[gvr.GroupResource()] = true
-	k := trace.KindName(gvr.Group, kind)
 	inf := h.factory.ForResource(gvr).Informer()
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(o any) { h.record(k, "ADDED", o) },
@@ -102,7 +96,7 @@ func (h *History) watch(gvr schema.GroupVersionResource, kind string) error {
 		DeleteFunc: func(o any) { h.record(k, "DELETED", o) },
 	})
 	if err != nil {
-		return fmt.Errorf("history: watch %s: %w", full, err)
+		return fmt.Errorf("history: watch %s: %w", gvr.GroupResource(), err)
 	}
 	if gvr.Group == "apiextensions.k8s.io" && gvr.Resource == "customresourcedefinitions" {
 		_, err = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{

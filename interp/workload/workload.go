@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -151,7 +153,8 @@ func (x *Executor) do(ctx context.Context, s *ir.Step) error {
 	return fmt.Errorf("unknown step kind %q", s.Kind)
 }
 
-// apply server-side applies every document of the manifest.
+// apply server-side applies every document of the manifest, with the
+// step's sets that fit it (ir.FieldSet.Fits).
 func (x *Executor) apply(ctx context.Context, s *ir.Step) error {
 	objs, err := decodeManifest([]byte(s.Manifest))
 	if s.File != "" {
@@ -160,14 +163,32 @@ func (x *Executor) apply(ctx context.Context, s *ir.Step) error {
 	if err != nil {
 		return err
 	}
+	if err := setFields(objs, s.Set); err != nil {
+		return err
+	}
 	for _, o := range objs {
-		for _, set := range s.Set {
-			if err := setPath(o.Object, set.Path, set.Value); err != nil {
-				return fmt.Errorf("set %s: %w", set.Path, err)
-			}
-		}
 		if err := x.applyOne(ctx, o); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// setFields applies each of sets to the documents objs of a manifest
+// that it fits (ir.FieldSet.Fits).
+func setFields(objs []*unstructured.Unstructured, sets []ir.FieldSet) error {
+	docs := make([][]string, len(objs))
+	for i, o := range objs {
+		docs[i] = slices.Collect(maps.Keys(o.Object))
+	}
+	for _, set := range sets {
+		for i, fits := range set.Fits(docs) {
+			if !fits {
+				continue
+			}
+			if err := setPath(objs[i].Object, set.Path, set.Value); err != nil {
+				return fmt.Errorf("set %s: %w", set.Path, err)
+			}
 		}
 	}
 	return nil

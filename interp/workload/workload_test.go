@@ -181,3 +181,49 @@ func TestStepErrorNamesSpecLine(t *testing.T) {
 		t.Errorf("StepError = %q", e)
 	}
 }
+
+// TestSetFitsDocuments holds that a set applies to the documents of a
+// manifest that have its first field: spec.nodes to the cluster, not to
+// the ServiceAccount beside it; metadata paths to both; a field no
+// document has to every one.
+func TestSetFitsDocuments(t *testing.T) {
+	objs, err := decodeManifest([]byte(`apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: zk
+---
+apiVersion: zookeeper.pravega.io/v1beta1
+kind: ZookeeperCluster
+metadata:
+  name: zk
+spec:
+  replicas: 1
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := []ir.FieldSet{{Path: "spec.nodes", Value: int64(2)}, {Path: "metadata.labels.app", Value: "zk"}}
+	if err := setFields(objs, sets); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := objs[0].Object["spec"]; ok {
+		t.Errorf("the ServiceAccount got a spec: %v", objs[0].Object)
+	}
+	if got, _ := getPath(objs[1].Object, "spec.nodes"); got != int64(2) {
+		t.Errorf("cluster spec.nodes %v, want 2", got)
+	}
+	for _, o := range objs {
+		if got, _ := getPath(o.Object, "metadata.labels.app"); got != "zk" {
+			t.Errorf("%s metadata.labels.app %v, want zk", o.GetKind(), got)
+		}
+	}
+	// A set whose first field no document has makes it in every one.
+	if err := setFields(objs, []ir.FieldSet{{Path: "data.x", Value: "1"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range objs {
+		if got, _ := getPath(o.Object, "data.x"); got != "1" {
+			t.Errorf("%s data.x %v, want 1", o.GetKind(), got)
+		}
+	}
+}

@@ -47,6 +47,9 @@ func (c *checker) lowerController(d *decl, overrides *attrSet) *ir.Controller {
 	c.controllerRun(out, vals, what, n.Name.Range())
 	c.controllerEnv(out, vals)
 	c.controllerCluster(out, vals)
+	if summary, h := ir.CheckControllerName(d.name, out.Kubeconfig.InCluster, true); summary != "" {
+		hint(c.errorf(n.Name.Range(), "controller", "%s", summary), h)
+	}
 	c.controllerExec(out, vals)
 	c.controllerPod(out, vals)
 	c.controllerStandins(out, vals)

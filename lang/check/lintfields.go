@@ -35,7 +35,9 @@ type fieldLinter struct {
 // objects("kind", ...) and object("kind", ...) with a literal kind) and
 // the where conditions of plans' triggers, nested fields and list
 // elements included. Open values (maps, preserved unknown fields) and
-// has() tests are never reported.
+// has() tests are never reported. It also reports an apply's set that
+// fits no document of its manifest, or that fits one whose kind has no
+// such field (sets).
 func lintFields(spec *ir.Spec, baseDir string) diag.Diagnostics {
 	env, err := celenv.New()
 	if err != nil {
@@ -47,6 +49,7 @@ func lintFields(spec *ir.Spec, baseDir string) diag.Diagnostics {
 		for _, w := range t.Workloads {
 			for _, s := range w.Steps {
 				l.step(s, kinds)
+				l.sets(s, kinds)
 			}
 		}
 		for _, inv := range t.Invariants {
@@ -88,11 +91,27 @@ func (l *fieldLinter) step(s *ir.Step, kinds func(string) *celenv.Shape) {
 	}
 }
 
+// invariant checks the fields an invariant selects, and warns when it
+// looks at a kind the recorded history leaves out (ir.Unrecorded: events),
+// of which it sees none.
 func (l *fieldLinter) invariant(inv *ir.Invariant, kinds func(string) *celenv.Shape) {
-	if l.once(inv) {
-		at := site{r: inv.Src, what: "invariant " + inv.Name, where: "expression",
-			fallback: "no object of the kind has it, so the invariant cannot see it"}
-		l.cel(at, celenv.Invariant, inv.Expr, celenv.Roots{Kind: kinds})
+	if !l.once(inv) {
+		return
+	}
+	unrecorded := ""
+	seen := func(kind string) *celenv.Shape {
+		if unrecorded == "" && ir.Unrecorded(kind) {
+			unrecorded = kind
+		}
+		return kinds(kind)
+	}
+	at := site{r: inv.Src, what: "invariant " + inv.Name, where: "expression",
+		fallback: "no object of the kind has it, so the invariant cannot see it"}
+	l.cel(at, celenv.Invariant, inv.Expr, celenv.Roots{Kind: seen})
+	if unrecorded != "" {
+		d := diag.Errorf(inv.Src, "unrecorded", "invariant %s: objects of kind %q are not recorded in a run's history, so the invariant sees none", inv.Name, unrecorded)
+		d.Severity, d.Detail = diag.Warning, "events are left out of the history the oracle and invariants see"
+		l.ds = append(l.ds, d)
 	}
 }
 

@@ -166,11 +166,14 @@ func (c *checker) testAttr(t *ir.Test, name string, v *value) {
 		c.durationAttr(&t.SettleMax, v, name, true)
 	case "kubernetes":
 		if s, ok := c.str(v, name); ok {
-			if !slices.Contains(ir.KubernetesLines, s) {
-				c.errorf(v.rng, "kubernetes", "kubernetes: no Kubernetes %q control plane (there are the default, by leaving kubernetes out, and %s)", s, strings.Join(ir.KubernetesLines, ", "))
-				return
+			switch {
+			case s == ir.DefaultKubernetes:
+				t.Kubernetes = ""
+			case !slices.Contains(ir.KubernetesLines, s):
+				c.errorf(v.rng, "kubernetes", "kubernetes: no Kubernetes %q control plane (there are the default, %s, and %s)", s, ir.DefaultKubernetes, strings.Join(ir.KubernetesLines, ", "))
+			default:
+				t.Kubernetes = s
 			}
-			t.Kubernetes = s
 		}
 	}
 }

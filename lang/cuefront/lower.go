@@ -84,7 +84,10 @@ func (l *lowerer) test(name string, v cue.Value) *ir.Test {
 	}
 	l.settleBounds(t, v)
 	if f, ok := field(v, "kubernetes"); ok {
-		t.Kubernetes, _ = f.String() // the schema allows only KubernetesLines
+		t.Kubernetes, _ = f.String() // the schema allows only KubernetesLines and the default
+		if t.Kubernetes == ir.DefaultKubernetes {
+			t.Kubernetes = ""
+		}
 	}
 	return t
 }
@@ -130,6 +133,10 @@ func (l *lowerer) controller(cv, tv cue.Value) *ir.Controller {
 	l.namespaces(c, attr)
 	if f, ok := attr("kubeconfig"); ok {
 		c.Kubeconfig = l.kubeconfig(f)
+	}
+	if summary, hint := ir.CheckControllerName(name, c.Kubeconfig.InCluster, false); summary != "" {
+		l.errorf(cv, "controller", "%s", summary)
+		l.ds[len(l.ds)-1].Detail = hint
 	}
 	if f, ok := attr("ready"); ok {
 		c.Ready = l.ready(f)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,6 +70,11 @@ type Test struct {
 // (the embedded backend's controlplane.Lines): 1.21 is the last that
 // serves apiextensions.k8s.io/v1beta1 and, with it, policy/v1beta1.
 var KubernetesLines = []string{"1.21"}
+
+// DefaultKubernetes is the Kubernetes minor version of the embedded
+// backend's own control plane. A test may name it, to go back to the
+// default from a base that chose an older line; it lowers to "".
+const DefaultKubernetes = "1.37"
 
 // DefaultQuiet is the quiet bound of a test that sets none: long enough
 // for a controller on a loaded machine to answer an event it was just
@@ -258,7 +264,7 @@ type Step struct {
 	Src  diag.Range `json:"src"`
 
 	// apply: File or Manifest (inline YAML, one or more documents), then
-	// Set overrides applied to every document.
+	// Set overrides, each applied to the documents it fits (FieldSet.Fits).
 	File     string     `json:"file,omitempty"`
 	Manifest string     `json:"manifest,omitempty"`
 	Set      []FieldSet `json:"set,omitempty"`
@@ -290,6 +296,28 @@ type Step struct {
 type FieldSet struct {
 	Path  string `json:"path"` // a Path in its text form, e.g. spec.replicas
 	Value Value  `json:"value"`
+}
+
+// Fits says which documents of a manifest the set applies to, each
+// document given by its top-level fields: those that have the path's
+// first field, or every one when none has it (the set then makes the
+// field, as for a single document without spec). Every document has
+// metadata, so metadata.name applies to all; beside a cluster with a
+// spec, a ServiceAccount has none, so spec.replicas leaves it alone.
+func (f FieldSet) Fits(docs [][]string) []bool {
+	out := make([]bool, len(docs))
+	p, err := ParsePath(f.Path)
+	any := false
+	for i, fields := range docs {
+		out[i] = err != nil || len(p) == 0 || p[0].Kind != PathField || slices.Contains(fields, p[0].Name)
+		any = any || out[i]
+	}
+	if !any {
+		for i := range out {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // PatchType is the kind of patch a patch step sends.

@@ -37,3 +37,26 @@ func DNSLabel(s string) bool {
 	}
 	return true
 }
+
+// CheckControllerName says what is wrong with name as the name of a
+// controller that runs as an emulated pod (incluster): it names the pod
+// (NAME-sieve) and labels it, so it must be a DNS label. It returns a
+// summary ("" when name is one, or the controller has no pod) and a hint:
+// the name in lowercase with "-" for "_", or, where names are
+// identifiers (ident: .sieve), with "_" dropped. Both front ends report
+// with it.
+func CheckControllerName(name string, incluster, ident bool) (summary, hint string) {
+	if !incluster || DNSLabel(name) {
+		return "", ""
+	}
+	summary = fmt.Sprintf("controller name %q is not a DNS label, and kubeconfig incluster makes it the name of the controller's emulated pod (%s-sieve)", name, name)
+	dash, want := "-", "lowercase letters, digits and -"
+	if ident {
+		dash, want = "", "lowercase letters and digits"
+	}
+	s := strings.Trim(strings.ReplaceAll(strings.ToLower(name), "_", dash), "-")
+	if !DNSLabel(s) {
+		return summary, want + ", at most 63 characters"
+	}
+	return summary, fmt.Sprintf("%s, such as %s", want, s)
+}

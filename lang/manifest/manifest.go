@@ -21,6 +21,9 @@ type Object struct {
 	// its spec.group and CRDVersions the names of its spec.versions.
 	CRDKind, CRDGroup string
 	CRDVersions       []string
+	// Fields are the document's top-level keys (apiVersion, kind,
+	// metadata, spec ...), in order.
+	Fields []string
 }
 
 // MaxAliasNodes bounds the nodes that the YAML aliases of one manifest
@@ -93,6 +96,9 @@ func object(doc *yaml.Node) (o Object, ok bool, err error) {
 		Name: scalar(lookup(root, "metadata"), "name")}
 	if o.APIVersion == "" || o.Kind == "" || o.Name == "" {
 		return o, false, errors.New("needs apiVersion, kind and metadata.name")
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		o.Fields = append(o.Fields, root.Content[i].Value)
 	}
 	if o.Kind == "CustomResourceDefinition" {
 		spec := lookup(root, "spec")

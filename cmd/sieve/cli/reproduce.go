@@ -139,6 +139,9 @@ func verdict(g *globals, orig *report.PlanRun, res *report.Result, out string) e
 	if res.NotFired != nil {
 		fmt.Fprintf(w, "  nothing was tested: %s\n", res.NotFired)
 	}
+	if res.Unreleased != nil {
+		fmt.Fprintf(w, "  the release never came: %s\n", res.Unreleased)
+	}
 	reproduced, seen := 0, map[oracle.Identity]bool{}
 	if orig.Result == nil {
 		fmt.Fprintf(w, "  the original run of this plan did not finish: nothing to compare with\n")

@@ -18,7 +18,7 @@ controller ds {
   ]
 }
 
-controller builtin_sts {
+controller builtinsts {
   builtin    "statefulset"
   kubeconfig incluster
 }
@@ -134,7 +134,7 @@ test derived : basic {
 }
 
 test builtin {
-  controller builtin_sts
+  controller builtinsts
   workloads  [touch]
 }
 

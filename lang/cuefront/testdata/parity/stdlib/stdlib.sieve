@@ -14,7 +14,7 @@ test all {
   controller app
   workloads  [
     workloads.recreate(manifest = "app.yaml", target = configmap/default/app),
-    workloads.scale(manifest = "app.yaml", target = deployment/default/web, high = 5, timeout = 90s),
+    workloads.scale(manifest = "web.yaml", target = deployment/default/web, high = 5, timeout = 90s),
     workloads.update_while_reconciling(manifest = "app.yaml", target = configmap/default/app,
       change = { data: { key: "v2" } }),
   ]
