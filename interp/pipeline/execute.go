@@ -291,7 +291,8 @@ func (s *session) start(ctx context.Context) error {
 		return err
 	}
 	_, settleMax := t.SettleBounds()
-	s.exec = &workload.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink, SettleMax: settleMax}
+	s.exec = &workload.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink, SettleMax: settleMax,
+		Owner: owner(s.w.Backend)}
 	if err := s.installCRDs(ctx); err != nil {
 		return err
 	}
@@ -520,6 +521,15 @@ func quietBound(t *ir.Test) time.Duration {
 
 // settlePoll is how often settle looks at the proxy's activity.
 const settlePoll = 20 * time.Millisecond
+
+// owner is the label of the run's objects on a cluster sieve does not own,
+// to which the workload is confined; nil on the clusters sieve creates.
+func owner(b cluster.Backend) *workload.Owner {
+	if e, ok := b.(*cluster.Existing); ok {
+		return &workload.Owner{Key: cluster.OwnerLabel, Value: e.RunID()}
+	}
+	return nil
+}
 
 // ensureNamespaces creates the controller's namespaces, claiming them on
 // a cluster sieve does not own.

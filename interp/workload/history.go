@@ -136,9 +136,7 @@ func (h *History) sync() error {
 // established; a workload that starts before would have its first steps
 // missing from the history. Call it after installing CRDs.
 func (h *History) WatchCRDs(ctx context.Context) error {
-	crds, err := h.dyn.Resource(schema.GroupVersionResource{
-		Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions",
-	}).List(ctx, metav1.ListOptions{})
+	crds, err := h.dyn.Resource(crdsGVR).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return fmt.Errorf("history: list CRDs: %w", err)
 	}

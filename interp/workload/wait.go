@@ -44,8 +44,18 @@ func (x *Executor) wait(ctx context.Context, s *ir.Step) error {
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	progress := "no object seen"
+	timeoutErr := func() error {
+		return timedOut(ctx, fmt.Sprintf("%s %s: timed out after %s (%s)", s.Target, describe(s.Until), timeout, progress))
+	}
 	for {
 		objs := filterStore(store, target)
+		if namespaced && isGlob(target.Namespace) {
+			if objs, err = x.keepOwned(ctx, objs); err != nil && ctx.Err() != nil {
+				return timeoutErr()
+			} else if err != nil {
+				return err
+			}
+		}
 		ok, p, err := cond(ctx, objs)
 		if err != nil {
 			return err
@@ -58,7 +68,7 @@ func (x *Executor) wait(ctx context.Context, s *ir.Step) error {
 		case <-changed:
 		case <-tick.C:
 		case <-ctx.Done():
-			return timedOut(ctx, fmt.Sprintf("%s %s: timed out after %s (%s)", s.Target, describe(s.Until), timeout, progress))
+			return timeoutErr()
 		}
 	}
 }
@@ -107,6 +117,11 @@ func (x *Executor) watch(ctx context.Context, r *ir.Ref) (cache.Store, <-chan st
 	ns := ""
 	if namespaced {
 		ns = refNamespace(x.defaulted(r))
+	}
+	if ns != "" {
+		if err := x.ownNamespace(ctx, ns); err != nil {
+			return nil, nil, false, fmt.Errorf("%s: %w", r, err)
+		}
 	}
 	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(x.dyn, 0, ns, nil)
 	inf := f.ForResource(gvr).Informer()
