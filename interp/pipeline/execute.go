@@ -286,7 +286,7 @@ func (s *session) start(ctx context.Context) error {
 	t := s.r.Test
 	hctx, cancel := context.WithCancel(ctx)
 	s.onClose(cancel)
-	hist := &workload.History{Config: cfg, Sink: s.sink}
+	hist := &workload.History{Config: cfg, Sink: s.sink, Owner: owner(s.w.Backend)}
 	if err := hist.Start(hctx); err != nil {
 		return err
 	}

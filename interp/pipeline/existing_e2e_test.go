@@ -118,8 +118,9 @@ func runExisting(t *testing.T, tc *theirCluster, name string) (*pipeline.Outcome
 
 // TestExistingSweepsOnlyItsNamespaces runs a workload whose glob
 // configmap/*/important would match prod/important on a cluster sieve
-// owns: on someone's cluster it deletes the run's own ConfigMap only; the
-// CRD the run installed is gone after it, the one it found is still there.
+// owns: on someone's cluster it deletes the run's own ConfigMap only, and
+// the run's history leaves prod out; the CRD the run installed is gone
+// after it, the one it found is still there.
 func TestExistingSweepsOnlyItsNamespaces(t *testing.T) {
 	tc := newTheirCluster(t)
 	out, err := runExisting(t, tc, "sweep")
@@ -130,6 +131,25 @@ func TestExistingSweepsOnlyItsNamespaces(t *testing.T) {
 		t.Fatalf("workload: %v", out.WorkloadErr)
 	}
 	tc.mustKeep(t)
+	tr, err := trace.Read(out.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := 0
+	for _, e := range tr.Entries {
+		if e.Type != trace.History {
+			continue
+		}
+		if e.Key.Namespace == "prod" || (e.Key.Kind == "namespace" && e.Key.Name == "prod") {
+			t.Fatalf("the run's history holds %v, which is not the run's", e.Key)
+		}
+		if e.Key.Namespace == "sieve-e2e-own" {
+			own++
+		}
+	}
+	if own == 0 {
+		t.Error("the run's history holds nothing of its own namespace")
+	}
 	if tc.crdExists(t, "gadgets.existing.sieve.dev") {
 		t.Error("the CRD the run created survived its end")
 	}

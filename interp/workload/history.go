@@ -29,6 +29,10 @@ type History struct {
 	Config *rest.Config
 	// Sink receives every change, in the order History sees them.
 	Sink func(trace.Entry)
+	// Owner, on a cluster sieve does not own, leaves out what is not the
+	// run's: the namespaces it did not create, the objects in them, and
+	// cluster-scoped objects another run labelled. Nil: everything.
+	Owner *Owner
 
 	mu       sync.Mutex
 	dyn      dynamic.Interface
@@ -36,6 +40,9 @@ type History struct {
 	watching map[schema.GroupResource]bool
 	synced   []cache.InformerSynced
 	ctx      context.Context
+	// owned caches, with an Owner, whether the run created a namespace.
+	ownedMu sync.Mutex
+	owned   map[string]bool
 }
 
 // skipped lists resources that are not cluster state worth comparing.
@@ -55,6 +62,7 @@ func (h *History) Start(ctx context.Context) error {
 	h.ctx, h.dyn = ctx, dyn
 	h.factory = dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0)
 	h.watching = map[schema.GroupResource]bool{}
+	h.owned = map[string]bool{}
 	lists, err := dc.ServerPreferredResources()
 	if err != nil && len(lists) == 0 {
 		return fmt.Errorf("history: discovery: %w", err)
@@ -207,6 +215,9 @@ func (h *History) record(kind, event string, o any) {
 	}
 	if kind == "lease" && u.GetNamespace() == "kube-node-lease" {
 		return // node heartbeats
+	}
+	if h.foreign(kind, u) {
+		return
 	}
 	b, err := json.Marshal(u.Object)
 	if err != nil {

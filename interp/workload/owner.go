@@ -145,3 +145,41 @@ func (x *Executor) unchangedBy(ctx context.Context, ri dynamic.ResourceInterface
 	}
 	return reflect.DeepEqual(after.Object["spec"], cur.Object["spec"]), nil
 }
+
+// foreign reports whether the history leaves u, of kind, out: with an
+// Owner, a namespace the run did not create, an object in one, or an
+// object another run labelled.
+func (h *History) foreign(kind string, u *unstructured.Unstructured) bool {
+	if h.Owner == nil {
+		return false
+	}
+	if v, ok := u.GetLabels()[h.Owner.Key]; ok && v != h.Owner.Value {
+		return true
+	}
+	h.ownedMu.Lock()
+	defer h.ownedMu.Unlock()
+	if kind == "namespace" {
+		h.owned[u.GetName()] = u.GetLabels()[h.Owner.Key] == h.Owner.Value
+		return !h.owned[u.GetName()]
+	}
+	if u.GetNamespace() == "" {
+		return false
+	}
+	return !h.ownsNamespace(u.GetNamespace())
+}
+
+// ownsNamespace reports whether the run created namespace ns, asking the
+// API server the first time: the object's event may come before its
+// namespace's. A namespace the run did not create never becomes its own
+// (Claim refuses it), so the answer is kept. Call with h.ownedMu held.
+func (h *History) ownsNamespace(ns string) bool {
+	if owned, ok := h.owned[ns]; ok {
+		return owned
+	}
+	o, err := h.dyn.Resource(namespacesGVR).Get(h.ctx, ns, metav1.GetOptions{})
+	if err != nil {
+		return false // gone, or unreadable: not the run's to record
+	}
+	h.owned[ns] = o.GetLabels()[h.Owner.Key] == h.Owner.Value
+	return h.owned[ns]
+}
