@@ -146,6 +146,9 @@ func TestExistingSweepsOnlyItsNamespaces(t *testing.T) {
 		if e.Key.Namespace == "sieve-e2e-own" {
 			own++
 		}
+		if e.Key.Kind == "configmap" && e.Key.Name == "important" && !strings.Contains(string(e.Object), `"sieve.dev/run":"sieve-`) {
+			t.Errorf("the ConfigMap the workload applied does not carry the run's label: %s", e.Object)
+		}
 	}
 	if own == 0 {
 		t.Error("the run's history holds nothing of its own namespace")

@@ -121,7 +121,8 @@ func (x *Executor) mayChange(ctx context.Context, ri dynamic.ResourceInterface, 
 	return nil
 }
 
-// label puts the run's label on o, which the run is about to create.
+// label puts the run's label on o, which the run is about to apply: what
+// the run creates on a cluster sieve does not own carries it.
 func (x *Executor) label(o *unstructured.Unstructured) {
 	if x.Owner == nil {
 		return

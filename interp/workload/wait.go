@@ -44,33 +44,36 @@ func (x *Executor) wait(ctx context.Context, s *ir.Step) error {
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	progress := "no object seen"
-	timeoutErr := func() error {
-		return timedOut(ctx, fmt.Sprintf("%s %s: timed out after %s (%s)", s.Target, describe(s.Until), timeout, progress))
-	}
 	for {
-		objs := filterStore(store, target)
-		if namespaced && isGlob(target.Namespace) {
-			if objs, err = x.keepOwned(ctx, objs); err != nil && ctx.Err() != nil {
-				return timeoutErr()
-			} else if err != nil {
-				return err
-			}
-		}
-		ok, p, err := cond(ctx, objs)
-		if err != nil {
+		ok, p, err := x.holds(ctx, cond, store, target, namespaced)
+		switch {
+		case err != nil && ctx.Err() == nil:
 			return err
-		}
-		if ok {
+		case err == nil && ok:
 			return nil
+		case err == nil:
+			progress = p
 		}
-		progress = p
 		select {
 		case <-changed:
 		case <-tick.C:
 		case <-ctx.Done():
-			return timeoutErr()
+			return timedOut(ctx, fmt.Sprintf("%s %s: timed out after %s (%s)", s.Target, describe(s.Until), timeout, progress))
 		}
 	}
+}
+
+// holds evaluates cond on the objects of store that target matches (with
+// an Owner, in the namespaces the run created).
+func (x *Executor) holds(ctx context.Context, cond condFunc, store cache.Store, target *ir.Ref, namespaced bool) (bool, string, error) {
+	objs := filterStore(store, target)
+	if namespaced && isGlob(target.Namespace) {
+		var err error
+		if objs, err = x.keepOwned(ctx, objs); err != nil {
+			return false, "", err
+		}
+	}
+	return cond(ctx, objs)
 }
 
 // waitUntil waits for a CEL condition on the whole cluster (a wait step

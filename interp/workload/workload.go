@@ -191,11 +191,11 @@ func (x *Executor) applyOne(ctx context.Context, o *unstructured.Unstructured) e
 		err = x.ownNamespace(ctx, o.GetNamespace())
 	} else {
 		err = x.mayChange(ctx, ri, gvk.Kind, o.GetName())
-		x.label(o)
 	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", gvk.Kind, o.GetName(), err)
 	}
+	x.label(o)
 	_, err = ri.Apply(ctx, o.GetName(), o, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", gvk.Kind, o.GetName(), err)
