@@ -119,8 +119,8 @@ func runExisting(t *testing.T, tc *theirCluster, name string) (*pipeline.Outcome
 // TestExistingSweepsOnlyItsNamespaces runs a workload whose glob
 // configmap/*/important would match prod/important on a cluster sieve
 // owns: on someone's cluster it deletes the run's own ConfigMap only, and
-// the run's history leaves prod out; the CRD the run installed is gone
-// after it, the one it found is still there.
+// the run's history leaves prod out; the CRD and the priority class the
+// run created are gone after it, the CRD it found is still there.
 func TestExistingSweepsOnlyItsNamespaces(t *testing.T) {
 	tc := newTheirCluster(t)
 	out, err := runExisting(t, tc, "sweep")
@@ -152,6 +152,9 @@ func TestExistingSweepsOnlyItsNamespaces(t *testing.T) {
 	}
 	if own == 0 {
 		t.Error("the run's history holds nothing of its own namespace")
+	}
+	if _, err := tc.admin.SchedulingV1().PriorityClasses().Get(context.Background(), "sieve-e2e-priority", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("the priority class the run created, after its end: %v", err)
 	}
 	if tc.crdExists(t, "gadgets.existing.sieve.dev") {
 		t.Error("the CRD the run created survived its end")

@@ -21,7 +21,8 @@ controller clash {
   ready     { log: "^READY$", within: 30s }
 }
 
-// A glob that, on a cluster sieve owns, matches prod/important too.
+// A glob that, on a cluster sieve owns, matches prod/important too; a
+// cluster-scoped object the run creates.
 workload sweep {
   apply `
 apiVersion: v1
@@ -31,6 +32,12 @@ data: {v: "1"}
 `
   delete configmap/*/important
   wait   configmap/*/important gone within 30s
+  apply `
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: sieve-e2e-priority}
+value: 1000
+`
 }
 
 // A namespace the run did not create, named outright.
