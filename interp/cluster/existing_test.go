@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -61,5 +62,57 @@ func TestExistingTouchesOnlyWhatItCreated(t *testing.T) {
 	}
 	if _, err := admin.CoreV1().Namespaces().Get(ctx, "theirs", metav1.GetOptions{}); err != nil {
 		t.Errorf("a namespace sieve did not create is gone: %v", err)
+	}
+}
+
+// TestExistingRunIDsDiffer makes two backends in one process, as two runs
+// in containers that both have PID 1 would: their run IDs differ.
+func TestExistingRunIDsDiffer(t *testing.T) {
+	a := cluster.NewExisting(cluster.ExistingOptions{Path: "kubeconfig"})
+	b := cluster.NewExisting(cluster.ExistingOptions{Path: "kubeconfig"})
+	if a.RunID() == b.RunID() {
+		t.Errorf("two runs share the run ID %s", a.RunID())
+	}
+	if !regexp.MustCompile(`^sieve-[0-9a-f]{8}$`).MatchString(a.RunID()) {
+		t.Errorf("run ID %q, want sieve- and 8 hex digits", a.RunID())
+	}
+}
+
+// TestExistingRunsKeepApart runs two backends on one cluster with the
+// default run IDs: one's reset leaves the other's namespace, and neither
+// can claim the other's.
+func TestExistingRunsKeepApart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a control plane")
+	}
+	ctx := context.Background()
+	c := embeddedtest.Start(t, embedded.Options{})
+	a := cluster.NewExisting(cluster.ExistingOptions{Path: c.Kubeconfig()})
+	b := cluster.NewExisting(cluster.ExistingOptions{Path: c.Kubeconfig()})
+	for _, e := range []*cluster.Existing{a, b} {
+		if err := e.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = e.Stop() })
+	}
+	if err := a.Claim(ctx, []string{"run-a"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Claim(ctx, []string{"run-b"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Claim(ctx, []string{"run-a"}); err == nil {
+		t.Error("one run claimed the namespace of another")
+	}
+	if err := a.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	admin := kubernetes.NewForConfigOrDie(c.RESTConfig())
+	ns, err := admin.CoreV1().Namespaces().Get(ctx, "run-b", metav1.GetOptions{})
+	if err != nil || ns.DeletionTimestamp != nil {
+		t.Errorf("one run's reset deleted another's namespace: %v", err)
+	}
+	if _, err := admin.CoreV1().Namespaces().Get(ctx, "run-a", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("the run's own namespace after its reset: %v", err)
 	}
 }

@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -23,7 +25,9 @@ type ExistingOptions struct {
 	Path string
 	// Context in it; empty means its current context.
 	Context string
-	// RunID labels what sieve creates (OwnerLabel); default "sieve-<pid>".
+	// RunID labels what sieve creates (OwnerLabel); default "sieve-"
+	// and 8 random hex digits, so that runs from any host, in containers
+	// that share a PID, never take each other's objects for their own.
 	RunID string
 }
 
@@ -39,10 +43,20 @@ type Existing struct {
 // NewExisting returns a backend for the cluster opts names.
 func NewExisting(opts ExistingOptions) *Existing {
 	if opts.RunID == "" {
-		opts.RunID = fmt.Sprintf("sieve-%d", os.Getpid())
+		opts.RunID = newRunID()
 	}
 	return &Existing{opts: opts}
 }
+
+// newRunID is "sieve-" and 8 random hex digits.
+func newRunID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
+	return "sieve-" + hex.EncodeToString(b[:])
+}
+
+// RunID is the value of OwnerLabel on what this run creates.
+func (e *Existing) RunID() string { return e.opts.RunID }
 
 // Start loads the kubeconfig, checks the cluster answers and writes a
 // kubeconfig holding only the chosen context for the controller.
@@ -87,8 +101,9 @@ func (e *Existing) RESTConfig() *rest.Config { return e.cfg }
 // Kubeconfig is a kubeconfig holding only the chosen context.
 func (e *Existing) Kubeconfig() string { return filepath.Join(e.dir, "kubeconfig") }
 
-// Labels are the labels to put on everything sieve creates outside its
-// namespaces (CRDs), so that Reset and Stop delete it and nothing else.
+// Labels are the labels this run puts on the namespaces and
+// cluster-scoped objects it creates, so that Reset and Stop delete them and
+// nothing else.
 func (e *Existing) Labels() map[string]string { return map[string]string{OwnerLabel: e.opts.RunID} }
 
 // Claim creates and labels the given namespaces. A namespace that exists
@@ -118,7 +133,8 @@ func (e *Existing) Claim(ctx context.Context, namespaces []string) error {
 	return nil
 }
 
-// Reset deletes the namespaces and CRDs this run created.
+// Reset deletes the namespaces, cluster-scoped objects and CRDs this run
+// created: those that carry its label.
 func (e *Existing) Reset(ctx context.Context) error {
 	if e.cfg == nil {
 		return errors.New("kubeconfig: reset before start")

@@ -63,8 +63,43 @@ func wipe(ctx context.Context, cfg *rest.Config, s scope) error {
 		errs = append(errs, emptyDefault(ctx, cfg, dyn))
 	}
 	errs = append(errs, deleteAll(ctx, dyn, namespacesGVR, s.selector, systemNamespaces))
+	if s.selector != "" {
+		errs = append(errs, deleteLabelled(ctx, cfg, dyn, s.selector))
+	}
 	errs = append(errs, deleteAll(ctx, dyn, crdsGVR, s.selector, nil))
 	return errors.Join(errs...)
+}
+
+// deleteLabelled deletes the cluster-scoped objects of every built-in kind
+// but namespaces and CRDs that match selector (those a run's workload
+// applied), skipping the kinds sieve may not list.
+func deleteLabelled(ctx context.Context, cfg *rest.Config, dyn dynamic.Interface, selector string) error {
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	lists, err := dc.ServerPreferredResources()
+	if err != nil && len(lists) == 0 {
+		return fmt.Errorf("reset: discovery: %w", err)
+	}
+	for _, l := range lists {
+		gv, err := schema.ParseGroupVersion(l.GroupVersion)
+		if err != nil {
+			continue
+		}
+		for _, r := range l.APIResources {
+			gvr := gv.WithResource(r.Name)
+			if r.Namespaced || gvr.GroupResource() == namespacesGVR.GroupResource() || gvr.GroupResource() == crdsGVR.GroupResource() ||
+				!sets.New[string](r.Verbs...).HasAll("list", "delete") {
+				continue
+			}
+			err := deleteAll(ctx, dyn, gvr, selector, nil)
+			if err != nil && !apierrors.IsForbidden(err) && !apierrors.IsNotFound(err) && !apierrors.IsMethodNotSupported(err) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // deleteAll deletes the objects of a cluster-scoped resource that match

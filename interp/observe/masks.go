@@ -3,13 +3,15 @@ package observe
 import (
 	"fmt"
 
+	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
 // BuiltinMask is what plan generation always masks when it diffs objects,
 // on top of the test's masks: fields that change on every write or differ
-// between runs (resourceVersion, uid, managedFields, generation) and values
+// between runs (resourceVersion, uid, managedFields, generation, the run's
+// label on an existing cluster) and values
 // that look like timestamps or IP addresses. Masked fields keep their place
 // (see Normalise), so deletionTimestamp appearing is still a change.
 func BuiltinMask() *ir.Mask {
@@ -21,6 +23,7 @@ func BuiltinMask() *ir.Mask {
 			{Target: all, Key: "uid"},
 			{Target: all, Key: "managedFields"},
 			{Target: all, Path: "metadata.generation"},
+			{Target: all, Path: ir.Path{ir.FieldElem("metadata"), ir.FieldElem("labels"), ir.FieldElem(cluster.OwnerLabel)}.String()},
 			{Target: all, Value: mask.ValueTimestamp},
 			{Target: all, Value: mask.ValueIP},
 		},

@@ -80,15 +80,18 @@ func cluster(t *testing.T) *embedded.Cluster {
 }
 
 // loadTest compiles test name of specFile.
-func loadTest(t *testing.T, name string) *ir.Test {
+func loadTest(t *testing.T, name string) *ir.Test { return loadSpecTest(t, specFile, name) }
+
+// loadSpecTest compiles test name of spec file.
+func loadSpecTest(t *testing.T, file, name string) *ir.Test {
 	t.Helper()
-	spec, ds := load.Load(specFile, load.Options{})
+	spec, ds := load.Load(file, load.Options{})
 	if ds.HasErrors() {
-		t.Fatalf("%s: %v", specFile, ds)
+		t.Fatalf("%s: %v", file, ds)
 	}
 	test, d := load.SelectTest(spec, name)
 	if d != nil {
-		t.Fatalf("%s: %v", specFile, d)
+		t.Fatalf("%s: %v", file, d)
 	}
 	return test
 }

@@ -13,24 +13,12 @@ import (
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
-	"github.com/sievetool/sieve/lang/load"
 )
 
 // execSpec holds the exec stand-in tests and their controller.
 const execSpec = "testdata/exec.sieve"
 
-func loadExecTest(t *testing.T, name string) *ir.Test {
-	t.Helper()
-	spec, ds := load.Load(execSpec, load.Options{})
-	if ds.HasErrors() {
-		t.Fatalf("%s: %v", execSpec, ds)
-	}
-	test, d := load.SelectTest(spec, name)
-	if d != nil {
-		t.Fatalf("%s: %v", execSpec, d)
-	}
-	return test
-}
+func loadExecTest(t *testing.T, name string) *ir.Test { return loadSpecTest(t, execSpec, name) }
 
 // answer is the data of ConfigMap answer, as the controller wrote it, in
 // a trace.

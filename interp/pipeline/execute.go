@@ -294,12 +294,13 @@ func (s *session) start(ctx context.Context) error {
 	t := s.r.Test
 	hctx, cancel := context.WithCancel(ctx)
 	s.onClose(cancel)
-	hist := &workload.History{Config: cfg, Sink: s.sink}
+	hist := &workload.History{Config: cfg, Sink: s.sink, Owner: owner(s.w.Backend)}
 	if err := hist.Start(hctx); err != nil {
 		return err
 	}
 	_, settleMax := t.SettleBounds()
-	s.exec = &workload.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink, SettleMax: settleMax}
+	s.exec = &workload.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink, SettleMax: settleMax,
+		Owner: owner(s.w.Backend)}
 	if err := s.installCRDs(ctx); err != nil {
 		return err
 	}
@@ -528,6 +529,15 @@ func quietBound(t *ir.Test) time.Duration {
 
 // settlePoll is how often settle looks at the proxy's activity.
 const settlePoll = 20 * time.Millisecond
+
+// owner is the label of the run's objects on a cluster sieve does not own,
+// to which the workload is confined; nil on the clusters sieve creates.
+func owner(b cluster.Backend) *workload.Owner {
+	if e, ok := b.(*cluster.Existing); ok {
+		return &workload.Owner{Key: cluster.OwnerLabel, Value: e.RunID()}
+	}
+	return nil
+}
 
 // ensureNamespaces creates the controller's namespaces, claiming them on
 // a cluster sieve does not own.

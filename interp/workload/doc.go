@@ -6,7 +6,9 @@
 // (StepError), or, for a wait that goes on when it times out, recording
 // its outcome in the trace instead (TimeoutError); History watches every listable resource type, custom
 // resources once their CRD is established, and writes the cluster
-// history to the trace.
+// history to the trace. On a cluster sieve does not own (the kubeconfig
+// backend), an Owner confines both to what the run created: the
+// namespaces that carry its label and the objects in them.
 //
 // It does not decide which runs are made or what is done with their traces
 // (interp/pipeline), intercept the controller (interp/proxy), start it

@@ -30,6 +30,10 @@ type History struct {
 	Config *rest.Config
 	// Sink receives every change, in the order History sees them.
 	Sink func(trace.Entry)
+	// Owner, on a cluster sieve does not own, leaves out what is not the
+	// run's: the namespaces it did not create, the objects in them, and
+	// cluster-scoped objects another run labelled. Nil: everything.
+	Owner *Owner
 
 	mu       sync.Mutex
 	dyn      dynamic.Interface
@@ -37,6 +41,9 @@ type History struct {
 	watching map[schema.GroupResource]bool
 	synced   []cache.InformerSynced
 	ctx      context.Context
+	// owned caches, with an Owner, whether the run created a namespace.
+	ownedMu sync.Mutex
+	owned   map[string]bool
 }
 
 // Start begins watching and returns once the initial lists are recorded.
@@ -53,6 +60,7 @@ func (h *History) Start(ctx context.Context) error {
 	h.ctx, h.dyn = ctx, dyn
 	h.factory = dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0)
 	h.watching = map[schema.GroupResource]bool{}
+	h.owned = map[string]bool{}
 	lists, err := dc.ServerPreferredResources()
 	if err != nil && len(lists) == 0 {
 		return fmt.Errorf("history: discovery: %w", err)
@@ -130,9 +138,7 @@ func (h *History) sync() error {
 // established; a workload that starts before would have its first steps
 // missing from the history. Call it after installing CRDs.
 func (h *History) WatchCRDs(ctx context.Context) error {
-	crds, err := h.dyn.Resource(schema.GroupVersionResource{
-		Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions",
-	}).List(ctx, metav1.ListOptions{})
+	crds, err := h.dyn.Resource(crdsGVR).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return fmt.Errorf("history: list CRDs: %w", err)
 	}
@@ -203,6 +209,9 @@ func (h *History) record(kind, event string, o any) {
 	}
 	if kind == "lease" && u.GetNamespace() == "kube-node-lease" {
 		return // node heartbeats
+	}
+	if h.foreign(kind, u) {
+		return
 	}
 	b, err := json.Marshal(u.Object)
 	if err != nil {

@@ -45,15 +45,15 @@ func (x *Executor) wait(ctx context.Context, s *ir.Step) error {
 	defer tick.Stop()
 	progress := "no object seen"
 	for {
-		objs := filterStore(store, target)
-		ok, p, err := cond(ctx, objs)
-		if err != nil {
+		ok, p, err := x.holds(ctx, cond, store, target, namespaced)
+		switch {
+		case err != nil && ctx.Err() == nil:
 			return err
-		}
-		if ok {
+		case err == nil && ok:
 			return nil
+		case err == nil:
+			progress = p
 		}
-		progress = p
 		select {
 		case <-changed:
 		case <-tick.C:
@@ -61,6 +61,19 @@ func (x *Executor) wait(ctx context.Context, s *ir.Step) error {
 			return timedOut(ctx, fmt.Sprintf("%s %s: timed out after %s (%s)", s.Target, describe(s.Until), timeout, progress))
 		}
 	}
+}
+
+// holds evaluates cond on the objects of store that target matches (with
+// an Owner, in the namespaces the run created).
+func (x *Executor) holds(ctx context.Context, cond condFunc, store cache.Store, target *ir.Ref, namespaced bool) (bool, string, error) {
+	objs := filterStore(store, target)
+	if namespaced && isGlob(target.Namespace) {
+		var err error
+		if objs, err = x.keepOwned(ctx, objs); err != nil {
+			return false, "", err
+		}
+	}
+	return cond(ctx, objs)
 }
 
 // waitUntil waits for a CEL condition on the whole cluster (a wait step
@@ -107,6 +120,11 @@ func (x *Executor) watch(ctx context.Context, r *ir.Ref) (cache.Store, <-chan st
 	ns := ""
 	if namespaced {
 		ns = refNamespace(x.defaulted(r))
+	}
+	if ns != "" {
+		if err := x.ownNamespace(ctx, ns); err != nil {
+			return nil, nil, false, fmt.Errorf("%s: %w", r, err)
+		}
 	}
 	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(x.dyn, 0, ns, nil)
 	inf := f.ForResource(gvr).Informer()

@@ -53,6 +53,9 @@ type Executor struct {
 	SettleMax time.Duration
 	// CEL compiles wait conditions; nil builds an environment on first use.
 	CEL *celenv.Env
+	// Owner, on a cluster sieve does not own, confines the steps to what
+	// the run created (see Owner); nil: the cluster is sieve's.
+	Owner *Owner
 
 	dyn    dynamic.Interface
 	mapper *mapper
@@ -206,7 +209,14 @@ func (x *Executor) applyOne(ctx context.Context, o *unstructured.Unstructured) e
 			o.SetNamespace(x.Namespace)
 		}
 		ri = x.dyn.Resource(gvr).Namespace(o.GetNamespace())
+		err = x.ownNamespace(ctx, o.GetNamespace())
+	} else {
+		err = x.mayChange(ctx, ri, gvk.Kind, o.GetName())
 	}
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", gvk.Kind, o.GetName(), err)
+	}
+	x.label(o)
 	_, err = ri.Apply(ctx, o.GetName(), o, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", gvk.Kind, o.GetName(), err)
@@ -253,7 +263,7 @@ func decodeManifest(src []byte) ([]*unstructured.Unstructured, error) {
 }
 
 func (x *Executor) patch(ctx context.Context, s *ir.Step) error {
-	ri, err := x.one(s.Target)
+	ri, err := x.one(ctx, s.Target)
 	if err != nil {
 		return err
 	}
@@ -268,7 +278,7 @@ func (x *Executor) patch(ctx context.Context, s *ir.Step) error {
 }
 
 func (x *Executor) scale(ctx context.Context, s *ir.Step) error {
-	ri, err := x.one(s.Target)
+	ri, err := x.one(ctx, s.Target)
 	if err != nil {
 		return err
 	}
@@ -277,19 +287,38 @@ func (x *Executor) scale(ctx context.Context, s *ir.Step) error {
 	return err
 }
 
-// one returns the resource interface for a ref that names one object.
-func (x *Executor) one(r *ir.Ref) (dynamic.ResourceInterface, error) {
+// one returns the resource interface for a ref that names one object,
+// one the run may change.
+func (x *Executor) one(ctx context.Context, r *ir.Ref) (dynamic.ResourceInterface, error) {
 	if isGlob(r.Namespace) || isGlob(r.Name) {
 		return nil, fmt.Errorf("%s: names more than one object (a glob is allowed in delete and wait only)", r)
 	}
-	gvr, namespaced, err := x.mapper.resource(r.Kind)
+	ri, namespaced, err := x.resourceOf(r)
 	if err != nil {
 		return nil, err
 	}
 	if namespaced {
-		return x.dyn.Resource(gvr).Namespace(x.ns(r)), nil
+		err = x.ownNamespace(ctx, x.ns(r))
+	} else {
+		err = x.mayChange(ctx, ri, r.Kind, r.Name)
 	}
-	return x.dyn.Resource(gvr), nil
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r, err)
+	}
+	return ri, nil
+}
+
+// resourceOf returns the resource interface for a ref's kind, in its
+// namespace if the kind is namespaced.
+func (x *Executor) resourceOf(r *ir.Ref) (dynamic.ResourceInterface, bool, error) {
+	gvr, namespaced, err := x.mapper.resource(r.Kind)
+	if err != nil {
+		return nil, false, err
+	}
+	if namespaced {
+		return x.dyn.Resource(gvr).Namespace(x.ns(r)), true, nil
+	}
+	return x.dyn.Resource(gvr), false, nil
 }
 
 func (x *Executor) ns(r *ir.Ref) string {
@@ -302,7 +331,7 @@ func (x *Executor) ns(r *ir.Ref) string {
 // delete deletes the object a ref names, or every object a glob matches.
 func (x *Executor) delete(ctx context.Context, r *ir.Ref) error {
 	if !isGlob(r.Namespace) && !isGlob(r.Name) {
-		ri, err := x.one(r)
+		ri, err := x.one(ctx, r)
 		if err != nil {
 			return err
 		}
@@ -317,9 +346,12 @@ func (x *Executor) delete(ctx context.Context, r *ir.Ref) error {
 		return err
 	}
 	for _, o := range objs {
-		ri, err := x.one(&ir.Ref{Kind: r.Kind, Namespace: o.GetNamespace(), Name: o.GetName()})
+		ri, namespaced, err := x.resourceOf(&ir.Ref{Kind: r.Kind, Namespace: o.GetNamespace(), Name: o.GetName()})
 		if err != nil {
 			return err
+		}
+		if !namespaced && x.Owner != nil && !x.owns(&o) {
+			continue // the glob matches only what the run created
 		}
 		if err := ri.Delete(ctx, o.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 			return err
@@ -328,11 +360,19 @@ func (x *Executor) delete(ctx context.Context, r *ir.Ref) error {
 	return nil
 }
 
-// list returns the objects a ref (possibly a glob) matches.
+// list returns the objects a ref (possibly a glob) matches; with an
+// Owner, namespaced ones only in the namespaces the run created.
 func (x *Executor) list(ctx context.Context, r *ir.Ref) ([]unstructured.Unstructured, error) {
 	gvr, namespaced, err := x.mapper.resource(r.Kind)
 	if err != nil {
 		return nil, err
+	}
+	if namespaced && x.Owner != nil {
+		items, err := x.listOwned(ctx, gvr, x.defaulted(r))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r, err)
+		}
+		return filterRef(items, x.defaulted(r), namespaced), nil
 	}
 	ri := dynamic.ResourceInterface(x.dyn.Resource(gvr))
 	if namespaced {
