@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -295,7 +296,14 @@ func TestStalledHoldIsLifted(t *testing.T) {
 	if !in.held(k) {
 		t.Fatal("hold lifted while the cluster was changing")
 	}
-	if !lifted(in, k, 5*time.Second, func() { change("lease") }) {
+	renewals := 0
+	renew := func() {
+		renewals++
+		renewed := time.Date(2026, 12, 6, 10, 0, renewals, 0, time.UTC).Format(time.RFC3339Nano)
+		lease := fmt.Sprintf(`{"metadata":{"name":"op-lock","namespace":"default","resourceVersion":"%d"},"spec":{"holderIdentity":"op-a","leaseDurationSeconds":15,"renewTime":%q}}`, renewals, renewed)
+		in.Observe(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: "lease", Namespace: "default", Name: "op-lock"}, Event: "MODIFIED", Object: []byte(lease)})
+	}
+	if !lifted(in, k, 5*time.Second, renew) {
 		t.Fatal("still holding after 5s of lease renewals only, with a Stall of 300ms")
 	}
 	in.Stop()

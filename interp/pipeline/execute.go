@@ -21,6 +21,7 @@ import (
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/inject"
+	"github.com/sievetool/sieve/interp/leader"
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/planfile"
@@ -207,8 +208,10 @@ type session struct {
 	errs      []error
 	unhealthy error
 	closers   []func()
-	// moved is when the cluster last changed (Unix ns), leases aside.
+	// moved is when the cluster last changed (Unix ns), heartbeats aside
+	// (beats).
 	moved atomic.Int64
+	beats leader.Beats
 
 	// tracePath is the trace's file; conv follows the objects that
 	// differ from the reference while the run waits for convergence, and
@@ -235,7 +238,7 @@ func (s *session) sink(e trace.Entry) {
 	}
 	s.clock.observe(&e)
 	e.Seq = seq
-	if e.Type == trace.History && (e.Key == nil || e.Key.Kind != "lease") { // leases are heartbeats, not progress
+	if e.Type == trace.History && !s.beats.History(e) {
 		s.moved.Store(time.Now().UnixNano())
 	}
 	s.observe(e)

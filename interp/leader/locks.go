@@ -1,0 +1,71 @@
+package leader
+
+import (
+	"sync"
+	"time"
+
+	"github.com/sievetool/sieve/interp/trace"
+)
+
+// Locks follows the leader-election locks one controller reads and writes,
+// from its requests and their answers (trace.Request entries, in the
+// order the controller made them): which of them are heartbeats
+// (Request), and whether the controller waits for a lock another process
+// holds (Until). The zero value is ready; it is safe for concurrent use.
+type Locks struct {
+	state Beats // the latest state of each lock, from the answers
+
+	mu   sync.Mutex
+	read map[trace.Key]seen // locks whose latest request read a record with a holder
+}
+
+// seen is a record the controller read, and when it first read it.
+type seen struct {
+	rec Record
+	at  time.Time
+}
+
+// Request notes request e of the controller and reports whether it is a
+// heartbeat: a read of a lock that answers a record, or a write of a lock
+// that only renews its record (Heartbeat, against the state the previous
+// answer about the lock showed). A failed request, a write that creates
+// a lock, takes it over or changes anything else of it, and a request
+// about any other object, are not.
+func (l *Locks) Request(e *trace.Entry) bool {
+	if e.Type != trace.Request || e.Key == nil || e.Key.Name == "" || !Lockable(e.Key.Kind) || e.Code < 200 || e.Code >= 300 {
+		return false
+	}
+	key := *e.Key
+	switch e.Verb {
+	case "get":
+		l.state.Beat(key, e.Response)
+		rec, ok := Read(key.Kind, e.Response)
+		l.noteRead(key, rec, ok, e.Time)
+		return ok
+	case "create", "update", "patch":
+		l.noteRead(key, Record{}, false, e.Time) // it wrote the lock: it holds it, or let it go
+		return l.state.Beat(key, e.Response)
+	case "delete":
+		l.noteRead(key, Record{}, false, e.Time)
+		l.state.Beat(key, nil)
+	}
+	return false
+}
+
+// noteRead remembers that the controller read rec from the lock key at
+// at (ok false: no record it would wait for, or a write).
+func (l *Locks) noteRead(key trace.Key, rec Record, ok bool, at time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !ok || rec.Holder == "" {
+		delete(l.read, key)
+		return
+	}
+	if s, was := l.read[key]; was && s.rec.Holder == rec.Holder && s.rec.Renew.Equal(rec.Renew) {
+		return // the same record again: the controller waits since it first read it
+	}
+	if l.read == nil {
+		l.read = map[trace.Key]seen{}
+	}
+	l.read[key] = seen{rec: rec, at: at}
+}
