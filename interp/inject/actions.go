@@ -290,12 +290,13 @@ func (in *Injector) expireHolds() {
 // stalled reports whether a hold in place for held has stalled at now:
 // the workload waits (for the held state itself, it may be), no request
 // of the controller's is under way (but those held until a hold ends),
-// and either neither the controller nor the cluster has done anything
+// the controller waits for no leader-election lock (proxy.Activity's
+// LockWait: it is not running yet), and either neither the controller nor the cluster has done anything
 // for Stall, or the evidence says they are done (settled) and the hold
 // has lasted Quiet.
 func (in *Injector) stalled(held time.Duration, now time.Time) bool {
 	a := in.opts.Proxy.Activity()
-	if !in.waitStep.Load() || a.InFlight-in.Waiting() > 0 {
+	if !in.waitStep.Load() || a.InFlight-in.Waiting() > 0 || now.Before(a.LockWait) {
 		return false
 	}
 	moved := time.Unix(0, in.moved.Load())

@@ -315,6 +315,39 @@ func TestStalledHoldIsLifted(t *testing.T) {
 	}
 }
 
+// lockedProxy is a proxy through which nothing has passed for an hour,
+// whose controller waits for a leader-election lock until until.
+type lockedProxy struct {
+	fakeProxy
+	until time.Time
+}
+
+func (p *lockedProxy) Activity() proxy.Activity {
+	return proxy.Activity{Last: time.Now().Add(-time.Hour), LockWait: p.until}
+}
+
+// TestHoldWhileWaitingForLock keeps a hold in place while the workload
+// waits and everything is still, as long as the controller waits for a
+// leader-election lock (it is not running yet: nothing of what it would
+// do has been seen), and lifts it once the wait is over.
+func TestHoldWhileWaitingForLock(t *testing.T) {
+	px := &lockedProxy{until: time.Now().Add(time.Second)}
+	in, err := New(Options{Plan: holdPodPlan(), Proxy: px, Controller: &fakeController{}, MaxHold: time.Hour, Stall: 100 * time.Millisecond, Quiet: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Start(context.Background())
+	defer in.Stop()
+	k := holdUpdate(t, in)
+	in.Observe(trace.Entry{Type: trace.Step, What: "wait", Phase: "start"})
+	if lifted(in, k, 700*time.Millisecond, func() {}) {
+		t.Fatal("hold lifted while the controller waited for its lock")
+	}
+	if !lifted(in, k, 5*time.Second, func() {}) {
+		t.Fatal("hold still in place 5s after the controller's lock wait ended")
+	}
+}
+
 // TestHiddenDeletionRefusesWrites holds a StatefulSet's deletion from the
 // controller: while it is hidden, the controller's writes about the
 // StatefulSet (to it, or creating objects it owns) are refused with a

@@ -69,3 +69,31 @@ func (l *Locks) noteRead(key trace.Key, rec Record, ok bool, at time.Time) {
 	}
 	l.read[key] = seen{rec: rec, at: at}
 }
+
+// Until returns until when the controller waits for a lock another
+// process holds; zero when it waits for none. A controller waits for a
+// lock when its latest request about it read a record that names a holder
+// and it has not written the lock since (client-go's leader election reads
+// the lock every retry period and writes it only to renew it or to take
+// it over once the record has expired). It waits, at most, until the
+// record expires as the controller counts it — a lease duration after the
+// later of the record's renewal and the controller's first read of it,
+// since the holder's clock is not the controller's — plus one more lease
+// duration for the try that takes the lock over (a retry period is shorter
+// than the lease); the latest of these bounds over its locks. A write
+// ends the wait sooner: it is the evidence that the controller runs.
+func (l *Locks) Until() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var until time.Time
+	for _, s := range l.read {
+		from := s.at
+		if s.rec.Renew.After(from) {
+			from = s.rec.Renew
+		}
+		if u := from.Add(2 * s.rec.Duration); u.After(until) {
+			until = u
+		}
+	}
+	return until
+}

@@ -479,7 +479,8 @@ func (t timedRestarts) Restart(ctx context.Context) error {
 // for the window, or quiet, with the cluster, for the test's quiet bound
 // and nothing under way or due, the window then only the upper bound. Not
 // settled while the plan has killed the controller and it has been silent
-// since (restarting). Events a hold hides on purpose do not count as
+// since (restarting), nor while it waits for a leader-election lock another
+// process holds (proxy.Activity's LockWait: it is not running yet). Events a hold hides on purpose do not count as
 // pending: they stay held until a later event releases them, often one
 // that the workload's next steps cause; nor do the requests the injector
 // holds until then.

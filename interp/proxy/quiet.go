@@ -38,6 +38,10 @@ type Activity struct {
 	// controller's reads and renewals of a leader-election lock, and watch
 	// events that only show a lock renewed (leader.Locks, leader.Beats).
 	Last time.Time
+	// LockWait is until when the controller waits for a leader-election
+	// lock that another process holds (leader.Locks.Until; zero: it waits
+	// for none). It is not running yet, and its silence is not quiet.
+	LockWait time.Time
 }
 
 // activity tracks in-flight requests, held events and the last activity.
@@ -160,6 +164,7 @@ func (t *activity) snapshot() Activity {
 // Activity returns what the proxy is doing now.
 func (p *Proxy) Activity() Activity {
 	a := p.act.snapshot()
+	a.LockWait = p.locks.Until()
 	return a
 }
 
@@ -178,7 +183,8 @@ type Bounds struct {
 // Settled reports whether, at now, a controller whose proxy activity is a,
 // in a cluster that last changed at moved (zero: unknown), has settled. It
 // has if nothing is under way (no request in flight, no watch event
-// arriving or held) and either it has been quiet for b.Window (the
+// arriving or held, no leader-election lock waited for: Activity.LockWait)
+// and either it has been quiet for b.Window (the
 // constant of old, now the upper bound) or the evidence says it is done:
 // quiet for b.Quiet, the cluster unchanged as long, no retry expected
 // (Activity.Retries) and none due later (Activity.RetryAt). What the wire
@@ -187,7 +193,7 @@ type Bounds struct {
 // nothing in between looks settled. The caller leaves out of a what it
 // knows is held on purpose (a hold's events, requests waiting for it).
 func Settled(a Activity, moved, now time.Time, b Bounds) bool {
-	if a.InFlight > 0 || a.Held > 0 || a.Arriving > 0 {
+	if a.InFlight > 0 || a.Held > 0 || a.Arriving > 0 || now.Before(a.LockWait) {
 		return false
 	}
 	idle := now.Sub(a.Last)

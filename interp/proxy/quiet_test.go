@@ -48,7 +48,7 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 }
 
 // TestSettled holds the quiet decision: anything under way keeps a
-// controller busy; quiet for the window settles it whatever else holds;
+// controller busy, and so does a leader-election lock it waits for; quiet for the window settles it whatever else holds;
 // quiet for the quiet bound settles it only with the cluster as quiet, no
 // retry expected and none due; and a zero quiet bound takes no evidence.
 func TestSettled(t *testing.T) {
@@ -77,6 +77,8 @@ func TestSettled(t *testing.T) {
 		{"the window passed, a retry due", Activity{RetryAt: now.Add(time.Minute), Last: ago(3 * time.Second)}, time.Time{}, b, true},
 		{"no quiet bound: the window only", Activity{Last: ago(time.Second)}, time.Time{}, Bounds{Window: 2 * time.Second}, false},
 		{"a bound above the window", Activity{Last: ago(time.Second)}, time.Time{}, Bounds{Quiet: 3 * time.Second, Window: 2 * time.Second}, false},
+		{"waiting for a lock, quiet past the window", Activity{LockWait: now.Add(time.Second), Last: ago(time.Hour)}, ago(time.Hour), b, false},
+		{"a lock wait that ended", Activity{LockWait: ago(time.Millisecond), Last: ago(time.Hour)}, ago(time.Hour), b, true},
 	} {
 		if got := Settled(c.a, c.moved, now, c.b); got != c.want {
 			t.Errorf("%s: settled %v, want %v", c.name, got, c.want)
@@ -140,8 +142,9 @@ func lockConfigMap(holder, renew, rv, data string) string {
 // TestLockHeartbeatsAreNotActivity renews a ConfigMap lock through the
 // proxy, as controller-runtime's older leader election does every two
 // seconds (read it, write it back with only its renewTime moved): neither
-// request moves Last; a write that changes the ConfigMap's data does, and
-// so does one that names a new holder.
+// request moves Last; a write that changes the ConfigMap's data does. A
+// read of the lock held by another process makes the controller wait
+// (LockWait, within twice the record's lease) until it writes the lock.
 func TestLockHeartbeatsAreNotActivity(t *testing.T) {
 	var mu sync.Mutex
 	stored := lockConfigMap("op-a", "2026-12-06T10:00:02Z", "10", "x")
@@ -174,8 +177,14 @@ func TestLockHeartbeatsAreNotActivity(t *testing.T) {
 	if moved(http.MethodGet, "") {
 		t.Error("a read of the lock moved Last")
 	}
+	if w := p.Activity().LockWait; !w.After(time.Now().Add(25*time.Second)) || w.After(time.Now().Add(30*time.Second)) {
+		t.Errorf("after reading a lock op-a holds: waiting until %s from now, want within 30s", time.Until(w))
+	}
 	if !moved(http.MethodPut, lockConfigMap("op-a", "2026-12-06T10:00:06Z", "12", "y")) {
 		t.Error("a change of the ConfigMap's data did not move Last")
+	}
+	if w := p.Activity().LockWait; !w.IsZero() {
+		t.Errorf("waiting for the lock until %s after writing it", w)
 	}
 	if !moved(http.MethodPut, lockConfigMap("op-b", "2026-12-06T10:00:08Z", "13", "y")) {
 		t.Error("a new holder did not move Last")
