@@ -299,7 +299,7 @@ func (in *Injector) stalled(held time.Duration, now time.Time) bool {
 	if !in.waitStep.Load() || a.InFlight-in.Waiting() > 0 || now.Before(a.LockWait) {
 		return false
 	}
-	moved := time.Unix(0, in.moved.Load())
+	moved := in.movedAt(now)
 	if min(now.Sub(a.Last), now.Sub(moved)) >= in.opts.Stall && held >= in.opts.Stall {
 		return true
 	}
@@ -321,9 +321,18 @@ func (in *Injector) settled(a proxy.Activity, now time.Time) bool {
 		return false
 	}
 	a.InFlight, a.Held = 0, 0
-	moved := time.Unix(0, in.moved.Load())
 	// The window is no bound here: the callers have their own.
-	return proxy.Settled(a, moved, now, proxy.Bounds{Quiet: q, Window: math.MaxInt64})
+	return proxy.Settled(a, in.movedAt(now), now, proxy.Bounds{Quiet: q, Window: math.MaxInt64})
+}
+
+// movedAt is when the cluster last changed, as of now: now while it has
+// work scheduled (Options.Pending), else the latest change of the history,
+// heartbeats aside.
+func (in *Injector) movedAt(now time.Time) time.Time {
+	if in.opts.Pending != nil && in.opts.Pending() {
+		return now
+	}
+	return time.Unix(0, in.moved.Load())
 }
 
 // Finish ends the fault when the workload is over, so that the run is

@@ -66,6 +66,11 @@ type Options struct {
 	// for Quiet, no watch event arriving, no retry the controller was told
 	// to make outstanding (proxy.Settled). 0: only Stall counts.
 	Quiet time.Duration
+	// Pending reports whether the cluster has work of its own scheduled
+	// that its objects do not show yet (a simulated pod in its termination
+	// grace): the cluster is still moving, and no hold is lifted for
+	// stillness meanwhile. Nil: never.
+	Pending func() bool
 }
 
 // Injector carries out one plan. Install its Hooks on the proxy, feed it

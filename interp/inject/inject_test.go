@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -345,6 +346,30 @@ func TestHoldWhileWaitingForLock(t *testing.T) {
 	}
 	if !lifted(in, k, 5*time.Second, func() {}) {
 		t.Fatal("hold still in place 5s after the controller's lock wait ended")
+	}
+}
+
+// TestHoldWhileClusterPending keeps a stalled hold in place while the
+// cluster has work of its own scheduled (Options.Pending: a pod in its
+// termination grace), and lifts it once the cluster is done.
+func TestHoldWhileClusterPending(t *testing.T) {
+	var busy atomic.Bool
+	busy.Store(true)
+	in, err := New(Options{Plan: holdPodPlan(), Proxy: &stillProxy{}, Controller: &fakeController{}, MaxHold: time.Hour,
+		Stall: 100 * time.Millisecond, Quiet: 50 * time.Millisecond, Pending: busy.Load})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Start(context.Background())
+	defer in.Stop()
+	k := holdUpdate(t, in)
+	in.Observe(trace.Entry{Type: trace.Step, What: "wait", Phase: "start"})
+	if lifted(in, k, 500*time.Millisecond, func() {}) {
+		t.Fatal("hold lifted while the cluster had work scheduled")
+	}
+	busy.Store(false)
+	if !lifted(in, k, 5*time.Second, func() {}) {
+		t.Fatal("hold still in place 5s after the cluster's work was done")
 	}
 }
 

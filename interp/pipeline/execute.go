@@ -381,7 +381,7 @@ func (s *session) startController(ctx context.Context, kubeconfig string, admin 
 	if s.r.Plan != nil {
 		window, _ := s.r.Test.SettleBounds()
 		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: timedRestarts{s.runner, s.clock}, Masks: s.r.Masks,
-			Stall: window, Quiet: quietBound(s.r.Test), Sink: s.sink, Errors: s.onInjectError})
+			Stall: window, Quiet: quietBound(s.r.Test), Sink: s.sink, Errors: s.onInjectError, Pending: s.pending})
 		if err != nil {
 			return err
 		}
@@ -510,7 +510,32 @@ func (s *session) settled(now time.Time, b proxy.Bounds) bool {
 			a.Held = 0
 		}
 	}
-	return proxy.Settled(a, time.Unix(0, s.moved.Load()), now, b)
+	return proxy.Settled(a, s.movedAt(now), now, b)
+}
+
+// pender is a backend that knows whether it has work of its own scheduled
+// that its objects do not show yet (the embedded cluster's node
+// simulator: a pod in its termination grace).
+type pender interface{ Pending() bool }
+
+// pending reports whether the backend has work scheduled (pender); false
+// with no backend.
+func (s *session) pending() bool {
+	if s.w == nil {
+		return false
+	}
+	p, ok := s.w.Backend.(pender)
+	return ok && p.Pending()
+}
+
+// movedAt is when the cluster last changed, as of now: now while the
+// backend has work scheduled, else the latest change of the history,
+// heartbeats aside.
+func (s *session) movedAt(now time.Time) time.Time {
+	if s.pending() {
+		return now
+	}
+	return time.Unix(0, s.moved.Load())
 }
 
 // quietBound is test t's quiet bound (ir.DefaultQuiet unless it sets
