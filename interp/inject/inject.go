@@ -187,7 +187,7 @@ func (in *Injector) Observe(e trace.Entry) {
 		// a hold is not lifted early for it.
 		in.waitStep.Store(e.What == "wait" && e.Phase == "start" && e.Message != trace.ElseContinue)
 	case trace.History:
-		if !in.beats.History(e) {
+		if !in.beats.Entry(e) {
 			in.moved.Store(time.Now().UnixNano())
 		}
 		in.observe(&e, nil)

@@ -43,11 +43,12 @@ func (b *Beats) forget(key trace.Key) {
 	b.mu.Unlock()
 }
 
-// History reports whether history entry e is a heartbeat: a change of a
-// lock object that only renews its record (Beat). Every other entry, and
-// every entry of another type, is not.
-func (b *Beats) History(e trace.Entry) bool {
-	if e.Type != trace.History || e.Key == nil {
+// Entry reports whether e, a history entry or a watch event delivered to
+// the controller, is a heartbeat: a change of a lock object that only
+// renews its record (Beat). Every other entry, and every entry of another
+// type, is not. Show a Beats one stream: the history, or the deliveries.
+func (b *Beats) Entry(e trace.Entry) bool {
+	if (e.Type != trace.History && e.Type != trace.Delivery) || e.Key == nil {
 		return false
 	}
 	if e.Event == "DELETED" {

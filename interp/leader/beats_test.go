@@ -85,7 +85,7 @@ func TestBeatsHistory(t *testing.T) {
 		{entry("ADDED", annotated("ConfigMap", "op-a", "2026-12-06T10:00:08Z", "15", "x")), false},
 		{trace.Entry{Type: trace.Request, Key: key, Verb: "update", Body: annotated("ConfigMap", "op-a", "2026-12-06T10:00:10Z", "16", "x")}, false},
 	} {
-		if got := b.History(c.e); got != c.want {
+		if got := b.Entry(c.e); got != c.want {
 			t.Errorf("entry %d (%s): heartbeat %v, want %v", i, c.e.Event, got, c.want)
 		}
 	}

@@ -238,7 +238,7 @@ func (s *session) sink(e trace.Entry) {
 	}
 	s.clock.observe(&e)
 	e.Seq = seq
-	if e.Type == trace.History && !s.beats.History(e) {
+	if e.Type == trace.History && !s.beats.Entry(e) {
 		s.moved.Store(time.Now().UnixNano())
 	}
 	s.observe(e)
