@@ -156,7 +156,8 @@ func (n *node) deadline() (time.Time, bool) {
 }
 
 // touch tells the armed quiet leaves of a tree about the controller's
-// activity: a request it made (answered now) or an event delivered to it.
+// activity: a request it made (answered now) or an event delivered to it
+// (the engine leaves out heartbeats: Engine.heartbeat).
 // A write that failed (a 409 on a stale status update, say) leaves the
 // controller quiet but not done: it has not acted on what it saw yet and
 // will try again, so the leaf waits for a write that succeeds (or for the
