@@ -231,6 +231,7 @@ func (e *Engine) poll(now time.Time, o *obs, seq int64, out *[]Fired) {
 	if e.cur >= len(e.plan.Actions) || e.root == nil {
 		return
 	}
+	e.root.waitLock(e.locks.Until())
 	if e.root.step(now, o) {
 		if o == nil {
 			seq = 0
