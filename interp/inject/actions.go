@@ -299,15 +299,16 @@ func (in *Injector) expireHolds() {
 // stalled reports whether a hold in place for held has stalled at now:
 // the workload waits (for the held state itself, it may be), no request
 // of the controller's is under way (but those held until a hold ends),
-// and either neither the controller nor the cluster has done anything
+// the controller waits for no leader-election lock (proxy.Activity's
+// LockWait: it is not running yet), and either neither the controller nor the cluster has done anything
 // for Stall, or the evidence says they are done (settled) and the hold
 // has lasted Quiet.
 func (in *Injector) stalled(held time.Duration, now time.Time) bool {
 	a := in.opts.Proxy.Activity()
-	if !in.waitStep.Load() || a.InFlight-in.Waiting() > 0 {
+	if !in.waitStep.Load() || a.InFlight-in.Waiting() > 0 || now.Before(a.LockWait) {
 		return false
 	}
-	moved := time.Unix(0, in.moved.Load())
+	moved := in.movedAt(now)
 	if min(now.Sub(a.Last), now.Sub(moved)) >= in.opts.Stall && held >= in.opts.Stall {
 		return true
 	}
@@ -329,9 +330,18 @@ func (in *Injector) settled(a proxy.Activity, now time.Time) bool {
 		return false
 	}
 	a.InFlight, a.Held = 0, 0
-	moved := time.Unix(0, in.moved.Load())
 	// The window is no bound here: the callers have their own.
-	return proxy.Settled(a, moved, now, proxy.Bounds{Quiet: q, Window: math.MaxInt64})
+	return proxy.Settled(a, in.movedAt(now), now, proxy.Bounds{Quiet: q, Window: math.MaxInt64})
+}
+
+// movedAt is when the cluster last changed, as of now: now while it has
+// work scheduled (Options.Pending), else the latest change of the history,
+// heartbeats aside.
+func (in *Injector) movedAt(now time.Time) time.Time {
+	if in.opts.Pending != nil && in.opts.Pending() {
+		return now
+	}
+	return time.Unix(0, in.moved.Load())
 }
 
 // Finish ends the fault when the workload is over, so that the run is

@@ -5,7 +5,9 @@
 // restart; holding watch events (up to a bound) and delivering only the
 // newest — and records every action that fired. It also tells the run
 // whether the controller it killed is still restarting (Restarting), so
-// that its silence is not taken for quiet. A hold that has stalled while
+// that its silence is not taken for quiet (nor is the silence of a
+// controller that waits for a leader-election lock: the proxy's
+// Activity.LockWait). A hold that has stalled while
 // the workload waits is lifted early: after Stall of stillness, or after
 // the Quiet bound once the proxy's evidence says the controller and the
 // cluster are done (proxy.Settled).

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sievetool/sieve/interp/leader"
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/planfile"
@@ -54,7 +55,7 @@ type Options struct {
 	// workload waits for a condition and both the controller and the
 	// cluster have been still for as long: no request of the controller's
 	// in flight (but those the hold makes wait), no request or event
-	// through the proxy, no change in the cluster but lease renewals.
+	// through the proxy, no change in the cluster but heartbeats (leader.Beats).
 	// Nothing will then bring the cancelling event: the controller, and
 	// the workload with it, waits for the held state itself. A run passes
 	// its test's settle window; default ir.DefaultSettle. It is the upper
@@ -65,6 +66,11 @@ type Options struct {
 	// for Quiet, no watch event arriving, no retry the controller was told
 	// to make outstanding (proxy.Settled). 0: only Stall counts.
 	Quiet time.Duration
+	// Pending reports whether the cluster has work of its own scheduled
+	// that its objects do not show yet (a simulated pod in its termination
+	// grace): the cluster is still moving, and no hold is lifted for
+	// stillness meanwhile. Nil: never.
+	Pending func() bool
 }
 
 // Injector carries out one plan. Install its Hooks on the proxy, feed it
@@ -87,7 +93,8 @@ type Injector struct {
 	verdicts map[string]proxy.Verdict      // per event, so every stream agrees
 	revs     []seenRev                     // deliveries, for stale-on revisions
 	waiting  atomic.Int32                  // requests held until a hold ends
-	moved    atomic.Int64                  // when the cluster last changed (Unix ns), leases aside
+	moved    atomic.Int64                  // when the cluster last changed (Unix ns), heartbeats aside
+	beats    leader.Beats                  // tells the history's heartbeats from its progress
 	waitStep atomic.Bool                   // the workload is in a wait step
 	killedAt atomic.Int64                  // when the plan last killed the controller (Unix ns)
 	heardAt  atomic.Int64                  // when the latest request of the controller arrived (Unix ns)
@@ -180,7 +187,7 @@ func (in *Injector) Observe(e trace.Entry) {
 		// a hold is not lifted early for it.
 		in.waitStep.Store(e.What == "wait" && e.Phase == "start" && e.Message != trace.ElseContinue)
 	case trace.History:
-		if e.Key == nil || e.Key.Kind != "lease" { // leases are heartbeats, not progress
+		if !in.beats.Entry(e) {
 			in.moved.Store(time.Now().UnixNano())
 		}
 		in.observe(&e, nil)

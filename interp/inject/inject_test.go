@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -295,7 +297,14 @@ func TestStalledHoldIsLifted(t *testing.T) {
 	if !in.held(k) {
 		t.Fatal("hold lifted while the cluster was changing")
 	}
-	if !lifted(in, k, 5*time.Second, func() { change("lease") }) {
+	renewals := 0
+	renew := func() {
+		renewals++
+		renewed := time.Date(2026, 12, 6, 10, 0, renewals, 0, time.UTC).Format(time.RFC3339Nano)
+		lease := fmt.Sprintf(`{"metadata":{"name":"op-lock","namespace":"default","resourceVersion":"%d"},"spec":{"holderIdentity":"op-a","leaseDurationSeconds":15,"renewTime":%q}}`, renewals, renewed)
+		in.Observe(trace.Entry{Type: trace.History, Key: &trace.Key{Kind: "lease", Namespace: "default", Name: "op-lock"}, Event: "MODIFIED", Object: []byte(lease)})
+	}
+	if !lifted(in, k, 5*time.Second, renew) {
 		t.Fatal("still holding after 5s of lease renewals only, with a Stall of 300ms")
 	}
 	in.Stop()
@@ -304,6 +313,63 @@ func TestStalledHoldIsLifted(t *testing.T) {
 	last := faults[len(faults)-1]
 	if px.released != 1 || last.What != "release" || !strings.Contains(last.Message, "nothing moved") {
 		t.Errorf("released %d times, last fault %+v", px.released, last)
+	}
+}
+
+// lockedProxy is a proxy through which nothing has passed for an hour,
+// whose controller waits for a leader-election lock until until.
+type lockedProxy struct {
+	fakeProxy
+	until time.Time
+}
+
+func (p *lockedProxy) Activity() proxy.Activity {
+	return proxy.Activity{Last: time.Now().Add(-time.Hour), LockWait: p.until}
+}
+
+// TestHoldWhileWaitingForLock keeps a hold in place while the workload
+// waits and everything is still, as long as the controller waits for a
+// leader-election lock (it is not running yet: nothing of what it would
+// do has been seen), and lifts it once the wait is over.
+func TestHoldWhileWaitingForLock(t *testing.T) {
+	px := &lockedProxy{until: time.Now().Add(time.Second)}
+	in, err := New(Options{Plan: holdPodPlan(), Proxy: px, Controller: &fakeController{}, MaxHold: time.Hour, Stall: 100 * time.Millisecond, Quiet: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Start(context.Background())
+	defer in.Stop()
+	k := holdUpdate(t, in)
+	in.Observe(trace.Entry{Type: trace.Step, What: "wait", Phase: "start"})
+	if lifted(in, k, 700*time.Millisecond, func() {}) {
+		t.Fatal("hold lifted while the controller waited for its lock")
+	}
+	if !lifted(in, k, 5*time.Second, func() {}) {
+		t.Fatal("hold still in place 5s after the controller's lock wait ended")
+	}
+}
+
+// TestHoldWhileClusterPending keeps a stalled hold in place while the
+// cluster has work of its own scheduled (Options.Pending: a pod in its
+// termination grace), and lifts it once the cluster is done.
+func TestHoldWhileClusterPending(t *testing.T) {
+	var busy atomic.Bool
+	busy.Store(true)
+	in, err := New(Options{Plan: holdPodPlan(), Proxy: &stillProxy{}, Controller: &fakeController{}, MaxHold: time.Hour,
+		Stall: 100 * time.Millisecond, Quiet: 50 * time.Millisecond, Pending: busy.Load})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Start(context.Background())
+	defer in.Stop()
+	k := holdUpdate(t, in)
+	in.Observe(trace.Entry{Type: trace.Step, What: "wait", Phase: "start"})
+	if lifted(in, k, 500*time.Millisecond, func() {}) {
+		t.Fatal("hold lifted while the cluster had work scheduled")
+	}
+	busy.Store(false)
+	if !lifted(in, k, 5*time.Second, func() {}) {
+		t.Fatal("hold still in place 5s after the cluster's work was done")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sievetool/sieve/interp/leader"
 	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/proxy"
@@ -214,15 +215,17 @@ func (s *session) waitConverged(ctx context.Context, c *oracle.Convergence, star
 // recheckBound is how long a plan run rechecks the objects that differ
 // after the controller listed again: twice the longest burst of the
 // controller's activity in the reference runs refs (the events delivered
-// to it and its writes, leader-election leases aside, none window or more
-// after the one before), plus window, and at least minRecheck.
+// to it and its writes, heartbeats aside, none window or more after the
+// one before), plus window, and at least minRecheck.
 func recheckBound(refs []*trace.Trace, window time.Duration) time.Duration {
 	longest := time.Duration(0)
 	for _, t := range refs {
 		var first, last time.Time
+		var beats leader.Beats
+		var locks leader.Locks
 		for i := range t.Entries {
 			e := &t.Entries[i]
-			if !burstEntry(e) {
+			if locks.Request(e) || beats.Entry(*e) || !burstEntry(e) {
 				continue
 			}
 			if first.IsZero() || e.Time.Sub(last) >= window {
@@ -239,12 +242,10 @@ func recheckBound(refs []*trace.Trace, window time.Duration) time.Duration {
 const minRecheck = 2 * time.Second
 
 // burstEntry reports whether e is the controller's activity as recheckBound
-// counts it: an event delivered to it, or a write of an object other than
-// a lease (a leader renewing its lease every few seconds is no burst).
+// counts it, heartbeats aside (a leader renewing its lock every few
+// seconds is no burst; the caller tells them): an event delivered to it,
+// or a write.
 func burstEntry(e *trace.Entry) bool {
-	if e.Key != nil && e.Key.Kind == "lease" {
-		return false
-	}
 	return e.Type == trace.Delivery || e.Type == trace.Request && observe.IsWrite(e.Verb)
 }
 

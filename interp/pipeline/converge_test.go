@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,8 +120,8 @@ func TestWaitConvergedControllerGone(t *testing.T) {
 
 // TestRecheckBound learns the recheck after a relist from the reference
 // runs: twice the controller's longest burst of deliveries and writes
-// (split where it was quiet for the window; reads and lease renewals do
-// not count) plus the window, and at least minRecheck.
+// (split where it was quiet for the window; reads, and renewals of a
+// Lease or a ConfigMap lock, do not count) plus the window, and at least minRecheck.
 func TestRecheckBound(t *testing.T) {
 	t0 := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	at := func(ms int, typ trace.Type, verb, kind string) trace.Entry {
@@ -133,11 +134,24 @@ func TestRecheckBound(t *testing.T) {
 		at(4000, trace.Delivery, "", "configmap"),      // quiet for 2.5s: a new one
 		at(4300, trace.Request, "update", "configmap"),
 	}}
+	lock := func(ms int, verb, kind string) trace.Entry {
+		e := at(ms, trace.Request, verb, kind)
+		rec := fmt.Sprintf(`{"holderIdentity":"op-a","leaseDurationSeconds":15,"renewTime":%q}`, e.Time.Format(time.RFC3339Nano))
+		e.Code, e.Response = 200, []byte(`{"metadata":{"name":"x","namespace":"default"},"spec":`+rec+`}`)
+		if kind == "configmap" {
+			ann, _ := json.Marshal(map[string]string{"control-plane.alpha.kubernetes.io/leader": rec})
+			e.Response = []byte(`{"metadata":{"name":"x","namespace":"default","annotations":` + string(ann) + `}}`)
+		}
+		return e
+	}
 	leases := &trace.Trace{Entries: []trace.Entry{
-		at(0, trace.Request, "update", "lease"),
-		at(1900, trace.Request, "update", "lease"),
-		at(3800, trace.Request, "get", "configmap"),
-		at(5700, trace.Request, "update", "lease"),
+		lock(0, "get", "lease"),
+		lock(10, "update", "lease"),
+		lock(1900, "update", "lease"),
+		lock(3800, "get", "configmap"),
+		lock(3810, "update", "configmap"),
+		lock(5700, "update", "lease"),
+		lock(5710, "update", "configmap"),
 	}}
 	for _, tc := range []struct {
 		name string

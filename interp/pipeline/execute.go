@@ -22,6 +22,7 @@ import (
 	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/inject"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
+	"github.com/sievetool/sieve/interp/leader"
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/planfile"
@@ -215,8 +216,10 @@ type session struct {
 	errs      []error
 	unhealthy error
 	closers   []func()
-	// moved is when the cluster last changed (Unix ns), leases aside.
+	// moved is when the cluster last changed (Unix ns), heartbeats aside
+	// (beats).
 	moved atomic.Int64
+	beats leader.Beats
 
 	// tracePath is the trace's file; conv follows the objects that
 	// differ from the reference while the run waits for convergence, and
@@ -243,7 +246,7 @@ func (s *session) sink(e trace.Entry) {
 	}
 	s.clock.observe(&e)
 	e.Seq = seq
-	if e.Type == trace.History && (e.Key == nil || e.Key.Kind != "lease") { // leases are heartbeats, not progress
+	if e.Type == trace.History && !s.beats.Entry(e) {
 		s.moved.Store(time.Now().UnixNano())
 	}
 	s.observe(e)
@@ -387,7 +390,7 @@ func (s *session) startController(ctx context.Context, kubeconfig string, admin 
 	if s.r.Plan != nil {
 		window, _ := s.r.Test.SettleBounds()
 		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: timedRestarts{s.runner, s.clock}, Masks: s.r.Masks,
-			Stall: window, Quiet: quietBound(s.r.Test), Sink: s.sink, Errors: s.onInjectError})
+			Stall: window, Quiet: quietBound(s.r.Test), Sink: s.sink, Errors: s.onInjectError, Pending: s.pending})
 		if err != nil {
 			return err
 		}
@@ -485,7 +488,8 @@ func (t timedRestarts) Restart(ctx context.Context) error {
 // for the window, or quiet, with the cluster, for the test's quiet bound
 // and nothing under way or due, the window then only the upper bound. Not
 // settled while the plan has killed the controller and it has been silent
-// since (restarting). Events a hold hides on purpose do not count as
+// since (restarting), nor while it waits for a leader-election lock another
+// process holds (proxy.Activity's LockWait: it is not running yet). Events a hold hides on purpose do not count as
 // pending: they stay held until a later event releases them, often one
 // that the workload's next steps cause; nor do the requests the injector
 // holds until then.
@@ -515,7 +519,32 @@ func (s *session) settled(now time.Time, b proxy.Bounds) bool {
 			a.Held = 0
 		}
 	}
-	return proxy.Settled(a, time.Unix(0, s.moved.Load()), now, b)
+	return proxy.Settled(a, s.movedAt(now), now, b)
+}
+
+// pender is a backend that knows whether it has work of its own scheduled
+// that its objects do not show yet (the embedded cluster's node
+// simulator: a pod in its termination grace).
+type pender interface{ Pending() bool }
+
+// pending reports whether the backend has work scheduled (pender); false
+// with no backend.
+func (s *session) pending() bool {
+	if s.w == nil {
+		return false
+	}
+	p, ok := s.w.Backend.(pender)
+	return ok && p.Pending()
+}
+
+// movedAt is when the cluster last changed, as of now: now while the
+// backend has work scheduled, else the latest change of the history,
+// heartbeats aside.
+func (s *session) movedAt(now time.Time) time.Time {
+	if s.pending() {
+		return now
+	}
+	return time.Unix(0, s.moved.Load())
 }
 
 // quietBound is test t's quiet bound (ir.DefaultQuiet unless it sets

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -57,5 +58,52 @@ func TestSettleBoundsFromTest(t *testing.T) {
 		if took := time.Since(start); took < tc.want || took >= ir.DefaultSettle {
 			t.Errorf("%s: the run settled in %s, want %s (the test's), well short of the defaults", tc.name, took, tc.want)
 		}
+	}
+}
+
+// busyBackend is a backend whose own simulation has work scheduled while
+// busy holds (pender).
+type busyBackend struct {
+	idle
+	busy *atomic.Bool
+}
+
+func (b busyBackend) Pending() bool { return b.busy.Load() }
+
+// TestSettleWaitsForPendingBackend: a controller and a cluster quiet for
+// the quiet bound have not settled while the backend has work scheduled
+// that its objects do not show (a pod in its termination grace), and have
+// once it is done.
+func TestSettleWaitsForPendingBackend(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer upstream.Close()
+	px, err := proxy.Start(proxy.Options{Upstream: &rest.Config{Host: upstream.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer px.Close()
+	client, err := rest.HTTPClientFor(&rest.Config{Host: px.URL(), BearerToken: px.Token(), TLSClientConfig: rest.TLSClientConfig{CAData: px.CA()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.Get(px.URL() + "/api/v1/namespaces/default/configmaps/x") // the controller's last request
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for end := time.Now().Add(5 * time.Second); px.Activity().InFlight > 0 && time.Now().Before(end); {
+		time.Sleep(time.Millisecond) // the proxy counts the answer just after the controller has it
+	}
+	var busy atomic.Bool
+	busy.Store(true)
+	s := &session{px: px, w: &Worker{Backend: busyBackend{busy: &busy}}}
+	b := proxy.Bounds{Quiet: 100 * time.Millisecond, Window: time.Hour}
+	later := time.Now().Add(time.Minute) // quiet for a minute, by then
+	if s.settled(later, b) {
+		t.Error("settled while the backend had work scheduled")
+	}
+	busy.Store(false)
+	if !s.settled(later, b) {
+		t.Error("not settled, quiet for a minute with nothing scheduled")
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/sievetool/sieve/interp/leader"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -63,10 +64,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		return
 	}
 	c := call{sig: trace.Call(r.Verb, r.Key, r.Subresource), obj: r.Key.String()}
-	p.act.beginRequest(c)
+	p.act.beginRequest(c, !leader.Lockable(r.Key.Kind))
 	sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
-	defer func() { p.act.endRequest(c, sw.code, retryAfter(sw.Header().Get("Retry-After"))) }()
-	p.serveOnce(sw, hr, r)
+	beat := false
+	defer func() { p.act.endRequest(c, sw.code, retryAfter(sw.Header().Get("Retry-After")), beat) }()
+	beat = p.serveOnce(sw, hr, r)
 }
 
 // statusWriter remembers the status code of the answer it writes.
@@ -173,17 +175,18 @@ func objectKind(body []byte, apiVersion string) string {
 }
 
 // serveOnce forwards a request that is not a watch, buffering the answer so
-// the After hook runs before the controller sees it.
-func (p *Proxy) serveOnce(w http.ResponseWriter, hr *http.Request, r *Request) {
+// the After hook runs before the controller sees it. It reports whether the
+// request was a heartbeat (recordRequest).
+func (p *Proxy) serveOnce(w http.ResponseWriter, hr *http.Request, r *Request) bool {
 	ctx := hr.Context()
 	if !p.runHook(w, p.before(ctx, r)) {
-		return
+		return false
 	}
 	resp, hdr := p.fetch(ctx, r)
 	if err := p.after(ctx, r, resp); err != nil {
 		p.recordRequest(r, resp, nil) // done upstream, never answered
 		p.runHook(w, err)
-		return
+		return false
 	}
 	if resp.Err != nil {
 		writeStatus(w, http.StatusBadGateway, "InternalError", "sieve proxy: upstream: "+resp.Err.Error())
@@ -198,7 +201,7 @@ func (p *Proxy) serveOnce(w http.ResponseWriter, hr *http.Request, r *Request) {
 		}
 	}
 	done := time.Now()
-	p.recordRequest(r, resp, &done)
+	return p.recordRequest(r, resp, &done)
 }
 
 func (p *Proxy) before(ctx context.Context, r *Request) error {
@@ -347,11 +350,13 @@ func copyHeader(dst, src http.Header) {
 	}
 }
 
-// recordRequest writes the request's trace entry. Requests outside the
-// resource API (discovery, /version) are not recorded.
-func (p *Proxy) recordRequest(r *Request, resp *Response, done *time.Time) {
+// recordRequest writes the request's trace entry, and shows it to the
+// controller's leader-election locks (leader.Locks), reporting whether it
+// was a heartbeat. Requests outside the resource API (discovery,
+// /version) are not recorded.
+func (p *Proxy) recordRequest(r *Request, resp *Response, done *time.Time) bool {
 	if !r.IsResource() {
-		return
+		return false
 	}
 	p.decode(r)
 	resp.decode()
@@ -366,5 +371,7 @@ func (p *Proxy) recordRequest(r *Request, resp *Response, done *time.Time) {
 	if r.Verb != "list" && r.Verb != "watch" && json.Valid(resp.Body) {
 		e.Response = resp.Body
 	}
+	beat := p.locks.Request(&e)
 	p.record(e)
+	return beat
 }

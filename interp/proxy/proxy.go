@@ -15,6 +15,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
+	"github.com/sievetool/sieve/interp/leader"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -87,6 +88,8 @@ type Proxy struct {
 	ln       net.Listener
 	nextID   atomic.Int64
 	act      activity
+	locks    leader.Locks // the controller's leader-election locks, from its requests
+	beats    leader.Beats // heartbeats among the watch events
 	streams  streams
 	stale    staleViews
 	sinkErr  atomic.Pointer[error]

@@ -34,8 +34,14 @@ type Activity struct {
 	// last delivered. A request that repeats one that failed, and fails
 	// again, is not activity: a controller that only retries a write the
 	// API server refuses (a 409 every second or two) makes no progress,
-	// and waiting for it to stop would never end.
+	// and waiting for it to stop would never end. Nor are heartbeats: the
+	// controller's reads and renewals of a leader-election lock, and watch
+	// events that only show a lock renewed (leader.Locks, leader.Beats).
 	Last time.Time
+	// LockWait is until when the controller waits for a leader-election
+	// lock that another process holds (leader.Locks.Until; zero: it waits
+	// for none). It is not running yet, and its silence is not quiet.
+	LockWait time.Time
 }
 
 // activity tracks in-flight requests, held events and the last activity.
@@ -69,23 +75,25 @@ func (t *activity) add(inflight, held, watches int) {
 	t.mu.Unlock()
 }
 
-// beginRequest counts a request in flight; it is activity unless it
-// repeats a request that failed (it may be a retry).
-func (t *activity) beginRequest(c call) {
+// beginRequest counts a request in flight; its arrival is activity
+// unless it repeats a request that failed (it may be a retry) or touch is
+// false (a request about a lock, which its answer may show a heartbeat).
+func (t *activity) beginRequest(c call, touch bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.a.InFlight++
 	delete(t.expect, c.obj) // the retry came
-	if !t.failed[c.sig] {
+	if touch && !t.failed[c.sig] {
 		t.a.Last = time.Now()
 	}
 }
 
 // endRequest counts a request answered with code: activity, unless it
-// repeated a request that failed and failed again. An answer that
+// repeated a request that failed and failed again, or is a heartbeat
+// (beat: a read or a renewal of a leader-election lock). An answer that
 // announces a retry (retries) is expected to be followed by one, after
 // after if the answer said so (its Retry-After).
-func (t *activity) endRequest(c call, code int, after time.Duration) {
+func (t *activity) endRequest(c call, code int, after time.Duration, beat bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.a.InFlight--
@@ -95,7 +103,9 @@ func (t *activity) endRequest(c call, code int, after time.Duration) {
 	if !ok && t.failed[sig] {
 		return // a retry that failed again: no progress
 	}
-	t.a.Last = time.Now()
+	if !beat {
+		t.a.Last = time.Now()
+	}
 	switch {
 	case ok:
 		delete(t.failed, sig)
@@ -133,11 +143,13 @@ func retries(code int) bool {
 }
 
 // arrive counts a watch event read from the API server (n 1) or passed on
-// (n -1).
-func (t *activity) arrive(n int) {
+// (n -1); it is activity unless it is a heartbeat (beat).
+func (t *activity) arrive(n int, beat bool) {
 	t.mu.Lock()
 	t.a.Arriving += n
-	t.a.Last = time.Now()
+	if !beat {
+		t.a.Last = time.Now()
+	}
 	t.mu.Unlock()
 }
 
@@ -150,7 +162,11 @@ func (t *activity) snapshot() Activity {
 }
 
 // Activity returns what the proxy is doing now.
-func (p *Proxy) Activity() Activity { return p.act.snapshot() }
+func (p *Proxy) Activity() Activity {
+	a := p.act.snapshot()
+	a.LockWait = p.locks.Until()
+	return a
+}
 
 // Bounds say how long a controller must have been quiet to count as
 // settled. The zero value takes no evidence and needs no quiet time.
@@ -167,7 +183,8 @@ type Bounds struct {
 // Settled reports whether, at now, a controller whose proxy activity is a,
 // in a cluster that last changed at moved (zero: unknown), has settled. It
 // has if nothing is under way (no request in flight, no watch event
-// arriving or held) and either it has been quiet for b.Window (the
+// arriving or held, no leader-election lock waited for: Activity.LockWait)
+// and either it has been quiet for b.Window (the
 // constant of old, now the upper bound) or the evidence says it is done:
 // quiet for b.Quiet, the cluster unchanged as long, no retry expected
 // (Activity.Retries) and none due later (Activity.RetryAt). What the wire
@@ -176,7 +193,7 @@ type Bounds struct {
 // nothing in between looks settled. The caller leaves out of a what it
 // knows is held on purpose (a hold's events, requests waiting for it).
 func Settled(a Activity, moved, now time.Time, b Bounds) bool {
-	if a.InFlight > 0 || a.Held > 0 || a.Arriving > 0 {
+	if a.InFlight > 0 || a.Held > 0 || a.Arriving > 0 || now.Before(a.LockWait) {
 		return false
 	}
 	idle := now.Sub(a.Last)
@@ -191,7 +208,7 @@ func Settled(a Activity, moved, now time.Time, b Bounds) bool {
 // now-window (retries of failed requests that fail again are no activity;
 // see Activity.Last).
 func (p *Proxy) Quiet(window time.Duration) bool {
-	return Settled(p.act.snapshot(), time.Time{}, time.Now(), Bounds{Window: window})
+	return Settled(p.Activity(), time.Time{}, time.Now(), Bounds{Window: window})
 }
 
 // WaitQuiet blocks until Quiet(window) holds or ctx is done. Events held by

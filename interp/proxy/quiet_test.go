@@ -1,6 +1,11 @@
 package proxy
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
 	"testing"
 	"time"
 )
@@ -18,7 +23,7 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 		do()
 		return a.snapshot().Last.After(before)
 	}
-	req := func(code int) func() { return func() { a.beginRequest(sig); a.endRequest(sig, code, 0) } }
+	req := func(code int) func() { return func() { a.beginRequest(sig, true); a.endRequest(sig, code, 0, false) } }
 	if !moved(req(409)) {
 		t.Error("a first failed write is activity")
 	}
@@ -28,7 +33,7 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 		}
 	}
 	get := call{sig: "get datastore/default/ds ", obj: "datastore/default/ds"}
-	if !moved(func() { a.beginRequest(get); a.endRequest(get, 200, 0) }) {
+	if !moved(func() { a.beginRequest(get, true); a.endRequest(get, 200, 0, false) }) {
 		t.Error("another request is activity")
 	}
 	if !moved(req(200)) {
@@ -43,7 +48,7 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 }
 
 // TestSettled holds the quiet decision: anything under way keeps a
-// controller busy; quiet for the window settles it whatever else holds;
+// controller busy, and so does a leader-election lock it waits for; quiet for the window settles it whatever else holds;
 // quiet for the quiet bound settles it only with the cluster as quiet, no
 // retry expected and none due; and a zero quiet bound takes no evidence.
 func TestSettled(t *testing.T) {
@@ -72,6 +77,8 @@ func TestSettled(t *testing.T) {
 		{"the window passed, a retry due", Activity{RetryAt: now.Add(time.Minute), Last: ago(3 * time.Second)}, time.Time{}, b, true},
 		{"no quiet bound: the window only", Activity{Last: ago(time.Second)}, time.Time{}, Bounds{Window: 2 * time.Second}, false},
 		{"a bound above the window", Activity{Last: ago(time.Second)}, time.Time{}, Bounds{Quiet: 3 * time.Second, Window: 2 * time.Second}, false},
+		{"waiting for a lock, quiet past the window", Activity{LockWait: now.Add(time.Second), Last: ago(time.Hour)}, ago(time.Hour), b, false},
+		{"a lock wait that ended", Activity{LockWait: ago(time.Millisecond), Last: ago(time.Hour)}, ago(time.Hour), b, true},
 	} {
 		if got := Settled(c.a, c.moved, now, c.b); got != c.want {
 			t.Errorf("%s: settled %v, want %v", c.name, got, c.want)
@@ -88,8 +95,8 @@ func TestRetriesExpected(t *testing.T) {
 	var a activity
 	req := func(verb, obj string, code int, after time.Duration) {
 		c := call{sig: verb + " " + obj + " ", obj: obj}
-		a.beginRequest(c)
-		a.endRequest(c, code, after)
+		a.beginRequest(c, true)
+		a.endRequest(c, code, after, false)
 	}
 	want := func(what string, n int) {
 		t.Helper()
@@ -102,9 +109,9 @@ func TestRetriesExpected(t *testing.T) {
 	req("update", "datastore/default/ds", 409, 0)
 	req("get", "datastore/default/other", 200, 0)
 	want("after a conflict and a request about another object", 1)
-	a.beginRequest(call{sig: "patch datastore/default/ds ", obj: "datastore/default/ds"})
+	a.beginRequest(call{sig: "patch datastore/default/ds ", obj: "datastore/default/ds"}, true)
 	want("the retry came, as a patch", 0)
-	a.endRequest(call{sig: "patch datastore/default/ds ", obj: "datastore/default/ds"}, 200, 0)
+	a.endRequest(call{sig: "patch datastore/default/ds ", obj: "datastore/default/ds"}, 200, 0, false)
 	before := time.Now()
 	req("create", "pod/default/p", 429, 3*time.Second)
 	s := a.snapshot()
@@ -121,5 +128,65 @@ func TestRetryAfter(t *testing.T) {
 		if got := retryAfter(h); got != want {
 			t.Errorf("retryAfter(%q) = %s, want %s", h, got, want)
 		}
+	}
+}
+
+// lockConfigMap is a ConfigMap lock of controller-runtime's older leader
+// election: held by holder, renewed at renew, with data.
+func lockConfigMap(holder, renew, rv, data string) string {
+	rec := fmt.Sprintf(`{"holderIdentity":%q,"leaseDurationSeconds":15,"acquireTime":"2026-12-06T10:00:00Z","renewTime":%q,"leaderTransitions":0}`, holder, renew)
+	ann, _ := json.Marshal(map[string]string{"control-plane.alpha.kubernetes.io/leader": rec})
+	return fmt.Sprintf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"op-lock","namespace":"default","resourceVersion":%q,"annotations":%s},"data":{"k":%q}}`, rv, ann, data)
+}
+
+// TestLockHeartbeatsAreNotActivity renews a ConfigMap lock through the
+// proxy, as controller-runtime's older leader election does every two
+// seconds (read it, write it back with only its renewTime moved): neither
+// request moves Last; a write that changes the ConfigMap's data does. A
+// read of the lock held by another process makes the controller wait
+// (LockWait, within twice the record's lease) until it writes the lock.
+func TestLockHeartbeatsAreNotActivity(t *testing.T) {
+	var mu sync.Mutex
+	stored := lockConfigMap("op-a", "2026-12-06T10:00:02Z", "10", "x")
+	f := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Method == http.MethodPut {
+			b, _ := io.ReadAll(r.Body)
+			stored = string(b)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, stored)
+	})
+	p := startProxy(t, f, Hooks{}, nil)
+	c := client(t, p)
+	const path = "/api/v1/namespaces/default/configmaps/op-lock"
+	moved := func(method, body string) bool {
+		t.Helper()
+		before := p.Activity().Last
+		time.Sleep(2 * time.Millisecond)
+		if code, _ := do(t, c, p, method, path, body); code != http.StatusOK {
+			t.Fatalf("%s: %d", method, code)
+		}
+		return p.Activity().Last.After(before)
+	}
+	moved(http.MethodGet, "") // the proxy learns the lock's state
+	if moved(http.MethodPut, lockConfigMap("op-a", "2026-12-06T10:00:04Z", "11", "x")) {
+		t.Error("a renewal moved Last")
+	}
+	if moved(http.MethodGet, "") {
+		t.Error("a read of the lock moved Last")
+	}
+	if w := p.Activity().LockWait; !w.After(time.Now().Add(25*time.Second)) || w.After(time.Now().Add(30*time.Second)) {
+		t.Errorf("after reading a lock op-a holds: waiting until %s from now, want within 30s", time.Until(w))
+	}
+	if !moved(http.MethodPut, lockConfigMap("op-a", "2026-12-06T10:00:06Z", "12", "y")) {
+		t.Error("a change of the ConfigMap's data did not move Last")
+	}
+	if w := p.Activity().LockWait; !w.IsZero() {
+		t.Errorf("waiting for the lock until %s after writing it", w)
+	}
+	if !moved(http.MethodPut, lockConfigMap("op-b", "2026-12-06T10:00:08Z", "13", "y")) {
+		t.Error("a new holder did not move Last")
 	}
 }

@@ -72,10 +72,24 @@ func (p *Proxy) stream(w http.ResponseWriter, r *Request, hresp *http.Response, 
 			}
 			return
 		}
-		p.act.arrive(1)
-		s.offer(newEvent(r.Key.Kind, we.Type, we.Object))
-		p.act.arrive(-1)
+		ev := newEvent(r.Key.Kind, we.Type, we.Object)
+		ev.beat = p.heartbeat(ev)
+		p.act.arrive(1, ev.beat)
+		s.offer(ev)
+		p.act.arrive(-1, ev.beat)
 	}
+}
+
+// heartbeat reports whether watch event ev only shows a leader-election
+// lock renewed (leader.Beats).
+func (p *Proxy) heartbeat(ev *Event) bool {
+	switch ev.Type {
+	case "ADDED", "MODIFIED":
+		return p.beats.Beat(ev.Key, ev.Object)
+	case "DELETED":
+		p.beats.Beat(ev.Key, nil)
+	}
+	return false
 }
 
 // cloneQuery copies query values so a rewrite leaves the request intact.

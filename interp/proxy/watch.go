@@ -24,6 +24,9 @@ type Event struct {
 	Object json.RawMessage
 	// Received is when the proxy read the event from the upstream.
 	Received time.Time
+	// beat says the event only shows a leader-election lock renewed: its
+	// delivery is no activity.
+	beat bool
 }
 
 // Verdict is what the Filter hook decides for an event.
@@ -341,7 +344,9 @@ func (s *Stream) deliverLocked(ev *Event) {
 		return
 	}
 	s.f.Flush()
-	s.p.act.touch()
+	if !ev.beat {
+		s.p.act.touch()
+	}
 	s.p.recordDelivery(ev)
 }
 

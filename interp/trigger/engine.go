@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sievetool/sieve/interp/leader"
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/planfile"
@@ -66,6 +67,11 @@ type Engine struct {
 	waitUntil time.Time
 	started   bool
 	fired     []Fired
+	// locks and beats tell the controller's heartbeats (reads and
+	// renewals of its leader-election lock, deliveries that only show a
+	// lock renewed), which are no activity for a quiet leaf.
+	locks leader.Locks
+	beats leader.Beats
 }
 
 // New returns an engine for plan p. It fails on a trigger it cannot
@@ -119,13 +125,26 @@ func (e *Engine) Observe(ent *trace.Entry) []Fired {
 	var out []Fired
 	now := e.clock.Now()
 	e.poll(now, nil, 0, &out)
-	if e.root != nil {
+	if e.root != nil && !e.heartbeat(ent) {
 		e.root.touch(now, ent)
 	}
 	if ok {
 		e.poll(now, &obs{Observed: o}, ent.Seq, &out)
 	}
 	return out
+}
+
+// heartbeat reports whether ent is a heartbeat of the controller: a
+// request that reads or renews its leader-election lock, a delivery that
+// only shows a lock renewed (package leader).
+func (e *Engine) heartbeat(ent *trace.Entry) bool {
+	switch ent.Type {
+	case trace.Request:
+		return e.locks.Request(ent)
+	case trace.Delivery:
+		return e.beats.Entry(*ent)
+	}
+	return false
 }
 
 // Tick fires the actions whose timeouts (or waits) are due now. The caller
@@ -212,6 +231,7 @@ func (e *Engine) poll(now time.Time, o *obs, seq int64, out *[]Fired) {
 	if e.cur >= len(e.plan.Actions) || e.root == nil {
 		return
 	}
+	e.root.waitLock(e.locks.Until())
 	if e.root.step(now, o) {
 		if o == nil {
 			seq = 0

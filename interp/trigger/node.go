@@ -58,6 +58,10 @@ type node struct {
 	last    time.Time
 	failed  bool
 	refused string
+	// until is when the controller stops waiting for a leader-election
+	// lock another process holds (leader.Locks.Until): it is not running
+	// until then, and its silence is not quiet.
+	until time.Time
 }
 
 // newNode builds the evaluation tree of a trigger, with the CEL
@@ -94,7 +98,7 @@ func (n *node) step(now time.Time, o *obs) bool {
 	case ir.TrigTimeout:
 		n.done = !now.Before(n.at.Add(n.t.Duration.D()))
 	case ir.TrigQuiet:
-		n.done = n.read && !n.failed && !now.Before(n.last.Add(n.t.Duration.D()))
+		n.done = n.read && !n.failed && !now.Before(later(n.last.Add(n.t.Duration.D()), n.until))
 	case ir.TrigEvent, ir.TrigWrite:
 		if o != nil && match(n.t, o) && n.celOK(o) {
 			n.count++
@@ -143,7 +147,7 @@ func (n *node) deadline() (time.Time, bool) {
 	case n.t.Op == ir.TrigTimeout:
 		return n.at.Add(n.t.Duration.D()), true
 	case n.t.Op == ir.TrigQuiet && n.read && !n.failed:
-		return n.last.Add(n.t.Duration.D()), true
+		return later(n.last.Add(n.t.Duration.D()), n.until), true
 	}
 	var best time.Time
 	found := false
@@ -156,7 +160,8 @@ func (n *node) deadline() (time.Time, bool) {
 }
 
 // touch tells the armed quiet leaves of a tree about the controller's
-// activity: a request it made (answered now) or an event delivered to it.
+// activity: a request it made (answered now) or an event delivered to it
+// (the engine leaves out heartbeats: Engine.heartbeat).
 // A write that failed (a 409 on a stale status update, say) leaves the
 // controller quiet but not done: it has not acted on what it saw yet and
 // will try again, so the leaf waits for a write that succeeds (or for the
@@ -176,6 +181,25 @@ func (n *node) touch(now time.Time, e *trace.Entry) {
 	for _, k := range n.kids {
 		k.touch(now, e)
 	}
+}
+
+// waitLock tells the quiet leaves of a tree until when the controller
+// waits for a leader-election lock (zero: it does not).
+func (n *node) waitLock(until time.Time) {
+	if n.t.Op == ir.TrigQuiet {
+		n.until = until
+	}
+	for _, k := range n.kids {
+		k.waitLock(until)
+	}
+}
+
+// later returns the later of a and b.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // quiet is touch for a quiet leaf.

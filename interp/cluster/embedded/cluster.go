@@ -279,6 +279,22 @@ func (c *Cluster) Dir() string {
 // an exec into them.
 func (c *Cluster) SimulatesPods() bool { return true }
 
+// Pending reports whether the node simulator has work it has not done
+// yet: a change it has not acted on, or a timer it set (a pod in its
+// termination grace, a Job's pod running), which the cluster's objects do
+// not show. False when it says nothing (not started).
+func (c *Cluster) Pending() bool {
+	c.mu.Lock()
+	path := c.layout.pendingFile()
+	c.mu.Unlock()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	return err == nil && n > 0
+}
+
 // Health returns nil while every component of a started cluster runs, and
 // otherwise the failure of the first that exited: its name, its exit
 // status and the last lines of its log.

@@ -51,6 +51,10 @@ func (l layout) schedulerURL() string {
 	return fmt.Sprintf("https://127.0.0.1:%d", l.schedulerPort)
 }
 
+// pendingFile is where the node simulator says how many things it has yet
+// to do (nodesim.Options.Pending).
+func (l layout) pendingFile() string { return l.path("nodesim.pending") }
+
 // maxSocketPath is the longest path a unix socket address holds on every
 // platform: 103 bytes and a NUL on macOS and the BSDs (108 on Linux).
 const maxSocketPath = 103
@@ -229,7 +233,7 @@ func (l layout) schedulerArgs() []string {
 }
 
 func (l layout) nodesimArgs() []string {
-	args := []string{"--kubeconfig=" + l.kubeconfig(), "--nodes=" + strconv.Itoa(l.nodes)}
+	args := []string{"--kubeconfig=" + l.kubeconfig(), "--nodes=" + strconv.Itoa(l.nodes), "--pending-file=" + l.pendingFile()}
 	if l.terminationGrace != "" {
 		args = append(args, "--termination-grace="+l.terminationGrace)
 	}

@@ -8,5 +8,9 @@
 // PVC of any storage class gets a PersistentVolume pre-bound to it (the
 // persistentvolume-binder controller completes the binding), grows when its
 // request grows, and a released volume is deleted. A default StorageClass is
-// installed. It owns no process and no flags: the component package runs it.
+// installed. It reports how much it has yet to do (Options.Pending: a pod
+// in its termination grace, a Job's pod running, a change not yet acted
+// on), which the cluster's objects do not show, so that sieve does not take
+// a cluster whose pods are still terminating for a still one. It owns no
+// process and no flags: the component package runs it.
 package nodesim

@@ -34,6 +34,13 @@ type Options struct {
 	// StorageClass is the name of the default StorageClass (default
 	// "standard").
 	StorageClass string
+	// Pending, if set, is called with the number of things the simulator
+	// has yet to do each time it changes: changes it has seen and not yet
+	// acted on, and timers it set (a pod in its termination grace, a Job's
+	// pod running, a retry after an error), which the cluster does not
+	// show. 0: what it does next waits for a change in the cluster. Lease
+	// renewals are not counted: they are heartbeats.
+	Pending func(n int)
 }
 
 // Provisioner is the provisioner name of the default StorageClass and of
@@ -86,6 +93,8 @@ type sim struct {
 
 	mu          sync.Mutex
 	terminating map[types.UID]time.Time // first time a pod was seen terminating
+
+	pending pending
 }
 
 // Run registers the nodes and simulates them until ctx ends.
@@ -123,6 +132,8 @@ func newSim(client kubernetes.Interface, opts Options) *sim {
 	for i, n := range opts.NodeNames() {
 		s.nodes[n] = i
 	}
+	s.pending.report = opts.Pending
+	s.pending.queues = []workqueue.TypedRateLimitingInterface[string]{s.podQ, s.volumeQ}
 	return s
 }
 
@@ -159,19 +170,20 @@ func (s *sim) setup(ctx context.Context) error {
 func (s *sim) watch(factory informers.SharedInformerFactory) {
 	pods := factory.Core().V1().Pods()
 	s.pods = pods.Lister()
-	pods.Informer().AddEventHandler(handler(s.podQ))
+	pods.Informer().AddEventHandler(s.handler(s.podQ))
 	pvcs := factory.Core().V1().PersistentVolumeClaims()
 	s.pvcs = pvcs.Lister()
-	pvcs.Informer().AddEventHandler(handler(s.volumeQ))
+	pvcs.Informer().AddEventHandler(s.handler(s.volumeQ))
 	pvs := factory.Core().V1().PersistentVolumes()
 	s.pvs = pvs.Lister()
-	pvs.Informer().AddEventHandler(handler(s.volumeQ))
+	pvs.Informer().AddEventHandler(s.handler(s.volumeQ))
 }
 
 // volumeKey distinguishes PVs (cluster-scoped) from PVC keys "ns/name".
 const pvKeyPrefix = "pv:"
 
-func handler(q workqueue.TypedRateLimitingInterface[string]) cache.ResourceEventHandlerFuncs {
+// handler queues the key of every object that changes in q.
+func (s *sim) handler(q workqueue.TypedRateLimitingInterface[string]) cache.ResourceEventHandlerFuncs {
 	add := func(obj any) {
 		key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
 		if err != nil {
@@ -181,6 +193,7 @@ func handler(q workqueue.TypedRateLimitingInterface[string]) cache.ResourceEvent
 			key = pvKeyPrefix + key
 		}
 		q.Add(key)
+		s.pending.changed()
 	}
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc:    add,
@@ -196,6 +209,7 @@ func (s *sim) work(ctx context.Context, q workqueue.TypedRateLimitingInterface[s
 		if quit {
 			return
 		}
+		s.pending.begin(q, key)
 		after, err := sync(ctx, key)
 		switch {
 		case err != nil:
@@ -207,5 +221,6 @@ func (s *sim) work(ctx context.Context, q workqueue.TypedRateLimitingInterface[s
 			q.Forget(key)
 		}
 		q.Done(key)
+		s.pending.end(q, key, err != nil || after > 0)
 	}
 }

@@ -2,6 +2,7 @@ package nodesim
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,11 +20,18 @@ import (
 // startSim runs the simulator on a fake client until the test ends.
 func startSim(t *testing.T) kubernetes.Interface {
 	t.Helper()
+	return startSimWith(t, Options{Nodes: 2, TerminationGrace: 50 * time.Millisecond, JobPodRun: 50 * time.Millisecond})
+}
+
+// startSimWith runs the simulator with opts (two nodes) on a fake client
+// until the test ends.
+func startSimWith(t *testing.T, opts Options) kubernetes.Interface {
+	t.Helper()
 	client := fake.NewClientset()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, client, Options{Nodes: 2, TerminationGrace: 50 * time.Millisecond, JobPodRun: 50 * time.Millisecond})
+		done <- Run(ctx, client, opts)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -118,6 +126,42 @@ func TestPodLifecycle(t *testing.T) {
 		_, err := pods.Get(ctx, "leaving", metav1.GetOptions{})
 		return apierrors.IsNotFound(err)
 	})
+}
+
+// TestTerminatingPodIsPending: once the simulator has seen a pod
+// terminating, it reports work pending for as long as the pod exists (its
+// grace runs on a timer the cluster does not show), and none once it is
+// gone.
+func TestTerminatingPodIsPending(t *testing.T) {
+	var n atomic.Int64
+	client := startSimWith(t, Options{Nodes: 2, TerminationGrace: 400 * time.Millisecond,
+		Pending: func(p int) { n.Store(int64(p)) }})
+	ctx := context.Background()
+	pods := client.CoreV1().Pods("ns")
+	eventually(t, "nothing pending after the start", func() bool { return n.Load() == 0 })
+	leaving := pod("leaving", "sieve-node-0", nil)
+	leaving.DeletionTimestamp = ptr.To(metav1.Now())
+	leaving.DeletionGracePeriodSeconds = ptr.To[int64](30)
+	if _, err := pods.Create(ctx, leaving, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the terminating pod pending", func() bool { return n.Load() > 0 })
+	start := time.Now()
+	for {
+		pending := n.Load()
+		_, err := pods.Get(ctx, "leaving", metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			break
+		}
+		if pending == 0 {
+			t.Fatalf("nothing pending %s into the grace, the pod still there", time.Since(start))
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("the terminating pod still there after 10s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	eventually(t, "nothing pending once the pod is gone", func() bool { return n.Load() == 0 })
 }
 
 func TestPodIPIsStable(t *testing.T) {

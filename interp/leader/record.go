@@ -1,0 +1,125 @@
+package leader
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"time"
+)
+
+// Annotation is the annotation that carries the record of a ConfigMap or
+// Endpoints lock.
+const Annotation = "control-plane.alpha.kubernetes.io/leader"
+
+// Record is a leader-election record: who holds the lock, for how long
+// each renewal holds it, and when it was acquired and last renewed.
+type Record struct {
+	Holder   string
+	Duration time.Duration
+	Acquire  time.Time
+	Renew    time.Time
+}
+
+// Lockable reports whether objects of kind (trace.KindName) can be
+// leader-election locks: Leases, ConfigMaps and Endpoints.
+func Lockable(kind string) bool {
+	return kind == "lease" || kind == "configmap" || kind == "endpoints"
+}
+
+// wireRecord is a record as both lock shapes write it.
+type wireRecord struct {
+	Holder   string    `json:"holderIdentity"`
+	Duration int       `json:"leaseDurationSeconds"`
+	Acquire  time.Time `json:"acquireTime"`
+	Renew    time.Time `json:"renewTime"`
+}
+
+// Read returns the record that obj, an object of kind as JSON, carries;
+// false when it carries none (or kind is no lock).
+func Read(kind string, obj []byte) (Record, bool) {
+	raw, ok := rawRecord(kind, obj)
+	if !ok {
+		return Record{}, false
+	}
+	var w wireRecord
+	if json.Unmarshal(raw, &w) != nil {
+		return Record{}, false
+	}
+	return Record{Holder: w.Holder, Duration: time.Duration(w.Duration) * time.Second, Acquire: w.Acquire, Renew: w.Renew}, true
+}
+
+// rawRecord returns the JSON of the record obj carries: a Lease's spec,
+// the annotation of a ConfigMap or Endpoints.
+func rawRecord(kind string, obj []byte) ([]byte, bool) {
+	switch kind {
+	case "lease":
+		var l struct {
+			Spec json.RawMessage `json:"spec"`
+		}
+		if json.Unmarshal(obj, &l) != nil || len(l.Spec) == 0 {
+			return nil, false
+		}
+		return l.Spec, true
+	case "configmap", "endpoints":
+		if !bytes.Contains(obj, []byte(Annotation)) {
+			return nil, false // most are no locks: skip the parse
+		}
+		var o struct {
+			Metadata struct {
+				Annotations map[string]string `json:"annotations"`
+			} `json:"metadata"`
+		}
+		if json.Unmarshal(obj, &o) != nil {
+			return nil, false
+		}
+		a, ok := o.Metadata.Annotations[Annotation]
+		return []byte(a), ok
+	}
+	return nil, false
+}
+
+// Heartbeat reports whether the change of a lock object of kind from old
+// to new (both JSON) is a heartbeat: both carry a record, the same
+// process holds both, and nothing else changed but the record's renew and
+// acquire times and the object's resourceVersion and managedFields. A
+// change of holder (a new leader), of anything else of the object (a
+// ConfigMap's data), or of an object that carries no record is progress.
+func Heartbeat(kind string, old, new []byte) bool {
+	ro, ok1 := Read(kind, old)
+	rn, ok2 := Read(kind, new)
+	if !ok1 || !ok2 || ro.Holder == "" || ro.Holder != rn.Holder {
+		return false
+	}
+	o, ok1 := withoutRenewal(kind, old)
+	n, ok2 := withoutRenewal(kind, new)
+	return ok1 && ok2 && reflect.DeepEqual(o, n)
+}
+
+// withoutRenewal decodes obj and takes out of it what a renewal changes:
+// metadata.resourceVersion and managedFields, and the record's renew and
+// acquire times.
+func withoutRenewal(kind string, obj []byte) (map[string]any, bool) {
+	var m map[string]any
+	if json.Unmarshal(obj, &m) != nil {
+		return nil, false
+	}
+	meta, _ := m["metadata"].(map[string]any)
+	delete(meta, "resourceVersion")
+	delete(meta, "managedFields")
+	if kind == "lease" {
+		spec, _ := m["spec"].(map[string]any)
+		delete(spec, "renewTime")
+		delete(spec, "acquireTime")
+		return m, true
+	}
+	ann, _ := meta["annotations"].(map[string]any)
+	a, _ := ann[Annotation].(string)
+	var rec map[string]any
+	if json.Unmarshal([]byte(a), &rec) != nil {
+		return nil, false
+	}
+	delete(rec, "renewTime")
+	delete(rec, "acquireTime")
+	ann[Annotation] = rec
+	return m, true
+}
