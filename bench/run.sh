@@ -22,14 +22,8 @@ load=${LOAD:-$(($(getconf _NPROCESSORS_ONLN) / 2))}
 ((load >= 1)) || load=1
 
 tmp=$(mktemp -d)
-burners=()
-stop_load() {
-	if ((${#burners[@]} > 0)); then
-		kill "${burners[@]}" 2>/dev/null || true
-		wait "${burners[@]}" 2>/dev/null || true
-	fi
-	burners=()
-}
+# shellcheck source=bench/load.sh
+. bench/load.sh
 trap 'stop_load; rm -rf "$tmp"' EXIT
 
 go test -c -o "$tmp/embedded.test" ./interp/cluster/embedded/
@@ -54,10 +48,7 @@ measure() {
 echo "$rounds rounds; load: $load busy processes on $(getconf _NPROCESSORS_ONLN) processors"
 for ((r = 1; r <= rounds; r++)); do
 	measure "$tmp/idle"
-	for ((i = 0; i < load; i++)); do
-		(exec -a sieve-bench-load bash -c 'while :; do :; done') &
-		burners+=($!)
-	done
+	start_load "$load"
 	measure "$tmp/loaded"
 	stop_load
 	echo "round $r: idle $(tail -1 "$tmp/idle"), loaded $(tail -1 "$tmp/loaded")"
