@@ -186,6 +186,11 @@ func (in *Injector) Observe(e trace.Entry) {
 		// A wait that goes on when it times out cannot fail for a hold:
 		// a hold is not lifted early for it.
 		in.waitStep.Store(e.What == "wait" && e.Phase == "start" && e.Message != trace.ElseContinue)
+		// A step is the cluster moving: the events of the write a step
+		// just made may not have reached any watch yet when the next
+		// step, a wait, starts (on a loaded machine they came after a
+		// hold was lifted for stillness, and the held state was seen).
+		in.moved.Store(time.Now().UnixNano())
 	case trace.History:
 		if !in.beats.Entry(e) {
 			in.moved.Store(time.Now().UnixNano())
