@@ -18,8 +18,8 @@ type leftovers struct {
 	mu       sync.Mutex
 	pids     map[int]string // component PIDs, each its own process group
 	dirs     map[string]bool
-	ports    map[int]bool
-	children map[int]bool // this process's children before the test
+	ports    map[int]string // port → its listening socket then ("" if none)
+	children map[int]bool   // this process's children before the test
 	sockets  map[string]bool
 	tmpDirs  map[string]bool
 }
@@ -27,7 +27,7 @@ type leftovers struct {
 // watchLeftovers starts watching; the check runs when the test is done,
 // after every cleanup registered later (the control planes' stop).
 func watchLeftovers(t *testing.T) *leftovers {
-	l := &leftovers{pids: map[int]string{}, dirs: map[string]bool{}, ports: map[int]bool{},
+	l := &leftovers{pids: map[int]string{}, dirs: map[string]bool{}, ports: map[int]string{},
 		children: children(), sockets: listeningSockets(), tmpDirs: clusterDirs()}
 	t.Cleanup(func() { l.check(t) })
 	return l
@@ -41,8 +41,9 @@ func (l *leftovers) plane(c *embedded.Cluster) {
 		l.pids[p.PID] = p.Name
 	}
 	l.dirs[c.Dir()] = true
+	listen := listeningPorts()
 	for _, p := range c.Ports() {
-		l.ports[p] = true
+		l.ports[p] = listen[p]
 	}
 }
 
@@ -75,8 +76,11 @@ func (l *leftovers) check(t *testing.T) {
 			t.Errorf("control plane directory %s, made during the test, is left", dir)
 		}
 	}
-	for port := range listeningPorts() {
-		if l.ports[port] {
+	// A port that listens on another socket than the plane's was taken
+	// since by someone else: other packages' tests start control planes
+	// at the same time.
+	for port, socket := range listeningPorts() {
+		if was, ok := l.ports[port]; ok && (was == "" || was == socket) {
 			t.Errorf("port %d of a control plane still listens", port)
 		}
 	}
@@ -141,10 +145,10 @@ func clusterDirs() map[string]bool {
 	return out
 }
 
-// listening reads /proc/net/tcp and tcp6: the inodes and ports of the
-// sockets in state LISTEN.
-func listening() (inodes map[string]bool, ports map[int]bool) {
-	inodes, ports = map[string]bool{}, map[int]bool{}
+// listening reads /proc/net/tcp and tcp6: the sockets in state LISTEN
+// ("socket:[INODE]"), and for each listening port, its socket.
+func listening() (inodes map[string]bool, ports map[int]string) {
+	inodes, ports = map[string]bool{}, map[int]string{}
 	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
 		b, _ := os.ReadFile(f)
 		for _, line := range strings.Split(string(b), "\n")[1:] {
@@ -153,16 +157,17 @@ func listening() (inodes map[string]bool, ports map[int]bool) {
 				continue
 			}
 			_, hexPort, _ := strings.Cut(fs[1], ":")
+			socket := "socket:[" + fs[9] + "]"
 			if port, err := strconv.ParseInt(hexPort, 16, 32); err == nil {
-				ports[int(port)] = true
+				ports[int(port)] = socket
 			}
-			inodes["socket:["+fs[9]+"]"] = true
+			inodes[socket] = true
 		}
 	}
 	return inodes, ports
 }
 
-func listeningPorts() map[int]bool {
+func listeningPorts() map[int]string {
 	_, ports := listening()
 	return ports
 }
