@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -88,16 +89,18 @@ func MarkUnchosen(cands []Candidate, chosen []*planfile.Plan, pass, evidence str
 }
 
 // WriteExplain prints one line per candidate: what it would do, and the
-// plan it made or the pass that dropped it with the evidence.
+// plan it made or the pass that dropped it with the evidence. What and
+// the evidence quote the cluster's objects: their control characters are
+// escaped (diag.Printable), as everything sieve prints for a terminal.
 func WriteExplain(w io.Writer, cands []Candidate) error {
 	var b bytes.Buffer
 	for _, c := range cands {
-		fmt.Fprintf(&b, "%s %s: %s: ", c.Policy, c.Pattern, c.What)
+		fmt.Fprintf(&b, "%s %s: %s: ", c.Policy, c.Pattern, diag.Printable(c.What))
 		if c.Pass == "" {
 			fmt.Fprintf(&b, "kept as %s\n", c.Plan)
 			continue
 		}
-		fmt.Fprintf(&b, "dropped by %s: %s\n", c.Pass, c.Evidence)
+		fmt.Fprintf(&b, "dropped by %s: %s\n", c.Pass, diag.Printable(c.Evidence))
 	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("plan: explain: %w", err)
