@@ -32,6 +32,16 @@ import (
 // has every pass on, the counts with each pass switched off.
 // SIEVE_UPDATE=1 rewrites them.
 func TestGenerate(t *testing.T) {
+	eachCase(t, func(t *testing.T, f string, ar *txtar.Archive) {
+		tr, test, opts := caseInputs(t, ar)
+		got := generateOutputs(t, tr, test, opts, golden.Files(ar)["true"], golden.Files(ar)["false"])
+		golden.Check(t, f, ar, got)
+	})
+}
+
+// eachCase runs check on every case of testdata/cases, each as a subtest
+// named after its file.
+func eachCase(t *testing.T, check func(t *testing.T, file string, ar *txtar.Archive)) {
 	files, err := filepath.Glob("testdata/cases/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cases: %v", err)
@@ -42,9 +52,7 @@ func TestGenerate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr, test, opts := caseInputs(t, ar)
-			got := generateOutputs(t, tr, test, opts, golden.Files(ar)["true"], golden.Files(ar)["false"])
-			golden.Check(t, f, ar, got)
+			check(t, f, ar)
 		})
 	}
 }

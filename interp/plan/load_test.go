@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -91,32 +90,22 @@ func TestStretch(t *testing.T) {
 // order; only the wall clock differs, and a bug found on an idle machine
 // must be found on a busy one.
 func TestPlansDoNotDependOnLoad(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cases: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(f)
-			if err != nil {
-				t.Fatal(err)
+	eachCase(t, func(t *testing.T, _ string, ar *txtar.Archive) {
+		tr, test, opts := caseInputs(t, ar)
+		idle := planNames(t, tr, test, opts)
+		for seed := uint64(1); seed <= 8; seed++ {
+			loaded := opts
+			loaded.Others = nil
+			for i, o := range opts.Others {
+				loaded.Others = append(loaded.Others, stretch(o, seed*100+uint64(i), 3, 10))
 			}
-			tr, test, opts := caseInputs(t, ar)
-			idle := planNames(t, tr, test, opts)
-			for seed := uint64(1); seed <= 8; seed++ {
-				loaded := opts
-				loaded.Others = nil
-				for i, o := range opts.Others {
-					loaded.Others = append(loaded.Others, stretch(o, seed*100+uint64(i), 3, 10))
-				}
-				got := planNames(t, stretch(tr, seed, 3, 10), test, loaded)
-				lost, gained := setDiff(idle, got), setDiff(got, idle)
-				if len(lost)+len(gained) > 0 {
-					t.Errorf("seed %d: %d plans idle, %d loaded; lost under load: %v; gained: %v", seed, len(idle), len(got), lost, gained)
-				}
+			got := planNames(t, stretch(tr, seed, 3, 10), test, loaded)
+			lost, gained := setDiff(idle, got), setDiff(got, idle)
+			if len(lost)+len(gained) > 0 {
+				t.Errorf("seed %d: %d plans idle, %d loaded; lost under load: %v; gained: %v", seed, len(idle), len(got), lost, gained)
 			}
-		})
-	}
+		}
+	})
 }
 
 // planNames generates the plans and returns their names.
