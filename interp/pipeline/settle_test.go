@@ -22,20 +22,10 @@ import (
 // ir.DefaultSettleMax). The quiet bound is off, so no evidence ends the
 // settle sooner.
 func TestSettleBoundsFromTest(t *testing.T) {
-	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	px, client := proxyOver(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{}`))
-	}))
-	defer upstream.Close()
-	px, err := proxy.Start(proxy.Options{Upstream: &rest.Config{Host: upstream.URL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer px.Close()
-	client, err := rest.HTTPClientFor(&rest.Config{Host: px.URL(), BearerToken: px.Token(), TLSClientConfig: rest.TLSClientConfig{CAData: px.CA()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	dur := func(d time.Duration) *ir.Duration { v := ir.Duration(d); return &v }
 	for _, tc := range []struct {
 		name string
@@ -75,17 +65,7 @@ func (b busyBackend) Pending() bool { return b.busy.Load() }
 // that its objects do not show (a pod in its termination grace), and have
 // once it is done.
 func TestSettleWaitsForPendingBackend(t *testing.T) {
-	upstream := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
-	defer upstream.Close()
-	px, err := proxy.Start(proxy.Options{Upstream: &rest.Config{Host: upstream.URL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer px.Close()
-	client, err := rest.HTTPClientFor(&rest.Config{Host: px.URL(), BearerToken: px.Token(), TLSClientConfig: rest.TLSClientConfig{CAData: px.CA()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	px, client := proxyOver(t, func(http.ResponseWriter, *http.Request) {})
 	resp, err := client.Get(px.URL() + "/api/v1/namespaces/default/configmaps/x") // the controller's last request
 	if err != nil {
 		t.Fatal(err)
@@ -106,4 +86,23 @@ func TestSettleWaitsForPendingBackend(t *testing.T) {
 	if !s.settled(later, b) {
 		t.Error("not settled, quiet for a minute with nothing scheduled")
 	}
+}
+
+// proxyOver starts a proxy in front of an API server that answers with
+// upstream, and returns it with a client of the proxy's, both closed when
+// the test ends.
+func proxyOver(t *testing.T, upstream http.HandlerFunc) (*proxy.Proxy, *http.Client) {
+	t.Helper()
+	srv := httptest.NewServer(upstream)
+	t.Cleanup(srv.Close)
+	px, err := proxy.Start(proxy.Options{Upstream: &rest.Config{Host: srv.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { px.Close() })
+	client, err := rest.HTTPClientFor(&rest.Config{Host: px.URL(), BearerToken: px.Token(), TLSClientConfig: rest.TLSClientConfig{CAData: px.CA()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return px, client
 }
