@@ -2,7 +2,10 @@
 
 package netns
 
-import "fmt"
+import (
+	"fmt"
+	"net/netip"
+)
 
 // NS is a private network namespace; there is none on this system.
 type NS struct{}
@@ -17,3 +20,8 @@ func (n *NS) Close() error { return nil }
 
 // Do runs f.
 func (n *NS) Do(f func() error) error { return f() }
+
+// AddLocal fails: private network namespaces need Linux.
+func (n *NS) AddLocal(a netip.Addr) error {
+	return fmt.Errorf("netns: local address %s: %w", a, ErrUnsupported)
+}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/netip"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -109,5 +111,40 @@ func BenchmarkNew(b *testing.B) {
 		l.Close()
 		pc.Close()
 		n.Close()
+	}
+}
+
+// TestAddLocal makes a pod-range address local in a namespace: sieve
+// listens on it and reaches it there, a port nothing listens on is
+// refused, and an address never added is unreachable.
+func TestAddLocal(t *testing.T) {
+	n := newNS(t)
+	a := netip.MustParseAddr("10.130.7.9")
+	if err := n.AddLocal(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.AddLocal(a); err != nil {
+		t.Fatalf("adding it again: %v", err)
+	}
+	l, err := n.Listen("10.130.7.9:9090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go serveName(l, "pod")
+	c, err := n.Dial(context.Background(), "tcp", "10.130.7.9:9090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(c)
+	c.Close()
+	if string(got) != "pod" {
+		t.Errorf("dial reached %q", got)
+	}
+	if _, err := n.Dial(context.Background(), "tcp", "10.130.7.9:9091"); !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("dial to a port nothing listens on: %v, want connection refused", err)
+	}
+	if _, err := n.Dial(context.Background(), "tcp", "10.130.7.10:9090"); err == nil || errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("dial to an address never added: %v, want unreachable", err)
 	}
 }

@@ -329,7 +329,7 @@ func (s *session) start(ctx context.Context) error {
 	if s.net, err = s.privateNetwork(admin); err != nil {
 		return err
 	}
-	if err := s.startStandins(ctx); err != nil {
+	if err := s.startStandins(ctx, admin); err != nil {
 		return err
 	}
 	// The controller's kubeconfig holds the proxy's bearer token: it lives

@@ -90,3 +90,31 @@ func TestStandinByName(t *testing.T) {
 		t.Errorf("the stand-in's log does not show the operator's three requests (%v):\n%s", err, b)
 	}
 }
+
+// TestStandinByPod runs podop calling every other pod of its namespace
+// by IP, with a stand-in for the pods labelled app=agent
+// (testdata/fakeagent): each call to agent-0 and agent-1 reaches the
+// stand-in, which answers with the pod it reached, the call to web-0 is
+// refused, and the stand-in's log names the pod of each connection.
+func TestStandinByPod(t *testing.T) {
+	if err := netns.Check(); errors.Is(err, netns.ErrUnsupported) {
+		t.Skipf("no private networks here: %v", err)
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("the stand-in testdata/fakeagent needs python3")
+	}
+	c := cluster(t)
+	r := executeSpec(t, c, podopSpec, "agents", nil)
+	if r.err != nil {
+		t.Fatalf("run: %v", r.err)
+	}
+	if r.out.WorkloadErr != nil {
+		t.Errorf("workload: %v", r.out.WorkloadErr)
+	}
+	b, err := os.ReadFile(filepath.Join(r.dir, "standin-pods-app=agent.log"))
+	for _, want := range []string{"to pod e2e/agent-0 at 10.", "to pod e2e/agent-1 at 10.", "GET / for pod e2e/agent-0", "GET / for pod e2e/agent-1"} {
+		if err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("the stand-in's log does not say %q (%v):\n%s", want, err, b)
+		}
+	}
+}

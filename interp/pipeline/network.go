@@ -73,13 +73,13 @@ func (s *session) serveDNS(n *network) error {
 }
 
 // startStandins starts the test's stand-ins in the private network; they
-// stop with the run.
-func (s *session) startStandins(ctx context.Context) error {
+// stop with the run. admin watches the pods for the pod stand-ins.
+func (s *session) startStandins(ctx context.Context, admin kubernetes.Interface) error {
 	c := s.r.Test.Controller
 	if len(c.Standins) == 0 {
 		return nil
 	}
-	opts := standin.Options{Standins: c.Standins, Dir: s.r.Dir, BaseDir: s.r.BaseDir}
+	opts := standin.Options{Standins: c.Standins, Dir: s.r.Dir, BaseDir: s.r.BaseDir, Client: admin}
 	if s.net != nil {
 		opts.Net = s.net.ns
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/client-go/kubernetes"
+
 	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/logcap"
 	"github.com/sievetool/sieve/interp/netns"
@@ -24,6 +26,9 @@ type Options struct {
 	Standins []*ir.Standin
 	// Net is the controller's private network; required.
 	Net *netns.NS
+	// Client watches the cluster's pods for the pod stand-ins (Pods);
+	// required when there is one.
+	Client kubernetes.Interface
 	// Dir is the run's directory, for the logs.
 	Dir string
 	// BaseDir is what relative commands are resolved against (the spec's
@@ -41,6 +46,7 @@ type Set struct {
 	cmds []*exec.Cmd
 	done []chan struct{}
 	logs []*logcap.Writer
+	pods *pods // nil without pod stand-ins
 }
 
 // Addr is the loopback address stand-in i listens on: 127.1.0.i+1.
@@ -48,37 +54,45 @@ func Addr(i int) netip.Addr {
 	return netip.AddrFrom4([4]byte{127, 1, byte((i + 1) / 256), byte((i + 1) % 256)})
 }
 
-// Names maps SERVICE.NS of each stand-in to its address, for the DNS
-// responder's Fixed.
+// Names maps SERVICE.NS of each Service stand-in to its address, for the
+// DNS responder's Fixed.
 func Names(ss []*ir.Standin, ns string) map[string]netip.Addr {
 	m := map[string]netip.Addr{}
 	for i, s := range ss {
-		m[s.Service+"."+ns] = Addr(i)
+		if s.Service != "" {
+			m[s.Service+"."+ns] = Addr(i)
+		}
 	}
 	return m
 }
 
-// LogFile is the name of a stand-in's log in the run's directory.
-func LogFile(s *ir.Standin) string { return "standin-" + s.Service + ".log" }
+// LogFile is the name of a stand-in's log in the run's directory:
+// standin-SERVICE.log, or standin-pods-SELECTOR.log with the characters
+// of the selector other than letters, digits and ".-_=," as "_".
+func LogFile(s *ir.Standin) string { return "standin-" + slug(s) + ".log" }
 
 // Start starts every stand-in and waits until each accepts on all its
 // ports. On failure, what started is stopped.
 func Start(ctx context.Context, opts Options) (*Set, error) {
 	if len(opts.Standins) > 0 && opts.Net == nil {
-		return nil, fmt.Errorf("%s: standin %s: stand-ins need a private network (root on Linux)", opts.Standins[0].Src, opts.Standins[0].Service)
+		return nil, fmt.Errorf("%s: standin %s: stand-ins need a private network (root on Linux)", opts.Standins[0].Src, opts.Standins[0].Name())
 	}
 	set := &Set{}
 	for i, s := range opts.Standins {
 		if err := set.start(opts, i, s); err != nil {
 			set.Stop()
-			return nil, fmt.Errorf("%s: standin %s: %w", s.Src, s.Service, err)
+			return nil, fmt.Errorf("%s: standin %s: %w", s.Src, s.Name(), err)
 		}
 	}
 	for i, s := range opts.Standins {
 		if err := set.wait(ctx, opts, i, s); err != nil {
 			set.Stop()
-			return nil, fmt.Errorf("%s: standin %s: %w", s.Src, s.Service, err)
+			return nil, fmt.Errorf("%s: standin %s: %w", s.Src, s.Name(), err)
 		}
+	}
+	if err := set.startPods(ctx, opts); err != nil {
+		set.Stop()
+		return nil, err
 	}
 	return set, nil
 }
@@ -96,7 +110,7 @@ func (set *Set) start(opts Options, i int, s *ir.Standin) error {
 	set.logs = append(set.logs, log)
 	cmd := exec.Command(bin, s.Command[1:]...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = opts.BaseDir, log, log
-	cmd.Env = append(os.Environ(), env(i, s)...)
+	cmd.Env = append(os.Environ(), env(i, s, opts.Dir)...)
 	cmd.SysProcAttr = sysProcAttr()
 	if err := opts.Net.Start(cmd); err != nil {
 		return fmt.Errorf("starting %s: %w", bin, err)
@@ -109,15 +123,19 @@ func (set *Set) start(opts Options, i int, s *ir.Standin) error {
 
 // env tells stand-in i where to listen: STANDIN_HOST, STANDIN_PORT (the
 // first port), STANDIN_PORTS (all, comma-separated), STANDIN_ADDR
-// (HOST:PORT), then the spec's env.
-func env(i int, s *ir.Standin) []string {
-	host := Addr(i).String()
-	var ports []string
-	for _, p := range s.Ports {
-		ports = append(ports, strconv.Itoa(p))
+// (HOST:PORT); what it stands in for: STANDIN_SERVICE, or
+// STANDIN_SELECTOR and STANDIN_PODS (its pod map in the run's directory
+// dir); then the spec's env.
+func env(i int, s *ir.Standin, dir string) []string {
+	host, port := Addr(i).String(), strconv.Itoa(s.Ports[0])
+	out := []string{"STANDIN_HOST=" + host, "STANDIN_PORT=" + port,
+		"STANDIN_PORTS=" + portList(s.Ports), "STANDIN_ADDR=" + net.JoinHostPort(host, port)}
+	if s.Pods != "" {
+		file, _ := filepath.Abs(filepath.Join(dir, PodsFile(s))) // it runs in the spec's directory
+		out = append(out, "STANDIN_SELECTOR="+s.Pods, "STANDIN_PODS="+file)
+	} else {
+		out = append(out, "STANDIN_SERVICE="+s.Service)
 	}
-	out := []string{"STANDIN_SERVICE=" + s.Service, "STANDIN_HOST=" + host, "STANDIN_PORT=" + ports[0],
-		"STANDIN_PORTS=" + strings.Join(ports, ","), "STANDIN_ADDR=" + net.JoinHostPort(host, ports[0])}
 	for _, e := range s.Env {
 		out = append(out, e.Name+"="+e.Value)
 	}
@@ -152,8 +170,12 @@ func (set *Set) wait(ctx context.Context, opts Options, i int, s *ir.Standin) er
 	return nil
 }
 
-// Stop kills every stand-in (its process group) and waits for it.
+// Stop stops serving pods, kills every stand-in (its process group) and
+// waits for it.
 func (set *Set) Stop() {
+	if set.pods != nil {
+		set.pods.close()
+	}
 	for i, cmd := range set.cmds {
 		kill(cmd)
 		<-set.done[i]

@@ -21,6 +21,7 @@ var exampleFiles = map[string]string{
 	"cluster.yaml":       "apiVersion: example.com/v1\nkind: Datastore\nmetadata: {name: ds}\n",
 	"fakezk":             "#!/bin/sh\n",
 	"fakeadmin":          "#!/bin/sh\n",
+	"fakeagent":          "#!/bin/sh\n",
 }
 
 // sieveBlock matches a ```sieve code block.

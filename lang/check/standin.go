@@ -9,7 +9,8 @@ import (
 )
 
 // controllerStandins lowers the standin attribute: an object whose field
-// names are "SERVICE:PORT[,PORT...]" and whose values are a command (a
+// names are "SERVICE:PORT[,PORT...]" or "pods SELECTOR:PORT[,PORT...]"
+// and whose values are a command (a
 // string or a list) or { command: [...], env: {...} }.
 func (c *checker) controllerStandins(out *ir.Controller, vals map[string]*value) {
 	v := vals["standin"]
@@ -26,11 +27,11 @@ func (c *checker) controllerStandins(out *ir.Controller, vals map[string]*value)
 		if s == nil {
 			continue
 		}
-		if seen[s.Service] {
-			c.errorf(f.rng, "standin", "standin %s: a second stand-in for the same service", s.Service)
+		if seen[s.Name()] {
+			c.errorf(f.rng, "standin", "standin %s: a second stand-in for the same %s", s.Name(), standinOf(s))
 			continue
 		}
-		seen[s.Service] = true
+		seen[s.Name()] = true
 		out.Standins = append(out.Standins, s)
 	}
 }
@@ -41,12 +42,12 @@ func (c *checker) standin(f *field) *ir.Standin {
 	if len(f.path) == 1 {
 		key = f.path[0].Key()
 	}
-	svc, ports, msg, h := ir.ParseStandinKey(key)
+	s, msg, h := ir.ParseStandinKey(key)
 	if msg != "" {
 		hint(c.errorf(f.rng, "standin", "%s", msg), h)
 		return nil
 	}
-	s := &ir.Standin{Src: f.rng, Service: svc, Ports: ports}
+	s.Src = f.rng
 	c.standinRun(s, f.val)
 	return s
 }
@@ -71,6 +72,14 @@ func (c *checker) standinRun(s *ir.Standin, v *value) {
 		}
 	}
 	if len(s.Command) == 0 {
-		c.errorf(v.rng, "standin", "standin %s: no command", s.Service)
+		c.errorf(v.rng, "standin", "standin %s: no command", s.Name())
 	}
+}
+
+// standinOf is what a stand-in stands in for, for messages.
+func standinOf(s *ir.Standin) string {
+	if s.Pods != "" {
+		return "pods"
+	}
+	return "service"
 }

@@ -6,18 +6,19 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// standins lowers a controller's standin: "SERVICE:PORT" fields whose
+// standins lowers a controller's standin: "SERVICE:PORT" and "pods
+// SELECTOR:PORT" fields whose
 // values are a command or { command, env }, as the .sieve checker does.
 func (l *lowerer) standins(v cue.Value) []*ir.Standin {
 	var out []*ir.Standin
 	for _, f := range fields(v) {
-		svc, ports, msg, hint := ir.ParseStandinKey(f.name)
+		s, msg, hint := ir.ParseStandinKey(f.name)
 		if msg != "" {
 			l.errorf(f.v, "standin", "%s", msg)
 			l.ds[len(l.ds)-1].Detail = hint
 			continue
 		}
-		s := &ir.Standin{Src: l.rng(f.v), Service: svc, Ports: ports}
+		s.Src = l.rng(f.v)
 		run := f.v
 		if c, ok := field(f.v, "command"); ok {
 			run = c

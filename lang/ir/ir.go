@@ -176,11 +176,17 @@ type Controller struct {
 }
 
 // Standin is a program run for a Service of the controller's namespace,
-// reachable at the Service's DNS names and ports while a run lasts.
+// reachable at the Service's DNS names and ports while a run lasts; or,
+// with Pods, for every pod whose labels match, reachable at each such
+// pod's IP and the ports.
 type Standin struct {
 	Src diag.Range `json:"src"`
-	// Service is the Service's name.
-	Service string `json:"service"`
+	// Service is the Service's name; "" for a pod stand-in.
+	Service string `json:"service,omitempty"`
+	// Pods is a pod stand-in's label selector, in Kubernetes' syntax
+	// (KEY=VALUE, KEY!=VALUE, KEY, !KEY, comma-separated; "==" written
+	// as "=" and spaces dropped).
+	Pods string `json:"pods,omitempty"`
 	// Ports are the ports it listens on; the first is STANDIN_PORT.
 	Ports   []int    `json:"ports"`
 	Command []string `json:"command"`

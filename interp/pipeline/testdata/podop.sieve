@@ -75,3 +75,46 @@ data: {v: "1"}
 }
 
 test standin { controller withdb workloads [askdb] }
+
+// podop calling every other pod of its namespace by IP on port 9090:
+// the pods labelled app=agent are answered by one stand-in, which tells
+// which pod each call reached; the other pod refuses.
+controller withagents {
+  build      "./podop"
+  args       ["-agents=9090"]
+  namespace  "e2e"
+  kubeconfig incluster
+  ready      { log: "^READY$", within: 90s }
+  standin    { "pods app=agent:9090": ["./fakeagent"] }
+}
+
+workload askagents {
+  apply `
+apiVersion: v1
+kind: Pod
+metadata: {name: agent-0, labels: {app: agent}}
+spec: {containers: [{name: a, image: agent}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: agent-1, labels: {app: agent}}
+spec: {containers: [{name: a, image: agent}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-0, labels: {app: web}}
+spec: {containers: [{name: w, image: web}]}
+`
+  wait pod/e2e/agent-* 2 ready within 60s
+  wait pod/e2e/web-0 ready within 60s
+  apply `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: in-a}
+data: {v: "1"}
+`
+  wait configmap/e2e/out-a where data.agents == "agent-0=e2e/agent-0 agent-1=e2e/agent-1 web-0=refused" within 60s
+  settle 500ms
+}
+
+test agents { controller withagents workloads [askagents] }

@@ -5,7 +5,9 @@
 // ConfigMap lock owned by that Pod, waits while another pod's lock
 // stands), binds a fixed port (-listen) for its health endpoint, and for
 // every ConfigMap "in-X" of its namespace writes "out-X" with the same
-// data, plus, with -standin URLS, what those URLs answered. It logs LEADER
+// data, plus, with -standin URLS, what those URLs answered, and with
+// -agents PORT, what http://POD_IP:PORT/ answered for every other pod of
+// its namespace that has an IP ("refused" when nothing listens). It logs LEADER
 // once it leads and READY once its cache has synced.
 package main
 
@@ -18,7 +20,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -33,12 +37,16 @@ import (
 func main() {
 	listen := flag.String("listen", "", "a fixed address to serve /healthz on (fails if taken)")
 	standin := flag.String("standin", "", "URLs to read for every copy (comma-separated)")
+	flag.IntVar(&agentPort, "agents", 0, "a port to call every other pod of the namespace on for every copy")
 	flag.Parse()
 	if err := run(*listen, *standin); err != nil {
 		fmt.Println("podop:", err)
 		os.Exit(1)
 	}
 }
+
+// agentPort is -agents.
+var agentPort int
 
 func run(listen, standin string) error {
 	ctx := context.Background()
@@ -146,6 +154,13 @@ func copyOne(ctx context.Context, cs kubernetes.Interface, in *corev1.ConfigMap,
 		}
 		data["standin"] = strings.Join(answers, " ")
 	}
+	if agentPort != 0 {
+		agents, err := callAgents(ctx, cs, in.Namespace)
+		if err != nil {
+			return err
+		}
+		data["agents"] = agents
+	}
 	out := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "out-" + strings.TrimPrefix(in.Name, "in-"), Namespace: in.Namespace}, Data: data}
 	api := cs.CoreV1().ConfigMaps(in.Namespace)
 	cur, err := api.Get(ctx, out.Name, metav1.GetOptions{})
@@ -170,4 +185,28 @@ func fetch(url string) (string, error) {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	return strings.TrimSpace(string(b)), err
+}
+
+// callAgents calls every other pod of ns that has an IP on agentPort,
+// by IP, and returns "NAME=ANSWER ..." sorted by pod name.
+func callAgents(ctx context.Context, cs kubernetes.Interface, ns string) (string, error) {
+	pods, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "", err
+	}
+	var out []string
+	for _, p := range pods.Items {
+		if p.Name == os.Getenv("POD_NAME") || p.Status.PodIP == "" {
+			continue
+		}
+		answer, err := fetch(fmt.Sprintf("http://%s/", net.JoinHostPort(p.Status.PodIP, fmt.Sprint(agentPort))))
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			answer = "refused"
+		} else if err != nil {
+			return "", err
+		}
+		out = append(out, p.Name+"="+answer)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " "), nil
 }

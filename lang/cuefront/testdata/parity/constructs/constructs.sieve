@@ -16,6 +16,10 @@ controller ds {
     { pod: "zk-*", container: "zk", command: ["zkCli.sh", "get", "..."], stdout: "ok\n", exit: 1 },
     { pod: "admin-0", namespace: "other", command: ["admin"], run: ["./ctl/main.go", "-q"] },
   ]
+  standin    {
+    "db-client:5000":                  ["./ctl/main.go", "-db"]
+    "pods app=agent, tier!=cache:9090": { command: ["./ctl/main.go"], env: { MODE: "agent" } }
+  }
 }
 
 controller builtinsts {
