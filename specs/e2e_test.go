@@ -19,10 +19,12 @@ import (
 // The specs the end-to-end tests run, each narrowed to the one plan that
 // shows its bug, so that a buggy/fixed pair takes about a minute, not ten:
 // volresize with a crash right after the StatefulSet delete, and ensemble
-// with a stale view of its scale-down after the scale back up.
+// with a stale view of its scale-down after the scale back up, and ring
+// with a crash right after it records a decommission.
 const (
 	volresizeE2ESpec = "specs/testdata/volresize_e2e.sieve"
 	ensembleE2ESpec  = "specs/testdata/ensemble_e2e.sieve"
+	ringE2ESpec      = "specs/testdata/ring_e2e.sieve"
 )
 
 // finding is the part of a plan's result.json finding these tests look at.
@@ -46,6 +48,12 @@ func liveClaimDeleted(f finding) bool {
 	return f.Check == "object-count" && f.Key == "persistentvolumeclaim/default/data-ens-1"
 }
 
+// deadNode reports whether f is the ring bug: the ring keeps a node that
+// went away without leaving it, where the reference's ring has none.
+func deadNode(f finding) bool {
+	return f.Check == "field" && f.Key == "ring.ring.sieve.dev/default/ring" && f.Path == "status.nodes"
+}
+
 // e2eCase is one `sieve run` of an end-to-end test.
 type e2eCase struct {
 	test string
@@ -66,6 +74,14 @@ func TestE2E(t *testing.T) {
 // controller reached the stand-in by that name and used its answer.
 func TestE2EEnsemble(t *testing.T) {
 	runE2E(t, ensembleE2ESpec, []e2eCase{{"buggy", 1, liveClaimDeleted}, {"fixed", 0, nil}}, standinReached)
+}
+
+// TestE2ERing does the same for ring, whose controller elects its leader
+// with a ConfigMap and a Lease and calls an agent in each of its pods by
+// the pod's IP, answered by the spec's pod stand-in; each run must also
+// show that the calls reached the agents of the pods they were meant for.
+func TestE2ERing(t *testing.T) {
+	runE2E(t, ringE2ESpec, []e2eCase{{"buggy", 1, deadNode}, {"fixed", 0, nil}}, agentsReached)
 }
 
 // runE2E runs the cases of spec side by side; check, if not nil, looks at
@@ -124,6 +140,24 @@ func standinReached(t *testing.T, out string) {
 	sl, err := os.ReadFile(filepath.Join(dir, standin.LogFile(&ir.Standin{Service: "ens-client"})))
 	if err != nil || !strings.Contains(string(sl), "PUT /members/ens-1 generation 1") || !strings.Contains(string(sl), "GET /members from 127.") {
 		t.Errorf("the stand-in's log does not show the controller's requests (%v):\n%s", err, sl)
+	}
+}
+
+// agentsReached holds that in the first reference run of a ring run in
+// out sieve relayed calls to each of the three pods' IPs to the stand-in
+// and logged which pod each reached, and that the stand-in told the pods
+// apart: ring-2's agent was asked to decommission, and ring-0's answered
+// the ring.
+func agentsReached(t *testing.T, out string) {
+	t.Helper()
+	dir := report.Layout{Root: out}.ReferenceDir(1)
+	s, _, _ := ir.ParseStandinKey("pods app=ring-node:4567")
+	b, err := os.ReadFile(filepath.Join(dir, standin.LogFile(s)))
+	for _, want := range []string{"to pod default/ring-0 at 10.", "to pod default/ring-2 at 10.",
+		"ring-2: decommission (was NORMAL)", "ring-0: ring ring-0:UN ring-1:UN ring-2:UN", "ring-2 has left the ring"} {
+		if err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("the stand-in's log does not say %q (%v):\n%s", want, err, b)
+		}
 	}
 }
 

@@ -22,8 +22,10 @@ func TestSpecsCheck(t *testing.T) {
 		"datastore/datastore.cue":       {"buggy", "fixed"},
 		"ensemble/ensemble.sieve":       {"buggy", "fixed"},
 		"podreaper/podreaper.sieve":     {"buggy", "fixed"},
+		"ring/ring.sieve":               {"buggy", "fixed"},
 		"statefulset/statefulset.sieve": {"recreate", "scale"},
 		"testdata/ensemble_e2e.sieve":   {"buggy", "fixed"},
+		"testdata/ring_e2e.sieve":       {"buggy", "fixed"},
 		"testdata/volresize_e2e.sieve":  {"buggy", "fixed"},
 		"volresize/volresize.sieve":     {"buggy", "fixed"},
 	}
