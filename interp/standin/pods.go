@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -75,7 +76,7 @@ func slug(s *ir.Standin) string {
 		return s.Service
 	}
 	return "pods-" + strings.Map(func(r rune) rune {
-		if r < 128 && (r == '.' || r == '-' || r == '=' || r == ',' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+		if strings.ContainsRune(".-=,_", r) || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
 			return r
 		}
 		return '_'
@@ -286,7 +287,7 @@ func copyHalf(dst, src net.Conn) {
 func dialFrom(n *netns.NS, from netip.Addr, addr string) (net.Conn, error) {
 	var c net.Conn
 	err := n.Do(func() (err error) {
-		d := net.Dialer{LocalAddr: net.TCPAddrFromAddrPort(netip.AddrPortFrom(from, 0))}
+		d := net.Dialer{LocalAddr: net.TCPAddrFromAddrPort(netip.AddrPortFrom(from, 0)), Timeout: 10 * time.Second}
 		c, err = d.Dial("tcp", addr)
 		return err
 	})
