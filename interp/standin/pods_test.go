@@ -141,3 +141,18 @@ func eventually(t *testing.T, what string, ok func() bool) {
 	}
 	t.Errorf("not within 10s: %s", what)
 }
+
+// TestPodStandinFiles names a pod stand-in's log and pod map after its
+// selector, with what a file name should not hold as "_".
+func TestPodStandinFiles(t *testing.T) {
+	s, _, _ := ir.ParseStandinKey("pods example.com/role=db, !canary:9090")
+	if got, want := LogFile(s), "standin-pods-example.com_role=db,_canary.log"; got != want {
+		t.Errorf("log file %q, want %q", got, want)
+	}
+	if got, want := PodsFile(s), "standin-pods-example.com_role=db,_canary.pods"; got != want {
+		t.Errorf("pod map %q, want %q", got, want)
+	}
+	if got := LogFile(&ir.Standin{Service: "db"}); got != "standin-db.log" {
+		t.Errorf("a Service stand-in's log file %q, want standin-db.log", got)
+	}
+}
