@@ -28,7 +28,7 @@ func (c *checker) controllerStandins(out *ir.Controller, vals map[string]*value)
 			continue
 		}
 		if seen[s.Name()] {
-			c.errorf(f.rng, "standin", "standin %s: a second stand-in for the same %s", s.Name(), standinOf(s))
+			c.errorf(f.rng, "standin", "%s", ir.SecondStandin(s))
 			continue
 		}
 		seen[s.Name()] = true
@@ -74,12 +74,4 @@ func (c *checker) standinRun(s *ir.Standin, v *value) {
 	if len(s.Command) == 0 {
 		c.errorf(v.rng, "standin", "standin %s: no command", s.Name())
 	}
-}
-
-// standinOf is what a stand-in stands in for, for messages.
-func standinOf(s *ir.Standin) string {
-	if s.Pods != "" {
-		return "pods"
-	}
-	return "service"
 }

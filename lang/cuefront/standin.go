@@ -11,6 +11,7 @@ import (
 // values are a command or { command, env }, as the .sieve checker does.
 func (l *lowerer) standins(v cue.Value) []*ir.Standin {
 	var out []*ir.Standin
+	seen := map[string]bool{}
 	for _, f := range fields(v) {
 		s, msg, hint := ir.ParseStandinKey(f.name)
 		if msg != "" {
@@ -18,6 +19,11 @@ func (l *lowerer) standins(v cue.Value) []*ir.Standin {
 			l.ds[len(l.ds)-1].Detail = hint
 			continue
 		}
+		if seen[s.Name()] {
+			l.errorf(f.v, "standin", "%s", ir.SecondStandin(s))
+			continue
+		}
+		seen[s.Name()] = true
 		s.Src = l.rng(f.v)
 		run := f.v
 		if c, ok := field(f.v, "command"); ok {

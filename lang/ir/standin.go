@@ -50,6 +50,16 @@ func (s *Standin) Name() string {
 	return s.Service
 }
 
+// SecondStandin is the message for a stand-in whose Service or selector
+// an earlier one of the same controller already has.
+func SecondStandin(s *Standin) string {
+	of := "service"
+	if s.Pods != "" {
+		of = "pods"
+	}
+	return fmt.Sprintf("standin %s: a second stand-in for the same %s", s.Name(), of)
+}
+
 // NormalizeSelector checks an equality-based label selector (KEY=VALUE,
 // KEY==VALUE, KEY!=VALUE, KEY, !KEY, comma-separated) and returns it in
 // the form Kubernetes prints it; or, when it is not one, a message.
