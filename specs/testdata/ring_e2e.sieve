@@ -20,7 +20,7 @@ test buggy {
   controller r.ring
   workloads  [r.scaledown]
   plans      [crash_after_record]
-  masks      [masks.default, r.leader_lock]
+  masks      [masks.default]
   invariants [r.no_dead_nodes]
   runs       1
 }

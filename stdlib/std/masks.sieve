@@ -62,6 +62,9 @@ mask default {
   lease/*/* path spec.acquireTime
   lease/*/* path spec.renewTime
   lease/*/* path spec.leaseTransitions
+  // The older lock: a ConfigMap's or Endpoints' annotation with the same record.
+  configmap/*/* path metadata.annotations."control-plane.alpha.kubernetes.io/leader"
+  endpoints/*/* path metadata.annotations."control-plane.alpha.kubernetes.io/leader"
 
   // Events are a log, not state.
   event/*/* whole
