@@ -213,7 +213,7 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 		note("holding events", refKey(a.Scope))
 		in.mu.Lock()
 		in.holding = append(in.holding, a.Scope)
-		bound := a.Duration.D()
+		bound := a.HoldBound().D()
 		if bound <= 0 {
 			bound = in.opts.MaxHold
 		}
@@ -269,7 +269,7 @@ func (in *Injector) unhold(scope *ir.Ref) {
 }
 
 // expireHolds delivers the events of holds older than their bound (the
-// hold action's Duration, or MaxHold; the event
+// hold action's Duration or learned Bound, or MaxHold; the event
 // that cancels them has not come, and holding on would only stall the
 // run) and of holds that have stalled while the workload waits (stalled).
 // The trace says what happened; the plan's release action still fires

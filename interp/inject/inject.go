@@ -49,7 +49,8 @@ type Options struct {
 	Errors func(error)
 	// MaxHold bounds how long events stay held when the event that cancels
 	// them never comes (the controller may wait for what it cannot see),
-	// for a hold action with no Duration of its own; default 10s.
+	// for a hold action with no bound of its own (planfile.Action.HoldBound);
+	// default ir.DefaultHoldFor.
 	MaxHold time.Duration
 	// Stall lifts a hold sooner, once it has lasted this long while the
 	// workload waits for a condition and both the controller and the
@@ -124,7 +125,7 @@ func New(opts Options) (*Injector, error) {
 		}
 	}
 	if opts.MaxHold == 0 {
-		opts.MaxHold = 10 * time.Second
+		opts.MaxHold = ir.DefaultHoldFor
 	}
 	if opts.Stall == 0 {
 		opts.Stall = ir.DefaultSettle

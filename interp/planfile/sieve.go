@@ -63,8 +63,8 @@ func (a *Action) sieve() (string, error) {
 	case ir.ActStaleOff:
 		return "stale off " + scope, nil
 	case ir.ActHold:
-		if a.Duration > 0 {
-			return "hold " + scope + " for " + a.Duration.String(), nil
+		if d := a.HoldBound(); d > 0 {
+			return "hold " + scope + " for " + d.String(), nil // a learned bound as the spec would say it
 		}
 		return "hold " + scope, nil
 	case ir.ActRelease:

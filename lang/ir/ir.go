@@ -102,6 +102,11 @@ const DefaultStepSettle = 5 * time.Second
 // DefaultWithin is the bound of a workload's wait step that gives none.
 const DefaultWithin = 60 * time.Second
 
+// DefaultHoldFor bounds a hold whose bound nothing else gives: a user
+// plan's `hold KEY` without `for`, and the floor of the bound a generated
+// plan learns from its reference runs (interp/plan).
+const DefaultHoldFor = 10 * time.Second
+
 // DefaultReadyWithin bounds a controller's readiness check that gives no
 // within.
 const DefaultReadyWithin = 30 * time.Second
@@ -401,7 +406,8 @@ type Policy struct {
 	// default, 1s).
 	StaleQuiet Duration `json:"staleQuiet,omitempty"`
 	// HoldFor is how long a hold keeps events back at most when the event
-	// that cancels them does not come (0: the default, 10s).
+	// that cancels them does not come (0: learned from the reference runs,
+	// see interp/plan).
 	HoldFor Duration `json:"holdFor,omitempty"`
 }
 
