@@ -23,6 +23,10 @@ type Controller interface {
 	Kill() error
 	// Restart kills the controller if it runs and starts it again.
 	Restart(ctx context.Context) error
+	// Pause stops the controller where it is (SIGSTOP) until Resume;
+	// Resume lets it go on (SIGCONT).
+	Pause() error
+	Resume() error
 }
 
 // Proxy is what the injector needs of the interception proxy.
@@ -90,6 +94,7 @@ type Injector struct {
 	holding  []*ir.Ref                     // scopes whose events are held
 	hidden   []trace.Key                   // objects whose deletion a hold hides
 	heldAt   map[*ir.Ref]hold              // when each hold began, and its bound
+	paused   *hold                         // when the pause in force began, and its bound
 	ats      map[*planfile.Action]*atEvent // the at events of stale-on actions
 	verdicts map[string]proxy.Verdict      // per event, so every stream agrees
 	revs     []seenRev                     // deliveries, for stale-on revisions
@@ -211,6 +216,7 @@ func (in *Injector) tick() {
 		case <-t.C:
 			in.advance(in.eng.Tick, nil)
 			in.expireHolds()
+			in.expirePause()
 		}
 	}
 }

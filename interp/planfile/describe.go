@@ -23,6 +23,8 @@ func (a *Action) String() string {
 		return string(a.Kind) + " " + a.Scope.String()
 	case a.Kind == ir.ActWait:
 		return "wait " + a.Duration.String()
+	case a.Kind == ir.ActPause && a.Duration > 0:
+		return "pause for " + a.Duration.String()
 	}
 	return string(a.Kind)
 }
