@@ -173,6 +173,12 @@ func TestRecheckBound(t *testing.T) {
 	for _, s := range []int{0, 30, 60} {
 		requeue.Entries = append(requeue.Entries, at(s*1000+100, trace.Request, "get", "configmap"), at(s*1000+200, trace.Request, "update", "configmap"))
 	}
+	// A retry every second is faster than the settle window, which
+	// already waits through it.
+	retry := &trace.Trace{Entries: []trace.Entry{at(0, trace.Delivery, "", "configmap")}}
+	for _, s := range []int{0, 1, 2} {
+		retry.Entries = append(retry.Entries, at(s*1000+100, trace.Request, "get", "configmap"), at(s*1000+200, trace.Request, "update", "configmap"))
+	}
 	// A leader renewing its lock every 10s is no timer of its reconciles.
 	slowLeases := &trace.Trace{Entries: []trace.Entry{lock(0, "get", "lease"), lock(10, "update", "lease"), lock(10010, "update", "lease"), lock(20010, "update", "lease")}}
 	for _, tc := range []struct {
@@ -186,6 +192,7 @@ func TestRecheckBound(t *testing.T) {
 		{"no reference", nil, minRecheck, 0},
 		{"requeue timer", []*trace.Trace{burst, requeue}, 30*time.Second + 2*2*time.Second, 30 * time.Second},
 		{"heartbeats are no timer", []*trace.Trace{slowLeases}, minRecheck, 0},
+		{"a retry faster than the window", []*trace.Trace{retry}, 2*2200*time.Millisecond + 2*time.Second, 0},
 	} {
 		for i := range tc.refs {
 			tc.refs[i].Header.Run = i + 1
