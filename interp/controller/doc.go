@@ -11,7 +11,8 @@
 // panics and exits, gives the port variables of args, env and the
 // readiness URL (${SIEVE_PORT}, ${SIEVE_PORT_N}) free host ports of their
 // own, kept across restarts, waits until it is ready, and kills (SIGKILL, whole
-// process group) and restarts it on demand. Lifecycle events go to a Sink
+// process group), pauses and resumes (SIGSTOP, SIGCONT) and restarts it on
+// demand. Lifecycle events go to a Sink
 // as trace entries.
 //
 // It does not decide when to kill or restart (the injector does) nor watch

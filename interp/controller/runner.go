@@ -286,6 +286,30 @@ func (r *Runner) Kill() error {
 	}
 }
 
+// Pause stops the controller's process group where it is (SIGSTOP) until
+// Resume: it runs no code, sends no request and reads nothing of what
+// arrives meanwhile. Pausing a controller that is not running does
+// nothing; a kill ends a pause (the next process runs).
+func (r *Runner) Pause() error { return r.signal(true) }
+
+// Resume lets a paused controller go on (SIGCONT); it does nothing to one
+// that is not running or not paused.
+func (r *Runner) Resume() error { return r.signal(false) }
+
+// signal stops (stop) or continues the controller's process group.
+func (r *Runner) signal(stop bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.runningLocked() {
+		return nil
+	}
+	pid := r.cmd.Process.Pid
+	if err := stopGroup(pid, stop); err != nil {
+		return fmt.Errorf("controller: %s %d: %w", map[bool]string{true: "pause", false: "resume"}[stop], pid, err)
+	}
+	return nil
+}
+
 // Restart kills the controller if it runs and starts it again.
 func (r *Runner) Restart(ctx context.Context) error {
 	if err := r.Kill(); err != nil {

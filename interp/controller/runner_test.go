@@ -278,3 +278,53 @@ func TestLogLimit(t *testing.T) {
 		t.Errorf("log of %d bytes (limit 4096):\n%.600s\n...\n%s", len(log), log, log[max(0, len(log)-600):])
 	}
 }
+
+// TestPauseResume stops a controller that counts into a file, with the
+// children it runs (its process group), and lets it go on: paused, the
+// count does not move; resumed, it moves again. Pausing or resuming a
+// controller that is not running does nothing.
+func TestPauseResume(t *testing.T) {
+	count := filepath.Join(t.TempDir(), "n")
+	r := newRunner(t, shell(`i=0; while :; do i=$((i+1)); echo $i > `+count+`; sleep 0.02; done`, nil), nil)
+	if err := r.Pause(); err != nil {
+		t.Fatalf("pause before start: %v", err)
+	}
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	read := func() string { b, _ := os.ReadFile(count); return string(b) }
+	moves := func() bool {
+		before := read()
+		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if read() != before {
+				return true
+			}
+		}
+		return false
+	}
+	if !moves() {
+		t.Fatal("the controller does not count")
+	}
+	if err := r.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // a write under way ends
+	if moves() {
+		t.Fatal("the count moves while paused")
+	}
+	if err := r.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if !moves() {
+		t.Fatal("the count does not move after resume")
+	}
+	if err := r.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Kill(); err != nil {
+		t.Fatalf("kill while paused: %v", err)
+	}
+	if err := r.Resume(); err != nil {
+		t.Fatalf("resume after the kill: %v", err)
+	}
+}

@@ -27,6 +27,19 @@ func killGroup(pid int) error {
 	return nil
 }
 
+// stopGroup stops (SIGSTOP) or continues (SIGCONT) the process group the
+// controller leads.
+func stopGroup(pid int, stop bool) error {
+	sig := syscall.SIGCONT
+	if stop {
+		sig = syscall.SIGSTOP
+	}
+	if err := syscall.Kill(-pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	return nil
+}
+
 func helperExec(m Mounts, argv []string) error {
 	self, err1 := os.Readlink("/proc/self/ns/mnt")
 	parent, err2 := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", os.Getppid()))

@@ -195,6 +195,7 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 		if err := in.opts.Controller.Kill(); err != nil {
 			return err
 		}
+		in.endPause() // the new process runs
 		in.killedAt.Store(time.Now().UnixNano())
 		in.restart()
 	case ir.ActStaleOn:
@@ -213,7 +214,7 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 		note("holding events", refKey(a.Scope))
 		in.mu.Lock()
 		in.holding = append(in.holding, a.Scope)
-		bound := a.Duration.D()
+		bound := a.HoldBound().D()
 		if bound <= 0 {
 			bound = in.opts.MaxHold
 		}
@@ -227,10 +228,69 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 		}
 	case ir.ActRelease:
 		in.release(a.Scope, cur, note)
+	case ir.ActPause:
+		return in.pause(a, note)
+	case ir.ActResume:
+		if !in.endPause() {
+			note("the controller was not paused any more (its pause had ended)", nil)
+			return nil
+		}
+		note("controller resumed (SIGCONT)", nil)
+		return in.opts.Controller.Resume()
 	default:
 		note("", nil) // wait: the engine keeps the time
 	}
 	return nil
+}
+
+// pause stops the controller until a resume, or for the action's Duration
+// (ir.DefaultPauseFor) at most (see expirePause).
+func (in *Injector) pause(a *planfile.Action, note func(string, *trace.Key)) error {
+	bound := a.Duration.D()
+	if bound <= 0 {
+		bound = ir.DefaultPauseFor
+	}
+	note(fmt.Sprintf("controller paused (SIGSTOP), for %s at most", bound), nil)
+	if err := in.opts.Controller.Pause(); err != nil {
+		return err
+	}
+	in.mu.Lock()
+	in.paused = &hold{at: time.Now(), bound: bound}
+	in.mu.Unlock()
+	return nil
+}
+
+// endPause forgets the pause in force and reports whether there was one.
+func (in *Injector) endPause() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	was := in.paused != nil
+	in.paused = nil
+	return was
+}
+
+// expirePause lets the controller go on once its pause has lasted its
+// bound; the plan's resume, when it comes, then finds it running.
+func (in *Injector) expirePause() {
+	in.mu.Lock()
+	p := in.paused
+	in.mu.Unlock()
+	if p != nil && time.Since(p.at) > p.bound {
+		in.unpause(fmt.Sprintf("no resume within %s", p.bound))
+	}
+}
+
+// unpause lets a paused controller go on, saying why in the trace.
+func (in *Injector) unpause(why string) {
+	if !in.endPause() {
+		return
+	}
+	if in.opts.Sink != nil {
+		in.opts.Sink(trace.Entry{Time: time.Now(), Type: trace.Fault, What: string(ir.ActResume), Message: why + ": controller resumed (SIGCONT)"})
+	}
+	if err := in.opts.Controller.Resume(); err != nil {
+		in.fail(fmt.Errorf("inject: plan %s: resume: %w", in.opts.Plan.Name, err))
+	}
 }
 
 // release stops holding a scope. When the event being filtered is in the
@@ -269,7 +329,7 @@ func (in *Injector) unhold(scope *ir.Ref) {
 }
 
 // expireHolds delivers the events of holds older than their bound (the
-// hold action's Duration, or MaxHold; the event
+// hold action's Duration or learned Bound, or MaxHold; the event
 // that cancels them has not come, and holding on would only stall the
 // run) and of holds that have stalled while the workload waits (stalled).
 // The trace says what happened; the plan's release action still fires
@@ -348,7 +408,7 @@ func (in *Injector) movedAt(now time.Time) time.Time {
 // judged once it is: it waits for the plan's actions that a timer will
 // fire (a wait, a stale view's bound: a stale view ends sooner, once the
 // controller has settled with it, see settled), then lifts the holds
-// still in place (endHolds). It reports whether it did anything, in which
+// still in place (endHolds) and lets a paused controller go on. It reports whether it did anything, in which
 // case the controller should be given the chance to settle again.
 func (in *Injector) Finish(ctx context.Context) bool {
 	acted := false
@@ -372,7 +432,18 @@ func (in *Injector) Finish(ctx context.Context) bool {
 		in.endHolds()
 		acted = true
 	}
+	if in.Paused() {
+		in.unpause("the workload is over")
+		acted = true
+	}
 	return acted
+}
+
+// Paused reports whether the plan keeps the controller paused.
+func (in *Injector) Paused() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.paused != nil
 }
 
 // next returns, once no action is under way, when the plan's next action

@@ -3,7 +3,8 @@
 // and carries out each action as it fires — SIGKILL after a write, before
 // the controller gets the answer; a stale view of a scope followed by a
 // restart; holding watch events (up to a bound) and delivering only the
-// newest — and records every action that fired. It also tells the run
+// newest; pausing the controller (SIGSTOP, up to a bound) until a later
+// trigger resumes it — and records every action that fired. It also tells the run
 // whether the controller it killed is still restarting (Restarting), so
 // that its silence is not taken for quiet (nor is the silence of a
 // controller that waits for a leader-election lock: the proxy's

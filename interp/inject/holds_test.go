@@ -15,31 +15,38 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// TestHoldBoundOfTheAction holds that a hold action's Duration, not
-// MaxHold, bounds it: with a MaxHold of an hour, a hold for 100ms is
-// lifted and the trace names its bound.
+// TestHoldBoundOfTheAction holds that a hold action's Duration, or else
+// the Bound its plan learned from the references, not MaxHold, bounds it:
+// with a MaxHold of an hour, a hold for 100ms is lifted and the trace
+// names its bound.
 func TestHoldBoundOfTheAction(t *testing.T) {
-	p := holdPodPlan()
-	p.Actions[0].Duration = ir.Duration(100 * time.Millisecond)
-	px := &fakeProxy{}
-	var mu sync.Mutex
-	var faults []trace.Entry
-	in, err := New(Options{Plan: p, Proxy: px, Controller: &fakeController{}, MaxHold: time.Hour, Stall: time.Hour,
-		Sink: func(e trace.Entry) { mu.Lock(); faults = append(faults, e); mu.Unlock() }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in.Start(context.Background())
-	k := holdUpdate(t, in)
-	if !lifted(in, k, 5*time.Second, func() {}) {
-		t.Fatal("still holding 5s after a bound of 100ms")
-	}
-	in.Stop()
-	mu.Lock()
-	defer mu.Unlock()
-	last := faults[len(faults)-1]
-	if last.What != "release" || !strings.Contains(last.Message, "within 100ms") {
-		t.Errorf("last fault %+v, want a release naming the 100ms bound", last)
+	for _, learned := range []bool{false, true} {
+		p := holdPodPlan()
+		if learned {
+			p.Actions[0].Bound = ir.Duration(100 * time.Millisecond)
+		} else {
+			p.Actions[0].Duration = ir.Duration(100 * time.Millisecond)
+		}
+		px := &fakeProxy{}
+		var mu sync.Mutex
+		var faults []trace.Entry
+		in, err := New(Options{Plan: p, Proxy: px, Controller: &fakeController{}, MaxHold: time.Hour, Stall: time.Hour,
+			Sink: func(e trace.Entry) { mu.Lock(); faults = append(faults, e); mu.Unlock() }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Start(context.Background())
+		k := holdUpdate(t, in)
+		if !lifted(in, k, 5*time.Second, func() {}) {
+			t.Fatalf("learned %v: still holding 5s after a bound of 100ms", learned)
+		}
+		in.Stop()
+		mu.Lock()
+		last := faults[len(faults)-1]
+		mu.Unlock()
+		if last.What != "release" || !strings.Contains(last.Message, "within 100ms") {
+			t.Errorf("learned %v: last fault %+v, want a release naming the 100ms bound", learned, last)
+		}
 	}
 }
 

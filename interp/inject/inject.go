@@ -23,6 +23,10 @@ type Controller interface {
 	Kill() error
 	// Restart kills the controller if it runs and starts it again.
 	Restart(ctx context.Context) error
+	// Pause stops the controller where it is (SIGSTOP) until Resume;
+	// Resume lets it go on (SIGCONT).
+	Pause() error
+	Resume() error
 }
 
 // Proxy is what the injector needs of the interception proxy.
@@ -49,7 +53,8 @@ type Options struct {
 	Errors func(error)
 	// MaxHold bounds how long events stay held when the event that cancels
 	// them never comes (the controller may wait for what it cannot see),
-	// for a hold action with no Duration of its own; default 10s.
+	// for a hold action with no bound of its own (planfile.Action.HoldBound);
+	// default ir.DefaultHoldFor.
 	MaxHold time.Duration
 	// Stall lifts a hold sooner, once it has lasted this long while the
 	// workload waits for a condition and both the controller and the
@@ -89,6 +94,7 @@ type Injector struct {
 	holding  []*ir.Ref                     // scopes whose events are held
 	hidden   []trace.Key                   // objects whose deletion a hold hides
 	heldAt   map[*ir.Ref]hold              // when each hold began, and its bound
+	paused   *hold                         // when the pause in force began, and its bound
 	ats      map[*planfile.Action]*atEvent // the at events of stale-on actions
 	verdicts map[string]proxy.Verdict      // per event, so every stream agrees
 	revs     []seenRev                     // deliveries, for stale-on revisions
@@ -124,7 +130,7 @@ func New(opts Options) (*Injector, error) {
 		}
 	}
 	if opts.MaxHold == 0 {
-		opts.MaxHold = 10 * time.Second
+		opts.MaxHold = ir.DefaultHoldFor
 	}
 	if opts.Stall == 0 {
 		opts.Stall = ir.DefaultSettle
@@ -210,6 +216,7 @@ func (in *Injector) tick() {
 		case <-t.C:
 			in.advance(in.eng.Tick, nil)
 			in.expireHolds()
+			in.expirePause()
 		}
 	}
 }

@@ -23,12 +23,27 @@ import (
 type fakeController struct {
 	mu              sync.Mutex
 	kills, restarts int
+	pauses, resumes int
 }
 
 func (c *fakeController) Kill() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.kills++
+	return nil
+}
+
+func (c *fakeController) Pause() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pauses++
+	return nil
+}
+
+func (c *fakeController) Resume() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.resumes++
 	return nil
 }
 

@@ -125,8 +125,9 @@ func (c *clock) observe(e *trace.Entry) {
 }
 
 // fault opens or closes the window of an injected action: a stale view
-// from stale-on to stale-off, a hold until its release, a kill until the
-// controller is ready again (restarted, which closes it).
+// from stale-on to stale-off, a hold until its release, a pause until the
+// controller goes on, a kill until the controller is ready again
+// (restarted, which closes it).
 func (c *clock) fault(e *trace.Entry) {
 	what := ""
 	if e.Key != nil {
@@ -142,6 +143,11 @@ func (c *clock) fault(e *trace.Entry) {
 	case ir.ActRelease:
 		c.closeWindow(report.WindowHold, what)
 	case ir.ActCrash, ir.ActRestart:
+		c.closeWindow(report.WindowPause, "") // the new process runs
 		c.openWindow(report.WindowRestart, "")
+	case ir.ActPause:
+		c.openWindow(report.WindowPause, "")
+	case ir.ActResume:
+		c.closeWindow(report.WindowPause, "")
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/leader"
+	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
@@ -26,9 +28,12 @@ type Converge struct {
 	Bound time.Duration
 	// Recheck is how long the run rechecks after the controller listed
 	// again: how long it took to go quiet after a burst of events in the
-	// reference runs (recheckBound). If 0, the run does not make it list
-	// again and waits up to Bound.
+	// reference runs, or one period of its own timer (recheckBound). If 0,
+	// the run does not make it list again and waits up to Bound.
 	Recheck time.Duration
+	// Timer is the controller's own timer that Recheck waits for, when the
+	// reference runs show one (zero Period: none).
+	Timer plan.Timer
 }
 
 // convergeBound is test t's converge bound (ir.DefaultConverge unless it
@@ -110,8 +115,8 @@ func (s *session) relist(ctx context.Context, c *oracle.Convergence, cv *Converg
 	}
 	start := time.Now()
 	s.sink(trace.Entry{Time: start, Type: trace.Converge, What: "relist",
-		Message: fmt.Sprintf("ended the controller's %d %s (410 Expired) so that it lists again and sees every object, as at a resync; rechecking for %s once it watches again",
-			n, plural(n, "watch", "watches"), cv.Recheck)})
+		Message: fmt.Sprintf("ended the controller's %d %s (410 Expired) so that it lists again and sees every object, as at a resync; rechecking for %s once it watches again%s",
+			n, plural(n, "watch", "watches"), cv.Recheck, timerNote(cv.Timer))})
 	if !s.rewatched(ctx, c, n) {
 		if len(c.Pending()) == 0 || !s.runner.Running() || ctx.Err() != nil {
 			return s.waitConverged(ctx, c, start, 0)
@@ -120,7 +125,21 @@ func (s *session) relist(ctx context.Context, c *oracle.Convergence, cv *Converg
 			Message: fmt.Sprintf("the controller did not watch again within %s: waiting up to %s for its own resync", relistGrace, cv.Bound)})
 		return ""
 	}
-	return s.waitConverged(ctx, c, start, min(time.Since(start)+cv.Recheck, cv.Bound))
+	until := time.Since(start) + cv.Recheck
+	how := s.waitConverged(ctx, c, start, min(until, cv.Bound))
+	if until > cv.Bound && len(c.Pending()) > 0 {
+		how += fmt.Sprintf(" (the recheck reached the cap, the test's converge bound %s; `converge` raises it)", cv.Bound)
+	}
+	return how
+}
+
+// timerNote says, for the relist message, which timer of the controller's
+// own the recheck waits for ("" for none).
+func timerNote(t plan.Timer) string {
+	if t.Period <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", one period of the controller's own timer and more: %s", t)
 }
 
 // rewatched waits until the controller has n watches open again, the
@@ -213,11 +232,33 @@ func (s *session) waitConverged(ctx context.Context, c *oracle.Convergence, star
 }
 
 // recheckBound is how long a plan run rechecks the objects that differ
-// after the controller listed again: twice the longest burst of the
-// controller's activity in the reference runs refs (the events delivered
-// to it and its writes, heartbeats aside, none window or more after the
-// one before), plus window, and at least minRecheck.
-func recheckBound(refs []*trace.Trace, window time.Duration) time.Duration {
+// after the controller listed again, and the controller's own timer it
+// waits for: the longer of twice the longest burst of the controller's
+// activity in the reference runs refs (the events delivered to it and its
+// writes, heartbeats aside, none window or more after the one before),
+// plus window, and one period of its own timer (plan.OwnTimer, read with
+// masks m) plus twice window; at least minRecheck. A timer faster than
+// window is left out: it keeps the controller from being quiet, so the
+// settles before the comparison already wait through it.
+//
+// Both are upper bounds learned from the reference's structure: waiting
+// longer never turns a lasting difference into a transient one, only lets
+// a repair the controller makes on its own clock (a RequeueAfter that no
+// relist wakes) come before the verdict, so a loaded machine, which
+// stretches the references' gaps, can only make the wait longer. The
+// converge bound caps it (see relist).
+func recheckBound(refs []*trace.Trace, m *mask.Matcher, window time.Duration) (time.Duration, plan.Timer) {
+	d := max(minRecheck, 2*longestBurst(refs, window)+window)
+	timer, ok := plan.OwnTimer(refs, m)
+	if !ok || timer.Period < window {
+		return d, plan.Timer{}
+	}
+	return max(d, timer.Period+2*window), timer
+}
+
+// longestBurst is the longest burst of the controller's activity in refs
+// (see recheckBound).
+func longestBurst(refs []*trace.Trace, window time.Duration) time.Duration {
 	longest := time.Duration(0)
 	for _, t := range refs {
 		var first, last time.Time
@@ -235,7 +276,7 @@ func recheckBound(refs []*trace.Trace, window time.Duration) time.Duration {
 			longest = max(longest, last.Sub(first))
 		}
 	}
-	return max(minRecheck, 2*longest+window)
+	return longest
 }
 
 // minRecheck is the shortest recheck after a relist.

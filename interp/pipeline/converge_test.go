@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/sievetool/sieve/interp/controller"
+	"github.com/sievetool/sieve/interp/observe"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -121,11 +123,18 @@ func TestWaitConvergedControllerGone(t *testing.T) {
 // TestRecheckBound learns the recheck after a relist from the reference
 // runs: twice the controller's longest burst of deliveries and writes
 // (split where it was quiet for the window; reads, and renewals of a
-// Lease or a ConfigMap lock, do not count) plus the window, and at least minRecheck.
+// Lease or a ConfigMap lock, do not count) plus the window, and at least
+// minRecheck; or, when the controller sends the same requests again with
+// nothing from outside in between (its own timer), one period of that
+// timer plus twice the window, heartbeats aside.
 func TestRecheckBound(t *testing.T) {
 	t0 := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	at := func(ms int, typ trace.Type, verb, kind string) trace.Entry {
-		return trace.Entry{Time: t0.Add(time.Duration(ms) * time.Millisecond), Type: typ, Verb: verb, Key: &trace.Key{Kind: kind, Namespace: "default", Name: "x"}}
+		e := trace.Entry{Time: t0.Add(time.Duration(ms) * time.Millisecond), Type: typ, Verb: verb, Key: &trace.Key{Kind: kind, Namespace: "default", Name: "x"}}
+		if typ == trace.Delivery {
+			e.Event, e.ResourceVersion = "MODIFIED", strconv.Itoa(ms)
+		}
+		return e
 	}
 	burst := &trace.Trace{Entries: []trace.Entry{
 		at(0, trace.Delivery, "", "configmap"),
@@ -153,17 +162,47 @@ func TestRecheckBound(t *testing.T) {
 		lock(5700, "update", "lease"),
 		lock(5710, "update", "configmap"),
 	}}
+	m, err := observe.Masks(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A controller that requeues its object every 30s (RequeueAfter):
+	// nothing from outside reaches it after the first event, and it reads
+	// and writes the object again on its own timer.
+	requeue := &trace.Trace{Entries: []trace.Entry{at(0, trace.Delivery, "", "configmap")}}
+	for _, s := range []int{0, 30, 60} {
+		requeue.Entries = append(requeue.Entries, at(s*1000+100, trace.Request, "get", "configmap"), at(s*1000+200, trace.Request, "update", "configmap"))
+	}
+	// A retry every second is faster than the settle window, which
+	// already waits through it.
+	retry := &trace.Trace{Entries: []trace.Entry{at(0, trace.Delivery, "", "configmap")}}
+	for _, s := range []int{0, 1, 2} {
+		retry.Entries = append(retry.Entries, at(s*1000+100, trace.Request, "get", "configmap"), at(s*1000+200, trace.Request, "update", "configmap"))
+	}
+	// A leader renewing its lock every 10s is no timer of its reconciles.
+	slowLeases := &trace.Trace{Entries: []trace.Entry{lock(0, "get", "lease"), lock(10, "update", "lease"), lock(10010, "update", "lease"), lock(20010, "update", "lease")}}
 	for _, tc := range []struct {
-		name string
-		refs []*trace.Trace
-		want time.Duration
+		name   string
+		refs   []*trace.Trace
+		want   time.Duration
+		period time.Duration // of the timer it names
 	}{
-		{"longest burst", []*trace.Trace{leases, burst}, 2*1500*time.Millisecond + 2*time.Second},
-		{"no burst", []*trace.Trace{leases}, minRecheck},
-		{"no reference", nil, minRecheck},
+		{"longest burst", []*trace.Trace{leases, burst}, 2*1500*time.Millisecond + 2*time.Second, 0},
+		{"no burst", []*trace.Trace{leases}, minRecheck, 0},
+		{"no reference", nil, minRecheck, 0},
+		{"requeue timer", []*trace.Trace{burst, requeue}, 30*time.Second + 2*2*time.Second, 30 * time.Second},
+		{"heartbeats are no timer", []*trace.Trace{slowLeases}, minRecheck, 0},
+		{"a retry faster than the window", []*trace.Trace{retry}, 2*2200*time.Millisecond + 2*time.Second, 0},
 	} {
-		if got := recheckBound(tc.refs, 2*time.Second); got != tc.want {
-			t.Errorf("%s: recheckBound %s, want %s", tc.name, got, tc.want)
+		for i := range tc.refs {
+			tc.refs[i].Header.Run = i + 1
+			for j := range tc.refs[i].Entries {
+				tc.refs[i].Entries[j].Seq = int64(j + 1)
+			}
+		}
+		got, timer := recheckBound(tc.refs, m, 2*time.Second)
+		if got != tc.want || timer.Period != tc.period {
+			t.Errorf("%s: recheckBound %s (timer %s), want %s (a timer of %s)", tc.name, got, timer, tc.want, tc.period)
 		}
 	}
 }

@@ -183,6 +183,63 @@ func TestHoldAndCoalesce(t *testing.T) {
 	}
 }
 
+// TestPauseResume: the controller is paused (SIGSTOP) when in-a's change
+// to v=2 is on its way to it and resumed once the server holds v=3: it
+// sends nothing meanwhile, then receives both changes, one process
+// throughout.
+func TestPauseResume(t *testing.T) {
+	inA := ref("configmap", "in-a")
+	p := &planfile.Plan{Name: "pause-in-a", Pattern: planfile.User, Actions: []*planfile.Action{
+		{Kind: ir.ActPause, Duration: ir.Duration(30 * time.Second), Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "update", Target: inA}},
+		{Kind: ir.ActResume, Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "update", Target: inA, Seen: planfile.SeenCluster,
+			Where: &ir.Cond{Path: "data.v", Value: "3"}}},
+	}}
+	r := execute(t, "hide", p)
+	r.mustSucceed(t)
+	if !slices.Equal(r.fired(), []bool{true, true}) {
+		t.Fatalf("actions fired: %v, want both", r.fired())
+	}
+	faults := r.entries(trace.Fault, "")
+	at := func(what string) time.Time {
+		for _, e := range faults {
+			if e.What == what {
+				return e.Time
+			}
+		}
+		t.Fatalf("no %s fault in %v", what, r.lifecycle())
+		return time.Time{}
+	}
+	paused, resumed := at("pause"), at("resume")
+	var v3 int64
+	for _, e := range r.entries(trace.History, "configmap/e2e/in-a") {
+		if strings.Contains(string(e.Object), `"v":"3"`) && v3 == 0 {
+			v3 = e.Seq
+		}
+	}
+	if pause, resume := seqOf(r, trace.Fault, "", "pause"), seqOf(r, trace.Fault, "", "resume"); !(pause < v3 && v3 < resume) {
+		t.Errorf("pause #%d, in-a at v=3 #%d, resume #%d: want the pause to last until v=3", pause, v3, resume)
+	}
+	// Stopped, it sent nothing: no request began while it was paused
+	// (one already on the wire may reach the proxy just after).
+	for _, e := range r.entries(trace.Request, "") {
+		if e.Time.After(paused.Add(100*time.Millisecond)) && e.Time.Before(resumed) {
+			t.Errorf("request #%d %s %s sent at %s, while paused (%s to %s)", e.Seq, e.Verb, e.Key, e.Time.Format(time.StampMilli),
+				paused.Format(time.StampMilli), resumed.Format(time.StampMilli))
+		}
+	}
+	lives := r.lives(t)
+	if len(lives) != 1 {
+		t.Fatalf("controller processes: %d, want 1", len(lives))
+	}
+	got := events(lives[0], "in-a")
+	if len(got) != 3 || !strings.HasSuffix(got[1], "v=2") || !strings.HasSuffix(got[2], "v=3") {
+		t.Errorf("controller's events of in-a: %v, want v=1, v=2 and v=3: a pause hides nothing", got)
+	}
+	if v := dataV(t, "out-a"); v != "3" {
+		t.Errorf("out-a in the cluster: v=%q, want 3", v)
+	}
+}
+
 // TestPlanNeverFires: a plan whose trigger never matches is reported not
 // injected, never passed.
 func TestPlanNeverFires(t *testing.T) {

@@ -62,14 +62,15 @@ func Judge(o *oracle.Oracle, p *planfile.Plan, t *trace.Trace, out report.Layout
 
 // releasesFrom reports whether the actions of plan p from the i-th on
 // (the ones that never fired: actions are armed in order) are all
-// releases, so that every fault the plan begins fired. False when the plan
+// releases or resumes (a pause its bound or the workload's end ended), so
+// that every fault the plan begins fired. False when the plan
 // is not known.
 func releasesFrom(p *planfile.Plan, i int) bool {
 	if p == nil || i >= len(p.Actions) {
 		return false
 	}
 	for _, a := range p.Actions[i:] {
-		if a.Kind != ir.ActRelease {
+		if a.Kind != ir.ActRelease && a.Kind != ir.ActResume {
 			return false
 		}
 	}

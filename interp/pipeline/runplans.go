@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sievetool/sieve/interp/plan"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/trace"
@@ -53,14 +54,17 @@ type planRunner struct {
 	refs *Refs
 	out  report.Layout
 	opts RunOptions
-	// recheck is Converge.Recheck for every plan: learned once from the
-	// reference runs.
+	// recheck and timer are Converge.Recheck and Converge.Timer for every
+	// plan: learned once from the reference runs.
 	recheck time.Duration
+	timer   plan.Timer
 }
 
 func newPlanRunner(env Env, refs *Refs, out report.Layout, opts RunOptions) *planRunner {
 	window, _ := refs.Test.SettleBounds()
-	return &planRunner{env: env, refs: refs, out: out, opts: opts, recheck: recheckBound(refs.Traces, window)}
+	pr := &planRunner{env: env, refs: refs, out: out, opts: opts}
+	pr.recheck, pr.timer = recheckBound(refs.Traces, refs.Masks.Plan, window)
+	return pr
 }
 
 // runPlans runs the plans on the workers and writes each result.
@@ -179,7 +183,7 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 	r := Run{Test: t, BaseDir: pr.env.BaseDir, Dir: dir, Plan: p, Masks: pr.refs.Masks.Plan,
 		Header:   trace.Header{Test: t.Name, Spec: pr.env.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
 		Errors:   func(err error) { pr.env.progressf("%v", err) },
-		Converge: &Converge{Oracle: pr.refs.Oracle, Bound: convergeBound(t), Recheck: pr.recheck}}
+		Converge: &Converge{Oracle: pr.refs.Oracle, Bound: convergeBound(t), Recheck: pr.recheck, Timer: pr.timer}}
 	res, runErr := w.Execute(ctx, r)
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()

@@ -4,6 +4,9 @@
 // passes with their per-pattern counts and explanations (what became of
 // each candidate), sampling down to a policy's maximum, and the plans
 // directory that generation writes (plans, counts.json, pruned.jsonl).
+// Its reading of a reference trace into reconciles also gives the bounds
+// learned from it: how long a hold lasts, and the controller's own timers
+// (OwnTimer), which interp/pipeline rechecks a difference for.
 //
 // It does not define the plan file format (interp/planfile), nor the
 // observation library it shares with the trigger engine — tracker, slim

@@ -39,11 +39,17 @@ type Candidate struct {
 	// was not sampled).
 	Pass     string `json:"pass,omitempty"`
 	Evidence string `json:"evidence,omitempty"`
+	// Bound says how long the plan's hold lasts at most and how that was
+	// learned from the reference runs, when its policy sets no hold_for.
+	Bound string `json:"bound,omitempty"`
 }
 
 // record returns what became of candidate c of a pattern for a policy.
 func (c *candidate) record(pol *ir.Policy, pat Pattern, plan string) Candidate {
 	r := Candidate{Policy: pol.Name, Pattern: pat, Plan: plan, Pass: c.dropped, Evidence: c.evidence}
+	if c.dropped == "" {
+		r.Bound = c.bound
+	}
 	r.Event, r.Write, r.Back = seqOf(c.event), seqOf(c.write), seqOf(c.back)
 	switch pat {
 	case ir.Intermediate:
@@ -89,7 +95,8 @@ func MarkUnchosen(cands []Candidate, chosen []*planfile.Plan, pass, evidence str
 }
 
 // WriteExplain prints one line per candidate: what it would do, and the
-// plan it made or the pass that dropped it with the evidence. What and
+// plan it made (and how long its hold lasts at most, when that was
+// learned) or the pass that dropped it with the evidence. What and
 // the evidence quote the cluster's objects: their control characters are
 // escaped (diag.Printable), as everything sieve prints for a terminal.
 func WriteExplain(w io.Writer, cands []Candidate) error {
@@ -97,7 +104,11 @@ func WriteExplain(w io.Writer, cands []Candidate) error {
 	for _, c := range cands {
 		fmt.Fprintf(&b, "%s %s: %s: ", c.Policy, c.Pattern, diag.Printable(c.What))
 		if c.Pass == "" {
-			fmt.Fprintf(&b, "kept as %s\n", c.Plan)
+			fmt.Fprintf(&b, "kept as %s", c.Plan)
+			if c.Bound != "" {
+				fmt.Fprintf(&b, "; %s", c.Bound)
+			}
+			b.WriteString("\n")
 			continue
 		}
 		fmt.Fprintf(&b, "dropped by %s: %s\n", c.Pass, diag.Printable(c.Evidence))

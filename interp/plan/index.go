@@ -68,6 +68,7 @@ type index struct {
 	writes     []*item
 	reads      []read
 	requests   []*trace.Entry // the controller's requests but watches
+	reqBurst   []int          // the burst of each request (see segment)
 	bursts     []burst
 	// byKey lists the deliveries, history entries and writes per key.
 	delivByKey, histByKey, writeByKey map[trace.Key][]*item
@@ -144,6 +145,7 @@ func (ix *index) segment() {
 			ix.bursts = append(ix.bursts, burst{start: e.Time, first: e.Seq,
 				boundary: fmt.Sprintf("%s reached the controller after it sent #%d", desc(d), ix.requests[i-1].Seq)})
 		}
+		ix.reqBurst = append(ix.reqBurst, len(ix.bursts)-1)
 		b := &ix.bursts[len(ix.bursts)-1]
 		if b.first == e.Seq && e.Key != nil {
 			b.firstKey = *e.Key

@@ -232,7 +232,8 @@ func (g *generator) unobserved(pol *ir.Policy) ([]*candidate, []pass) {
 
 // cancelled finds the closest later delivery that cancels candidate c's
 // event and completes the candidate, whose hold lasts the policy's HoldFor
-// at most; it reports false when there is none.
+// at most, or else the bound learned from the reference runs (holdBound);
+// it reports false when there is none.
 func (g *generator) cancelled(pol *ir.Policy, c *candidate) bool {
 	n := c.event
 	back := after(g.ix.delivByKey[n.Key], n.seq(), func(it *item) bool { return cancels(n, it) })
@@ -241,7 +242,12 @@ func (g *generator) cancelled(pol *ir.Policy, c *candidate) bool {
 	}
 	c.back = back
 	c.slug = n.Key.String() + "-" + n.Verb
-	c.build = func() *planfile.Plan { return unobservedPlan(c, pol.HoldFor) }
+	holdFor, bound := pol.HoldFor, ir.Duration(0)
+	if holdFor <= 0 {
+		l := g.holdBound(n, back)
+		bound, c.bound = l.bound, l.String()
+	}
+	c.build = func() *planfile.Plan { return unobservedPlan(c, holdFor, bound) }
 	return true
 }
 
@@ -259,13 +265,14 @@ func cancels(n, m *item) bool {
 }
 
 // unobservedPlan builds the unobserved-state plan of a completed
-// candidate; holdFor bounds its hold (0: the injector's default).
-func unobservedPlan(c *candidate, holdFor ir.Duration) *planfile.Plan {
+// candidate; holdFor (the policy's) or else bound (learned) bounds its
+// hold.
+func unobservedPlan(c *candidate, holdFor, bound ir.Duration) *planfile.Plan {
 	n := c.event
 	return &planfile.Plan{
 		Workload: n.workload,
 		Actions: []*planfile.Action{
-			{Kind: ir.ActHold, Scope: ref(n.Key), Duration: holdFor, Trigger: leaf(n)},
+			{Kind: ir.ActHold, Scope: ref(n.Key), Duration: holdFor, Bound: bound, Trigger: leaf(n)},
 			{Kind: ir.ActRelease, Scope: ref(n.Key), Trigger: releaseTrigger(n)},
 		},
 		Why: []planfile.Why{why("event", n), why("cancel", c.back)},

@@ -32,6 +32,9 @@ type candidate struct {
 	// dropped names the pass that dropped the candidate ("" while it
 	// survives); evidence says what in the trace showed it.
 	dropped, evidence string
+	// bound says how a hold's bound was learned (holdBound), "" when the
+	// plan holds nothing or its policy gives the bound.
+	bound string
 }
 
 // pass is one pruning pass: keep says whether a candidate survives; why

@@ -17,12 +17,14 @@ func (a *Action) String() string {
 		return "stale on " + a.Scope.String() + " at " + a.At.String()
 	case a.Scope != nil && (a.Kind == ir.ActStaleOn || a.Kind == ir.ActStaleOff):
 		return "stale " + strings.TrimPrefix(string(a.Kind), "stale-") + " " + a.Scope.String()
-	case a.Scope != nil && a.Kind == ir.ActHold && a.Duration > 0:
-		return "hold " + a.Scope.String() + " for " + a.Duration.String()
+	case a.Scope != nil && a.Kind == ir.ActHold && a.HoldBound() > 0:
+		return "hold " + a.Scope.String() + " for " + a.HoldBound().String()
 	case a.Scope != nil:
 		return string(a.Kind) + " " + a.Scope.String()
 	case a.Kind == ir.ActWait:
 		return "wait " + a.Duration.String()
+	case a.Kind == ir.ActPause && a.Duration > 0:
+		return "pause for " + a.Duration.String()
 	}
 	return string(a.Kind)
 }

@@ -58,11 +58,26 @@ type Action struct {
 	// (counted from the start of the run) was delivered.
 	At *Trigger `json:"at,omitempty"`
 	// Duration is how long a wait action pauses the plan, or how long a
-	// hold keeps events back at most (0: the injector's default, 10s).
+	// hold keeps events back at most (0: Bound).
 	Duration ir.Duration `json:"duration,omitempty"`
-	Trigger  *Trigger    `json:"trigger,omitempty"`
+	// Bound, on a generated hold with no Duration, is how long it keeps
+	// events back at most, learned from the reference runs (how long the
+	// cancelling event took there, with a margin; 0: ir.DefaultHoldFor).
+	// It is not part of the plan's name: it follows the pace of the
+	// machine that recorded the references, and the plan is the same.
+	Bound   ir.Duration `json:"bound,omitempty"`
+	Trigger *Trigger    `json:"trigger,omitempty"`
 	// Src is the spec position of a user plan's action.
 	Src string `json:"src,omitempty"`
+}
+
+// HoldBound is how long a hold keeps events back at most: its Duration,
+// else its learned Bound; 0 when it has neither.
+func (a *Action) HoldBound() ir.Duration {
+	if a.Duration > 0 {
+		return a.Duration
+	}
+	return a.Bound
 }
 
 // Seen values: where an event trigger looks.
@@ -144,7 +159,8 @@ func (p *Plan) SetName(slug string) {
 	acts := make([]Action, len(p.Actions))
 	for i, a := range p.Actions {
 		acts[i] = *a
-		acts[i].Src = "" // where it was written is not what it does
+		acts[i].Src = ""  // where it was written is not what it does
+		acts[i].Bound = 0 // learned from the references' pace (see Action)
 	}
 	sum := sha256.Sum256([]byte(string(p.Pattern) + "\n" + observe.Canonical(acts)))
 	h := hex.EncodeToString(sum[:4])

@@ -41,10 +41,15 @@ func (a *Action) sieve() (string, error) {
 		return "", fmt.Errorf("revision %s: a reference run's revision has no .sieve form (stale on KEY at EVENT)", a.Revision)
 	}
 	switch a.Kind {
-	case ir.ActCrash, ir.ActRestart:
+	case ir.ActCrash, ir.ActRestart, ir.ActResume:
 		return string(a.Kind), nil
 	case ir.ActWait:
 		return "wait " + a.Duration.String(), nil
+	case ir.ActPause:
+		if a.Duration > 0 {
+			return "pause for " + a.Duration.String(), nil
+		}
+		return "pause", nil
 	}
 	scope, err := sieveKey(a.Scope)
 	if err != nil {
@@ -63,8 +68,8 @@ func (a *Action) sieve() (string, error) {
 	case ir.ActStaleOff:
 		return "stale off " + scope, nil
 	case ir.ActHold:
-		if a.Duration > 0 {
-			return "hold " + scope + " for " + a.Duration.String(), nil
+		if d := a.HoldBound(); d > 0 {
+			return "hold " + scope + " for " + d.String(), nil // a learned bound as the spec would say it
 		}
 		return "hold " + scope, nil
 	case ir.ActRelease:

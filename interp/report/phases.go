@@ -39,6 +39,7 @@ const (
 	WindowStale   = "stale"    // a stale view held
 	WindowHold    = "hold"     // watch events held
 	WindowRestart = "restart"  // the controller killed by the plan, until it was ready again
+	WindowPause   = "pause"    // the controller paused by the plan
 )
 
 // Timing is where one run's time went.
@@ -127,7 +128,7 @@ func WriteTimeWent(w io.Writer, what string, runs []Timing) {
 }
 
 // windowNames are the fault windows' names in the terminal summary.
-var windowNames = map[string]string{WindowStale: "stale view held", WindowHold: "events held", WindowRestart: "controller restarts"}
+var windowNames = map[string]string{WindowStale: "stale view held", WindowHold: "events held", WindowRestart: "controller restarts", WindowPause: "controller paused"}
 
 // byShare orders names by their seconds, most first.
 func byShare(sums map[string]float64) []string {

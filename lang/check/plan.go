@@ -19,6 +19,9 @@ func (c *checker) lowerPlan(d *decl) *ir.Plan {
 	if len(n.Steps) == 0 {
 		c.errorf(n.Name.Range(), "plan", "plan %s has no steps", d.name)
 	}
+	for _, pr := range ir.PauseProblems(p.Actions) {
+		c.errorf(p.Actions[pr.Action].Src, "plan", "%s", pr.Msg)
+	}
 	return p
 }
 
@@ -45,6 +48,13 @@ func (c *checker) action(s *syntax.PlanStep, sc *scope) *ir.Action {
 		a.Kind, a.Scope = ir.ActRelease, c.toRef(c.eval(n.Scope, sc), keyGlob, "release")
 	case *syntax.Pause:
 		a.Kind, a.Duration = ir.ActWait, c.toDuration(c.eval(n.Duration, sc), "wait", true)
+	case *syntax.PauseController:
+		a.Kind = ir.ActPause
+		if n.For != nil {
+			a.Duration = c.toDuration(c.eval(n.For.Duration, sc), "pause ... for", true)
+		}
+	case *syntax.ResumeController:
+		a.Kind = ir.ActResume
 	default:
 		return nil
 	}

@@ -136,7 +136,7 @@ func (l *lowerer) stepRef(b cue.Value, name string) ir.StepRef {
 }
 
 // planActions are the fields that make a plan step.
-var planActions = []string{"crash", "restart", "stale_on", "stale_off", "hold", "release", "wait"}
+var planActions = []string{"crash", "restart", "stale_on", "stale_off", "hold", "release", "wait", "pause", "resume"}
 
 func (l *lowerer) plan(v cue.Value) *ir.Plan {
 	p := &ir.Plan{Name: str(v, "name"), Src: l.rng(v), Actions: []*ir.Action{}}
@@ -145,6 +145,10 @@ func (l *lowerer) plan(v cue.Value) *ir.Plan {
 	}
 	if len(p.Actions) == 0 {
 		l.errorf(v, "plan", "plan %s has no steps", p.Name)
+	}
+	steps := elems(v, "steps")
+	for _, pr := range ir.PauseProblems(p.Actions) {
+		l.errorf(steps[pr.Action], "plan", "%s", pr.Msg)
 	}
 	return p
 }
@@ -164,6 +168,10 @@ func (l *lowerer) action(v cue.Value) *ir.Action {
 		a.Scope = l.key(f, true)
 	case "wait":
 		a.Kind, a.Duration = ir.ActWait, l.positive(v, "wait", 0)
+	case "pause":
+		a.Kind = ir.ActPause
+	case "resume":
+		a.Kind = ir.ActResume
 	}
 	if t, ok := field(v, "when"); ok {
 		a.Trigger = l.trigger(t)
@@ -172,8 +180,8 @@ func (l *lowerer) action(v cue.Value) *ir.Action {
 	return a
 }
 
-// actionOptions lowers at (stale_on only: an event trigger) and hold_for
-// (hold only).
+// actionOptions lowers at (stale_on only: an event trigger), hold_for
+// (hold only) and pause_for (pause only).
 func (l *lowerer) actionOptions(a *ir.Action, v cue.Value, kind string) {
 	if t, ok := field(v, "at"); ok {
 		if kind != "stale_on" {
@@ -188,6 +196,13 @@ func (l *lowerer) actionOptions(a *ir.Action, v cue.Value, kind string) {
 			l.errorf(f, "plan", "plan step: hold_for goes with hold")
 		}
 		a.Duration = l.positive(v, "hold_for", 0)
+	}
+	if has(v, "pause_for") {
+		if kind != "pause" {
+			f, _ := field(v, "pause_for")
+			l.errorf(f, "plan", "plan step: pause_for goes with pause")
+		}
+		a.Duration = l.positive(v, "pause_for", 0)
 	}
 }
 

@@ -269,6 +269,14 @@ func (p *printer) action(a syntax.Action) {
 	case *syntax.Pause:
 		p.write("wait ")
 		p.expr(a.Duration)
+	case *syntax.PauseController:
+		p.write("pause")
+		if a.For != nil {
+			p.write(" for ")
+			p.expr(a.For.Duration)
+		}
+	case *syntax.ResumeController:
+		p.write("resume")
 	}
 }
 

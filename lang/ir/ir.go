@@ -102,6 +102,11 @@ const DefaultStepSettle = 5 * time.Second
 // DefaultWithin is the bound of a workload's wait step that gives none.
 const DefaultWithin = 60 * time.Second
 
+// DefaultHoldFor bounds a hold whose bound nothing else gives: a user
+// plan's `hold KEY` without `for`, and the floor of the bound a generated
+// plan learns from its reference runs (interp/plan).
+const DefaultHoldFor = 10 * time.Second
+
 // DefaultReadyWithin bounds a controller's readiness check that gives no
 // within.
 const DefaultReadyWithin = 30 * time.Second
@@ -407,7 +412,8 @@ type Policy struct {
 	// default, 1s).
 	StaleQuiet Duration `json:"staleQuiet,omitempty"`
 	// HoldFor is how long a hold keeps events back at most when the event
-	// that cancels them does not come (0: the default, 10s).
+	// that cancels them does not come (0: learned from the reference runs,
+	// see interp/plan).
 	HoldFor Duration `json:"holdFor,omitempty"`
 }
 
@@ -557,7 +563,43 @@ const (
 	ActHold     ActionKind = "hold"      // hold watch events for Scope
 	ActRelease  ActionKind = "release"   // deliver the newest held state only
 	ActWait     ActionKind = "wait"      // pause the plan for Duration
+	ActPause    ActionKind = "pause"     // stop the controller (SIGSTOP) until resume, for Duration at most
+	ActResume   ActionKind = "resume"    // let it go on (SIGCONT)
 )
+
+// DefaultPauseFor bounds a pause that gives no bound of its own (pause
+// without for) when no resume ends it sooner.
+const DefaultPauseFor = 10 * time.Second
+
+// PauseProblem is a pause or resume out of place in a plan: Action is its
+// index, Msg what is wrong (see PauseProblems).
+type PauseProblem struct {
+	Action int
+	Msg    string
+}
+
+// PauseProblems checks the pauses and resumes of a plan's actions, which
+// run in order: a resume needs a pause before it that no resume has ended
+// yet, and a pause needs the controller not paused already. Both front
+// ends report them.
+func PauseProblems(acts []*Action) []PauseProblem {
+	var out []PauseProblem
+	paused := -1 // the pause in force
+	for i, a := range acts {
+		switch {
+		case a == nil:
+		case a.Kind == ActPause && paused >= 0:
+			out = append(out, PauseProblem{i, fmt.Sprintf("pause: the controller is already paused by step %d (resume it first)", paused+1)})
+		case a.Kind == ActPause:
+			paused = i
+		case a.Kind == ActResume && paused < 0:
+			out = append(out, PauseProblem{i, "resume: the controller is not paused here (resume goes after a pause of the same plan)"})
+		case a.Kind == ActResume:
+			paused = -1
+		}
+	}
+	return out
+}
 
 // Action is one step of a user plan.
 type Action struct {
@@ -565,7 +607,8 @@ type Action struct {
 	Src   diag.Range `json:"src"`
 	Scope *Ref       `json:"scope,omitempty"`
 	// Duration is how long a wait pauses the plan, or how long a hold
-	// keeps events back at most (0: the default, 10s).
+	// keeps events back at most (0: DefaultHoldFor), or how long a pause
+	// stops the controller at most (0: DefaultPauseFor).
 	Duration Duration `json:"duration,omitempty"`
 	// At, on a stale-on action, is an event leaf: the view is frozen at the
 	// revision of Scope the controller had been shown when that event

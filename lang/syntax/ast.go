@@ -7,7 +7,7 @@ package syntax
 //	file:        File, Decl (Import | Controller | Workload | Policy | Mask | Invariant | Plan | Test)
 //	bodies:      Body, Attr, Ident, Name
 //	workloads:   Workload, Param, Step (Apply | Patch | Delete | Scale | Wait | Settle), WaitCond, Cond, Path, PathElem
-//	faults:      Mask, MaskRule, Invariant, Plan, PlanStep, Action (Crash | Restart | Stale | Hold | Release | Pause),
+//	faults:      Mask, MaskRule, Invariant, Plan, PlanStep, Action (Crash | Restart | Stale | Hold | Release | Pause | PauseController | ResumeController),
 //	             Trigger, Either, Both, TriggerAtom (Group | Event | Write | Timeout)
 //	expressions: Expr, SumOp, Term, MulOp, Unary, Primary (KeyLit | DurationLit | NumberLit | StringLit | BoolLit | NullLit | List | Object | Call | Paren), Field, Arg
 //

@@ -66,7 +66,7 @@ type PlanStep struct {
 }
 
 // Action is what a plan step does: *Crash, *Restart, *Stale, *Hold,
-// *Release or *Pause.
+// *Release, *Pause, *PauseController or *ResumeController.
 type Action interface {
 	Node
 	action()

@@ -19,10 +19,26 @@ type Else struct {
 }
 
 // HoldFor bounds how long a hold keeps events back when the event that
-// cancels them does not come.
+// cancels them does not come, or how long a pause stops the controller
+// when no resume comes.
 type HoldFor struct {
 	Span
 	Duration *Expr `parser:"'for' @@"`
+}
+
+// PauseController stops the controller's processes where they are, for
+// at most For, until a later ResumeController lets them go on: the
+// controller is paused between two events.
+type PauseController struct {
+	Span
+	Pause bool     `parser:"@'pause'"`
+	For   *HoldFor `parser:"@@?"`
+}
+
+// ResumeController lets a paused controller go on.
+type ResumeController struct {
+	Span
+	Resume bool `parser:"@'resume'"`
 }
 
 // StaleAt names the earlier event whose revision a stale view shows.
@@ -54,3 +70,6 @@ type Quiet struct {
 }
 
 func (*Sleep) step() {}
+
+func (*PauseController) action()  {}
+func (*ResumeController) action() {}

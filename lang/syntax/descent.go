@@ -169,7 +169,7 @@ var (
 	declKeywords   = []string{"import", "controller", "workload", "policy", "mask", "invariant", "plan", "test"}
 	stepKeywords   = []string{"apply", "patch", "delete", "scale", "wait", "settle", "sleep"}
 	ruleKeywords   = []string{"key", "path", "value", "whole"}
-	actionKeywords = []string{"crash", "restart", "stale", "hold", "release", "wait"}
+	actionKeywords = []string{"crash", "restart", "stale", "hold", "release", "wait", "pause", "resume"}
 )
 
 func (p *descent) expectPunct(s string) {

@@ -179,6 +179,8 @@ func (p *descent) action() Action {
 		n.Scope = p.expr()
 		p.close(&n.Span)
 		return n
+	case "pause", "resume":
+		return p.pauseResume()
 	}
 	n := &Pause{}
 	p.open(&n.Span)

@@ -28,6 +28,25 @@ func (p *descent) holdFor() *HoldFor {
 	return n
 }
 
+// pauseResume parses "pause [for D]" or "resume".
+func (p *descent) pauseResume() Action {
+	if p.isWord("resume") {
+		n := &ResumeController{Resume: true}
+		p.open(&n.Span)
+		p.next()
+		p.close(&n.Span)
+		return n
+	}
+	n := &PauseController{Pause: true}
+	p.open(&n.Span)
+	p.next()
+	if p.ok() && p.isWord("for") {
+		n.For = p.holdFor()
+	}
+	p.close(&n.Span)
+	return n
+}
+
 // staleAt parses "at" and the event trigger it names; anything else after
 // "at" is an error at that token.
 func (p *descent) staleAt() *StaleAt {

@@ -27,6 +27,10 @@ plan late {
   on update pvc/default/x in cluster changing { "spec": { "size": 1 } } to { "spec": { "size": 2, "tags": ["a", null] } }: hold pvc/default/x
   on update pvc/default/x without { "metadata": { "labels": { "a": "b" } } } | on delete pvc/default/x: release pvc/default/x
   quiet for 1s after reading pvc/default/x | after 5s: stale off pvc/default/x
+  after write update pvc/default/x: pause for 20s
+  on delete pvc/default/x: resume
+  on create pvc/default/x: pause
+  resume
 }
 
 test t {
