@@ -123,6 +123,11 @@ type Entry struct {
 	Phase    string `json:"phase,omitempty"`
 	Src      string `json:"src,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// Seen, on a step's end, is what the step saw of the cluster: per
+	// kind (as in Key), the highest resourceVersion among the objects it
+	// wrote, waited on or read. A reader places the step's end after the
+	// history entries that reach it (Aligned).
+	Seen map[string]string `json:"seen,omitempty"`
 
 	// Controller: what happened (start, exit, crash, panic, kill,
 	// restart), the process ID and exit code, and the log line for a
