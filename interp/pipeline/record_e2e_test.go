@@ -164,8 +164,8 @@ func TestReferenceSpecErrors(t *testing.T) {
 	}
 }
 
-// TestLearnedMasks records two real reference runs of the same test and
-// learns the masks that make them agree: run-specific fields such as uid
+// TestLearnedMasks records two real reference runs of the same test (whose
+// headers name its workload hash) and learns the masks that make them agree: run-specific fields such as uid
 // and creationTimestamp are learned, and every learned field differs
 // between the two runs.
 func TestLearnedMasks(t *testing.T) {
@@ -180,11 +180,18 @@ func TestLearnedMasks(t *testing.T) {
 		t.Fatalf("recording the references: %v", err)
 	}
 	layout := report.Layout{Root: out}
+	hash, err := pipeline.WorkloadHash(test, filepath.Dir(specFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var refs []*trace.Trace
 	for i := 1; i <= 2; i++ {
 		tr, err := trace.Read(layout.ReferenceTrace(i))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if tr.Header.Workload != hash {
+			t.Errorf("reference run %d's header names workload %q, want %s", i, tr.Header.Workload, hash)
 		}
 		refs = append(refs, tr)
 	}

@@ -29,6 +29,10 @@ type Header struct {
 	// Actions is the number of actions of the plan, so that a reader can
 	// tell whether every one fired.
 	Actions int `json:"actions,omitempty"`
+	// Workload identifies the controller and workloads the run ran, by
+	// content (pipeline.WorkloadHash): a trace serves any test whose
+	// workload has the same hash.
+	Workload string `json:"workload,omitempty"`
 }
 
 // Type names the kind of a trace entry.
