@@ -145,7 +145,8 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 
 // record records (or reuses) the test's reference runs and returns their
 // traces. They are kept under --out, else in a temporary directory
-// removed afterwards.
+// removed afterwards; the directory is locked meanwhile, as sieve record
+// locks its own, and takes the client libraries' log lines.
 func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.Test) ([]*trace.Trace, error) {
 	out := f.out
 	if out == "" {
@@ -156,6 +157,11 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 		defer os.RemoveAll(dir)
 		out = dir
 	}
+	unlock, err := lockResults(out) // and the client libraries' log lines go to its client.log
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	rf := &recordFlags{noCache: f.noCache, backend: f.backend}
