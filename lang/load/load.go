@@ -35,7 +35,8 @@ type Options struct {
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	spec, ds := frontEnd(path, opts)
 	if !ds.HasErrors() {
-		ds = append(append(ds, check.Lint(spec, baseDir(path))...), check.UnknownKinds(spec, baseDir(path))...).Sort()
+		dir := baseDir(path)
+		ds = append(append(append(ds, check.Lint(spec, dir)...), check.UnknownKinds(spec, dir)...), check.OlderAPIs(spec, dir)...).Sort()
 	}
 	if ds.HasErrors() {
 		return nil, ds
