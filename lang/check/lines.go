@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/sievetool/sieve/lang/diag"
@@ -13,8 +14,10 @@ import (
 // an object an apply step creates — written in an API version that only an
 // older line serves (an apiextensions.k8s.io/v1beta1 CRD): the default
 // line's API server refuses it, and the run would fail only once a control
-// plane started. baseDir is the directory the IR's paths are relative to.
-func OlderAPIs(spec *ir.Spec, baseDir string) diag.Diagnostics {
+// plane started. baseDir is the directory the IR's paths are relative to;
+// line, if not empty, is the line every test runs on whatever it says
+// (the command line's choice: an older line, or ir.DefaultKubernetes).
+func OlderAPIs(spec *ir.Spec, baseDir, line string) diag.Diagnostics {
 	if spec == nil {
 		return nil
 	}
@@ -27,7 +30,7 @@ func OlderAPIs(spec *ir.Spec, baseDir string) diag.Diagnostics {
 		}
 	}
 	for _, t := range spec.Tests {
-		if t.Kubernetes != "" || t.Controller == nil {
+		if on := cmp.Or(line, t.Kubernetes); (on != "" && on != ir.DefaultKubernetes) || t.Controller == nil {
 			continue
 		}
 		for _, f := range t.Controller.CRDs {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/load"
 )
 
 // backendFlags choose where tests run.
@@ -34,6 +35,14 @@ func (f *backendFlags) of() pipeline.Backend {
 }
 
 func (f *backendFlags) check() error { return pipeline.CheckBackend(f.of()) }
+
+// loadOptions are the options to load a spec with -I includes, on the
+// Kubernetes line --kubernetes chooses.
+func (f *backendFlags) loadOptions(includes []string) load.Options {
+	opts := loadOptions(includes)
+	opts.Kubernetes = f.kubernetes
+	return opts
+}
 
 // workers starts n backends for test t's controller, in parallel. The
 // returned stop function stops every backend that started.

@@ -94,7 +94,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	if err := absList(f.traces); err != nil {
 		return usageErr(err)
 	}
-	spec, ds := load.Load(file, loadOptions(f.includes))
+	spec, ds := load.Load(file, f.backend.loadOptions(f.includes))
 	if ds.HasErrors() {
 		return g.failDiags(ds)
 	}
