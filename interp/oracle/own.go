@@ -16,7 +16,7 @@ import (
 // is read first, so that a child the history recorded before its owner is
 // still left out.
 func ownership(t *trace.Trace, own func(trace.Key) bool) func(trace.Key, map[string]any) bool {
-	owners := map[string][]string{} // uid -> the uids its owner references name
+	owners := map[string]map[string]bool{} // uid -> the uids its owner references name
 	ownUID := map[string]bool{}
 	keys := map[string]trace.Key{}
 	for i := range t.Entries {
@@ -31,13 +31,16 @@ func ownership(t *trace.Trace, own func(trace.Key) bool) func(trace.Key, map[str
 		keys[m.UID] = *e.Key
 		ownUID[m.UID] = ownUID[m.UID] || own(*e.Key)
 		for _, r := range m.OwnerReferences {
-			owners[m.UID] = append(owners[m.UID], r.UID)
+			if owners[m.UID] == nil {
+				owners[m.UID] = map[string]bool{}
+			}
+			owners[m.UID][r.UID] = true
 		}
 	}
 	chain(ownUID, owners)
 	services := map[trace.Key]bool{}
-	for uid := range ownUID {
-		if k := keys[uid]; k.Kind == "service" {
+	for uid, isOwn := range ownUID {
+		if k := keys[uid]; isOwn && k.Kind == "service" {
 			services[trace.Key{Kind: "endpoints", Namespace: k.Namespace, Name: k.Name}] = true
 		}
 	}
@@ -49,14 +52,14 @@ func ownership(t *trace.Trace, own func(trace.Key) bool) func(trace.Key, map[str
 }
 
 // chain marks own every uid whose owner references lead to an own one.
-func chain(own map[string]bool, owners map[string][]string) {
+func chain(own map[string]bool, owners map[string]map[string]bool) {
 	for changed := true; changed; {
 		changed = false
 		for uid, os := range owners {
 			if own[uid] {
 				continue
 			}
-			for _, o := range os {
+			for o := range os {
 				if own[o] {
 					own[uid], changed = true, true
 					break
