@@ -26,6 +26,22 @@ func Lockable(kind string) bool {
 	return kind == "lease" || kind == "configmap" || kind == "endpoints"
 }
 
+// IsLock reports whether obj, an object of kind decoded from JSON, is a
+// leader-election lock: a Lease, or a ConfigMap or Endpoints that carries
+// the Annotation.
+func IsLock(kind string, obj map[string]any) bool {
+	switch kind {
+	case "lease":
+		return obj != nil
+	case "configmap", "endpoints":
+		meta, _ := obj["metadata"].(map[string]any)
+		ann, _ := meta["annotations"].(map[string]any)
+		_, ok := ann[Annotation]
+		return ok
+	}
+	return false
+}
+
 // wireRecord is a record as both lock shapes write it.
 type wireRecord struct {
 	Holder   string    `json:"holderIdentity"`

@@ -66,6 +66,7 @@ func (c *Convergence) Observe(e *trace.Entry) {
 		return // the judge reports the malformed entry
 	}
 	present := e.Event != "DELETED"
+	obj = dropOwnEndpoints(*e.Key, obj, c.o.own)
 	c.agrees[*e.Key] = len(c.o.compareObject(*e.Key, obj, present)) == 0
 }
 

@@ -77,7 +77,8 @@ type replayer struct {
 
 // evalInvariants replays the history of t and evaluates each invariant
 // over the history (always, never, eventually) after every history entry
-// inside its window (between two workload steps; the whole run without
+// inside its window (between two workload steps, each placed after the
+// history entries of what it saw (trace.Aligned); the whole run without
 // one), and each "end" invariant on the end state. It returns the
 // breaches in invariant order.
 func (o *Oracle) evalInvariants(t *trace.Trace) []*breach {
@@ -91,8 +92,9 @@ func (o *Oracle) evalInvariants(t *trace.Trace) []*breach {
 		r.states[inv] = &replayState{open: open, opened: open}
 	}
 	var last int64
-	for i := range t.Entries {
-		e := &t.Entries[i]
+	entries := trace.Aligned(t.Entries)
+	for i := range entries {
+		e := &entries[i]
 		switch {
 		case e.Type == trace.Step:
 			r.window(e)

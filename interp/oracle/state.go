@@ -26,8 +26,8 @@ type run struct {
 }
 
 // replay reads the cluster history of t. Objects the own predicate accepts
-// are left out, and so are the objects they own (a leader-election lock
-// owned by the controller's pod, deleted with each restart's old pod).
+// are left out, and so is what belongs to them (ownership), and own pods'
+// entries in Endpoints and EndpointSlices (dropOwnEndpoints).
 func replay(t *trace.Trace, own func(trace.Key) bool) (*run, error) {
 	return replayUntil(t, own, 0)
 }
@@ -35,7 +35,7 @@ func replay(t *trace.Trace, own func(trace.Key) bool) (*run, error) {
 // replayUntil is replay of the entries up to sequence number until (0:
 // all of them).
 func replayUntil(t *trace.Trace, own func(trace.Key) bool, until int64) (*run, error) {
-	isOwn := ownedToo(own)
+	isOwn := ownership(t, own)
 	r := &run{
 		header: t.Header,
 		end:    map[trace.Key]map[string]any{},
@@ -61,7 +61,7 @@ func replayUntil(t *trace.Trace, own func(trace.Key) bool, until int64) (*run, e
 		if isOwn(*e.Key, obj) {
 			continue
 		}
-		r.apply(*e.Key, e.Event, obj)
+		r.apply(*e.Key, e.Event, dropOwnEndpoints(*e.Key, obj, own))
 	}
 	return r, nil
 }
@@ -85,29 +85,6 @@ func (r *run) apply(k trace.Key, event string, obj map[string]any) {
 		delete(r.end, k)
 	case "MODIFIED":
 		r.end[k] = obj
-	}
-}
-
-// ownedToo extends own to the objects whose owner references name an own
-// object's UID.
-func ownedToo(own func(trace.Key) bool) func(trace.Key, map[string]any) bool {
-	uids := map[string]bool{}
-	return func(k trace.Key, obj map[string]any) bool {
-		meta, _ := obj["metadata"].(map[string]any)
-		if own(k) {
-			if uid, _ := meta["uid"].(string); uid != "" {
-				uids[uid] = true
-			}
-			return true
-		}
-		refs, _ := meta["ownerReferences"].([]any)
-		for _, ref := range refs {
-			m, _ := ref.(map[string]any)
-			if uid, _ := m["uid"].(string); uid != "" && uids[uid] {
-				return true
-			}
-		}
-		return false
 	}
 }
 

@@ -29,7 +29,8 @@ type Backend struct {
 	// a private one (for a controller that must reach the outside).
 	HostNetwork bool
 	// Kubernetes is an older Kubernetes version the embedded backend runs
-	// (controlplane.Lines); "" is its own.
+	// (controlplane.Lines); "" is its own, which ir.DefaultKubernetes
+	// names (For lowers it to "", over a test's older line).
 	Kubernetes string
 	// Progress receives the control-plane build's progress, when the
 	// embedded or kind backend has to build it (default: nothing).
@@ -38,10 +39,13 @@ type Backend struct {
 
 // For is the backend for test t: the test's Kubernetes line unless the
 // backend names one already (the command line's --kubernetes wins over
-// the spec). On another backend, whose cluster runs its own version, a
-// test's line is told to Progress and left out.
+// the spec, and may name the default line, ir.DefaultKubernetes, to run
+// a test of an older line on it). On another backend, whose cluster runs
+// its own version, a test's line is told to Progress and left out.
 func (b Backend) For(t *ir.Test) Backend {
 	switch {
+	case b.Kubernetes == ir.DefaultKubernetes:
+		b.Kubernetes = ""
 	case t.Kubernetes == "" || b.Kubernetes != "":
 	case kind(b) == "embedded":
 		b.Kubernetes = t.Kubernetes
@@ -70,7 +74,7 @@ func CheckBackend(b Backend) error {
 			if kind(b) != "embedded" {
 				return fmt.Errorf("--kubernetes goes with --backend embedded")
 			}
-			if _, err := controlplane.LookupLine(b.Kubernetes); err != nil {
+			if _, err := controlplane.LookupLine(b.Kubernetes); b.Kubernetes != ir.DefaultKubernetes && err != nil {
 				return fmt.Errorf("--kubernetes: %w", err)
 			}
 		}

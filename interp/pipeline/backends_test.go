@@ -8,7 +8,8 @@ import (
 )
 
 // TestBackendKubernetes: a test's Kubernetes line applies on the embedded
-// backend unless --kubernetes names one, and CheckBackend refuses a line
+// backend unless --kubernetes names one (the default line too), and
+// CheckBackend refuses a line
 // there is none of, or one on a backend that runs its own Kubernetes.
 func TestBackendKubernetes(t *testing.T) {
 	old := &ir.Test{Kubernetes: "1.21"}
@@ -39,5 +40,11 @@ func TestBackendKubernetes(t *testing.T) {
 	}
 	if err := CheckBackend(Backend{Kubernetes: "1.21"}); err != nil {
 		t.Errorf("CheckBackend(--kubernetes 1.21): %v", err)
+	}
+	if err := CheckBackend(Backend{Kubernetes: ir.DefaultKubernetes}); err != nil {
+		t.Errorf("CheckBackend(--kubernetes %s, the default line): %v", ir.DefaultKubernetes, err)
+	}
+	if got := (Backend{Kubernetes: ir.DefaultKubernetes}).For(old).Kubernetes; got != "" {
+		t.Errorf("--kubernetes %s, test of 1.21: line %q, want the default (the command line wins)", ir.DefaultKubernetes, got)
 	}
 }

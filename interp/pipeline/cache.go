@@ -129,16 +129,48 @@ func (c *Cache) cacheKey(ctx context.Context, t *ir.Test, baseDir string, w *Wor
 func testJSON(t *ir.Test) ([]byte, error) {
 	recorded := &ir.Test{Name: t.Name, Controller: t.Controller, Workloads: t.Workloads, Runs: t.Runs,
 		Quiet: t.Quiet, Settle: t.Settle, SettleMax: t.SettleMax}
-	b, err := json.Marshal(recorded)
+	b, err := withoutSrc(recorded)
 	if err != nil {
 		return nil, fmt.Errorf("reference cache: %w", err)
 	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return nil, fmt.Errorf("reference cache: %w", err)
+	return b, nil
+}
+
+// withoutSrc is v as JSON without the source positions of its IR nodes.
+func withoutSrc(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
 	}
-	dropSrc(v)
-	return json.Marshal(v)
+	var m any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	dropSrc(m)
+	return json.Marshal(m)
+}
+
+// WorkloadHash identifies what a reference run of test t (its paths
+// relative to baseDir) records: its controller and workloads as the spec
+// gives them (no source positions), and the content of the files they
+// read (CRDs, applied manifests). Tests with the same hash record the
+// same runs, so a trace of one serves the other (sieve plan --trace); the
+// trace header carries it (trace.Header.Workload).
+func WorkloadHash(t *ir.Test, baseDir string) (string, error) {
+	b, err := withoutSrc(&ir.Test{Controller: t.Controller, Workloads: t.Workloads})
+	if err != nil {
+		return "", fmt.Errorf("workload hash: %w", err)
+	}
+	h := sha256.New()
+	h.Write(b)
+	for _, f := range inputFiles(t) {
+		sum, err := fileHash(ir.OSPath(baseDir, f))
+		if err != nil {
+			sum = "missing"
+		}
+		fmt.Fprintf(h, "\nfile %s %s", f, sum)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32], nil
 }
 
 // dropSrc removes every "src" member of v, recursively.

@@ -164,8 +164,8 @@ func TestReferenceSpecErrors(t *testing.T) {
 	}
 }
 
-// TestLearnedMasks records two real reference runs of the same test and
-// learns the masks that make them agree: run-specific fields such as uid
+// TestLearnedMasks records two real reference runs of the same test (whose
+// headers name its workload hash) and learns the masks that make them agree: run-specific fields such as uid
 // and creationTimestamp are learned, and every learned field differs
 // between the two runs.
 func TestLearnedMasks(t *testing.T) {
@@ -180,11 +180,18 @@ func TestLearnedMasks(t *testing.T) {
 		t.Fatalf("recording the references: %v", err)
 	}
 	layout := report.Layout{Root: out}
+	hash, err := pipeline.WorkloadHash(test, filepath.Dir(specFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var refs []*trace.Trace
 	for i := 1; i <= 2; i++ {
 		tr, err := trace.Read(layout.ReferenceTrace(i))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if tr.Header.Workload != hash {
+			t.Errorf("reference run %d's header names workload %q, want %s", i, tr.Header.Workload, hash)
 		}
 		refs = append(refs, tr)
 	}
@@ -298,4 +305,35 @@ func at(v any, path ir.Path) any {
 		return out
 	}
 	return nil
+}
+
+// TestStepsSayWhatTheySaw runs the copy workload fault-free: the apply's
+// end says the resourceVersion of the ConfigMap it wrote, and the wait's
+// end one at least as high as the out-a that met its condition (the
+// history entry an invariant's stretch must include, trace.Aligned).
+func TestStepsSayWhatTheySaw(t *testing.T) {
+	r := execute(t, "crash", nil)
+	r.mustSucceed(t)
+	var met string
+	for _, e := range r.entries(trace.History, "configmap/e2e/out-a") {
+		if met == "" && strings.Contains(string(e.Object), `"v":"1"`) {
+			met = e.ResourceVersion
+		}
+	}
+	in := r.entries(trace.History, "configmap/e2e/in-a")
+	if met == "" || len(in) == 0 {
+		t.Fatalf("the history has no in-a, or no out-a with v=1")
+	}
+	ends := map[string]trace.Entry{}
+	for _, e := range r.entries(trace.Step, "") {
+		if e.Phase == "end" {
+			ends[e.What] = e
+		}
+	}
+	if got := ends["apply"].Seen["configmap"]; got != in[0].ResourceVersion {
+		t.Errorf("apply's end saw configmap %q, want in-a's first resourceVersion %s", got, in[0].ResourceVersion)
+	}
+	if got := ends["wait"].Seen["configmap"]; got == "" || rv(t, got) < rv(t, met) {
+		t.Errorf("wait's end saw configmap %q, want at least %s (out-a with v=1)", got, met)
+	}
 }

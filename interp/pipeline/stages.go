@@ -107,11 +107,14 @@ func Finish(out report.Layout, run *report.TestRun) error {
 // SpecErrors: every plan would fail the same way.
 func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions) (*Refs, error) {
 	env.shareNotes()
-	t, err := buildOnce(ctx, t, env.BaseDir, env.Workers[0].CacheDir, opts.Binary)
+	workload, err := WorkloadHash(t, env.BaseDir) // of the spec's controller, not of the binary built from it
 	if err != nil {
 		return nil, err
 	}
-	traces, timings, store, err := references(ctx, env, t, out, opts)
+	if t, err = buildOnce(ctx, t, env.BaseDir, env.Workers[0].CacheDir, opts.Binary); err != nil {
+		return nil, err
+	}
+	traces, timings, store, err := references(ctx, env, t, out, opts, workload)
 	if err != nil {
 		return nil, err
 	}
@@ -138,8 +141,8 @@ func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opt
 
 // references records the reference runs, or reuses them from opts.From
 // or the cache. store is the cache entry to keep newly recorded runs in
-// ("" for none).
-func references(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions) (refs []*trace.Trace, timings []report.Timing, store string, err error) {
+// ("" for none). workload is the test's WorkloadHash, for the headers.
+func references(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions, workload string) (refs []*trace.Trace, timings []report.Timing, store string, err error) {
 	n := referenceRuns(t, opts)
 	if opts.From != "" {
 		env.progressf("reusing %d reference run(s) from %s", n, opts.From)
@@ -157,14 +160,14 @@ func references(ctx context.Context, env Env, t *ir.Test, out report.Layout, opt
 	if key != "" {
 		store = entry
 	}
-	refs, timings, err = recordRefs(ctx, env, t, out, n)
+	refs, timings, err = recordRefs(ctx, env, t, out, n, workload)
 	return refs, timings, store, err
 }
 
 // recordRefs records n reference runs, spread over the workers and run at
 // once. Masks are then learned across control planes as well as across
 // runs, as plans run on every worker.
-func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n int) ([]*trace.Trace, []report.Timing, error) {
+func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n int, workload string) ([]*trace.Trace, []report.Timing, error) {
 	refs := make([]*trace.Trace, n)
 	timings := make([]report.Timing, n)
 	errs := make([]error, n)
@@ -172,7 +175,7 @@ func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n i
 	for w := range min(n, len(env.Workers)) {
 		wg.Go(func() {
 			for i := w; i < n && ctx.Err() == nil; i += len(env.Workers) {
-				if refs[i], timings[i], errs[i] = recordOne(ctx, env, env.Workers[w], t, out, i+1, n); errs[i] != nil {
+				if refs[i], timings[i], errs[i] = recordOne(ctx, env, env.Workers[w], t, out, i+1, n, workload); errs[i] != nil {
 					return
 				}
 			}
@@ -187,12 +190,13 @@ func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n i
 	return refs, timings, nil
 }
 
-// recordOne records reference run i of n on worker w.
-func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out report.Layout, i, n int) (*trace.Trace, report.Timing, error) {
+// recordOne records reference run i of n on worker w, its header naming
+// workload.
+func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out report.Layout, i, n int, workload string) (*trace.Trace, report.Timing, error) {
 	env.progressf("reference run %d/%d", i, n)
 	start := time.Now()
 	r := Run{Test: t, BaseDir: env.BaseDir, Dir: out.ReferenceDir(i),
-		Header: trace.Header{Test: t.Name, Spec: env.Spec, Run: i}}
+		Header: trace.Header{Test: t.Name, Spec: env.Spec, Run: i, Workload: workload}}
 	res, err := executeReference(ctx, env, w, r, i)
 	if err != nil {
 		return nil, report.Timing{}, withDiskFull(fmt.Errorf("reference run %d: %w", i, err))

@@ -186,6 +186,7 @@ func (p *Proxy) listen() error {
 		Handler:           p,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{c.server}, NextProtos: []string{"h2", "http/1.1"}},
 		ReadHeaderTimeout: 30 * time.Second,
+		ErrorLog:          quietLog(),
 	}
 	if !p.opts.HTTP2 {
 		p.srv.TLSConfig.NextProtos = []string{"http/1.1"}

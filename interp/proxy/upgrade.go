@@ -82,6 +82,12 @@ func (p *Proxy) answerExec(w http.ResponseWriter, hr *http.Request, r *Request, 
 	p.recordRequest(r, &Response{Code: code, Body: status}, &done)
 }
 
+// quietLog is the log of the proxy's HTTP server and upgrade forwarder:
+// none. What they would print (a client's failed TLS handshake, a broken
+// upgrade) is no result of the user's, and net/http's default writes it to
+// the terminal; the trace records the failures that concern a request.
+func quietLog() *log.Logger { return log.New(io.Discard, "", 0) }
+
 // forwardUpgrade passes an upgrade to the upstream with the proxy's
 // credentials and joins the two connections. The entry records the
 // upstream's answer: 101, or its refusal.
@@ -102,7 +108,7 @@ func (p *Proxy) forwardUpgrade(w http.ResponseWriter, hr *http.Request, r *Reque
 			}
 			return nil
 		},
-		ErrorLog: log.New(io.Discard, "", 0), // the entry records failures; keep sieve's output clean
+		ErrorLog: quietLog(), // the entry records failures
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
 			resp.Err = err
 			writeStatus(w, http.StatusBadGateway, "InternalError", "sieve proxy: upstream: "+err.Error())

@@ -29,6 +29,10 @@ type Header struct {
 	// Actions is the number of actions of the plan, so that a reader can
 	// tell whether every one fired.
 	Actions int `json:"actions,omitempty"`
+	// Workload identifies the controller and workloads the run ran, by
+	// content (pipeline.WorkloadHash): a trace serves any test whose
+	// workload has the same hash.
+	Workload string `json:"workload,omitempty"`
 }
 
 // Type names the kind of a trace entry.
@@ -123,6 +127,11 @@ type Entry struct {
 	Phase    string `json:"phase,omitempty"`
 	Src      string `json:"src,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// Seen, on a step's end, is what the step saw of the cluster: per
+	// kind (as in Key), the highest resourceVersion among the objects it
+	// wrote, waited on or read. A reader places the step's end after the
+	// history entries that reach it (Aligned).
+	Seen map[string]string `json:"seen,omitempty"`
 
 	// Controller: what happened (start, exit, crash, panic, kill,
 	// restart), the process ID and exit code, and the log line for a

@@ -207,10 +207,7 @@ func (h *History) record(kind, event string, o any) {
 	if !ok {
 		return
 	}
-	if kind == "lease" && u.GetNamespace() == "kube-node-lease" {
-		return // node heartbeats
-	}
-	if h.foreign(kind, u) {
+	if unrecorded(kind, u) || h.foreign(kind, u) {
 		return
 	}
 	b, err := json.Marshal(u.Object)

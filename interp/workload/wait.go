@@ -128,6 +128,10 @@ func (x *Executor) watch(ctx context.Context, r *ir.Ref) (cache.Store, <-chan st
 	}
 	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(x.dyn, 0, ns, nil)
 	inf := f.ForResource(gvr).Informer()
+	saw := x.saw
+	if err := inf.SetTransform(func(o any) (any, error) { saw.note(o); return o, nil }); err != nil {
+		return nil, nil, false, err
+	}
 	changed := make(chan struct{}, 1)
 	poke := func(any) {
 		select {

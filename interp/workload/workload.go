@@ -59,6 +59,8 @@ type Executor struct {
 
 	dyn    dynamic.Interface
 	mapper *mapper
+	// saw gathers what the current step saw (its end entry's Seen).
+	saw *seen
 }
 
 // StepError is a failed workload step, naming the spec line.
@@ -113,8 +115,10 @@ func (x *Executor) init() error {
 func (x *Executor) step(ctx context.Context, workload string, i int, s *ir.Step) error {
 	x.emit(trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "start", What: string(s.Kind), Src: s.Src.String(),
 		Message: startNote(s)})
+	x.saw = &seen{}
 	err := x.do(ctx, s)
-	end := trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "end", What: string(s.Kind), Src: s.Src.String()}
+	end := trace.Entry{Type: trace.Step, Workload: workload, Index: i, Phase: "end", What: string(s.Kind), Src: s.Src.String(),
+		Seen: x.saw.entry()}
 	switch {
 	case s.Kind == ir.StepWait && s.Continue:
 		end.Message, err = outcome(err)
@@ -217,10 +221,11 @@ func (x *Executor) applyOne(ctx context.Context, o *unstructured.Unstructured) e
 		return fmt.Errorf("%s %s: %w", gvk.Kind, o.GetName(), err)
 	}
 	x.label(o)
-	_, err = ri.Apply(ctx, o.GetName(), o, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	got, err := ri.Apply(ctx, o.GetName(), o, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", gvk.Kind, o.GetName(), err)
 	}
+	x.saw.note(got)
 	return nil
 }
 
@@ -273,7 +278,8 @@ func (x *Executor) patch(ctx context.Context, s *ir.Step) error {
 	if pt == "" {
 		pt = types.MergePatchType
 	}
-	_, err = ri.Patch(ctx, s.Target.Name, pt, []byte(s.Patch), metav1.PatchOptions{FieldManager: FieldManager})
+	got, err := ri.Patch(ctx, s.Target.Name, pt, []byte(s.Patch), metav1.PatchOptions{FieldManager: FieldManager})
+	x.saw.note(got)
 	return err
 }
 
@@ -367,22 +373,26 @@ func (x *Executor) list(ctx context.Context, r *ir.Ref) ([]unstructured.Unstruct
 	if err != nil {
 		return nil, err
 	}
+	var items []unstructured.Unstructured
 	if namespaced && x.Owner != nil {
-		items, err := x.listOwned(ctx, gvr, x.defaulted(r))
-		if err != nil {
+		if items, err = x.listOwned(ctx, gvr, x.defaulted(r)); err != nil {
 			return nil, fmt.Errorf("%s: %w", r, err)
 		}
-		return filterRef(items, x.defaulted(r), namespaced), nil
+	} else {
+		ri := dynamic.ResourceInterface(x.dyn.Resource(gvr))
+		if namespaced {
+			ri = x.dyn.Resource(gvr).Namespace(refNamespace(x.defaulted(r)))
+		}
+		l, err := ri.List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		items = l.Items
 	}
-	ri := dynamic.ResourceInterface(x.dyn.Resource(gvr))
-	if namespaced {
-		ri = x.dyn.Resource(gvr).Namespace(refNamespace(x.defaulted(r)))
+	for i := range items {
+		x.saw.note(&items[i])
 	}
-	l, err := ri.List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return filterRef(l.Items, x.defaulted(r), namespaced), nil
+	return filterRef(items, x.defaulted(r), namespaced), nil
 }
 
 func (x *Executor) defaulted(r *ir.Ref) *ir.Ref {

@@ -42,7 +42,9 @@
 //
 // UnknownKinds, which lang/load calls after Lint, warns about applied
 // objects of kinds that are neither built in (lang/manifest's generated
-// list) nor defined by the test's CRDs.
+// list) nor defined by the test's CRDs; OlderAPIs, called with it, refuses
+// CRD files and applied objects written in an API version that only an
+// older Kubernetes line serves, in a test on the default line.
 //
 // It does not parse (lang/syntax does) and does not run anything.
 package check

@@ -26,6 +26,11 @@ type Options struct {
 	// (-I). A CUE spec imports through its CUE module, not the search
 	// path: loading one with Includes warns that they do not apply to it.
 	Includes []string
+	// Kubernetes is the Kubernetes line every test runs on whatever it
+	// says (the command line's --kubernetes: an older line, or
+	// ir.DefaultKubernetes), for the checks that depend on it; "" leaves
+	// each test on its own.
+	Kubernetes string
 }
 
 // Load reads, checks and compiles the spec file at path, or the CUE package
@@ -35,7 +40,8 @@ type Options struct {
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	spec, ds := frontEnd(path, opts)
 	if !ds.HasErrors() {
-		ds = append(append(ds, check.Lint(spec, baseDir(path))...), check.UnknownKinds(spec, baseDir(path))...).Sort()
+		dir := baseDir(path)
+		ds = append(append(append(ds, check.Lint(spec, dir)...), check.UnknownKinds(spec, dir)...), check.OlderAPIs(spec, dir, opts.Kubernetes)...).Sort()
 	}
 	if ds.HasErrors() {
 		return nil, ds

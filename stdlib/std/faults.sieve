@@ -4,8 +4,8 @@
 //   test t { ... policies [faults.all] }
 //
 // Every policy keeps all pruning passes on (the checker's default) and
-// leaves out Events and leader-election Leases, which controllers write as
-// a log and a heartbeat rather than as state.
+// leaves out Events and leader-election locks (lease/*/* matches ConfigMap
+// and Endpoints locks too), a log and a heartbeat rather than state.
 
 // intermediate crashes the controller right after each distinct write it
 // makes, before it sees the response (Sieve's intermediate-state pattern).

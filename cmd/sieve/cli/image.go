@@ -65,7 +65,7 @@ func runImage(ctx context.Context, g *globals, f *imageFlags, file string) error
 	if err := absList(f.includes); err != nil {
 		return usageErr(err)
 	}
-	tests, err := loadTests(g, file, f.includes, f.tests)
+	tests, err := loadTests(g, file, loadOptions(f.includes), f.tests)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -93,7 +94,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	if err := absList(f.traces); err != nil {
 		return usageErr(err)
 	}
-	spec, ds := load.Load(file, loadOptions(f.includes))
+	spec, ds := load.Load(file, f.backend.loadOptions(f.includes))
 	if ds.HasErrors() {
 		return g.failDiags(ds)
 	}
@@ -116,10 +117,8 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	if d != nil {
 		return g.failDiags(diag.Diagnostics{d})
 	}
-	for i, tr := range refs {
-		if tr.Header.Test != "" && tr.Header.Test != t.Name {
-			return usageErr(fmt.Errorf("--trace %s: a reference run of test %s, not of %s", f.traces[i], tr.Header.Test, t.Name))
-		}
+	if err := sameWorkload(refs, f.traces, t, filepath.Dir(file)); err != nil {
+		return usageErr(err)
 	}
 	if f.out != "" {
 		if err := (report.Layout{Root: f.out}).Take(f.force); err != nil {
@@ -146,7 +145,8 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 
 // record records (or reuses) the test's reference runs and returns their
 // traces. They are kept under --out, else in a temporary directory
-// removed afterwards.
+// removed afterwards; the directory is locked meanwhile, as sieve record
+// locks its own, and takes the client libraries' log lines.
 func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.Test) ([]*trace.Trace, error) {
 	out := f.out
 	if out == "" {
@@ -157,6 +157,11 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 		defer os.RemoveAll(dir)
 		out = dir
 	}
+	unlock, err := lockResults(out) // and the client libraries' log lines go to its client.log
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	rf := &recordFlags{noCache: f.noCache, backend: f.backend}
@@ -168,6 +173,33 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 		return nil, g.testErr(t, err)
 	}
 	return refs.Traces, nil
+}
+
+// sameWorkload refuses a --trace file recorded for another controller or
+// workload than test t's: a trace serves any test whose controller and
+// workloads are the same (by content, pipeline.WorkloadHash), a sibling
+// test's too. A trace that does not say its workload (recorded before
+// headers carried it) serves only the test it was recorded for.
+func sameWorkload(refs []*trace.Trace, files []string, t *ir.Test, baseDir string) error {
+	want, err := pipeline.WorkloadHash(t, baseDir)
+	if err != nil {
+		return err
+	}
+	for i, tr := range refs {
+		h := tr.Header
+		switch {
+		case h.Workload == "" && h.Test != "" && h.Test != t.Name:
+			return fmt.Errorf("--trace %s: a reference run of test %s, not of %s, that does not say its workload (record it again, or pass --test %s)",
+				files[i], h.Test, t.Name, h.Test)
+		case h.Workload != "" && h.Workload != want && h.Test == t.Name:
+			return fmt.Errorf("--trace %s: a reference run of test %s with other controller or workloads than the spec now gives it (record its reference runs again)",
+				files[i], h.Test)
+		case h.Workload != "" && h.Workload != want:
+			return fmt.Errorf("--trace %s: a reference run of test %s, whose controller or workloads differ from those of %s (record %s's reference runs, or pass --test %s)",
+				files[i], h.Test, t.Name, t.Name, h.Test)
+		}
+	}
+	return nil
 }
 
 // checkPattern validates --pattern.

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/plan"
+	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/lang/load"
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
@@ -132,6 +135,64 @@ func TestPlanOtherRuns(t *testing.T) {
 			t.Errorf("%d trace(s): --explain lacks %q:\n%s", len(tc.traces), tc.want, out.String())
 		}
 	}
+}
+
+// TestPlanSiblingTrace: a reference trace of test buggy serves its sibling
+// other, which runs the same controller and workload (the header's
+// workload hash says so), and is refused, saying why, once the workload it
+// names is another.
+func TestPlanSiblingTrace(t *testing.T) {
+	spec, ds := load.Load(planSpec, load.Options{})
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	buggy, d := load.SelectTest(spec, "buggy")
+	if d != nil {
+		t.Fatal(d)
+	}
+	hash, err := pipeline.WorkloadHash(buggy, filepath.Dir(planSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		workload string
+		code     int
+		want     string
+	}{
+		{hash, exitOK, "\nfinal"},
+		{"0123456789abcdef0123456789abcdef", exitUsage, "a reference run of test buggy, whose controller or workloads differ from those of other (record other's reference runs, or pass --test buggy)"},
+	} {
+		file := withWorkload(t, planTrace, tc.workload)
+		var out, errb bytes.Buffer
+		code := run([]string{"plan", planSpec, "--trace", file, "--test", "other"}, &out, &errb)
+		if code != tc.code || !strings.Contains(out.String()+errb.String(), tc.want) {
+			t.Errorf("workload %s: exit %d (want %d), output lacks %q:\n%s%s", tc.workload, code, tc.code, tc.want, out.String(), errb.String())
+		}
+	}
+}
+
+// withWorkload copies a trace file into a temporary directory, its header
+// naming workload.
+func withWorkload(t *testing.T, file, workload string) string {
+	tr, err := trace.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Header.Workload = workload
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := json.Marshal(tr.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := bytes.Cut(b, []byte("\n"))
+	out := filepath.Join(t.TempDir(), filepath.Base(file))
+	if err := os.WriteFile(out, append(append(h, '\n'), rest...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // TestPlanSieve prints the stale plans as .sieve declarations: each one

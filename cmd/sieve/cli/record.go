@@ -61,7 +61,7 @@ func runRecord(ctx context.Context, g *globals, f *recordFlags, file string) err
 	if err := absPaths(&file, &f.out, &f.backend.kubeconfig); err != nil {
 		return usageErr(err)
 	}
-	tests, err := loadTests(g, file, f.includes, f.tests)
+	tests, err := loadTests(g, file, f.backend.loadOptions(f.includes), f.tests)
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 	if _, err := os.Stat(spec); err != nil {
 		return usageErr(fmt.Errorf("spec %s: %w (run from the directory sieve run ran in, or give --spec FILE)", spec, err))
 	}
-	tests, err := loadTests(g, spec, f.includes, []string{orig.Run.Test})
+	tests, err := loadTests(g, spec, f.backend.loadOptions(f.includes), []string{orig.Run.Test})
 	if err != nil {
 		return err
 	}

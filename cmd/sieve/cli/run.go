@@ -94,7 +94,7 @@ func runRun(ctx context.Context, g *globals, f *runFlags, file string) error {
 	if err := absPaths(&file, &f.out, &f.report.junit, &f.report.html, &f.backend.kubeconfig, &f.refsFrom, &f.binary); err != nil {
 		return usageErr(err)
 	}
-	tests, err := loadTests(g, file, f.includes, f.tests)
+	tests, err := loadTests(g, file, f.backend.loadOptions(f.includes), f.tests)
 	if err != nil {
 		return err
 	}
@@ -164,8 +164,8 @@ func (f *runFlags) check() error {
 const forceUsage = "take the results `DIR` even if it is not empty and sieve did not make it (sieve still removes only what its layout names there)"
 
 // loadTests loads a spec and selects tests by name (all when none given).
-func loadTests(g *globals, file string, includes, names []string) ([]*ir.Test, error) {
-	spec, ds := load.Load(file, loadOptions(includes))
+func loadTests(g *globals, file string, opts load.Options, names []string) ([]*ir.Test, error) {
+	spec, ds := load.Load(file, opts)
 	if ds.HasErrors() {
 		return nil, g.failDiags(ds)
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // A Line is an older Kubernetes minor version the embedded backend can run
@@ -45,7 +47,7 @@ func LineVersions() []string {
 func LookupLine(version string) (Line, error) {
 	l, ok := Lines[version]
 	if !ok {
-		return Line{}, fmt.Errorf("no Kubernetes %s control plane (there are the default and %s)", version, strings.Join(LineVersions(), ", "))
+		return Line{}, fmt.Errorf("no Kubernetes %s control plane (there are the default, %s, and %s)", version, ir.DefaultKubernetes, strings.Join(LineVersions(), ", "))
 	}
 	return l, nil
 }
