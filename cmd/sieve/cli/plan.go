@@ -148,6 +148,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 // traces. They are kept under --out, else in a temporary directory
 // removed afterwards.
 func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.Test) ([]*trace.Trace, error) {
+	g.interruptible()
 	out := f.out
 	if out == "" {
 		dir, err := os.MkdirTemp("", "sieve-plan-")
@@ -157,13 +158,11 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 		defer os.RemoveAll(dir)
 		out = dir
 	}
-	ctx, stop := signalContext(ctx)
-	defer stop()
 	rf := &recordFlags{noCache: f.noCache, backend: f.backend}
 	refs, err := recordOne(ctx, g, rf, file, t, out)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, printedErr(exitInterrupted)
+			return nil, interruptedErr(ctx)
 		}
 		return nil, g.testErr(t, err)
 	}
