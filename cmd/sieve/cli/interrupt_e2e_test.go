@@ -212,7 +212,7 @@ func cellEnv() []string {
 func (c *cell) interrupt(ph phase, sig syscall.Signal, again bool) {
 	t := c.t
 	if err := ph.until(c); err != nil {
-		if strings.Contains(c.stderr.String(), "control plane") && ph.made {
+		if strings.Contains(c.stderr.String(), "embedded cluster:") {
 			t.Skipf("the embedded control plane cannot start here: %v\n%s", err, c.stderr.String())
 		}
 		t.Fatalf("%s: %v\n%s", ph.name, err, c.stderr.String())
