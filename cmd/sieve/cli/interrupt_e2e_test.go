@@ -116,17 +116,29 @@ var (
 )
 
 // matrixPhases are the phases, with the build wait when the control
-// plane's cache key is known.
+// plane comes from the user cache (its key is then known).
 func matrixPhases(t *testing.T) []phase {
 	phases := []phase{phaseLoad}
-	if os.Getenv(controlplane.Env) == "" {
-		cp := embeddedtest.ControlPlane(t)
-		key := filepath.Base(filepath.Dir(cp))
+	if key, why := cacheKey(t); why == "" {
 		phases = append(phases, phase{name: "build-wait", until: func(c *cell) error { return c.untilBuildWait(key) }})
 	} else {
-		t.Logf("no build-wait cells: %s names the control plane, so its cache key is unknown", controlplane.Env)
+		t.Logf("no build-wait cells: %s", why)
 	}
 	return append(phases, phaseStart, phaseReferences, phasePlans, phaseReport)
+}
+
+// cacheKey is the user cache's key of the control plane the runs use, or
+// why there is none.
+func cacheKey(t *testing.T) (key, why string) {
+	cp := embeddedtest.ControlPlane(t)
+	cache, err := os.UserCacheDir()
+	if err != nil || filepath.Dir(filepath.Dir(cp)) != filepath.Join(cache, "sieve", "controlplane") {
+		return "", fmt.Sprintf("the control plane %s is not in the user cache", cp)
+	}
+	if _, err := exec.LookPath(controlplane.Name()); err == nil {
+		return "", "a control plane on PATH would be found before the cache"
+	}
+	return filepath.Base(filepath.Dir(cp)), ""
 }
 
 // startCell starts `sieve run` of testdata/sigint/echo.sieve (at most one
