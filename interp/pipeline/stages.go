@@ -182,6 +182,9 @@ func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n i
 		})
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err // the runs not started yet have no trace
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, err

@@ -3,9 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -35,8 +32,8 @@ func newClusterUpCmd(g *globals) *cobra.Command {
 		Short: "Start the embedded control plane and keep it up until interrupted",
 		Long: `Start the embedded control plane (etcd, kube-apiserver,
 kube-controller-manager, kube-scheduler and simulated nodes) on loopback,
-print how to reach it, and keep it up until SIGINT (Ctrl-C) or SIGTERM; then
-stop every process and remove every temporary file.`,
+print how to reach it, and keep it up until SIGINT (Ctrl-C), SIGTERM, SIGHUP
+or SIGQUIT; then stop every process and remove every temporary file.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runClusterUp(cmd.Context(), g, f)
@@ -56,8 +53,7 @@ func runClusterUp(ctx context.Context, g *globals, f clusterUpFlags) error {
 	if err := absPaths(&f.kubeconfigOut); err != nil {
 		return usageErr(err)
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	g.interruptible() // a stop signal stops the cluster below
 	c := embedded.New(embedded.Options{Nodes: f.nodes, Disable: f.disable})
 	if !g.quiet {
 		fmt.Fprintln(g.stderr, "sieve: starting the embedded control plane")

@@ -41,6 +41,7 @@ func runCollect(ctx context.Context, g *globals, f *collectFlags, campaign strin
 	if err := absPaths(&f.out); err != nil {
 		return usageErr(err)
 	}
+	g.interruptible()
 	unlock, err := takeResults("-o", f.out, f.force, nil)
 	if err != nil {
 		return err

@@ -3,5 +3,6 @@
 // stdout; diagnostics and progress go to stderr.
 //
 // Exit codes: 0 success (no findings), 1 findings, 2 spec or usage errors,
-// 3 infrastructure errors.
+// 3 infrastructure errors, 128 + the signal's number for a command a stop
+// signal ended (signals.go: 130 for SIGINT).
 package cli

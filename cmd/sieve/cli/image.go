@@ -69,6 +69,7 @@ func runImage(ctx context.Context, g *globals, f *imageFlags, file string) error
 	if err != nil {
 		return err
 	}
+	g.interruptible()
 	tmp, err := os.MkdirTemp("", "sieve-image-")
 	if err != nil {
 		return infraErr(err)

@@ -108,8 +108,6 @@ func runOnCluster(ctx context.Context, g *globals, f *runFlags, file string, tes
 	if err != nil {
 		return usageErr(err)
 	}
-	ctx, stop := signalContext(ctx)
-	defer stop()
 	camp, err := f.prepare(ctx, g, file, t, ns)
 	if err != nil {
 		return err
@@ -266,7 +264,8 @@ func (f *clusterFlags) artifactRepo() string {
 }
 
 // dispatchCampaign creates the Job, follows it, and collects and reports
-// the results; Ctrl-C deletes the Job and exits 130.
+// the results; Ctrl-C (any stop signal) deletes the Job and exits 130
+// (128 + the signal's number).
 func dispatchCampaign(ctx context.Context, g *globals, f *runFlags, cs kubernetes.Interface, c *dispatch.Campaign) error {
 	job, err := c.Job()
 	if err != nil {
@@ -276,7 +275,7 @@ func dispatchCampaign(ctx context.Context, g *globals, f *runFlags, cs kubernete
 	s, err := dispatch.Follow(ctx, cs, job, 0, func(s dispatch.Status) { g.note("campaign %s: %s, %s", c.Name, s, plansDone(c, s)) })
 	if errors.Is(err, context.Canceled) {
 		g.note("interrupted: job %s/%s deleted with its pods", c.Namespace, c.JobName())
-		return printedErr(exitInterrupted)
+		return interruptedErr(ctx)
 	}
 	if err != nil {
 		return infraErr(err)

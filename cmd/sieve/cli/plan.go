@@ -148,6 +148,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 // removed afterwards; the directory is locked meanwhile, as sieve record
 // locks its own, and takes the client libraries' log lines.
 func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.Test) ([]*trace.Trace, error) {
+	g.interruptible()
 	out := f.out
 	if out == "" {
 		dir, err := os.MkdirTemp("", "sieve-plan-")
@@ -162,13 +163,11 @@ func (f *planFlags) record(ctx context.Context, g *globals, file string, t *ir.T
 		return nil, err
 	}
 	defer unlock()
-	ctx, stop := signalContext(ctx)
-	defer stop()
 	rf := &recordFlags{noCache: f.noCache, backend: f.backend}
 	refs, err := recordOne(ctx, g, rf, file, t, out)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, printedErr(exitInterrupted)
+			return nil, interruptedErr(ctx)
 		}
 		return nil, g.testErr(t, err)
 	}

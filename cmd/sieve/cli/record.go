@@ -36,7 +36,7 @@ func newRecordCmd(g *globals) *cobra.Command {
 			"keyed by the test, the files it reads, the controller binary and the sieve build,\n" +
 			"and sieve run and record reuse them; --no-cache records them anew.\n" +
 			"Exit status: 0 recorded, 2 spec or usage errors, 3 infrastructure errors,\n" +
-			"130 interrupted.",
+			"128 + the signal's number interrupted (130 Ctrl-C, 143 SIGTERM).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runRecord(cmd.Context(), g, f, args[0]) },
 	}
@@ -65,13 +65,12 @@ func runRecord(ctx context.Context, g *globals, f *recordFlags, file string) err
 	if err != nil {
 		return err
 	}
+	g.interruptible()
 	unlock, err := takeResults("-o", f.out, f.force, tests)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	ctx, stop := signalContext(ctx)
-	defer stop()
 	for _, t := range tests {
 		if f.runs > 0 {
 			cp := *t
@@ -82,7 +81,7 @@ func runRecord(ctx context.Context, g *globals, f *recordFlags, file string) err
 		if _, err := recordOne(ctx, g, f, file, t, out); err != nil {
 			if ctx.Err() != nil {
 				g.note("interrupted: nothing complete was recorded for test %s", t.Name)
-				return printedErr(exitInterrupted)
+				return interruptedErr(ctx)
 			}
 			return g.testErr(t, err)
 		}

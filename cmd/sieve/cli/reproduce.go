@@ -35,7 +35,8 @@ func newReproduceCmd(g *globals) *cobra.Command {
 			"left as they are. The spec and test come from RESULTS/summary.json (--spec\n" +
 			"overrides the spec file when the results were moved). Exit status: 1 a finding\n" +
 			"reproduced (or, for a plan without findings, the rerun found one), 0 none did,\n" +
-			"2 spec or usage errors, 3 infrastructure errors, 130 interrupted.",
+			"2 spec or usage errors, 3 infrastructure errors, 128 + the signal's number\n" +
+			"interrupted (130 Ctrl-C, 143 SIGTERM).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReproduce(cmd.Context(), g, f, args[0])
@@ -70,13 +71,12 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 	if err != nil {
 		return err
 	}
+	g.interruptible()
 	unlock, err := lockResults(orig.Layout.Root)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	ctx, stop := signalContext(ctx)
-	defer stop()
 	out, err := orig.Layout.NewReproduceDir(orig.Plan.Name)
 	if err != nil {
 		return resultsErr("", orig.Layout.Root, err)
@@ -84,7 +84,7 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 	res, err := rerun(ctx, g, f, spec, tests[0], orig, out)
 	if ctx.Err() != nil {
 		g.note("interrupted: the plan did not finish")
-		return printedErr(exitInterrupted)
+		return interruptedErr(ctx)
 	}
 	if err != nil {
 		return infraErr(err)

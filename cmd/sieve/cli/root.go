@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -19,8 +21,9 @@ const (
 	exitFindings = 1
 	exitUsage    = 2
 	exitInfra    = 3
-	// exitInterrupted is a run stopped by SIGINT or SIGTERM before it
-	// found anything (128 + SIGINT, as shells report it).
+	// exitInterrupted is a run stopped before it found anything, when no
+	// signal says otherwise: 128 + SIGINT, as shells report it. A stop
+	// signal gives 128 + its number (stopSignals).
 	exitInterrupted = 130
 )
 
@@ -33,6 +36,9 @@ type globals struct {
 
 	stdout io.Writer
 	stderr io.Writer
+	// signals catches the stop signals (nil: the command runs inside
+	// another that does, or in a test).
+	signals *catcher
 }
 
 // exitError carries an exit code. When printed is true the message was
@@ -58,19 +64,45 @@ func infraErr(err error) error  { return &exitError{code: exitInfra, err: err} }
 func printedErr(code int) error { return &exitError{code: code, printed: true} }
 
 // Main runs the sieve command line with os.Args and returns the exit code.
+// It catches the stop signals first of all (catcher).
 func Main() int {
-	return run(os.Args[1:], os.Stdout, os.Stderr)
+	c, ctx, stop := catchSignals(os.Stderr)
+	defer stop()
+	return execute(ctx, c, os.Args[1:], os.Stdout, os.Stderr)
 }
 
+// run runs the command line args without catching signals.
 func run(args []string, stdout, stderr io.Writer) int {
-	g := &globals{stdout: stdout, stderr: stderr}
+	return execute(context.Background(), nil, args, stdout, stderr)
+}
+
+// execute runs the command line args with ctx, which the stop signals
+// that c catches cancel (c nil: none), and returns the exit code.
+func execute(ctx context.Context, c *catcher, args []string, stdout, stderr io.Writer) int {
+	g := &globals{stdout: stdout, stderr: stderr, signals: c}
+	if c != nil {
+		c.quiet = &g.quiet
+	}
 	root := newRoot(g)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
+	code := exitStatus(err, stderr)
+	if sc, ok := signalCode(c, err, code); ok {
+		return sc
+	}
+	return code
+}
+
+// exitStatus is the exit code of a command that returned err, whose
+// message it prints unless it was printed.
+func exitStatus(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		return 128 + int(syscall.SIGPIPE) // stdout or stderr closed: nothing to say, and nowhere
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -58,9 +56,11 @@ func newRunCmd(g *globals) *cobra.Command {
 			"with its fault injected, and compares every run with the reference. Results are\n" +
 			"written to the results directory as each plan finishes. A plan that fails is run\n" +
 			"again (--confirm): a finding that no rerun finds again is reported as unconfirmed\n" +
-			"and does not count, and a plan left with none is flaky. Ctrl-C stops cleanly and\n" +
-			"reports the plans that finished. Exit status: 0 no findings, 1 findings, 2 spec\n" +
-			"or usage errors, 3 infrastructure errors, 130 interrupted without findings.",
+			"and does not count, and a plan left with none is flaky. Ctrl-C (SIGINT, SIGTERM,\n" +
+			"SIGHUP, SIGQUIT, or SIGPIPE from a closed output) stops cleanly at any moment,\n" +
+			"removes what the run made and reports the plans that finished. Exit status: 0 no\n" +
+			"findings, 1 findings, 2 spec or usage errors, 3 infrastructure errors, 128 + the\n" +
+			"signal's number interrupted without findings (130 Ctrl-C, 143 SIGTERM).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), g, f, args[0]) },
 	}
@@ -98,6 +98,7 @@ func runRun(ctx context.Context, g *globals, f *runFlags, file string) error {
 	if err != nil {
 		return err
 	}
+	g.interruptible()
 	if f.cluster.on != "" {
 		return runOnCluster(ctx, g, f, file, tests)
 	}
@@ -106,8 +107,6 @@ func runRun(ctx context.Context, g *globals, f *runFlags, file string) error {
 		return err
 	}
 	defer unlock()
-	ctx, stop := signalContext(ctx)
-	defer stop()
 	var outcomes []*pipeline.TestOutcome
 	for _, t := range tests {
 		out := testDir(f.out, t, len(tests))
@@ -208,20 +207,6 @@ func (f *runFlags) workerCount(g *globals) int {
 	return n
 }
 
-// signalContext is cancelled by SIGINT or SIGTERM; a second signal kills
-// the process the default way.
-func signalContext(ctx context.Context) (context.Context, func()) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-ctx.Done()
-		stop() // the next signal is not caught
-	}()
-	return ctx, stop
-}
-
 // runOne runs one test's pipeline on fresh backends.
 func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Test, out string) (*pipeline.TestOutcome, error) {
 	n := f.workerCount(g)
@@ -257,6 +242,7 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 // finish prints the counts, timings and the summary of the results, and
 // turns them into the exit status.
 func finish(ctx context.Context, g *globals, rf *reportFlags, root string, outcomes []*pipeline.TestOutcome) error {
+	pauseAt(ctx, g, "report")
 	if g.output != "json" {
 		for _, o := range outcomes {
 			printStats(g.stdout, o)
@@ -265,7 +251,7 @@ func finish(ctx context.Context, g *globals, rf *reportFlags, root string, outco
 	s, err := report.Load(relPath(root)) // reproduce commands as the user would type them
 	if err != nil && ctx.Err() != nil {
 		g.note("interrupted before any result was written")
-		return printedErr(exitInterrupted)
+		return interruptedErr(ctx)
 	}
 	if err != nil {
 		return infraErr(err)
@@ -280,7 +266,7 @@ func finish(ctx context.Context, g *globals, rf *reportFlags, root string, outco
 	if ctx.Err() != nil {
 		g.note("interrupted: the results of the finished plans are in %s", root)
 		if code == exitOK {
-			code = exitInterrupted
+			code = interruptCode(ctx)
 		}
 	}
 	if code != exitOK {

@@ -36,6 +36,7 @@ func runSetup(ctx context.Context, g *globals, kubernetes string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	g.interruptible() // a stop signal ends a build and its wait, which remove what they made
 	var progress io.Writer = g.stderr
 	if g.quiet {
 		progress = io.Discard

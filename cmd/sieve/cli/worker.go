@@ -56,10 +56,11 @@ func runWorker(ctx context.Context, g *globals, f *workerFlags, runArgs []string
 	}
 	refs, out := filepath.Join(os.TempDir(), "sieve-refs"), filepath.Join(os.TempDir(), "sieve-results")
 	g.note("worker: shard %d/%d of campaign %s", shard, f.shards, f.campaign)
+	g.interruptible()
 	if _, err := dispatch.PullRefs(ctx, f.artifacts, f.campaign, refs); err != nil {
 		return infraErr(err)
 	}
-	code := run(f.runArgs(m, shard, refs, out, runArgs), g.stdout, g.stderr)
+	code := execute(ctx, g.signals, f.runArgs(m, shard, refs, out, runArgs), g.stdout, g.stderr)
 	if _, err := os.Stat(report.Layout{Root: out}.Summary()); err == nil {
 		ref, err := dispatch.PushShard(context.WithoutCancel(ctx), f.artifacts, f.campaign, shard, out)
 		if err != nil {

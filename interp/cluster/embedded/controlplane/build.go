@@ -42,8 +42,9 @@ func Ensure(ctx context.Context, opts Options) (string, error) {
 // buildLocked builds the binary into out unless another process did while
 // this one waited for the lock.
 func buildLocked(ctx context.Context, opts Options, src source, out string) error {
-	return buildOnce(buildJob{
+	return buildOnce(ctx, buildJob{
 		what:     "the control plane",
+		waitFor:  "control-plane build",
 		took:     "~15 min on 2 cores",
 		lock:     filepath.Join(filepath.Dir(out), "build.lock"),
 		out:      out,
@@ -61,6 +62,7 @@ func buildLocked(ctx context.Context, opts Options, src source, out string) erro
 // buildJob is one build of a control-plane binary.
 type buildJob struct {
 	what, took string    // what is built, how long a first build takes
+	waitFor    string    // what a process that waits for the lock waits for
 	lock, out  string    // the lock file held while building, the binary
 	progress   io.Writer // where the build says it starts and ends (nil: nowhere)
 	noGo       string    // what to do when there is no go command
@@ -70,12 +72,19 @@ type buildJob struct {
 // buildOnce runs job.build, which writes the binary to a temporary file
 // beside job.out, moves the file to job.out and prunes the older builds of
 // the same binary, all under job.lock; it does nothing if job.out exists
-// once it holds the lock (another process built it meanwhile).
-func buildOnce(job buildJob) error {
+// once it holds the lock (another process built it meanwhile). While
+// another process holds the lock it says that it waits, and for whom, and
+// the wait ends when ctx does.
+func buildOnce(ctx context.Context, job buildJob) error {
 	if err := os.MkdirAll(filepath.Dir(job.out), 0o755); err != nil {
 		return fmt.Errorf("building %s: %w", job.what, err)
 	}
-	unlock, err := filelock.Lock(job.lock)
+	if job.progress == nil {
+		job.progress = io.Discard
+	}
+	unlock, err := filelock.Lock(ctx, job.lock, func(pid int) {
+		fmt.Fprintf(job.progress, "waiting for another sieve process's %s (%s)\n", job.waitFor, holderText(pid))
+	})
 	if err != nil {
 		return fmt.Errorf("%s build lock: %w", job.what, err)
 	}
@@ -86,9 +95,6 @@ func buildOnce(job buildJob) error {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		return fmt.Errorf("building %s: the go command is not on PATH (%s)", job.what, job.noGo)
-	}
-	if job.progress == nil {
-		job.progress = io.Discard
 	}
 	fmt.Fprintf(job.progress, "building %s (first use, %s)...\n", job.what, job.took)
 	start := time.Now()
@@ -104,6 +110,14 @@ func buildOnce(job buildJob) error {
 	entry := filepath.Dir(job.out)
 	prune(filepath.Dir(entry), filepath.Base(entry), filepath.Base(job.out), job.progress)
 	return nil
+}
+
+// holderText names the process that holds a build lock.
+func holderText(pid int) string {
+	if pid == 0 {
+		return "pid unknown"
+	}
+	return fmt.Sprintf("pid %d", pid)
 }
 
 // buildFromCheckout builds the command from the checkout at root (its
@@ -199,10 +213,19 @@ func versionedReplaces(name string, data []byte) ([]*modfile.Replace, error) {
 	return out, nil
 }
 
+// goGrace is how long a cancelled go command has to end before it is
+// killed.
+const goGrace = 5 * time.Second
+
 // goCmd runs the go command in dir with env added, returning its output
 // with the error.
 func goCmd(ctx context.Context, goBin, dir string, env []string, args ...string) error {
 	cmd := exec.CommandContext(ctx, goBin, args...)
+	// Cancelled, the go command is interrupted, not killed, so that it
+	// removes its work directory in $TMPDIR; it gets SIGKILL if it takes
+	// longer than goGrace.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = goGrace
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	if msg, err := cmd.CombinedOutput(); err != nil {

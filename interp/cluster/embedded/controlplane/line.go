@@ -120,8 +120,9 @@ func buildLine(ctx context.Context, l Line, moduleDir, out string, progress io.W
 	// k8s.io/kubernetes at the same path keeps Go's build cache valid for
 	// the next build of the line.
 	base := filepath.Join(filepath.Dir(filepath.Dir(out)), "k8s-"+l.Version)
-	return buildOnce(buildJob{
+	return buildOnce(ctx, buildJob{
 		what:     "the Kubernetes " + l.Version + " control plane",
+		waitFor:  "Kubernetes " + l.Version + " control-plane build",
 		took:     "~12 min on 2 cores",
 		lock:     base + ".lock",
 		out:      out,

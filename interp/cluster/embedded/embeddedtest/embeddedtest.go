@@ -80,7 +80,7 @@ func buildSieve() (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("creating %s: %w", dir, err)
 	}
-	unlock, err := filelock.Lock(filepath.Join(dir, "build.lock"))
+	unlock, err := filelock.Lock(context.Background(), filepath.Join(dir, "build.lock"), nil)
 	if err != nil {
 		return "", fmt.Errorf("build lock: %w", err)
 	}

@@ -1,4 +1,4 @@
-// A quick spec for the interrupt test (sigint_test.go): the echo
+// A quick spec for the interrupt tests (interrupt_e2e_test.go): the echo
 // controller of interp/controller/testdata copies ConfigMap in-X to out-X.
 // Four user plans give the test time to interrupt the run between two.
 import "std/masks"
