@@ -7,13 +7,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/internal/cachedir"
+	"github.com/sievetool/sieve/interp/internal/gocmd"
 )
 
 // Build builds the Go package pkg (a path relative to dir, or an import
@@ -63,7 +63,7 @@ func buildID(ctx context.Context, dir, pkg string) (string, error) {
 }
 
 func goCmd(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd := gocmd.Command(ctx, "go", args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 
 	"github.com/sievetool/sieve/interp/image"
+	"github.com/sievetool/sieve/interp/internal/gocmd"
 )
 
 // Paths in the worker image. Root is the working directory of a worker;
@@ -183,7 +183,7 @@ func Env() []string {
 // linux/amd64 without cgo, so that it runs on an image with no C library,
 // into out.
 func BuildController(ctx context.Context, dir, pkg, out string) error {
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", out, pkg)
+	cmd := gocmd.Command(ctx, "go", "build", "-trimpath", "-o", out, pkg)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
 	if msg, err := cmd.CombinedOutput(); err != nil {

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/sievetool/sieve/interp/internal/filelock"
+	"github.com/sievetool/sieve/interp/internal/gocmd"
 )
 
 // goVersion is the Go version the control plane needs, as go.mod says it.
@@ -213,19 +214,10 @@ func versionedReplaces(name string, data []byte) ([]*modfile.Replace, error) {
 	return out, nil
 }
 
-// goGrace is how long a cancelled go command has to end before it is
-// killed.
-const goGrace = 5 * time.Second
-
 // goCmd runs the go command in dir with env added, returning its output
 // with the error.
 func goCmd(ctx context.Context, goBin, dir string, env []string, args ...string) error {
-	cmd := exec.CommandContext(ctx, goBin, args...)
-	// Cancelled, the go command is interrupted, not killed, so that it
-	// removes its work directory in $TMPDIR; it gets SIGKILL if it takes
-	// longer than goGrace.
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = goGrace
+	cmd := gocmd.Command(ctx, goBin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
