@@ -3,7 +3,9 @@
 // network before the controller and stopped with the run, so every plan
 // starts from fresh ones. Stand-in i listens on its own loopback address
 // (Addr), which the DNS responder answers for the Service's names (Names);
-// its output goes to standin-SERVICE.log in the run's directory.
+// its output goes to standin-SERVICE.log in the run's directory. Each is
+// the root of a process tree that ends with it (package proctree: a PID
+// namespace of its own where possible), daemons included.
 //
 // It does not make the network (package netns) nor answer DNS (package
 // clusterdns).
