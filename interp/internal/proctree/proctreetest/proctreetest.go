@@ -34,6 +34,18 @@ func Daemon(mark string) string {
 // their command line.
 func Running(mark string) []int {
 	var pids []int
+	for pid, st := range marked(mark) {
+		if st[0] != "Z" {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// marked returns the processes with mark in their command line, each
+// with the fields of its /proc/PID/stat from the third (the state) on.
+func marked(mark string) map[int][]string {
+	out := map[int][]string{}
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		pid, err := strconv.Atoi(filepath.Base(d))
@@ -44,31 +56,32 @@ func Running(mark string) []int {
 		if err != nil || !strings.Contains(string(cmd), mark) {
 			continue
 		}
-		if st, err := os.ReadFile(filepath.Join(d, "stat")); err == nil && zombie(st) {
-			continue
+		b, err := os.ReadFile(filepath.Join(d, "stat"))
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if err != nil || i < 0 {
+			continue // gone meanwhile
 		}
-		pids = append(pids, pid)
+		if f := strings.Fields(s[i+1:]); len(f) >= 4 {
+			out[pid] = f
+		}
 	}
-	return pids
+	return out
 }
 
-// zombie reports whether a /proc/PID/stat line is a zombie's.
-func zombie(stat []byte) bool {
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && strings.HasPrefix(strings.TrimSpace(s[i+1:]), "Z")
-}
-
-// AwaitRunning waits up to 10 s until a process with mark runs, and fails
+// AwaitRunning waits up to 10 s until a process with mark runs in a
+// session of its own (the daemon, once setsid has made it one), and fails
 // t if none does: a check that it is gone later would prove nothing.
 func AwaitRunning(t testing.TB, mark string) {
 	t.Helper()
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		if len(Running(mark)) > 0 {
-			return
+		for pid, st := range marked(mark) {
+			if st[0] != "Z" && st[3] == strconv.Itoa(pid) { // state ppid pgrp session
+				return
+			}
 		}
 	}
-	t.Fatalf("the daemon %s never ran", mark)
+	t.Fatalf("the daemon %s never ran in a session of its own", mark)
 }
 
 // CheckGone fails t for each process with mark that runs, after waiting
