@@ -30,9 +30,7 @@ func helperExec(m Mounts, argv []string) error {
 		return err
 	}
 	if os.Getpid() == 1 {
-		if err := mountProc(); err != nil {
-			return err
-		}
+		mountProc()
 	}
 	if m.ServiceAccount != "" {
 		if err := os.MkdirAll(ServiceAccountDir, 0o755); err != nil {
@@ -90,12 +88,12 @@ func parentPID(stat []byte) (int, error) {
 
 // mountProc mounts a fresh /proc, so that the controller, PID 1 of its
 // own PID namespace, sees its namespace's processes there (/proc/1 is
-// itself), as in a pod.
-func mountProc() error {
+// itself), as in a pod. Where it cannot, the controller sees the host's
+// /proc, as it did before it had a PID namespace, and its log says so.
+func mountProc() {
 	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
-		return fmt.Errorf("incluster: mounting /proc: %w (needs root or CAP_SYS_ADMIN)", err)
+		fmt.Fprintf(os.Stderr, "incluster: warning: mounting a fresh /proc: %v; the controller sees the host's processes in /proc\n", err)
 	}
-	return nil
 }
 
 // bindMount mounts src on dst, read-only if asked.
