@@ -10,10 +10,11 @@
 // file, detects
 // panics and exits, gives the port variables of args, env and the
 // readiness URL (${SIEVE_PORT}, ${SIEVE_PORT_N}) free host ports of their
-// own, kept across restarts, waits until it is ready, and kills (SIGKILL, whole
-// process group), pauses and resumes (SIGSTOP, SIGCONT) and restarts it on
-// demand. Lifecycle events go to a Sink
-// as trace entries.
+// own, kept across restarts, waits until it is ready, and kills (SIGKILL,
+// its whole process tree: in a PID namespace of its own where possible,
+// see package proctree, so daemons it started end with it), pauses and
+// resumes (SIGSTOP, SIGCONT) and restarts it on demand. Lifecycle events
+// go to a Sink as trace entries.
 //
 // It does not decide when to kill or restart (the injector does) nor watch
 // the API traffic (package proxy does; ask it whether the controller is

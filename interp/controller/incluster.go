@@ -88,10 +88,12 @@ type Mounts struct {
 }
 
 // HelperMain is the helper that runs the controller: run in a fresh
-// private mount namespace (the runner starts it so), it bind-mounts m and
-// replaces itself with argv. It refuses to mount when its mount namespace
-// is its parent's, so it never changes the host's mounts. It returns only
-// on failure.
+// private mount namespace (the runner starts it so), it mounts a fresh
+// /proc when it is PID 1 of a PID namespace of its own (so the controller
+// sees its own processes there, as in a pod), bind-mounts m and replaces
+// itself with argv. It refuses to mount when its mount namespace is its
+// parent's, so it never changes the host's mounts. It returns only on
+// failure.
 func HelperMain(m Mounts, argv []string) error {
 	if len(argv) == 0 {
 		return errors.New("incluster: no command")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/internal/cachedir"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
+	"github.com/sievetool/sieve/interp/internal/proctree"
 	"github.com/sievetool/sieve/interp/logcap"
 	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/interp/trace"
@@ -264,8 +265,10 @@ func (r *Runner) emit(what string, pid int, code *int, msg string) {
 	_, _ = r.opts.Sink.Add(trace.Entry{Time: time.Now(), Type: trace.Controller, What: what, PID: pid, ExitCode: code, Message: msg})
 }
 
-// Kill sends SIGKILL to the controller's process group and waits until the
-// process is gone. Killing a controller that is not running does nothing.
+// Kill sends SIGKILL to the controller's process tree (proctree.Kill) and
+// waits until the process is gone; in its own PID namespace, so is every
+// process it started. Killing a controller that is not running does
+// nothing.
 func (r *Runner) Kill() error {
 	r.mu.Lock()
 	if !r.runningLocked() {
@@ -275,7 +278,7 @@ func (r *Runner) Kill() error {
 	r.killing = true
 	pid, exited := r.cmd.Process.Pid, r.exited
 	r.mu.Unlock()
-	if err := killGroup(pid); err != nil {
+	if err := proctree.Kill(pid); err != nil {
 		return fmt.Errorf("controller: kill %d: %w", pid, err)
 	}
 	select {

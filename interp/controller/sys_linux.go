@@ -5,26 +5,24 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
+
+	"github.com/sievetool/sieve/interp/internal/proctree"
 )
 
-// sysProcAttr puts the controller in its own process group, kills it when
-// sieve dies, and gives the helper a private mount namespace.
+// sysProcAttr starts the controller as the root of a process tree that
+// ends as one (proctree: its own PID namespace where possible, its own
+// process group, killed when sieve dies) and gives the helper a private
+// mount namespace.
 func sysProcAttr(helper bool) *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	a := proctree.Attr()
 	if helper {
 		// Go makes the new namespace's mounts private before exec.
 		a.Unshareflags = syscall.CLONE_NEWNS
 	}
 	return a
-}
-
-// killGroup sends SIGKILL to the process group the controller leads.
-func killGroup(pid int) error {
-	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
-	}
-	return nil
 }
 
 // stopGroup stops (SIGSTOP) or continues (SIGCONT) the process group the
@@ -41,13 +39,11 @@ func stopGroup(pid int, stop bool) error {
 }
 
 func helperExec(m Mounts, argv []string) error {
-	self, err1 := os.Readlink("/proc/self/ns/mnt")
-	parent, err2 := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", os.Getppid()))
-	if err := errors.Join(err1, err2); err != nil {
-		return fmt.Errorf("incluster: reading mount namespaces: %w", err)
+	if err := checkPrivateMounts(); err != nil {
+		return err
 	}
-	if self == parent {
-		return errors.New("incluster: not in a private mount namespace (sieve's runner starts this helper with one)")
+	if os.Getpid() == 1 {
+		mountProc()
 	}
 	if m.ServiceAccount != "" {
 		if err := os.MkdirAll(ServiceAccountDir, 0o755); err != nil {
@@ -67,6 +63,50 @@ func helperExec(m Mounts, argv []string) error {
 		return fmt.Errorf("incluster: command not found: %s", argv[0])
 	}
 	return fmt.Errorf("incluster: exec %s: %w", bin, syscall.Exec(bin, argv, os.Environ()))
+}
+
+// checkPrivateMounts fails unless this process's mount namespace is not
+// its parent's. The parent's PID is read from /proc/self/stat, which (the
+// host's /proc, still) gives it as the host sees it, where getppid says 0
+// in a PID namespace of its own.
+func checkPrivateMounts() error {
+	stat, err1 := os.ReadFile("/proc/self/stat")
+	self, err2 := os.Readlink("/proc/self/ns/mnt")
+	if err := errors.Join(err1, err2); err != nil {
+		return fmt.Errorf("incluster: reading mount namespaces: %w", err)
+	}
+	ppid, err := parentPID(stat)
+	if err != nil {
+		return fmt.Errorf("incluster: reading mount namespaces: %w", err)
+	}
+	parent, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", ppid))
+	if err != nil {
+		return fmt.Errorf("incluster: reading mount namespaces: %w", err)
+	}
+	if self == parent {
+		return errors.New("incluster: not in a private mount namespace (sieve's runner starts this helper with one)")
+	}
+	return nil
+}
+
+// parentPID is the fourth field of a /proc/PID/stat line.
+func parentPID(stat []byte) (int, error) {
+	s := string(stat)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state ppid ...
+	if len(f) < 2 {
+		return 0, fmt.Errorf("/proc/self/stat: unexpected %q", s)
+	}
+	return strconv.Atoi(f[1])
+}
+
+// mountProc mounts a fresh /proc, so that the controller, PID 1 of its
+// own PID namespace, sees its namespace's processes there (/proc/1 is
+// itself), as in a pod. Where it cannot, the controller sees the host's
+// /proc, as it did before it had a PID namespace, and its log says so.
+func mountProc() {
+	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+		fmt.Fprintf(os.Stderr, "incluster: warning: mounting a fresh /proc: %v; the controller sees the host's processes in /proc\n", err)
+	}
 }
 
 // bindMount mounts src on dst, read-only if asked.

@@ -5,20 +5,14 @@ package controller
 import (
 	"errors"
 	"syscall"
+
+	"github.com/sievetool/sieve/interp/internal/proctree"
 )
 
-// sysProcAttr puts the controller in its own process group. Without Linux
-// there is no parent-death signal and no mount namespace.
-func sysProcAttr(inCluster bool) *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
-}
-
-func killGroup(pid int) error {
-	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
-	}
-	return nil
-}
+// sysProcAttr starts the controller as the root of a process tree
+// (proctree: its own process group). Without Linux there is no mount
+// namespace.
+func sysProcAttr(inCluster bool) *syscall.SysProcAttr { return proctree.Attr() }
 
 // stopGroup stops (SIGSTOP) or continues (SIGCONT) the process group the
 // controller leads.

@@ -2,21 +2,12 @@ package controller
 
 import (
 	"errors"
-	"os"
 	"syscall"
+
+	"github.com/sievetool/sieve/interp/internal/proctree"
 )
 
-func sysProcAttr(inCluster bool) *syscall.SysProcAttr { return nil }
-
-// killGroup kills the controller process (Windows has no process groups
-// to signal; child processes may survive).
-func killGroup(pid int) error {
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return err
-	}
-	return p.Kill()
-}
+func sysProcAttr(inCluster bool) *syscall.SysProcAttr { return proctree.Attr() }
 
 // stopGroup cannot pause a process on Windows.
 func stopGroup(pid int, stop bool) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
+	"github.com/sievetool/sieve/interp/internal/proctree"
 	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -169,6 +170,7 @@ func StartWorkers(ctx context.Context, b Backend, c *ir.Controller, n int) ([]*W
 	}
 	ws := make([]*Worker, n)
 	host := b.HostNetwork || hostNetwork(b.Progress)
+	notePIDNamespaces(b.Progress)
 	for i, be := range backends {
 		ws[i] = &Worker{Backend: be, HostNetwork: host}
 		// A built-in controller can be left out of clusters sieve creates,
@@ -237,3 +239,18 @@ func hostNetwork(progress io.Writer) bool {
 }
 
 var hostNetworkOnce sync.Once
+
+// notePIDNamespaces says once per process when the programs sieve runs
+// (controllers, stand-ins) cannot have a PID namespace of their own, and
+// what that costs.
+func notePIDNamespaces(progress io.Writer) {
+	err := proctree.Check()
+	if err == nil {
+		return
+	}
+	pidNamespacesOnce.Do(func() {
+		fmt.Fprintf(progress, "warning: %v; a controller or stand-in is killed with its process group only, so a daemon it starts (setsid) may outlive its run\n", err)
+	})
+}
+
+var pidNamespacesOnce sync.Once

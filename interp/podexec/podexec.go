@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sievetool/sieve/interp/internal/proctree"
 	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -121,8 +122,8 @@ func reply(s *ir.ExecStandIn, sio proxy.ExecIO) (int, error) {
 const waitDelay = 2 * time.Second
 
 // run runs the stand-in's program with the exec's command appended to its
-// arguments and the exec's streams as its own; its exit code is the
-// exec's.
+// arguments and the exec's streams as its own, as the root of a process
+// tree that ends with it (package proctree); its exit code is the exec's.
 func (o Options) run(ctx context.Context, s *ir.ExecStandIn, e *proxy.Exec, sio proxy.ExecIO) (int, error) {
 	prog := s.Run[0]
 	if strings.Contains(prog, "/") {
@@ -133,6 +134,8 @@ func (o Options) run(ctx context.Context, s *ir.ExecStandIn, e *proxy.Exec, sio 
 	cmd.Dir = o.BaseDir
 	cmd.Env = append(os.Environ(), "SIEVE_EXEC_NAMESPACE="+e.Namespace, "SIEVE_EXEC_POD="+e.Pod, "SIEVE_EXEC_CONTAINER="+e.Container)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = sio.Stdin, sio.Stdout, sio.Stderr
+	cmd.SysProcAttr = proctree.Attr()
+	cmd.Cancel = func() error { return proctree.Kill(cmd.Process.Pid) }
 	cmd.WaitDelay = waitDelay
 	err := cmd.Run()
 	var ee *exec.ExitError

@@ -8,6 +8,8 @@
 // sieve makes each pod's IP local to the network, listens on it and the
 // stand-in's ports while the pod matches, and relays each connection to
 // the program from the pod's IP, keeping its pod map (PodsFile) current.
+// Each is the root of a process tree that ends with it (package
+// proctree: a PID namespace of its own where possible), daemons included.
 //
 // It does not make the network (package netns) nor answer DNS (package
 // clusterdns).

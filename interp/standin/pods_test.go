@@ -29,6 +29,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(agentEnv) != "" {
 		agent()
 	}
+	testProgram() // the daemon stand-in, on Linux
 	os.Exit(m.Run())
 }
 

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/sievetool/sieve/interp/internal/nofollow"
+	"github.com/sievetool/sieve/interp/internal/proctree"
 	"github.com/sievetool/sieve/interp/logcap"
 	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/lang/ir"
@@ -111,7 +112,7 @@ func (set *Set) start(opts Options, i int, s *ir.Standin) error {
 	cmd := exec.Command(bin, s.Command[1:]...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = opts.BaseDir, log, log
 	cmd.Env = append(os.Environ(), env(i, s, opts.Dir)...)
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = proctree.Attr()
 	if err := opts.Net.Start(cmd); err != nil {
 		return fmt.Errorf("starting %s: %w", bin, err)
 	}
@@ -170,14 +171,15 @@ func (set *Set) wait(ctx context.Context, opts Options, i int, s *ir.Standin) er
 	return nil
 }
 
-// Stop stops serving pods, kills every stand-in (its process group) and
+// Stop stops serving pods, kills every stand-in (its process tree, see
+// package proctree) and
 // waits for it.
 func (set *Set) Stop() {
 	if set.pods != nil {
 		set.pods.close()
 	}
 	for i, cmd := range set.cmds {
-		kill(cmd)
+		_ = proctree.Kill(cmd.Process.Pid)
 		<-set.done[i]
 	}
 	for _, l := range set.logs {

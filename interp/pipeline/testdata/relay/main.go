@@ -8,7 +8,9 @@
 //	READY                     once its cache has synced
 //
 // so a test can tell, from the controller's own point of view, which
-// answers it got and which states of an object it saw.
+// answers it got and which states of an object it saw. With
+// $SIEVE_TEST_DAEMON_DIR set, it first starts a daemon (setsid) that
+// appends a line to DIR/up and runs with DIR in its command line.
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -31,6 +34,13 @@ import (
 func main() {
 	namespace := flag.String("namespace", "default", "namespace to watch")
 	flag.Parse()
+	if dir := os.Getenv("SIEVE_TEST_DAEMON_DIR"); dir != "" {
+		script := fmt.Sprintf(`setsid sh -c 'echo up >> %s/up; sleep 1000; : %s' &`, dir, dir)
+		if err := exec.Command("sh", "-c", script).Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "relay: daemon:", err)
+			os.Exit(1)
+		}
+	}
 	if err := run(os.Getenv("KUBECONFIG"), *namespace); err != nil {
 		fmt.Fprintln(os.Stderr, "relay:", err)
 		os.Exit(1)
