@@ -557,7 +557,7 @@ type ActionKind string
 // Plan actions.
 const (
 	ActCrash    ActionKind = "crash"     // SIGKILL the controller and start it again
-	ActRestart  ActionKind = "restart"   // stop it gracefully and start it again
+	ActRestart  ActionKind = "restart"   // as crash: the restart is the occasion, not the fault
 	ActStaleOn  ActionKind = "stale-on"  // freeze the controller's view of Scope
 	ActStaleOff ActionKind = "stale-off" // unfreeze it
 	ActHold     ActionKind = "hold"      // hold watch events for Scope

@@ -78,7 +78,7 @@ type Crash struct {
 	Crash bool `parser:"@'crash'"`
 }
 
-// Restart stops the controller gracefully and starts it again.
+// Restart kills the controller and starts it again, as Crash does.
 type Restart struct {
 	Span
 	Restart bool `parser:"@'restart'"`
