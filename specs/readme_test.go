@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 )
 
 // quickStart is the command README.md's quick start shows: the first line
@@ -51,7 +53,7 @@ func TestReadme(t *testing.T) {
 		fixed := strings.Replace(command, " --test buggy", " --test fixed", 1)
 		readmeRun(t, exec.Command("sh", "-c", fixed), root, 0, nil)
 	})
-	sieve := buildSieve(t)
+	sieve := embeddedtest.Binary(t)
 	t.Run("elsewhere", func(t *testing.T) {
 		readmeRun(t, exec.Command(sieve, "run", spec, "--test", "buggy"), t.TempDir(), 1, pvcRecreated)
 	})
