@@ -83,13 +83,17 @@ func TestE2ERing(t *testing.T) {
 	runE2E(t, ringE2ESpec, []e2eCase{{"buggy", 1, deadNode}, {"fixed", 0, nil}}, agentsReached)
 }
 
-// runE2E runs the cases of spec side by side; check, if not nil, looks at
-// each run's results directory as well.
+// runE2E runs the cases of spec side by side, and beside the other
+// end-to-end tests; check, if not nil, looks at each run's results
+// directory as well.
 func runE2E(t *testing.T, spec string, cases []e2eCase, check func(t *testing.T, out string)) {
 	if testing.Short() {
 		t.Skip("runs sieve end to end on an embedded control plane (about a minute per test); skipped in -short mode")
 	}
-	sieve := embeddedtest.Binary(t) // shared with the other packages' end-to-end tests
+	// The tests and their runs go side by side, -parallel (GOMAXPROCS) at
+	// once; the binary is the one every package's end-to-end tests share.
+	t.Parallel()
+	sieve := embeddedtest.Binary(t)
 	for _, c := range cases {
 		t.Run(c.test, func(t *testing.T) {
 			t.Parallel() // each run has its own control plane; most of a run is waiting
