@@ -71,6 +71,7 @@ func skipWithoutCluster(t *testing.T) {
 // names holds their results.
 func TestFixed(t *testing.T) {
 	skipWithoutCluster(t)
+	t.Parallel() // beside TestBuggy, after TestShort recorded the references
 	out := t.TempDir()
 	root := sievetest.Run(t, spec, sievetest.Test("fixed"), sievetest.Out(out), sievetest.Parallel(1))
 	if want := filepath.Join(out, "TestFixed"); root != want {
@@ -105,6 +106,7 @@ func TestFixed(t *testing.T) {
 // reproduce and rerun commands), and -sieve.out keeps the results.
 func TestBuggy(t *testing.T) {
 	skipWithoutCluster(t)
+	t.Parallel() // beside TestFixed, each on control planes of its own
 	out := t.TempDir()
 	code, log := child(t, "buggy", "-test.run", "^TestChild$/^intermediate-.*", "-sieve.out", out)
 	if code != 1 {
@@ -131,7 +133,9 @@ func TestBuggy(t *testing.T) {
 }
 
 // TestShort runs the fixed test in -short mode in a child process: the
-// reference runs only, every plan skipped.
+// reference runs only, every plan skipped. It runs before the parallel
+// tests, and TestFixed, the same test binary, takes its references from
+// the reference cache rather than recording them again.
 func TestShort(t *testing.T) {
 	skipWithoutCluster(t)
 	code, log := child(t, "fixed", "-test.short")

@@ -3,14 +3,13 @@ package specs
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/standin"
 	"github.com/sievetool/sieve/lang/ir"
@@ -84,13 +83,17 @@ func TestE2ERing(t *testing.T) {
 	runE2E(t, ringE2ESpec, []e2eCase{{"buggy", 1, deadNode}, {"fixed", 0, nil}}, agentsReached)
 }
 
-// runE2E runs the cases of spec side by side; check, if not nil, looks at
-// each run's results directory as well.
+// runE2E runs the cases of spec side by side, and beside the other
+// end-to-end tests; check, if not nil, looks at each run's results
+// directory as well.
 func runE2E(t *testing.T, spec string, cases []e2eCase, check func(t *testing.T, out string)) {
 	if testing.Short() {
 		t.Skip("runs sieve end to end on an embedded control plane (about a minute per test); skipped in -short mode")
 	}
-	sieve := buildSieve(t)
+	// The tests and their runs go side by side, -parallel (GOMAXPROCS) at
+	// once; the binary is the one every package's end-to-end tests share.
+	t.Parallel()
+	sieve := embeddedtest.Binary(t)
 	for _, c := range cases {
 		t.Run(c.test, func(t *testing.T) {
 			t.Parallel() // each run has its own control plane; most of a run is waiting
@@ -159,45 +162,6 @@ func agentsReached(t *testing.T, out string) {
 			t.Errorf("the stand-in's log does not say %q (%v):\n%s", want, err, b)
 		}
 	}
-}
-
-// binDir holds the sieve binary that the package's tests share; TestMain
-// makes it before the tests run and removes it after.
-var binDir string
-
-// sieveOnce builds the sieve binary into binDir, once for all the tests.
-var sieveOnce = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(binDir, "sieve")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/sieve")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build sieve: %v\n%s", err, out)
-	}
-	return bin, nil
-})
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "sieve-specs-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// buildSieve returns the sieve binary for the end-to-end tests, building
-// it for the first test that asks (linking it takes a while on a busy
-// machine, and every test runs the same one).
-func buildSieve(t *testing.T) string {
-	t.Helper()
-	bin, err := sieveOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
 }
 
 func exitCode(err error) int {

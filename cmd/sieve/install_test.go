@@ -37,9 +37,7 @@ const (
 // compiles only sieve's packages and links the two binaries. It logs the
 // time and size of each build.
 func TestInstall(t *testing.T) {
-	if testing.Short() {
-		t.Skip("installs sieve and builds its control plane; skipped in -short mode")
-	}
+	needPackaging(t)
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +66,20 @@ func TestInstall(t *testing.T) {
 		t.Errorf("sieve version:\n%s\nwant version %s and the control plane %s with its Kubernetes", v, version, cp)
 	}
 	runExample(t, repo, env, sieve)
+}
+
+// packagingEnv opts in to the packaging tests, TestInstall and
+// TestDownstream: they publish sieve to a module proxy and build and use it
+// as its users do, which takes minutes. .ci/run runs them after ./test.sh.
+const packagingEnv = "SIEVE_PACKAGING"
+
+// needPackaging skips the test unless packagingEnv is 1, and in -short
+// mode.
+func needPackaging(t *testing.T) {
+	t.Helper()
+	if testing.Short() || os.Getenv(packagingEnv) != "1" {
+		t.Skipf("a packaging test (minutes): run by .ci/run, or by %s=1 go test -run '^%s$' ./cmd/sieve", packagingEnv, t.Name())
+	}
 }
 
 // runExample runs one plan of the datastore example with the installed

@@ -53,9 +53,7 @@ var downstreamFiles = map[string]string{
 // ($SIEVE_CONTROLPLANE), the Go build cache the user's own; the module's
 // go.sum starts as sieve's, as a go get of sieve would make it.
 func TestDownstream(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go test in a new module on an embedded control plane; skipped in -short mode")
-	}
+	needPackaging(t)
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log"
 	"maps"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -107,21 +109,30 @@ func (d *dispatcher) wait(t *testing.T, limit time.Duration) {
 }
 
 // sameAsOneMachine runs each shard's part (--max-plans caps each part,
-// as in the pods) from the campaign's references on this machine, one
-// after the other, and wants the same plans with the same verdicts.
+// as in the pods) from the campaign's references on this machine, all at
+// once (each on its own control plane, as the pods were), and wants the
+// same plans with the same verdicts.
 func sameAsOneMachine(t *testing.T, bin, spec, campaign, work string, shards int) {
 	t.Helper()
 	var dirs, singles []string
+	var wg sync.WaitGroup
+	errs := make([]string, shards)
 	for i := 1; i <= shards; i++ {
 		dirs = append(dirs, filepath.Join(campaign, "shard-"+itoa(i)))
 		single := filepath.Join(work, "single-"+itoa(i))
+		singles = append(singles, single)
 		cmd := exec.Command(bin, "run", spec, "--test", "buggy", "--max-plans", "1", "--shard", itoa(i)+"/"+itoa(shards), "--parallel", "1",
 			"--references", filepath.Join(campaign, "references"), "-o", single)
-		out, err := cmd.CombinedOutput()
-		if code := processExit(err); code != exitOK && code != exitFindings {
-			t.Fatalf("single-machine run of shard %d exited %d:\n%s", i, code, out)
-		}
-		singles = append(singles, single)
+		wg.Go(func() {
+			out, err := cmd.CombinedOutput()
+			if code := processExit(err); code != exitOK && code != exitFindings {
+				errs[i-1] = fmt.Sprintf("single-machine run of shard %d exited %d:\n%s", i, code, out)
+			}
+		})
+	}
+	wg.Wait()
+	if msg := strings.Join(slices.DeleteFunc(errs, func(e string) bool { return e == "" }), "\n"); msg != "" {
+		t.Fatal(msg)
 	}
 	sameVerdicts(t, dirs, singles)
 }
@@ -153,8 +164,8 @@ func pullRoot(t *testing.T, ref, root string) {
 }
 
 // playNode waits for the campaign's Job, then runs each index's pod as a
-// local process, one after the other, and sets the pod's status from its
-// exit. It returns the number of shards.
+// local process, all at once, and sets the pods' status from their exit.
+// It returns the number of shards.
 func playNode(t *testing.T, cs kubernetes.Interface, root string, d *dispatcher) int {
 	t.Helper()
 	ctx := context.Background()
@@ -172,11 +183,23 @@ func playNode(t *testing.T, cs kubernetes.Interface, root string, d *dispatcher)
 			shards = int(*job.Spec.Completions)
 		}
 	}
+	// The Job runs its pods at once (--workers), so the node does too.
+	pods := make([]*corev1.Pod, shards)
 	for i := range shards {
-		pod := waitPod(t, cs, i)
-		code, usage := runPod(t, root, pod)
-		t.Logf("shard %d/%d: exit %d, %.1f CPU-seconds of its process tree", i+1, shards, code, usage.cpu)
-		finishPod(t, cs, pod, code)
+		pods[i] = waitPod(t, cs, i)
+	}
+	codes := make([]int, shards)
+	var wg sync.WaitGroup
+	for i, pod := range pods {
+		wg.Go(func() {
+			var u usage
+			codes[i], u = runPod(t, root, pod)
+			t.Logf("shard %d/%d: exit %d, %.1f CPU-seconds of its process tree", i+1, shards, codes[i], u.cpu)
+		})
+	}
+	wg.Wait()
+	for i, pod := range pods {
+		finishPod(t, cs, pod, codes[i])
 	}
 	return shards
 }
@@ -218,7 +241,8 @@ func runPod(t *testing.T, root string, pod *corev1.Pod) (int, usage) {
 	logFile := filepath.Join(t.TempDir(), "pod.log")
 	f, err := os.Create(logFile)
 	if err != nil {
-		t.Fatal(err)
+		t.Error(err) // not Fatal: runPod runs on a goroutine of its own
+		return -1, usage{}
 	}
 	defer f.Close()
 	cmd.Stdout, cmd.Stderr = f, f
