@@ -90,7 +90,11 @@ func runGolden(t *testing.T, file string, env *celenv.Env) {
 		got["out/transient.json"] = indent(t, tr)
 	}
 	if len(refs) > 1 {
-		got["out/learned.sieve"] = FormatMask("learned", []string{"learned from the reference runs"}, o.Learned())
+		b, err := FormatMask("learned", []string{"learned from the reference runs"}, o.Learned())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got["out/learned.sieve"] = b
 	}
 	compareGolden(t, file, ar, got)
 	checkExpectation(t, ar, fs)
