@@ -19,13 +19,9 @@
 // Lowering: file paths in the IR are relative to the root spec's
 // directory, slash-separated and cleaned (a build package keeps a leading
 // "./"); a path passed as a workload argument is relative to the file that
-// passes it. Defaults: a test runs 2 reference runs; a controller manages
-// namespace "default" and gets KUBECONFIG unless a flag or incluster is
-// set; a policy prunes with every pass on; wait steps time out after 60s,
-// settle waits for 5s of quiet at most, and a test's quiet bound, settle
-// window and bound on a settle (ir.Test Quiet, Settle and SettleMax, nil)
-// are ir.DefaultQuiet, ir.DefaultSettle and ir.DefaultSettleMax. Only the
-// root file's tests must be complete (a controller and a workload);
+// passes it. The defaults are lang/ir's (NewTest, NewController,
+// NewPolicy, the Default constants), shared with the CUE front end. Only
+// the root file's tests must be complete (a controller and a workload);
 // imported tests serve as bases.
 // Lowered policies, masks, invariants and plans are shallow copies that
 // share slices: treat the IR as read-only. An invariant with parameters is

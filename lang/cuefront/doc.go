@@ -22,14 +22,13 @@
 // checked first, so that a bad one is reported at the field at fault, with
 // a hint (cue/load gives no position).
 //
-// Lowering mirrors lang/check: the same defaults (test runs 2, every
-// pruning pass on, KUBECONFIG unless a flag or in-cluster emulation is
-// asked for, namespace "default", wait timeouts 60s, settle 5s, readiness
-// 30s), the same path rebasing (relative to the file that writes a path,
-// then to the root spec's directory), the same CEL compilation
-// (lang/celenv) and the same messages where the checks are the same.
-// TestParity holds every X.sieve/X.cue pair in testdata/parity and specs/
-// to byte-identical IR, source ranges aside.
+// Lowering mirrors lang/check. Both take their defaults from lang/ir
+// (NewTest, NewController, the Default constants). Both rebase paths the
+// same way: relative to the file that writes a path, then to the root
+// spec's directory. Both compile CEL through lang/celenv and say the same
+// messages where the checks are the same. TestParity holds every
+// X.sieve/X.cue pair in testdata/parity and specs/ to byte-identical IR,
+// source ranges aside.
 //
 // It does not parse .sieve files (only its tests import lang/check, to
 // generate std_gen.cue), run anything, or render diagnostics; lang/load
