@@ -10,9 +10,11 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/sievetool/sieve/internal/golden"
 )
 
-var update = os.Getenv("SIEVE_UPDATE") != ""
+var update = golden.Update()
 
 func TestKindConfig(t *testing.T) {
 	cases := []struct {

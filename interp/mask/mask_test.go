@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -81,7 +82,7 @@ func queries(t *testing.T, m *Matcher, k trace.Key, lines string) []byte {
 }
 
 func compareGolden(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	update := os.Getenv("SIEVE_UPDATE") != ""
+	update := golden.Update()
 	for name, data := range got {
 		idx := -1
 		for i, f := range ar.Files {

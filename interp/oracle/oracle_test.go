@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/check"
@@ -211,7 +212,7 @@ func indent(t *testing.T, v any) []byte {
 }
 
 func compareGolden(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	update := os.Getenv("SIEVE_UPDATE") != ""
+	update := golden.Update()
 	names := make([]string, 0, len(got))
 	for n := range got {
 		names = append(names, n)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -53,7 +54,7 @@ func TestCountsWidth(t *testing.T) {
 		t.Errorf("%d blocks, want 3 (one for the standard policies, two for the wide test)", n)
 	}
 	file := filepath.Join("testdata", "counts.txt")
-	if os.Getenv("SIEVE_UPDATE") != "" {
+	if golden.Update() {
 		if err := os.WriteFile(file, got.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -11,13 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
 const fixture = "testdata/results"
 
-var update = os.Getenv("SIEVE_UPDATE") != ""
+var update = golden.Update()
 
 // TestRender holds the text (plain and coloured), JSON and JUnit renderings
 // of the fixture to goldens in testdata/out.
@@ -43,7 +44,7 @@ func TestRender(t *testing.T) {
 		if err := render(&b); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		golden(t, filepath.Join("testdata", "out", name), b.Bytes())
+		checkGolden(t, filepath.Join("testdata", "out", name), b.Bytes())
 	}
 	plain, _ := os.ReadFile("testdata/out/summary.txt")
 	if bytes.Contains(plain, []byte("\x1b[")) {
@@ -72,7 +73,7 @@ func TestTextOrder(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, path string, got []byte) {
+func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
 	if update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/check"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
@@ -115,7 +116,7 @@ func compactSrc(dump []byte) []byte {
 }
 
 func compareSections(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	update := os.Getenv("SIEVE_UPDATE") != ""
+	update := golden.Update()
 	for _, name := range []string{"out/ir", "out/diag"} {
 		i := section(ar, name)
 		switch {

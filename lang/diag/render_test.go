@@ -9,6 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/diag"
 )
 
@@ -59,7 +60,7 @@ func runRender(t *testing.T, file string) {
 }
 
 func compareSections(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	update := os.Getenv("SIEVE_UPDATE") != ""
+	update := golden.Update()
 	for _, name := range []string{"out/text", "out/color", "out/json"} {
 		i := section(ar, name)
 		switch {

@@ -11,6 +11,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/sievetool/sieve/internal/golden"
 )
 
 // TestComponentArgs holds the command lines of the components for a fixed
@@ -46,12 +48,12 @@ func TestComponentArgs(t *testing.T) {
 		Name: "builtin statefulset",
 		Data: []byte(strings.Join(BuiltinCommand("sieve-controlplane", "statefulset", "/proxy/kubeconfig"), "\n") + "\n"),
 	})
-	golden(t, filepath.Join("testdata", "args.txtar"), txtar.Format(got))
+	checkGolden(t, filepath.Join("testdata", "args.txtar"), txtar.Format(got))
 }
 
-func golden(t *testing.T, path string, got []byte) {
+func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if os.Getenv("SIEVE_UPDATE") != "" {
+	if golden.Update() {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -19,11 +19,15 @@ func Files(ar *txtar.Archive) map[string][]byte {
 	return m
 }
 
+// Update reports whether a test run asks to rewrite golden files
+// (SIEVE_UPDATE set). It is the one reader of that variable.
+func Update() bool { return os.Getenv("SIEVE_UPDATE") != "" }
+
 // Check compares the out/ sections of an archive with got, or
-// rewrites them when SIEVE_UPDATE is set.
+// rewrites them when Update says so.
 func Check(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
 	t.Helper()
-	if os.Getenv("SIEVE_UPDATE") != "" {
+	if Update() {
 		var keep []txtar.File
 		for _, f := range ar.Files {
 			if !strings.HasPrefix(f.Name, "out/") {
