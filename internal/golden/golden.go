@@ -3,6 +3,7 @@ package golden
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -22,6 +23,28 @@ func Files(ar *txtar.Archive) map[string][]byte {
 // Update reports whether a test run asks to rewrite golden files
 // (SIEVE_UPDATE set). It is the one reader of that variable.
 func Update() bool { return os.Getenv("SIEVE_UPDATE") != "" }
+
+// File compares got with the golden file at path, or writes it (and its
+// directory) when Update says so.
+func File(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if Update() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (SIEVE_UPDATE=1 creates it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs (SIEVE_UPDATE=1 to accept):\ngot:\n%s", path, got)
+	}
+}
 
 // Check compares the out/ sections of an archive with got, or
 // rewrites them when Update says so.

@@ -81,7 +81,6 @@ func queries(t *testing.T, m *Matcher, k trace.Key, lines string) []byte {
 	return b.Bytes()
 }
 
-
 func mustUnmarshal(t *testing.T, b []byte, v any) {
 	t.Helper()
 	if err := json.Unmarshal(b, v); err != nil {

@@ -210,7 +210,6 @@ func indent(t *testing.T, v any) []byte {
 	return buf.Bytes()
 }
 
-
 // TestInjected counts a plan as injected only when every one of its
 // actions fired; the injector's own entries (a hold lifted, a write
 // refused) are not actions.

@@ -1,9 +1,7 @@
 package embedded
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,24 +46,7 @@ func TestComponentArgs(t *testing.T) {
 		Name: "builtin statefulset",
 		Data: []byte(strings.Join(BuiltinCommand("sieve-controlplane", "statefulset", "/proxy/kubeconfig"), "\n") + "\n"),
 	})
-	checkGolden(t, filepath.Join("testdata", "args.txtar"), txtar.Format(got))
-}
-
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if golden.Update() {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (SIEVE_UPDATE=1 creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (SIEVE_UPDATE=1 rewrites it); got:\n%s", path, got)
-	}
+	golden.File(t, filepath.Join("testdata", "args.txtar"), txtar.Format(got))
 }
 
 func TestControllers(t *testing.T) {
