@@ -51,16 +51,7 @@ func File(t *testing.T, path string, got []byte) {
 func Check(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
 	t.Helper()
 	if Update() {
-		var keep []txtar.File
-		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "out/") {
-				keep = append(keep, f)
-			}
-		}
-		for _, name := range sortedKeys(got) {
-			keep = append(keep, txtar.File{Name: name, Data: got[name]})
-		}
-		ar.Files = keep
+		ar.Files = updated(ar.Files, got)
 		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -89,6 +80,28 @@ func Check(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) 
 	for _, name := range missing {
 		t.Errorf("%s: expected output not produced", name)
 	}
+}
+
+// updated returns files with the out/ sections of got: each in its place
+// if the archive has it, the new ones last in sorted order, and the out/
+// sections got lacks dropped.
+func updated(files []txtar.File, got map[string][]byte) []txtar.File {
+	var out []txtar.File
+	seen := map[string]bool{}
+	for _, f := range files {
+		if data, ok := got[f.Name]; ok {
+			f.Data, seen[f.Name] = data, true
+		} else if strings.HasPrefix(f.Name, "out/") {
+			continue
+		}
+		out = append(out, f)
+	}
+	for _, name := range sortedKeys(got) {
+		if !seen[name] {
+			out = append(out, txtar.File{Name: name, Data: got[name]})
+		}
+	}
+	return out
 }
 
 // sortedKeys returns the keys of m in order.
