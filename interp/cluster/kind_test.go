@@ -3,16 +3,15 @@ package cluster
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
-)
 
-var update = os.Getenv("SIEVE_UPDATE") != ""
+	"github.com/sievetool/sieve/internal/golden"
+)
 
 func TestKindConfig(t *testing.T) {
 	cases := []struct {
@@ -33,19 +32,7 @@ func TestKindConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "kind-"+c.name+".yaml")
-			if update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("config differs from %s:\n%s", golden, got)
-			}
+			golden.File(t, filepath.Join("testdata", "kind-"+c.name+".yaml"), got)
 		})
 	}
 }

@@ -1,9 +1,10 @@
-// Package kindschema writes the field tables of built-in Kubernetes kinds
-// that the spec checker (lang/check, kinds.json) uses to find a CEL
-// expression or a field path that names a field a kind does not have. It
-// reads the Go types of k8s.io/api by reflection, so lang never imports
-// Kubernetes libraries; its test holds lang/check/kinds.json equal to what
-// Generate writes (SIEVE_UPDATE=1 rewrites the file).
+// Package kindschema generates lang/kinds' table of built-in Kubernetes
+// kinds (go generate ./lang/kinds runs its command gen): the kinds an API
+// server serves, from client-go's schemes; kubectl's short and plural
+// names; and each kind's fields, read from the k8s.io/api types by
+// reflection. lang imports no Kubernetes library, so it reads the table
+// as data; this package's test keeps the table fresh.
 //
-// It does not check specs: lang/check reads the table.
+// It does not check specs: lang/check, lang/ir and lang/manifest read the
+// table.
 package kindschema

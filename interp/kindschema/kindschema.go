@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -14,14 +15,21 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensions "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset/scheme"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/scheme"
+	aggregator "k8s.io/kube-aggregator/pkg/client/clientset_generated/clientset/scheme"
+
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
-// kinds maps each built-in kind, as resource keys spell it (lowercase
+// kindTypes maps each built-in kind, as resource keys spell it (lowercase
 // singular), to its Go type. Kinds whose API groups or versions serve
 // different fields under one name (event: core/v1 and events.k8s.io/v1;
 // horizontalpodautoscaler: autoscaling/v1 and v2) are left out, so the
 // checker says nothing of them rather than something wrong.
-func kinds() map[string]any {
+func kindTypes() map[string]any {
 	return map[string]any{
 		"pod": corev1.Pod{}, "service": corev1.Service{}, "configmap": corev1.ConfigMap{},
 		"secret": corev1.Secret{}, "namespace": corev1.Namespace{}, "serviceaccount": corev1.ServiceAccount{},
@@ -41,31 +49,77 @@ func kinds() map[string]any {
 	}
 }
 
-// Table is the file's layout. A field's type is "" for a scalar, "{}" for
-// a value whose fields are open (a map, or a type with its own JSON
-// encoding such as a quantity or a time), "[]T" for a list of T, or the
-// name of an entry of Types.
-type Table struct {
-	Kinds map[string]string            `json:"kinds"`
-	Types map[string]map[string]string `json:"types"`
+// aliases are kubectl's short names and the plural resource names of
+// built-in kinds, each to the lowercase singular kind that resource keys
+// use.
+func aliases() map[string]string {
+	return map[string]string{
+		"po": "pod", "pods": "pod",
+		"svc": "service", "services": "service",
+		"cm": "configmap", "configmaps": "configmap",
+		"secrets": "secret",
+		"ns":      "namespace", "namespaces": "namespace",
+		"sa": "serviceaccount", "serviceaccounts": "serviceaccount",
+		"ep":             "endpoints",
+		"endpointslices": "endpointslice",
+		"pvc":            "persistentvolumeclaim", "persistentvolumeclaims": "persistentvolumeclaim",
+		"pv": "persistentvolume", "persistentvolumes": "persistentvolume",
+		"deploy": "deployment", "deployments": "deployment",
+		"rs": "replicaset", "replicasets": "replicaset",
+		"sts": "statefulset", "statefulsets": "statefulset",
+		"ds": "daemonset", "daemonsets": "daemonset",
+		"jobs": "job",
+		"cj":   "cronjob", "cronjobs": "cronjob",
+		"leases": "lease",
+		"ev":     "event", "events": "event",
+		"crd": "customresourcedefinition", "crds": "customresourcedefinition", "customresourcedefinitions": "customresourcedefinition",
+		"controllerrevisions": "controllerrevision",
+		"pdb":                 "poddisruptionbudget", "poddisruptionbudgets": "poddisruptionbudget",
+		"roles":               "role",
+		"rolebindings":        "rolebinding",
+		"clusterroles":        "clusterrole",
+		"clusterrolebindings": "clusterrolebinding",
+	}
 }
 
-// Generate returns the table of every built-in kind, as indented JSON.
+// served are "apiVersion kind" of every object kind (with metadata; not
+// lists, not options) of client-go's scheme and of the API server's two
+// other built-in groups (CustomResourceDefinition, APIService), sorted.
+func served() []string {
+	var out []string
+	for _, s := range []*runtime.Scheme{scheme.Scheme, apiextensions.Scheme, aggregator.Scheme} {
+		for gvk, typ := range s.AllKnownTypes() {
+			_, isObject := reflect.New(typ).Interface().(metav1.Object)
+			if !isObject || strings.HasSuffix(gvk.Kind, "List") || gvk.Version == "__internal" {
+				continue
+			}
+			out = append(out, gvk.GroupVersion().String()+" "+gvk.Kind)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Generate returns the table of built-in kinds (lang/kinds.Table), as
+// indented JSON.
 func Generate() ([]byte, error) {
-	t := Table{Kinds: map[string]string{}, Types: map[string]map[string]string{}}
-	for kind, v := range kinds() {
+	t := table{Table: kinds.Table{Served: served(), Aliases: aliases(), Kinds: map[string]string{}, Types: map[string]map[string]string{}}}
+	for kind, v := range kindTypes() {
 		t.Kinds[kind] = t.typeOf(reflect.TypeOf(v))
 	}
-	b, err := json.MarshalIndent(t, "", "\t")
+	b, err := json.MarshalIndent(t.Table, "", "\t")
 	return append(b, '\n'), err
 }
+
+// table is the table being generated.
+type table struct{ kinds.Table }
 
 // marshaler is a type that writes its own JSON.
 var marshaler = reflect.TypeFor[json.Marshaler]()
 
 // typeOf returns the name of rt's type in the table, adding the struct
 // types it meets.
-func (t Table) typeOf(rt reflect.Type) string {
+func (t table) typeOf(rt reflect.Type) string {
 	for rt.Kind() == reflect.Pointer {
 		rt = rt.Elem()
 	}
@@ -93,7 +147,7 @@ func (t Table) typeOf(rt reflect.Type) string {
 
 // addFields adds the JSON fields of struct type rt to fields, those of
 // inlined structs included.
-func (t Table) addFields(fields map[string]string, rt reflect.Type) {
+func (t table) addFields(fields map[string]string, rt reflect.Type) {
 	for i := range rt.NumField() {
 		f := rt.Field(i)
 		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")

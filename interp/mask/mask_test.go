@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -57,7 +58,7 @@ func runGolden(t *testing.T, file string) {
 	if !bytes.Equal(before, canonical(t, obj)) {
 		t.Errorf("Strip or Redact modified its input")
 	}
-	compareGolden(t, file, ar, got)
+	golden.Check(t, file, ar, got)
 }
 
 // queries answers Masked for each path line.
@@ -78,33 +79,6 @@ func queries(t *testing.T, m *Matcher, k trace.Key, lines string) []byte {
 		fmt.Fprintf(&b, "%s: %s\n", l, verdict)
 	}
 	return b.Bytes()
-}
-
-func compareGolden(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	update := os.Getenv("SIEVE_UPDATE") != ""
-	for name, data := range got {
-		idx := -1
-		for i, f := range ar.Files {
-			if f.Name == name {
-				idx = i
-			}
-		}
-		switch {
-		case update && idx < 0:
-			ar.Files = append(ar.Files, txtar.File{Name: name, Data: data})
-		case update:
-			ar.Files[idx].Data = data
-		case idx < 0:
-			t.Errorf("%s: missing golden section %s (run with SIEVE_UPDATE=1)", file, name)
-		case !bytes.Equal(ar.Files[idx].Data, data):
-			t.Errorf("%s: %s differs:\n--- want\n%s--- got\n%s", file, name, ar.Files[idx].Data, data)
-		}
-	}
-	if update {
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 func mustUnmarshal(t *testing.T, b []byte, v any) {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/sievetool/sieve/interp/internal/golden"
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/mask"
 	"github.com/sievetool/sieve/interp/trace"
 )

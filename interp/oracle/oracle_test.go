@@ -3,7 +3,6 @@ package oracle
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/check"
@@ -90,9 +90,13 @@ func runGolden(t *testing.T, file string, env *celenv.Env) {
 		got["out/transient.json"] = indent(t, tr)
 	}
 	if len(refs) > 1 {
-		got["out/learned.sieve"] = FormatMask("learned", []string{"learned from the reference runs"}, o.Learned())
+		b, err := FormatMask("learned", []string{"learned from the reference runs"}, o.Learned())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got["out/learned.sieve"] = b
 	}
-	compareGolden(t, file, ar, got)
+	golden.Check(t, file, ar, got)
 	checkExpectation(t, ar, fs)
 }
 
@@ -204,39 +208,6 @@ func indent(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
-}
-
-func compareGolden(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	update := os.Getenv("SIEVE_UPDATE") != ""
-	names := make([]string, 0, len(got))
-	for n := range got {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		data := got[name]
-		idx := -1
-		for i, f := range ar.Files {
-			if f.Name == name {
-				idx = i
-			}
-		}
-		switch {
-		case update && idx < 0:
-			ar.Files = append(ar.Files, txtar.File{Name: name, Data: data})
-		case update:
-			ar.Files[idx].Data = data
-		case idx < 0:
-			t.Errorf("%s: missing golden section %s (run with SIEVE_UPDATE=1)", file, name)
-		case !bytes.Equal(ar.Files[idx].Data, data):
-			t.Errorf("%s: %s differs:\n--- want\n%s--- got\n%s", file, name, ar.Files[idx].Data, data)
-		}
-	}
-	if update {
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // TestInjected counts a plan as injected only when every one of its

@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sievetool/sieve/lang/format"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
 // FormatMask renders rules as a .sieve mask declaration named name (see
 // grammar.md, "mask"), one rule per line, preceded by the comment lines in
 // comment (without "//"). The output is what `sieve record` writes for
-// learned masks; the .sieve front end reads it back.
-func FormatMask(name string, comment []string, rules []*ir.MaskRule) []byte {
+// learned masks; the .sieve front end reads it back. lang/format lays it
+// out, so it fails only if a rule has no .sieve form.
+func FormatMask(name string, comment []string, rules []*ir.MaskRule) ([]byte, error) {
 	var b bytes.Buffer
 	for _, c := range comment {
 		fmt.Fprintf(&b, "// %s\n", c)
@@ -22,7 +24,11 @@ func FormatMask(name string, comment []string, rules []*ir.MaskRule) []byte {
 		fmt.Fprintf(&b, "  %s\n", formatRule(r))
 	}
 	b.WriteString("}\n")
-	return b.Bytes()
+	out, ds := format.Source(name+".sieve", b.Bytes())
+	if ds.HasErrors() {
+		return nil, fmt.Errorf("oracle: mask %s: %w", name, ds.Err())
+	}
+	return out, nil
 }
 
 // formatRule renders one rule: [KEY] (key NAME | path PATH | value KIND |

@@ -23,7 +23,11 @@ func TestFormatMaskRoundTrip(t *testing.T) {
 		{Key: "uid"},
 		{Value: "timestamp"},
 	}
-	src := string(FormatMask("learned", []string{"learned"}, rules)) + `
+	b, err := FormatMask("learned", []string{"learned"}, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b) + `
 controller c { command ["true"] }
 workload w { settle 1s }
 test t {

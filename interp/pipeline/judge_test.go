@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
@@ -22,7 +23,7 @@ const fixture = "../report/testdata/results"
 // fixtureLayout names the fixture as its reproduce commands do.
 var fixtureLayout = report.Layout{Root: "results"}
 
-var update = os.Getenv("SIEVE_UPDATE") != ""
+var update = golden.Update()
 
 // TestResultsFromTraces holds each plans/*/result.json of the fixture equal
 // to what the oracle says about that plan's trace (SIEVE_UPDATE=1 rewrites

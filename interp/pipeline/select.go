@@ -15,7 +15,7 @@ import (
 // MaskSet is a test's masks, for each of their uses.
 type MaskSet struct {
 	// Plan is what plan generation and the trigger engine compare objects
-	// through: observe.BuiltinMask and the test's masks, for every oracle.
+	// through (observe.Masks).
 	Plan *mask.Matcher
 	// Oracle is what the oracle compares runs through: ClusterMask and the
 	// test's masks. The oracle adds those it learns from the reference
@@ -23,17 +23,14 @@ type MaskSet struct {
 	Oracle []*ir.Mask
 }
 
-// Masks assembles the masks of test t, in the one place that knows them
-// all.
+// Masks gathers the masks of test t for each of their uses: the plan
+// matcher from observe.Masks, which owns it, and the oracle's masks.
 func Masks(t *ir.Test) (MaskSet, error) {
-	set, err := mask.Compile(append([]*ir.Mask{observe.BuiltinMask()}, t.Masks...))
+	m, err := observe.Masks(t)
 	if err != nil {
-		return MaskSet{}, fmt.Errorf("plan: %w", err)
+		return MaskSet{}, err
 	}
-	return MaskSet{
-		Plan:   set.For(ir.OracleAll),
-		Oracle: append([]*ir.Mask{ClusterMask()}, t.Masks...),
-	}, nil
+	return MaskSet{Plan: m, Oracle: append([]*ir.Mask{ClusterMask()}, t.Masks...)}, nil
 }
 
 // ClusterMask masks what differs between two control planes whatever the

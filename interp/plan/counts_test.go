@@ -2,11 +2,11 @@ package plan
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -52,20 +52,7 @@ func TestCountsWidth(t *testing.T) {
 	if n := strings.Count(got.String(), "\nbaseline"); n != 3 {
 		t.Errorf("%d blocks, want 3 (one for the standard policies, two for the wide test)", n)
 	}
-	file := filepath.Join("testdata", "counts.txt")
-	if os.Getenv("SIEVE_UPDATE") != "" {
-		if err := os.WriteFile(file, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (SIEVE_UPDATE=1 creates it)", err)
-	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("counts table differs from %s (SIEVE_UPDATE=1 to accept):\n%s", file, got.Bytes())
-	}
+	golden.File(t, filepath.Join("testdata", "counts.txt"), got.Bytes())
 }
 
 // TestNoPlansPass holds that when pruning drops every candidate of a

@@ -1,17 +1,17 @@
-// Package plan generates sieve's test plans: from a reference trace, for
+// Package plan generates sieve's test plans from a reference trace. For
 // the fault patterns a test's policies ask for (intermediate, stale and
-// unobserved state, plus the spec's own plans), the candidates, the pruning
-// passes with their per-pattern counts and explanations (what became of
-// each candidate), sampling down to a policy's maximum, and the plans
-// directory that generation writes (plans, counts.json, pruned.jsonl).
+// unobserved state, plus the spec's own plans) it finds the candidates,
+// prunes them pass by pass, counts each pattern, explains what became of
+// each candidate, and samples down to a policy's maximum.
+//
 // Its reading of a reference trace into reconciles also gives the bounds
 // learned from it: how long a hold lasts, and the controller's own timers
 // (OwnTimer), which interp/pipeline rechecks a difference for.
 //
-// It does not define the plan file format (interp/planfile), nor the
-// observation library it shares with the trigger engine — tracker, slim
-// diffs, masks, owner references (interp/observe). It does not record
-// traces (interp/trace is the format it reads), does not run plans
-// (interp/inject does, using interp/trigger to decide when each action
-// fires) and does not judge results (interp/oracle).
+// It writes counts and candidates to any writer, but not the plans
+// directory: interp/report (Layout, WritePlanSet) owns that. The plan file
+// format is interp/planfile's; the tracker, slim diffs and masks it shares
+// with the trigger engine are interp/observe's. It reads traces
+// (interp/trace) but does not record them, run plans (interp/inject) or
+// judge results (interp/oracle).
 package plan

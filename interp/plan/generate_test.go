@@ -13,7 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/sievetool/sieve/interp/internal/golden"
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"

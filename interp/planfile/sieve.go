@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/observe"
+	"github.com/sievetool/sieve/lang/format"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -13,7 +14,7 @@ import (
 // compiles back to the same actions (a test holds every generated plan
 // to that). It fails for what the language cannot say: a reference-run
 // revision (plans made before stale-on took at), a leaf on any verb or on
-// objects without a name (lists, collections).
+// objects without a name (lists, collections). lang/format lays it out.
 func (p *Plan) Sieve(name string) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "plan %s {\n", name)
@@ -32,7 +33,11 @@ func (p *Plan) Sieve(name string) (string, error) {
 		b.WriteString("  " + line + "\n")
 	}
 	b.WriteString("}\n")
-	return b.String(), nil
+	out, ds := format.Source(name+".sieve", []byte(b.String()))
+	if ds.HasErrors() {
+		return "", fmt.Errorf("plan %s: %w", p.Name, ds.Err())
+	}
+	return string(out), nil
 }
 
 // sieve writes an action without its trigger.

@@ -84,7 +84,7 @@ func TestEmbedded(t *testing.T) {
 		}
 	}
 	path := "testdata/embedded.txtar"
-	golden(t, path, mustParse(t, path), "requests", got.String())
+	checkGolden(t, path, mustParse(t, path), "requests", got.String())
 	staleOnServer(t, cs, p, ns)
 }
 

@@ -45,8 +45,8 @@ type Options struct {
 	Exec func(e *Exec) (ExecFunc, error)
 	// HTTP2 makes the proxy offer HTTP/2 to the controller, as the API
 	// server does. By default it offers only HTTP/1.1: every client
-	// falls back to it, and a request through the proxy takes measurably
-	// less time (BenchmarkOverhead: about 8% of a request's time).
+	// falls back to it, and a request through the proxy takes less time
+	// (BenchmarkOverhead measures by how much).
 	HTTP2 bool
 }
 

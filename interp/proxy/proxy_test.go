@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/trace"
 )
 
@@ -189,7 +190,7 @@ func TestRoutes(t *testing.T) {
 		p.decode(r) // as a hook or the trace sees it
 		fmt.Fprintf(&out, "%s -> %s %s sub=%q res=%v\n", line, r.Verb, r.Key, r.Subresource, r.IsResource())
 	}
-	golden(t, path, ar, "out", out.String())
+	checkGolden(t, path, ar, "out", out.String())
 }
 
 func fileOf(ar *txtar.Archive, name string) []byte {
@@ -201,11 +202,11 @@ func fileOf(ar *txtar.Archive, name string) []byte {
 	return nil
 }
 
-// golden compares got with the named file of the archive, or rewrites it
+// checkGolden compares got with the named file of the archive, or rewrites it
 // when SIEVE_UPDATE is set.
-func golden(t *testing.T, path string, ar *txtar.Archive, name, got string) {
+func checkGolden(t *testing.T, path string, ar *txtar.Archive, name, got string) {
 	t.Helper()
-	if os.Getenv("SIEVE_UPDATE") != "" {
+	if golden.Update() {
 		found := false
 		for i := range ar.Files {
 			if ar.Files[i].Name == name {
@@ -555,14 +556,14 @@ func TestStaleView(t *testing.T) {
 	for _, s := range f.seen() {
 		queries = append(queries, s.Path+"?"+s.Query)
 	}
-	golden(t, "testdata/stale.txtar", mustParse(t, "testdata/stale.txtar"), "upstream", strings.Join(queries, "\n")+"\n")
+	checkGolden(t, "testdata/stale.txtar", mustParse(t, "testdata/stale.txtar"), "upstream", strings.Join(queries, "\n")+"\n")
 }
 
 func mustParse(t *testing.T, path string) *txtar.Archive {
 	t.Helper()
 	ar, err := txtar.ParseFile(path)
 	if err != nil {
-		if os.IsNotExist(err) && os.Getenv("SIEVE_UPDATE") != "" {
+		if os.IsNotExist(err) && golden.Update() {
 			return &txtar.Archive{Comment: []byte("Upstream requests of TestStaleView.\n")}
 		}
 		t.Fatal(err)

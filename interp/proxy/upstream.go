@@ -17,8 +17,8 @@ import (
 // caller's goroutine, over TLS connections it keeps open between requests.
 // net/http's Transport hands every request to a goroutine that writes it
 // and its answer back from one that reads: goroutine switches on each of
-// the proxy's round trips that measurably lengthen them on a small machine
-// (BenchmarkOverhead: about 1.5% of a request's time). It serves requests
+// the proxy's round trips that lengthen them on a small machine
+// (BenchmarkOverhead measures by how much). It serves requests
 // whose answer is read at once, not watches: a connection carries one
 // request at a time.
 type syncTransport struct {

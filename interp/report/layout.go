@@ -405,7 +405,10 @@ func severalTests(s *Summary) bool {
 // WriteLearned writes ROOT/learned.sieve: the learned masks as a .sieve
 // mask declaration named "learned", with comment lines on top.
 func WriteLearned(l Layout, rules []*ir.MaskRule, comment []string) error {
-	b := oracle.FormatMask("learned", comment, rules)
+	b, err := oracle.FormatMask("learned", comment, rules)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
 	if err := os.MkdirAll(l.Root, nofollow.DirMode); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}

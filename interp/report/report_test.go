@@ -11,13 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/oracle"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
 const fixture = "testdata/results"
-
-var update = os.Getenv("SIEVE_UPDATE") != ""
 
 // TestRender holds the text (plain and coloured), JSON and JUnit renderings
 // of the fixture to goldens in testdata/out.
@@ -43,7 +42,7 @@ func TestRender(t *testing.T) {
 		if err := render(&b); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		golden(t, filepath.Join("testdata", "out", name), b.Bytes())
+		golden.File(t, filepath.Join("testdata", "out", name), b.Bytes())
 	}
 	plain, _ := os.ReadFile("testdata/out/summary.txt")
 	if bytes.Contains(plain, []byte("\x1b[")) {
@@ -69,26 +68,6 @@ func TestTextOrder(t *testing.T) {
 	}
 	if len(gs) == 0 || gs[0].First.Check != oracle.CheckMissing || len(gs[0].Plans) != 2 {
 		t.Errorf("want the missing PVC first, seen in two plans; got %+v", gs[0])
-	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (SIEVE_UPDATE=1 creates it)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs (SIEVE_UPDATE=1 refreshes):\n%s", path, got)
 	}
 }
 

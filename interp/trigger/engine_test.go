@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/trace"
 )
@@ -198,7 +199,7 @@ func parseKey(s string) (trace.Key, error) {
 // checkOut compares or rewrites the -- out -- section.
 func checkOut(t *testing.T, file string, ar *txtar.Archive, want, got []byte) {
 	t.Helper()
-	if os.Getenv("SIEVE_UPDATE") != "" {
+	if golden.Update() {
 		var files []txtar.File
 		for _, f := range ar.Files {
 			if f.Name != "out" {

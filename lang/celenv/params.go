@@ -116,31 +116,10 @@ func (n *namer) walk(x celast.Expr, bound []string) {
 		if !slices.Contains(bound, x.AsIdent()) {
 			n.add(x.ID(), x.AsIdent(), false)
 		}
-	case celast.SelectKind:
-		n.walk(x.AsSelect().Operand(), bound)
-	case celast.CallKind:
-		c := x.AsCall()
-		if c.IsMemberFunction() {
-			n.walk(c.Target(), bound)
-		}
-		for _, a := range c.Args() {
-			n.walk(a, bound)
-		}
-	case celast.ListKind:
-		for _, e := range x.AsList().Elements() {
-			n.walk(e, bound)
-		}
-	case celast.MapKind:
-		for _, e := range x.AsMap().Entries() {
-			n.walk(e.AsMapEntry().Key(), bound)
-			n.walk(e.AsMapEntry().Value(), bound)
-		}
-	case celast.StructKind:
-		for _, e := range x.AsStruct().Fields() {
-			n.walk(e.AsStructField().Value(), bound)
-		}
 	case celast.ComprehensionKind:
 		n.comprehension(x, bound)
+	default:
+		children(x, func(c celast.Expr) { n.walk(c, bound) })
 	}
 }
 

@@ -92,19 +92,8 @@ func (w *walker) walk(x celast.Expr, scope map[string]typed) typed {
 		return w.call(x.AsCall(), scope)
 	case celast.ComprehensionKind:
 		return w.comprehension(x.AsComprehension(), scope)
-	case celast.ListKind:
-		for _, e := range x.AsList().Elements() {
-			w.walk(e, scope)
-		}
-	case celast.MapKind:
-		for _, e := range x.AsMap().Entries() {
-			w.walk(e.AsMapEntry().Key(), scope)
-			w.walk(e.AsMapEntry().Value(), scope)
-		}
-	case celast.StructKind:
-		for _, e := range x.AsStruct().Fields() {
-			w.walk(e.AsStructField().Value(), scope)
-		}
+	default:
+		children(x, func(c celast.Expr) { w.walk(c, scope) })
 	}
 	return typed{}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/check"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
@@ -46,7 +47,7 @@ func runGolden(t *testing.T, file string) {
 	t.Chdir(dir)
 	got := compile(t, rootFile(ar), strings.HasPrefix(filepath.Base(file), "lint_"))
 	t.Chdir(filepath.Dir(abs))
-	compareSections(t, abs, ar, got)
+	golden.Check(t, abs, ar, got)
 }
 
 func writeInputs(t *testing.T, dir string, ar *txtar.Archive) {
@@ -112,35 +113,4 @@ var srcRE = regexp.MustCompile(`"src": \{\s*"start": \{\s*(?:"file": "([^"]*)",\
 // "src": "file:line:col-line:col", so goldens stay readable.
 func compactSrc(dump []byte) []byte {
 	return srcRE.ReplaceAll(dump, []byte(`"src": "$1:$2:$3-$4:$5"`))
-}
-
-func compareSections(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	update := os.Getenv("SIEVE_UPDATE") != ""
-	for _, name := range []string{"out/ir", "out/diag"} {
-		i := section(ar, name)
-		switch {
-		case update && i < 0:
-			ar.Files = append(ar.Files, txtar.File{Name: name, Data: got[name]})
-		case update:
-			ar.Files[i].Data = got[name]
-		case i < 0:
-			t.Errorf("missing section %s (run with SIEVE_UPDATE=1)", name)
-		case !bytes.Equal(ar.Files[i].Data, got[name]):
-			t.Errorf("%s differs\n--- got ---\n%s--- want ---\n%s", name, got[name], ar.Files[i].Data)
-		}
-	}
-	if update {
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func section(ar *txtar.Archive, name string) int {
-	for i, f := range ar.Files {
-		if f.Name == name {
-			return i
-		}
-	}
-	return -1
 }

@@ -43,7 +43,7 @@ func (c *checker) lowerController(d *decl, overrides *attrSet) *ir.Controller {
 			vals[name] = v
 		}
 	}
-	out := &ir.Controller{Name: c.irName(d), Src: n.Range(), Namespaces: []string{"default"}, Kubeconfig: ir.Kubeconfig{Env: true}}
+	out := ir.NewController(c.irName(d), n.Range())
 	c.controllerRun(out, vals, what, n.Name.Range())
 	c.controllerEnv(out, vals)
 	c.controllerCluster(out, vals)

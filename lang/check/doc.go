@@ -19,13 +19,9 @@
 // Lowering: file paths in the IR are relative to the root spec's
 // directory, slash-separated and cleaned (a build package keeps a leading
 // "./"); a path passed as a workload argument is relative to the file that
-// passes it. Defaults: a test runs 2 reference runs; a controller manages
-// namespace "default" and gets KUBECONFIG unless a flag or incluster is
-// set; a policy prunes with every pass on; wait steps time out after 60s,
-// settle waits for 5s of quiet at most, and a test's quiet bound, settle
-// window and bound on a settle (ir.Test Quiet, Settle and SettleMax, nil)
-// are ir.DefaultQuiet, ir.DefaultSettle and ir.DefaultSettleMax. Only the
-// root file's tests must be complete (a controller and a workload);
+// passes it. The defaults are lang/ir's (NewTest, NewController,
+// NewPolicy, the Default constants), shared with the CUE front end. Only
+// the root file's tests must be complete (a controller and a workload);
 // imported tests serve as bases.
 // Lowered policies, masks, invariants and plans are shallow copies that
 // share slices: treat the IR as read-only. An invariant with parameters is
@@ -36,15 +32,14 @@
 // Lint, which lang/load calls on the IR of either front end, reports what
 // a compiled spec asks for but cannot get: fields that waits, invariants
 // and trigger conditions select and their kind's schema does not have
-// (built-in kinds from kinds.json, which interp/kindschema generates from
-// the Kubernetes API types; custom resources from their CRD), and fault
-// patterns that the workloads give nothing to start from.
+// (built-in kinds from lang/kinds; custom resources from their CRD), and
+// fault patterns that the workloads give nothing to start from.
 //
 // UnknownKinds, which lang/load calls after Lint, warns about applied
-// objects of kinds that are neither built in (lang/manifest's generated
-// list) nor defined by the test's CRDs; OlderAPIs, called with it, refuses
-// CRD files and applied objects written in an API version that only an
-// older Kubernetes line serves, in a test on the default line.
+// objects of kinds that are neither built in (lang/kinds) nor defined by
+// the test's CRDs. OlderAPIs, called with it, refuses CRD files and
+// applied objects written in an API version that only an older
+// Kubernetes line serves, in a test on the default line.
 //
 // It does not parse (lang/syntax does) and does not run anything.
 package check

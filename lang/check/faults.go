@@ -24,7 +24,7 @@ func (c *checker) lowerPolicy(d *decl) *ir.Policy {
 	n := d.node.(*syntax.Policy)
 	what := "policy " + d.name
 	attrs := c.body(d, n.Body, &scope{file: d.file}, what, policyAttrs(), false)
-	p := &ir.Policy{Name: c.irName(d), Src: n.Range(), Patterns: []ir.Pattern{}, Prune: ir.DefaultPrune}
+	p := ir.NewPolicy(c.irName(d), n.Range())
 	val := func(name string) *value {
 		if ops := attrs.ops[name]; len(ops) > 0 {
 			return ops[0].val
@@ -151,7 +151,7 @@ func (c *checker) pruneField(p *ir.Prune, f *field) {
 
 func (c *checker) lowerMask(d *decl) *ir.Mask {
 	n := d.node.(*syntax.Mask)
-	m := &ir.Mask{Name: c.irName(d), Src: n.Range(), Rules: []*ir.MaskRule{}}
+	m := ir.NewMask(c.irName(d), n.Range())
 	sc := &scope{file: d.file}
 	for _, r := range n.Rules {
 		if rule := c.maskRule(r, sc); rule != nil {

@@ -15,7 +15,7 @@ import (
 // expression is checked once here and again with each use's arguments.
 func (c *checker) lowerInvariant(d *decl) *ir.Invariant {
 	n := d.node.(*syntax.Invariant)
-	inv := &ir.Invariant{Name: c.irName(d), Src: n.Range(), When: ir.Always}
+	inv := ir.NewInvariant(c.irName(d), n.Range())
 	if n.When != "" {
 		inv.When = ir.When(n.When)
 	}

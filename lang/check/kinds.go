@@ -10,7 +10,7 @@ import (
 
 // UnknownKinds warns, whichever front end compiled the spec, about each
 // object an apply step creates whose apiVersion and kind are neither
-// built in (manifest.BuiltinKinds) nor defined by its test's CRD files:
+// built in (lang/kinds) nor defined by its test's CRD files:
 // a misspelt kind fails only at run time, after a control plane started.
 // It is a warning, since a controller may install its CRDs itself.
 // baseDir is the directory the IR's paths are relative to.

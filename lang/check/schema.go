@@ -2,8 +2,6 @@ package check
 
 import (
 	"cmp"
-	_ "embed"
-	"encoding/json"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -11,17 +9,11 @@ import (
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
-// kindTable holds the fields of built-in kinds, generated from k8s.io/api
-// by interp/kindschema (whose test keeps it in step; see its Table for
-// the layout).
-//
-//go:embed kinds.json
-var kindTable []byte
-
 // schemas finds the shapes of kinds for the field lint: built-in kinds
-// from kindTable, custom resources from their CRD's openAPIV3Schema.
+// from lang/kinds, custom resources from their CRD's openAPIV3Schema.
 type schemas struct {
 	baseDir string
 	kinds   map[string]string            // kind → type name
@@ -31,15 +23,8 @@ type schemas struct {
 }
 
 func newSchemas(baseDir string) *schemas {
-	s := &schemas{baseDir: baseDir, shapes: map[string]*celenv.Shape{}, crds: map[string]*celenv.Shape{}}
-	var t struct {
-		Kinds map[string]string
-		Types map[string]map[string]string
-	}
-	if json.Unmarshal(kindTable, &t) == nil {
-		s.kinds, s.types = t.Kinds, t.Types
-	}
-	return s
+	t := kinds.Builtin()
+	return &schemas{baseDir: baseDir, kinds: t.Kinds, types: t.Types, shapes: map[string]*celenv.Shape{}, crds: map[string]*celenv.Shape{}}
 }
 
 // forTest returns the shape of a kind (as a spec writes it) in test t: a
@@ -64,7 +49,7 @@ func (s *schemas) forTest(t *ir.Test) func(kind string) *celenv.Shape {
 	}
 }
 
-// typeShape returns the shape of a type of kindTable: "" (a scalar) and
+// typeShape returns the shape of a type of the kinds table: "" (a scalar) and
 // "{}" (open) are nil, "[]T" a list of T.
 func (s *schemas) typeShape(t string) *celenv.Shape {
 	if elem, ok := strings.CutPrefix(t, "[]"); ok {
@@ -85,7 +70,7 @@ func (s *schemas) typeShape(t string) *celenv.Shape {
 	return sh
 }
 
-// objectMeta is the type name of metadata in kindTable.
+// objectMeta is the type name of metadata in the kinds table.
 const objectMeta = "meta/v1.ObjectMeta"
 
 // crdShape returns the shape of kind (lowercase singular, optionally with

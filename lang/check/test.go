@@ -15,8 +15,6 @@ func testAttrNames() []string {
 	return strings.Fields("controller workloads policies masks invariants plans runs converge quiet settle settle_max kubernetes")
 }
 
-const defaultRuns = 2
-
 // testAttrs is a test's attributes with its bases' folded in front.
 type testAttrs = attrSet
 
@@ -86,7 +84,7 @@ func (c *checker) unusedImports() {
 func (c *checker) lowerTest(d *decl, complete bool) *ir.Test {
 	n := d.node.(*syntax.Test)
 	attrs := c.flatten(d, nil)
-	t := &ir.Test{Name: d.name, Src: n.Range(), Runs: defaultRuns, Workloads: []*ir.Workload{}}
+	t := ir.NewTest(d.name, n.Range())
 	overrides := newAttrSet()
 	var ctrl *decl
 	for _, name := range attrs.names {

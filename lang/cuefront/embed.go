@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 
 	"cuelang.org/go/cue/load"
+
+	"github.com/sievetool/sieve/cue/schema"
 )
 
-// The schema and the CUE standard library, as files.
+// The CUE standard library, as files.
 //
-//go:embed schema/*.cue std/*.cue
+//go:embed std/*.cue
 var embedded embed.FS
 
 // Import paths of the embedded packages.
@@ -25,18 +27,13 @@ const (
 	irSchemaFile = schemaImport + "/ir.cue"
 )
 
-// SchemaText returns the CUE schema of specs (package schema, #Spec).
-func SchemaText() string {
-	b, _ := embedded.ReadFile("schema/schema.cue")
-	return string(b)
-}
+// SchemaText returns the CUE schema of specs (package schema, #Spec),
+// from cue/schema.
+func SchemaText() string { return schema.Spec() }
 
 // IRSchemaText returns the CUE schema of the compiled IR (#IR), in the same
 // package as SchemaText.
-func IRSchemaText() string {
-	b, _ := embedded.ReadFile("schema/ir.cue")
-	return string(b)
-}
+func IRSchemaText() string { return schema.IR() }
 
 // StdFS returns the CUE standard library: the files of the package
 // imported as "sieve.dev/std".

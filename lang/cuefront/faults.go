@@ -15,7 +15,7 @@ import (
 )
 
 func (l *lowerer) policy(v cue.Value) *ir.Policy {
-	p := &ir.Policy{Name: str(v, "name"), Src: l.rng(v), Patterns: []ir.Pattern{}, Prune: ir.DefaultPrune}
+	p := ir.NewPolicy(str(v, "name"), l.rng(v))
 	for _, s := range strs(v, "patterns") {
 		p.Patterns = append(p.Patterns, ir.Pattern(s))
 	}
@@ -78,7 +78,7 @@ func (l *lowerer) filters(v cue.Value, name string) []ir.Filter {
 var anyObject = ir.Ref{Kind: "*", Namespace: "*", Name: "*"}
 
 func (l *lowerer) mask(v cue.Value) *ir.Mask {
-	m := &ir.Mask{Name: str(v, "name"), Src: l.rng(v), Rules: []*ir.MaskRule{}}
+	m := ir.NewMask(str(v, "name"), l.rng(v))
 	for _, r := range elems(v, "rules") {
 		m.Rules = append(m.Rules, l.maskRule(r))
 	}

@@ -9,12 +9,13 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
 // update says whether to rewrite golden files (SIEVE_UPDATE=1).
-var update = os.Getenv("SIEVE_UPDATE") != ""
+var update = golden.Update()
 
 // TestGolden loads spec.cue from each archive under testdata/lower and
 // testdata/errors and compares the IR (out/ir) and the diagnostics as text

@@ -11,7 +11,8 @@ import (
 )
 
 func (l *lowerer) invariant(v cue.Value) *ir.Invariant {
-	i := &ir.Invariant{Name: str(v, "name"), Src: l.rng(v), Expr: str(v, "expr"), When: ir.Always}
+	i := ir.NewInvariant(str(v, "name"), l.rng(v))
+	i.Expr = str(v, "expr")
 	if w := str(v, "when"); w != "" {
 		i.When = ir.When(w)
 	}

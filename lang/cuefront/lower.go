@@ -12,12 +12,6 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// Defaults shared with the .sieve checker (lang/check); they must agree.
-const (
-	defaultRuns      = 2
-	defaultNamespace = "default"
-)
-
 // lower turns the validated spec into IR: one self-contained ir.Test per
 // field of test, in order. A spec without tests (a library) is not an
 // error here; verbs that need a test say so.
@@ -56,7 +50,8 @@ func (l *lowerer) checkDecls(v cue.Value) {
 }
 
 func (l *lowerer) test(name string, v cue.Value) *ir.Test {
-	t := &ir.Test{Name: name, Src: l.rng(v), Runs: l.count(v, "runs", defaultRuns, ir.CountRuns), Workloads: []*ir.Workload{}}
+	t := ir.NewTest(name, l.rng(v))
+	t.Runs = l.count(v, "runs", ir.DefaultRuns, ir.CountRuns)
 	ctl, _ := field(v, "controller")
 	t.Controller = l.controller(ctl, v)
 	for _, w := range elems(v, "workloads") {
@@ -114,7 +109,7 @@ func (l *lowerer) settleBounds(t *ir.Test, v cue.Value) {
 // overriding the controller's one by one, as in the .sieve language.
 func (l *lowerer) controller(cv, tv cue.Value) *ir.Controller {
 	name := str(cv, "name")
-	c := &ir.Controller{Name: name, Src: l.rng(cv), Namespaces: []string{defaultNamespace}, Kubeconfig: ir.Kubeconfig{Env: true}}
+	c := ir.NewController(name, l.rng(cv))
 	attr := func(n string) (cue.Value, bool) {
 		if f, ok := field(tv, n); ok {
 			return f, true

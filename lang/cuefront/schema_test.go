@@ -23,7 +23,7 @@ func TestIRSchemaCoversIR(t *testing.T) {
 	}
 	for name := range jsonFields(reflect.TypeOf(ir.Spec{}), map[reflect.Type]bool{}) {
 		if !labels[name] {
-			t.Errorf("IR JSON field %q is missing from schema/ir.cue", name)
+			t.Errorf("IR JSON field %q is missing from cue/schema/ir.cue", name)
 		}
 	}
 }

@@ -3,12 +3,12 @@ package diag_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/diag"
 )
 
@@ -55,38 +55,7 @@ func runRender(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	got["out/json"] = buf.Bytes()
-	compareSections(t, file, ar, got)
-}
-
-func compareSections(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	update := os.Getenv("SIEVE_UPDATE") != ""
-	for _, name := range []string{"out/text", "out/color", "out/json"} {
-		i := section(ar, name)
-		switch {
-		case update && i < 0:
-			ar.Files = append(ar.Files, txtar.File{Name: name, Data: got[name]})
-		case update:
-			ar.Files[i].Data = got[name]
-		case i < 0:
-			t.Errorf("%s: missing section %s (run with SIEVE_UPDATE=1)", file, name)
-		case !bytes.Equal(ar.Files[i].Data, got[name]):
-			t.Errorf("%s: %s differs\n--- got ---\n%s--- want ---\n%s", file, name, got[name], ar.Files[i].Data)
-		}
-	}
-	if update {
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func section(ar *txtar.Archive, name string) int {
-	for i, f := range ar.Files {
-		if f.Name == name {
-			return i
-		}
-	}
-	return -1
+	golden.Check(t, file, ar, got)
 }
 
 func TestWriteJSONEmpty(t *testing.T) {

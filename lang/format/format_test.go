@@ -12,6 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
@@ -34,7 +35,7 @@ func TestGolden(t *testing.T) {
 			}
 			if want := section(a, "out.sieve"); bytes.Equal(got, want) {
 				return
-			} else if os.Getenv("SIEVE_UPDATE") == "" {
+			} else if !golden.Update() {
 				t.Fatalf("out.sieve differs:\n--- got\n%s--- want\n%s", got, want)
 			}
 			setSection(a, "out.sieve", got)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"regexp"
 	"testing"
+
+	"github.com/sievetool/sieve/internal/golden"
 )
 
 // TestGrammarMDFormatted holds every ```sieve block of grammar.md in the
@@ -24,7 +26,7 @@ func TestGrammarMDFormatted(t *testing.T) {
 		if len(ds) > 0 {
 			t.Fatalf("%s: a block does not parse: %v", path, ds)
 		}
-		if !bytes.Equal(got, src) && os.Getenv("SIEVE_UPDATE") == "" {
+		if !bytes.Equal(got, src) && !golden.Update() {
 			t.Errorf("%s: block at byte %d is not formatted (SIEVE_UPDATE=1 formats it):\n%s", path, b[2], got)
 		}
 		out.Write(md[last:b[2]])
@@ -32,7 +34,7 @@ func TestGrammarMDFormatted(t *testing.T) {
 		last = b[3]
 	}
 	out.Write(md[last:])
-	if os.Getenv("SIEVE_UPDATE") != "" && !bytes.Equal(out.Bytes(), md) {
+	if golden.Update() && !bytes.Equal(out.Bytes(), md) {
 		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}

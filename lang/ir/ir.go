@@ -71,6 +71,43 @@ type Test struct {
 // serves apiextensions.k8s.io/v1beta1 and, with it, policy/v1beta1.
 var KubernetesLines = []string{"1.21"}
 
+// DefaultRuns is how many reference runs a test that sets no runs records.
+const DefaultRuns = 2
+
+// DefaultNamespace is the namespace a controller manages when its spec
+// names none.
+const DefaultNamespace = "default"
+
+// NewTest returns test name, written at src, with the defaults both
+// front ends start from: DefaultRuns runs and no workloads yet.
+func NewTest(name string, src diag.Range) *Test {
+	return &Test{Name: name, Src: src, Runs: DefaultRuns, Workloads: []*Workload{}}
+}
+
+// NewController returns controller name, written at src, with the
+// defaults both front ends start from: it manages DefaultNamespace and
+// reads KUBECONFIG.
+func NewController(name string, src diag.Range) *Controller {
+	return &Controller{Name: name, Src: src, Namespaces: []string{DefaultNamespace}, Kubeconfig: Kubeconfig{Env: true}}
+}
+
+// NewPolicy returns policy name, written at src, with the defaults both
+// front ends start from: no patterns yet and DefaultPrune.
+func NewPolicy(name string, src diag.Range) *Policy {
+	return &Policy{Name: name, Src: src, Patterns: []Pattern{}, Prune: DefaultPrune}
+}
+
+// NewMask returns mask name, written at src, with no rules yet.
+func NewMask(name string, src diag.Range) *Mask {
+	return &Mask{Name: name, Src: src, Rules: []*MaskRule{}}
+}
+
+// NewInvariant returns invariant name, written at src, with the default
+// that both front ends start from: it holds Always.
+func NewInvariant(name string, src diag.Range) *Invariant {
+	return &Invariant{Name: name, Src: src, When: Always}
+}
+
 // DefaultKubernetes is the Kubernetes minor version of the embedded
 // backend's own control plane. A test may name it, to go back to the
 // default from a base that chose an older line; it lowers to "".

@@ -1,61 +1,16 @@
 package ir
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sievetool/sieve/lang/kinds"
+)
 
 // alias maps kubectl's short names and plural resource names of built-in
 // kinds to the lowercase singular kind that resource keys use.
 func alias(k string) string {
-	switch k {
-	case "po", "pods":
-		return "pod"
-	case "svc", "services":
-		return "service"
-	case "cm", "configmaps":
-		return "configmap"
-	case "secrets":
-		return "secret"
-	case "ns", "namespaces":
-		return "namespace"
-	case "sa", "serviceaccounts":
-		return "serviceaccount"
-	case "ep":
-		return "endpoints"
-	case "endpointslices":
-		return "endpointslice"
-	case "pvc", "persistentvolumeclaims":
-		return "persistentvolumeclaim"
-	case "pv", "persistentvolumes":
-		return "persistentvolume"
-	case "deploy", "deployments":
-		return "deployment"
-	case "rs", "replicasets":
-		return "replicaset"
-	case "sts", "statefulsets":
-		return "statefulset"
-	case "ds", "daemonsets":
-		return "daemonset"
-	case "jobs":
-		return "job"
-	case "cj", "cronjobs":
-		return "cronjob"
-	case "leases":
-		return "lease"
-	case "ev", "events":
-		return "event"
-	case "crd", "crds", "customresourcedefinitions":
-		return "customresourcedefinition"
-	case "controllerrevisions":
-		return "controllerrevision"
-	case "pdb", "poddisruptionbudgets":
-		return "poddisruptionbudget"
-	case "roles":
-		return "role"
-	case "rolebindings":
-		return "rolebinding"
-	case "clusterroles":
-		return "clusterrole"
-	case "clusterrolebindings":
-		return "clusterrolebinding"
+	if a, ok := kinds.Builtin().Aliases[k]; ok {
+		return a
 	}
 	return k
 }

@@ -5,9 +5,7 @@
 // bound, and CRD files holding CustomResourceDefinitions.
 //
 // Both front ends call it, so a broken manifest is a `sieve check` error at
-// the spec line that names it. It knows the names of Kubernetes' built-in
-// kinds as data (BuiltinKinds, generated from client-go's scheme and held
-// equal to it by a test in interp/workload, since lang imports no k8s.io
-// package) and which kinds CRDs define (Kinds), but not their schemas;
-// the interpreter decodes and applies the objects.
+// the spec line that names it. It knows which kinds a cluster serves
+// (Kinds: the built-in ones from lang/kinds, and those CRDs define), but
+// not their schemas; the interpreter decodes and applies the objects.
 package manifest

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/lang/internal/spell"
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
 // Kinds is the set of kinds a cluster serves, as "apiVersion kind": the
@@ -15,7 +16,7 @@ type Kinds map[string]bool
 // CustomResourceDefinitions among crds define, in each of their versions.
 func NewKinds(crds []Object) Kinds {
 	k := Kinds{}
-	for _, s := range BuiltinKinds() {
+	for _, s := range kinds.Builtin().Served {
 		k[s] = true
 	}
 	for _, o := range crds {

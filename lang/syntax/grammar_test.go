@@ -5,6 +5,8 @@ import (
 	"os"
 	"regexp"
 	"testing"
+
+	"github.com/sievetool/sieve/internal/golden"
 )
 
 const grammarPath = "../../grammar.md"
@@ -26,7 +28,7 @@ func TestEBNFMatchesGrammarMD(t *testing.T) {
 	if got := string(md[m[2]:m[3]]); got == want {
 		return
 	}
-	if os.Getenv("SIEVE_UPDATE") == "" {
+	if !golden.Update() {
 		t.Fatalf("%s: the ```ebnf block differs from participle's grammar (SIEVE_UPDATE=1 rewrites it):\n%s", grammarPath, want)
 	}
 	out := bytes.Join([][]byte{md[:m[2]], []byte(want), md[m[3]:]}, nil)

@@ -24,7 +24,8 @@ const maxLexErrors = 10
 // use (the CLI never needs it): the reference
 // implementation of the grammar. It prints the EBNF of grammar.md; Parse
 // runs the hand-written descent parser, which tests hold to this one
-// (participle's reflective parser takes about a minute for a 10 MB file).
+// (participle's reflective parser is too slow for large specs;
+// BenchmarkParse10MB measures Parse).
 // Participle parsers are safe for concurrent use.
 //
 // Lookahead is 0: an alternative that consumed a token is committed to, so

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/sievetool/sieve/internal/golden"
 )
 
 // TestGolden parses in.sieve of every testdata/*.txtar archive and compares
@@ -19,12 +21,12 @@ func TestGolden(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			golden(t, file)
+			checkGolden(t, file)
 		})
 	}
 }
 
-func golden(t *testing.T, file string) {
+func checkGolden(t *testing.T, file string) {
 	a, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +41,7 @@ func golden(t *testing.T, file string) {
 	if len(f.Decls) == 0 {
 		got["out/ast"] = ""
 	}
-	update := os.Getenv("SIEVE_UPDATE") != ""
+	update := golden.Update()
 	for _, name := range []string{"out/ast", "out/diag"} {
 		want := string(section(a, name))
 		if got[name] == want {

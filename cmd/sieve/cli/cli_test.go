@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/report"
 )
 
@@ -26,7 +27,7 @@ func TestMain(m *testing.M) {
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
-		UpdateScripts: os.Getenv("SIEVE_UPDATE") != "",
+		UpdateScripts: golden.Update(),
 		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"gen": cmdGen, "holdlock": cmdHoldLock, "exits": cmdExits},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")

@@ -1,9 +1,7 @@
 package embedded
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +9,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/sievetool/sieve/internal/golden"
 )
 
 // TestComponentArgs holds the command lines of the components for a fixed
@@ -46,24 +46,7 @@ func TestComponentArgs(t *testing.T) {
 		Name: "builtin statefulset",
 		Data: []byte(strings.Join(BuiltinCommand("sieve-controlplane", "statefulset", "/proxy/kubeconfig"), "\n") + "\n"),
 	})
-	golden(t, filepath.Join("testdata", "args.txtar"), txtar.Format(got))
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if os.Getenv("SIEVE_UPDATE") != "" {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (SIEVE_UPDATE=1 creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (SIEVE_UPDATE=1 rewrites it); got:\n%s", path, got)
-	}
+	golden.File(t, filepath.Join("testdata", "args.txtar"), txtar.Format(got))
 }
 
 func TestControllers(t *testing.T) {

@@ -227,7 +227,7 @@ func (c *Cluster) poll(ctx context.Context, checks []check) error {
 // pendingChecks runs the checks together and returns those that failed.
 // Each check's requests wait for the API server and etcd, not for the CPU:
 // after the API server is ready, the writes of three checks (written) end
-// the start about 40 ms sooner together than one after another.
+// the start sooner together than one after another.
 func pendingChecks(ctx context.Context, checks []check) []check {
 	ok := make([]bool, len(checks))
 	var wg sync.WaitGroup

@@ -1,0 +1,115 @@
+package golden
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// Files indexes an archive's files by name.
+func Files(ar *txtar.Archive) map[string][]byte {
+	m := map[string][]byte{}
+	for _, f := range ar.Files {
+		m[f.Name] = f.Data
+	}
+	return m
+}
+
+// Update reports whether a test run asks to rewrite golden files
+// (SIEVE_UPDATE set). It is the one reader of that variable.
+func Update() bool { return os.Getenv("SIEVE_UPDATE") != "" }
+
+// File compares got with the golden file at path, or writes it (and its
+// directory) when Update says so.
+func File(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if Update() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (SIEVE_UPDATE=1 creates it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs (SIEVE_UPDATE=1 to accept):\ngot:\n%s", path, got)
+	}
+}
+
+// Check compares the out/ sections of an archive with got, or
+// rewrites them when Update says so.
+func Check(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+	t.Helper()
+	if Update() {
+		ar.Files = updated(ar.Files, got)
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want := map[string][]byte{}
+	for name, data := range Files(ar) {
+		if strings.HasPrefix(name, "out/") {
+			want[name] = data
+		}
+	}
+	for _, name := range sortedKeys(got) {
+		if w, ok := want[name]; !ok {
+			t.Errorf("%s: unexpected output (SIEVE_UPDATE=1 to accept):\n%s", name, got[name])
+		} else if !bytes.Equal(w, got[name]) {
+			t.Errorf("%s differs (SIEVE_UPDATE=1 to accept):\ngot:\n%s\nwant:\n%s", name, got[name], w)
+		}
+	}
+	var missing []string
+	for name := range want {
+		if _, ok := got[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	sort.Strings(missing)
+	for _, name := range missing {
+		t.Errorf("%s: expected output not produced", name)
+	}
+}
+
+// updated returns files with the out/ sections of got: each in its place
+// if the archive has it, the new ones last in sorted order, and the out/
+// sections got lacks dropped.
+func updated(files []txtar.File, got map[string][]byte) []txtar.File {
+	var out []txtar.File
+	seen := map[string]bool{}
+	for _, f := range files {
+		if data, ok := got[f.Name]; ok {
+			f.Data, seen[f.Name] = data, true
+		} else if strings.HasPrefix(f.Name, "out/") {
+			continue
+		}
+		out = append(out, f)
+	}
+	for _, name := range sortedKeys(got) {
+		if !seen[name] {
+			out = append(out, txtar.File{Name: name, Data: got[name]})
+		}
+	}
+	return out
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string][]byte) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
