@@ -16,6 +16,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/sievetool/sieve/lang/input"
 )
 
 // ExistingOptions selects an existing cluster. Path is required: sieve never
@@ -64,8 +66,10 @@ func (e *Existing) Start(ctx context.Context) error {
 	if e.opts.Path == "" {
 		return errors.New("kubeconfig: no kubeconfig given (hint: pass --kubeconfig FILE to test against an existing cluster)")
 	}
-	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: e.opts.Path}
-	loader := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: e.opts.Context})
+	loader, err := LoadKubeconfig(e.opts.Path, e.opts.Context)
+	if err != nil {
+		return err
+	}
 	raw, err := loader.RawConfig()
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %s: %w", e.opts.Path, err)
@@ -93,6 +97,44 @@ func (e *Existing) Start(ctx context.Context) error {
 		return fmt.Errorf("kubeconfig: %w", err)
 	}
 	return clientcmd.WriteToFile(raw, e.Kubeconfig())
+}
+
+// LoadKubeconfig reads the kubeconfig file path (within
+// input.KubeconfigLimit: a huge or endless file, /dev/zero say, is an
+// error, where client-go would read it whole) and returns its context
+// kctx (empty: its current context). Relative file names in it are
+// resolved against the file's directory, as kubectl does.
+func LoadKubeconfig(path, kctx string) (clientcmd.ClientConfig, error) {
+	b, err := input.ReadFile(path, input.KubeconfigLimit)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig: %w", err)
+	}
+	cfg, err := parseKubeconfig(b, path)
+	if err != nil {
+		return nil, err
+	}
+	return clientcmd.NewNonInteractiveClientConfig(*cfg, kctx, &clientcmd.ConfigOverrides{CurrentContext: kctx}, nil), nil
+}
+
+// parseKubeconfig reads the kubeconfig b of the file path.
+func parseKubeconfig(b []byte, path string) (*clientcmdapi.Config, error) {
+	cfg, err := clientcmd.Load(b)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig: %s: %w", path, err)
+	}
+	for _, c := range cfg.Clusters {
+		c.LocationOfOrigin = path
+	}
+	for _, a := range cfg.AuthInfos {
+		a.LocationOfOrigin = path
+	}
+	for _, c := range cfg.Contexts {
+		c.LocationOfOrigin = path
+	}
+	if err := clientcmd.ResolveLocalPaths(cfg); err != nil {
+		return nil, fmt.Errorf("kubeconfig: %s: %w", path, err)
+	}
+	return cfg, nil
 }
 
 // RESTConfig is the configuration of the chosen context.
