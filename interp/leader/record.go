@@ -3,6 +3,7 @@ package leader
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"reflect"
 	"time"
 )
@@ -29,7 +30,7 @@ func Lockable(kind string) bool {
 // wireRecord is a record as both lock shapes write it.
 type wireRecord struct {
 	Holder   string    `json:"holderIdentity"`
-	Duration int       `json:"leaseDurationSeconds"`
+	Duration int64     `json:"leaseDurationSeconds"`
 	Acquire  time.Time `json:"acquireTime"`
 	Renew    time.Time `json:"renewTime"`
 }
@@ -45,7 +46,15 @@ func Read(kind string, obj []byte) (Record, bool) {
 	if json.Unmarshal(raw, &w) != nil {
 		return Record{}, false
 	}
-	return Record{Holder: w.Holder, Duration: time.Duration(w.Duration) * time.Second, Acquire: w.Acquire, Renew: w.Renew}, true
+	return Record{Holder: w.Holder, Duration: leaseDuration(w.Duration), Acquire: w.Acquire, Renew: w.Renew}, true
+}
+
+// leaseDuration is a record's leaseDurationSeconds as a Duration, within
+// what the Lease API holds (0 to an int32 of seconds): a negative one is
+// none, and a larger one, which would wrap around to a negative Duration
+// and end the wait for the lock at once, is the longest.
+func leaseDuration(seconds int64) time.Duration {
+	return time.Duration(min(max(seconds, 0), math.MaxInt32)) * time.Second
 }
 
 // rawRecord returns the JSON of the record obj carries: a Lease's spec,
