@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +17,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	clientcmdv1 "k8s.io/client-go/tools/clientcmd/api/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/sievetool/sieve/lang/input"
 )
@@ -118,6 +121,9 @@ func LoadKubeconfig(path, kctx string) (clientcmd.ClientConfig, error) {
 
 // parseKubeconfig reads the kubeconfig b of the file path.
 func parseKubeconfig(b []byte, path string) (*clientcmdapi.Config, error) {
+	if err := checkKubeconfig(b); err != nil {
+		return nil, fmt.Errorf("kubeconfig: %s: %w", path, err)
+	}
 	cfg, err := clientcmd.Load(b)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %s: %w", path, err)
@@ -135,6 +141,21 @@ func parseKubeconfig(b []byte, path string) (*clientcmdapi.Config, error) {
 		return nil, fmt.Errorf("kubeconfig: %s: %w", path, err)
 	}
 	return cfg, nil
+}
+
+// checkKubeconfig reads b as a kubeconfig (version v1) for its errors in
+// the file's terms, which client-go gives in Go's ("json: cannot
+// unmarshal number into Go value of type struct { APIVersion string ...").
+func checkKubeconfig(b []byte) error {
+	j, err := yaml.YAMLToJSON(b)
+	if err != nil {
+		return fmt.Errorf("not YAML: %w", input.JSONError(nil, err))
+	}
+	var cfg clientcmdv1.Config
+	if err := json.Unmarshal(j, &cfg); err != nil {
+		return input.JSONError(nil, err)
+	}
+	return nil
 }
 
 // RESTConfig is the configuration of the chosen context.

@@ -14,6 +14,8 @@ import (
 // passes does not fail at run time.
 func FuzzDecodeManifest(f *testing.F) {
 	hostile.Seeds(f, 4<<10, "../../specs/*/*.yaml", "../pipeline/testdata/existing/*.yaml")
+	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  ? [a, b]\n  : x\n"))
+	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {~: x}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		objs, err := decodeManifest(b)
 		if err != nil {

@@ -15,8 +15,9 @@ import (
 // user who wrote or handed over the file: where (the line, when src has
 // several) and what, in JSON's words — "line 3: runs: want a list, got a
 // string" — never Go's type names ("Go struct field Summary.runs of type
-// []*report.TestRun"). The result wraps err; an error that is not
-// encoding/json's own is returned as it is.
+// []*report.TestRun"). It rewords the one error of sigs.k8s.io/yaml's
+// YAML-to-JSON conversion that shows Go values too. The result wraps err;
+// any other error is returned as it is.
 func JSONError(src []byte, err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
@@ -29,6 +30,10 @@ func JSONError(src []byte, err error) error {
 			msg = typ.Field + ": " + msg
 		}
 		return &jsonError{err: err, msg: where(src, typ.Offset) + msg}
+	case err != nil && (strings.Contains(err.Error(), "unsupported map key") || strings.Contains(err.Error(), "invalid map key")):
+		// sigs.k8s.io/yaml (and its YAML parser), turning YAML into
+		// JSON, print the key and its value with %#v, whole.
+		return &jsonError{err: err, msg: "a mapping key that is not a string, a number or a bool (JSON has no other)"}
 	case err != nil && strings.HasPrefix(err.Error(), "json: "):
 		return &jsonError{err: err, msg: strings.TrimPrefix(err.Error(), "json: ")}
 	}

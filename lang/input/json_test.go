@@ -35,6 +35,10 @@ func TestJSONError(t *testing.T) {
 	if !errors.As(err, &typ) {
 		t.Errorf("%v does not unwrap to json's error", err)
 	}
+	yamlKey := errors.New("error converting YAML to JSON: unsupported map key of type: []interface {}, key: []interface {}{1}, value: 0")
+	if got := JSONError(nil, yamlKey).Error(); got != "a mapping key that is not a string, a number or a bool (JSON has no other)" {
+		t.Errorf("YAML key: got %q", got)
+	}
 	other := errors.New("duration: bad")
 	if JSONError(nil, other) != other {
 		t.Error("an error not of encoding/json was changed")
