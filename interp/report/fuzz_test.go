@@ -9,11 +9,13 @@ import (
 	"github.com/sievetool/sieve/internal/hostile"
 )
 
-// FuzzLoad writes arbitrary bytes as a results directory's summary.json
-// and a plan's result.json, seeded with those of testdata/results, and
-// loads the directory as sieve report does: loading must never panic and
-// fail with a clear error that names the file, and what loads renders as
-// text, JSON, JUnit and HTML without a panic.
+// FuzzLoad writes arbitrary bytes as a results directory's summary.json,
+// a plan's result.json and its trace (the reference's too), seeded with
+// those of testdata/results, and
+// loads the directory as sieve report does (and its plan, as sieve
+// reproduce does): loading must never panic and fail with a clear error
+// that names the file, and what loads renders as text, JSON, JUnit and
+// HTML (with the traces' timelines) without a panic.
 func FuzzLoad(f *testing.F) {
 	summary, err := os.ReadFile("testdata/results/summary.json")
 	if err != nil {
@@ -25,14 +27,20 @@ func FuzzLoad(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(summary, b)
+		tr, _ := os.ReadFile(filepath.Join(filepath.Dir(file), TraceFile))
+		f.Add(summary, b, tr[:min(len(tr), 6<<10)])
 	}
-	f.Add(summary, []byte(`{"plan": 1}`)) // an error in Go's words, once
-	f.Add([]byte(`{"runs": 2}`), []byte(`{}`))
-	f.Fuzz(func(t *testing.T, summary, result []byte) {
+	f.Add(summary, []byte(`{"plan": 1}`), []byte{}) // an error in Go's words, once
+	f.Add([]byte(`{"runs": 2}`), []byte(`{}`), []byte{})
+	f.Fuzz(func(t *testing.T, summary, result, tr []byte) {
 		l := Layout{Root: t.TempDir()}
 		write(t, l.Summary(), string(summary))
 		write(t, filepath.Join(l.Root, PlanRel("p"), ResultFile), string(result))
+		write(t, filepath.Join(l.Root, PlanRel("p"), TraceFile), string(tr))
+		write(t, filepath.Join(l.Root, referenceDir, "run-1", TraceFile), string(tr))
+		if _, err := ReadPlanRun(filepath.Join(l.Root, PlanRel("p"))); err != nil {
+			hostile.CheckError(t, err, append(summary, result...))
+		}
 		s, err := Load(l.Root)
 		if err != nil {
 			hostile.CheckError(t, err, append(summary, result...))
