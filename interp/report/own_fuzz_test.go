@@ -12,18 +12,20 @@ import (
 )
 
 // FuzzOwnership makes a directory of arbitrary entries, with sieve's
-// marker absent, a file, a link or a folder, and takes it for results and
-// clears it as a run does: taking must refuse (a *NotOursError) a
-// directory that holds anything and no marker file, and a run may then
-// remove only the entries the layout names, never write through a link,
-// and never touch what lies outside the directory.
+// marker absent, a file, a link or a folder, and takes it for results
+// (with --force or not) and clears it as a run does: taking without
+// --force must refuse (a *NotOursError) a directory that holds anything
+// and no marker file, and a run may then remove only the entries the
+// layout names, never write through a link, and never touch what lies
+// outside the directory.
 func FuzzOwnership(f *testing.F) {
 	f.Add("notes.txt/plans/summary.json", uint8(0))
 	f.Add("plans/reference/shard-2/shard-02/mine", uint8(1))
 	f.Add("summary.json/learned.sieve", uint8(2))
 	f.Add("", uint8(3))
 	f.Add("plans", uint8(5))
-	f.Add("shard--1/shard-0/shard-3", uint8(1)) // no shard of the layout, but shard-3
+	f.Add("shard--1/shard-0/shard-3", uint8(1))  // no shard of the layout, but shard-3
+	f.Add("notes.txt/plans/reference", uint8(8)) // --force
 	f.Fuzz(func(t *testing.T, names string, mode uint8) {
 		top := t.TempDir()
 		outside := filepath.Join(top, "outside")
@@ -59,10 +61,12 @@ func FuzzOwnership(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		err := l.Take(false)
+		force := mode&8 != 0
+		err := l.Take(force)
 		var notOurs *NotOursError
 		var link *LinkError
 		switch {
+		case force: // the user's word: any directory, but still no link
 		case mode%4 != 1 && (len(entries) > 0 || mode%4 != 0):
 			if !errors.As(err, &notOurs) {
 				t.Fatalf("took a directory of %q without a marker file (marker mode %d): %v", entries, mode%4, err)
