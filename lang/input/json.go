@@ -73,7 +73,7 @@ func jsonType(t reflect.Type) string {
 		return "true or false"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return "an integer in range"
+		return "an integer"
 	case reflect.Float32, reflect.Float64:
 		return "a number"
 	case reflect.Slice, reflect.Array:
@@ -94,5 +94,8 @@ func jsonValue(v string) string {
 	case "object":
 		return "an object"
 	}
-	return diag.Quote(v) // "number 1e400": a number out of range
+	if n, ok := strings.CutPrefix(v, "number "); ok {
+		return diag.Quote(n) + " (out of range, or not whole)"
+	}
+	return diag.Quote(v)
 }

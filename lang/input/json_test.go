@@ -18,7 +18,8 @@ func TestJSONError(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`{"runs": "x"}`, `runs: want a list, got a string`},
 		{"{\n  \"name\": 3\n}", `line 2: name: want a string, got a number`},
-		{`{"count": 300}`, `count: want an integer in range, got number 300`},
+		{`{"count": 300}`, `count: want an integer, got 300 (out of range, or not whole)`},
+		{`{"count": 1.5}`, `count: want an integer, got 1.5 (out of range, or not whole)`},
 		{`{"meta": []}`, `meta: want an object, got a list`},
 		{"{\n\n  \"runs\": [1,}", `line 3: invalid character '}' looking for beginning of value`},
 		{`{"runs": [1]`, `unexpected end of JSON input`},
