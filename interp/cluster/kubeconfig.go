@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -20,6 +21,7 @@ import (
 	clientcmdv1 "k8s.io/client-go/tools/clientcmd/api/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/input"
 )
 
@@ -154,6 +156,28 @@ func checkKubeconfig(b []byte) error {
 	var cfg clientcmdv1.Config
 	if err := json.Unmarshal(j, &cfg); err != nil {
 		return input.JSONError(nil, err)
+	}
+	return uniqueNames(&cfg)
+}
+
+// uniqueNames says which name of cfg's clusters, users or contexts is
+// used twice, which client-go tells with the whole list as a Go value.
+func uniqueNames(cfg *clientcmdv1.Config) error {
+	var names []string
+	for _, c := range cfg.Clusters {
+		names = append(names, "clusters: "+c.Name)
+	}
+	for _, u := range cfg.AuthInfos {
+		names = append(names, "users: "+u.Name)
+	}
+	for _, c := range cfg.Contexts {
+		names = append(names, "contexts: "+c.Name)
+	}
+	slices.Sort(names)
+	for i := 1; i < len(names); i++ {
+		if names[i] == names[i-1] {
+			return fmt.Errorf("%s: a name used twice", diag.Quote(names[i]))
+		}
 	}
 	return nil
 }
