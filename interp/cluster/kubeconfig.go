@@ -4,10 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -16,6 +18,11 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	clientcmdv1 "k8s.io/client-go/tools/clientcmd/api/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/input"
 )
 
 // ExistingOptions selects an existing cluster. Path is required: sieve never
@@ -64,8 +71,10 @@ func (e *Existing) Start(ctx context.Context) error {
 	if e.opts.Path == "" {
 		return errors.New("kubeconfig: no kubeconfig given (hint: pass --kubeconfig FILE to test against an existing cluster)")
 	}
-	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: e.opts.Path}
-	loader := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: e.opts.Context})
+	loader, err := LoadKubeconfig(e.opts.Path, e.opts.Context)
+	if err != nil {
+		return err
+	}
 	raw, err := loader.RawConfig()
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %s: %w", e.opts.Path, err)
@@ -93,6 +102,84 @@ func (e *Existing) Start(ctx context.Context) error {
 		return fmt.Errorf("kubeconfig: %w", err)
 	}
 	return clientcmd.WriteToFile(raw, e.Kubeconfig())
+}
+
+// LoadKubeconfig reads the kubeconfig file path (within
+// input.KubeconfigLimit: a huge or endless file, /dev/zero say, is an
+// error, where client-go would read it whole) and returns its context
+// kctx (empty: its current context). Relative file names in it are
+// resolved against the file's directory, as kubectl does.
+func LoadKubeconfig(path, kctx string) (clientcmd.ClientConfig, error) {
+	b, err := input.ReadFile(path, input.KubeconfigLimit)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig: %w", err)
+	}
+	cfg, err := parseKubeconfig(b, path)
+	if err != nil {
+		return nil, err
+	}
+	return clientcmd.NewNonInteractiveClientConfig(*cfg, kctx, &clientcmd.ConfigOverrides{CurrentContext: kctx}, nil), nil
+}
+
+// parseKubeconfig reads the kubeconfig b of the file path.
+func parseKubeconfig(b []byte, path string) (*clientcmdapi.Config, error) {
+	if err := checkKubeconfig(b); err != nil {
+		return nil, fmt.Errorf("kubeconfig: %s: %w", path, err)
+	}
+	cfg, err := clientcmd.Load(b)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig: %s: %w", path, err)
+	}
+	for _, c := range cfg.Clusters {
+		c.LocationOfOrigin = path
+	}
+	for _, a := range cfg.AuthInfos {
+		a.LocationOfOrigin = path
+	}
+	for _, c := range cfg.Contexts {
+		c.LocationOfOrigin = path
+	}
+	if err := clientcmd.ResolveLocalPaths(cfg); err != nil {
+		return nil, fmt.Errorf("kubeconfig: %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// checkKubeconfig reads b as a kubeconfig (version v1) for its errors in
+// the file's terms, which client-go gives in Go's ("json: cannot
+// unmarshal number into Go value of type struct { APIVersion string ...").
+func checkKubeconfig(b []byte) error {
+	j, err := yaml.YAMLToJSON(b)
+	if err != nil {
+		return fmt.Errorf("not YAML: %w", input.JSONError(nil, err))
+	}
+	var cfg clientcmdv1.Config
+	if err := json.Unmarshal(j, &cfg); err != nil {
+		return input.JSONError(nil, err)
+	}
+	return uniqueNames(&cfg)
+}
+
+// uniqueNames says which name of cfg's clusters, users or contexts is
+// used twice, which client-go tells with the whole list as a Go value.
+func uniqueNames(cfg *clientcmdv1.Config) error {
+	var names []string
+	for _, c := range cfg.Clusters {
+		names = append(names, "clusters: "+c.Name)
+	}
+	for _, u := range cfg.AuthInfos {
+		names = append(names, "users: "+u.Name)
+	}
+	for _, c := range cfg.Contexts {
+		names = append(names, "contexts: "+c.Name)
+	}
+	slices.Sort(names)
+	for i := 1; i < len(names); i++ {
+		if names[i] == names[i-1] {
+			return fmt.Errorf("%s: a name used twice", diag.Quote(names[i]))
+		}
+	}
+	return nil
 }
 
 // RESTConfig is the configuration of the chosen context.

@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/sievetool/sieve/lang/diag"
 )
 
 // Labels and annotations on a campaign's Job and pods.
@@ -223,17 +225,27 @@ func (c *Campaign) addSecrets(spec *corev1.PodSpec) {
 	ct.VolumeMounts = append(ct.VolumeMounts, corev1.VolumeMount{Name: "auth", MountPath: "/sieve-auth", ReadOnly: true})
 }
 
+// quantity reads the request s of resource what: a quantity more than
+// zero, such as the examples.
+func quantity(what, s, examples string) (resource.Quantity, error) {
+	q, err := resource.ParseQuantity(s)
+	if err != nil || q.Sign() <= 0 {
+		return q, fmt.Errorf("%s %q: want a quantity more than zero (%s)", what, diag.Quote(s), examples)
+	}
+	return q, nil
+}
+
 // resources are the worker's requests and limits: a memory limit of twice
 // the request, no CPU limit (throttling a control plane makes its
 // timeouts fire, not the plan run cheaper).
 func (c *Campaign) resources() (corev1.ResourceRequirements, error) {
-	cpu, err := resource.ParseQuantity(cmp.Or(c.CPU, Cost.CPU))
+	cpu, err := quantity("cpu", cmp.Or(c.CPU, Cost.CPU), "1, 500m")
 	if err != nil {
-		return corev1.ResourceRequirements{}, fmt.Errorf("cpu %q: %w (want a quantity: 1, 500m)", c.CPU, err)
+		return corev1.ResourceRequirements{}, err
 	}
-	mem, err := resource.ParseQuantity(cmp.Or(c.Memory, Cost.Memory))
+	mem, err := quantity("memory", cmp.Or(c.Memory, Cost.Memory), "1Gi, 800Mi")
 	if err != nil {
-		return corev1.ResourceRequirements{}, fmt.Errorf("memory %q: %w (want a quantity: 1Gi, 800Mi)", c.Memory, err)
+		return corev1.ResourceRequirements{}, err
 	}
 	limit := mem.DeepCopy()
 	limit.Add(mem)

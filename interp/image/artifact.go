@@ -56,7 +56,12 @@ func PullDir(ctx context.Context, ref, dir string) error {
 func Extract(img v1.Image, dir string) error {
 	rc := mutate.Extract(img)
 	defer rc.Close()
-	tr := tar.NewReader(rc)
+	return extractTar(rc, dir)
+}
+
+// extractTar writes the files of the tar stream r below dir, as Extract.
+func extractTar(r io.Reader, dir string) error {
+	tr := tar.NewReader(r)
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {

@@ -3,6 +3,7 @@ package leader
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"reflect"
 	"time"
 )
@@ -45,7 +46,7 @@ func IsLock(kind string, obj map[string]any) bool {
 // wireRecord is a record as both lock shapes write it.
 type wireRecord struct {
 	Holder   string    `json:"holderIdentity"`
-	Duration int       `json:"leaseDurationSeconds"`
+	Duration int64     `json:"leaseDurationSeconds"`
 	Acquire  time.Time `json:"acquireTime"`
 	Renew    time.Time `json:"renewTime"`
 }
@@ -61,37 +62,50 @@ func Read(kind string, obj []byte) (Record, bool) {
 	if json.Unmarshal(raw, &w) != nil {
 		return Record{}, false
 	}
-	return Record{Holder: w.Holder, Duration: time.Duration(w.Duration) * time.Second, Acquire: w.Acquire, Renew: w.Renew}, true
+	return Record{Holder: w.Holder, Duration: leaseDuration(w.Duration), Acquire: w.Acquire, Renew: w.Renew}, true
+}
+
+// leaseDuration is a record's leaseDurationSeconds as a Duration, within
+// what the Lease API holds (0 to an int32 of seconds): a negative one is
+// none, and a larger one, which would wrap around to a negative Duration
+// and end the wait for the lock at once, is the longest.
+func leaseDuration(seconds int64) time.Duration {
+	return time.Duration(min(max(seconds, 0), math.MaxInt32)) * time.Second
 }
 
 // rawRecord returns the JSON of the record obj carries: a Lease's spec,
-// the annotation of a ConfigMap or Endpoints.
+// the annotation of a ConfigMap or Endpoints. Keys match exactly, as
+// withoutRenewal reads them (encoding/json's structs would take
+// "METADATA" for "metadata").
 func rawRecord(kind string, obj []byte) ([]byte, bool) {
 	switch kind {
 	case "lease":
-		var l struct {
-			Spec json.RawMessage `json:"spec"`
-		}
-		if json.Unmarshal(obj, &l) != nil || len(l.Spec) == 0 {
-			return nil, false
-		}
-		return l.Spec, true
+		spec, ok := field(obj, "spec")
+		return spec, ok && len(spec) > 0
 	case "configmap", "endpoints":
 		if !bytes.Contains(obj, []byte(Annotation)) {
 			return nil, false // most are no locks: skip the parse
 		}
-		var o struct {
-			Metadata struct {
-				Annotations map[string]string `json:"annotations"`
-			} `json:"metadata"`
-		}
-		if json.Unmarshal(obj, &o) != nil {
+		meta, _ := field(obj, "metadata")
+		anns, _ := field(meta, "annotations")
+		var ann map[string]string
+		if json.Unmarshal(anns, &ann) != nil {
 			return nil, false
 		}
-		a, ok := o.Metadata.Annotations[Annotation]
+		a, ok := ann[Annotation]
 		return []byte(a), ok
 	}
 	return nil, false
+}
+
+// field returns the JSON of the field name of the JSON object obj.
+func field(obj []byte, name string) (json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil {
+		return nil, false
+	}
+	v, ok := m[name]
+	return v, ok
 }
 
 // Heartbeat reports whether the change of a lock object of kind from old

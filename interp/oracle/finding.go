@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/sievetool/sieve/lang/diag"
 )
 
 // Check names the kind of check that produced a finding.
@@ -64,7 +66,7 @@ func (s Severity) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()
 func (s *Severity) UnmarshalJSON(b []byte) error {
 	var n string
 	if err := json.Unmarshal(b, &n); err != nil {
-		return fmt.Errorf("severity: %w", err)
+		return fmt.Errorf("severity: want high, medium or low, got %s", diag.Quote(string(b)))
 	}
 	switch n {
 	case "high":

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/celenv"
@@ -73,6 +74,7 @@ type replayer struct {
 	found    map[*invariant]*breach
 	verdicts map[*invariant]*verdict
 	states   map[*invariant]*replayState
+	spent    map[*invariant]time.Duration // evaluating, over the run
 }
 
 // evalInvariants replays the history of t and evaluates each invariant
@@ -86,7 +88,7 @@ func (o *Oracle) evalInvariants(t *trace.Trace) []*breach {
 		return nil
 	}
 	r := &replayer{o: o, w: newWorld(), found: map[*invariant]*breach{}, verdicts: map[*invariant]*verdict{},
-		states: map[*invariant]*replayState{}}
+		states: map[*invariant]*replayState{}, spent: map[*invariant]time.Duration{}}
 	for _, inv := range o.invariants {
 		open := inv.ir.Between == nil
 		r.states[inv] = &replayState{open: open, opened: open}
@@ -178,7 +180,7 @@ func (r *replayer) evalOne(inv *invariant, seq int64, changed string, force bool
 	}
 	v := r.verdicts[inv]
 	if force || v == nil || v.affected(changed) {
-		v = evalOne(r.o, inv, r.w)
+		v = r.timed(inv)
 		r.verdicts[inv] = v
 	}
 	broken := v.err != nil
@@ -200,6 +202,19 @@ func (r *replayer) evalOne(inv *invariant, seq int64, changed string, force bool
 		return
 	}
 	r.found[inv] = &breach{inv: inv, seq: seq, states: 1, err: v.err}
+}
+
+// timed evaluates inv on the current state and adds the time it took to
+// what the run spent on inv: past the run's budget (celenv.Budget.Run),
+// the verdict is a *celenv.BudgetError, and inv is evaluated no more.
+func (r *replayer) timed(inv *invariant) *verdict {
+	start := time.Now()
+	v := evalOne(r.o, inv, r.w)
+	r.spent[inv] += time.Since(start)
+	if b := inv.prog.Budget(); v.err == nil && r.spent[inv] > b.Run {
+		v.err = &celenv.BudgetError{Budget: b, Run: true}
+	}
+	return v
 }
 
 // verdict is an invariant's last result and the kinds it read.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/lang/diag"
 )
 
 // Shard is part Index of Of, numbered from 1, of every test's plans, so
@@ -20,7 +21,7 @@ func ParseShard(s string) (Shard, error) {
 	index, err1 := strconv.Atoi(i)
 	of, err2 := strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || of < 1 || index < 1 || index > of {
-		return Shard{}, fmt.Errorf("%q (want I/N with 1 ≤ I ≤ N: 2/4 runs the second of four parts)", s)
+		return Shard{}, fmt.Errorf("%q (want I/N with 1 ≤ I ≤ N: 2/4 runs the second of four parts)", diag.Quote(s))
 	}
 	return Shard{Index: index, Of: of}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/sievetool/sieve/internal/hostile"
 	"github.com/sievetool/sieve/interp/planfile"
 )
 
@@ -48,4 +49,29 @@ func TestShardsSplitPlans(t *testing.T) {
 	if n := len((Shard{1, 1}).keep(plans)); n != 200 {
 		t.Errorf("shard 1/1 keeps %d plans, want 200", n)
 	}
+}
+
+// FuzzParseShard feeds arbitrary --shard values to ParseShard: it must
+// never panic, an error is clear, and a shard it reads is within range and
+// writes back (String) to text that reads the same.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"1/1", "2/4", "0/4", "5/4", "1/0", "-1/2", "a/b", "2/ 4", "9223372036854775807/9223372036854775807"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := ParseShard(s)
+		if err != nil {
+			hostile.CheckError(t, err, []byte(s))
+			return
+		}
+		if sh.Index < 1 || sh.Index > sh.Of {
+			t.Fatalf("%q: shard %d of %d", s, sh.Index, sh.Of)
+		}
+		if sh.Of == 1 {
+			return // all plans: String writes ""
+		}
+		if again, err := ParseShard(sh.String()); err != nil || again != sh {
+			t.Fatalf("%q reads as %v, written back %q reads as %v (%v)", s, sh, sh.String(), again, err)
+		}
+	})
 }

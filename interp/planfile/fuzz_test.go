@@ -4,10 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sievetool/sieve/internal/hostile"
 )
 
 // FuzzDecode feeds arbitrary bytes to the plan reader: it must never
-// panic, and a plan it accepts has the version it reads. Seeds are the
+// panic, an error is clear (hostile.Unclear: JSON's words, not Go's), and a plan it accepts has the version it reads. Seeds are the
 // plans of the report fixtures.
 func FuzzDecode(f *testing.F) {
 	files, _ := filepath.Glob("../report/testdata/results/plans/*/plan.json")
@@ -19,9 +21,15 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"sievePlan":1}`))
+	f.Add([]byte("{\n\"sievePlan\": \"1\"}")) // an error in Go's words, once
+	f.Add([]byte(`{"sievePlan":1,"name":"p","actions":{}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := Decode(b)
-		if err == nil && p.Format != Version {
+		if err != nil {
+			hostile.CheckError(t, err, b)
+			return
+		}
+		if p.Format != Version {
 			t.Fatalf("accepted a plan of version %d", p.Format)
 		}
 	})

@@ -40,7 +40,7 @@ func Decode(b []byte) (*Plan, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("plan: %w", err)
+		return nil, fmt.Errorf("plan: %w", input.JSONError(b, err))
 	}
 	switch {
 	case p.Format == 0:

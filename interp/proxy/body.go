@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/cbor/direct"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
+
+	"github.com/sievetool/sieve/lang/diag"
 )
 
 // Media types the proxy recognises.
@@ -42,7 +44,7 @@ func bodyJSON(contentType string, raw []byte) json.RawMessage {
 		err = fmt.Errorf("not JSON")
 	}
 	if err != nil {
-		msg, _ := json.Marshal(fmt.Sprintf("sieve: undecodable %s body (%d bytes): %v", mt, len(raw), err))
+		msg, _ := json.Marshal(fmt.Sprintf("sieve: undecodable %s body (%d bytes): %s", diag.Quote(mt), len(raw), diag.Quote(err.Error())))
 		return msg
 	}
 	return out

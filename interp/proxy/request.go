@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -112,9 +113,13 @@ type route struct {
 }
 
 // parsePath splits an API path into its parts. It returns ok false for
-// paths outside /api and /apis resources.
+// paths outside /api and /apis resources, and for paths with an empty
+// segment ("/api//pods"), which name no resource.
 func parsePath(p string) (route, bool) {
 	parts := splitPath(p)
+	if slices.Contains(parts, "") {
+		return route{}, false
+	}
 	var rt route
 	switch {
 	case len(parts) >= 3 && parts[0] == "api":

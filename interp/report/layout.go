@@ -379,7 +379,7 @@ func readJSON(path string, v any) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("report: %s: %w", path, err)
+		return fmt.Errorf("report: %s: %w", path, input.JSONError(b, err))
 	}
 	return nil
 }

@@ -158,7 +158,7 @@ func (l Layout) owned() ([]string, error) {
 	}
 	for _, e := range entries {
 		if n, ok := strings.CutPrefix(e.Name(), shardPrefix); ok {
-			if i, err := strconv.Atoi(n); err == nil && e.Name() == shardPrefix+strconv.Itoa(i) {
+			if i, err := strconv.Atoi(n); err == nil && i >= 1 && e.Name() == shardPrefix+strconv.Itoa(i) {
 				out = append(out, filepath.Join(l.Root, e.Name()))
 			}
 		}

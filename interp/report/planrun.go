@@ -66,7 +66,7 @@ func readFile(path string, v any) error {
 		return err
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, input.JSONError(b, err))
 	}
 	return nil
 }

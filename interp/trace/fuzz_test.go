@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sievetool/sieve/internal/hostile"
 )
 
 // FuzzDecode feeds arbitrary bytes to the trace reader: it must never
-// panic, and a trace it accepts has a header of the version it reads and
+// panic, an error is clear (hostile.Unclear: JSON's words, not Go's), and a trace it accepts has a header of the version it reads and
 // no more entries than lines. Seeds are prefixes of the plan generator's traces.
 func FuzzDecode(f *testing.F) {
 	files, _ := filepath.Glob("../plan/testdata/*.trace.jsonl")
@@ -22,9 +24,11 @@ func FuzzDecode(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	f.Add([]byte("{\"sieveTrace\":1}\n{\"seq\":\"1\"}\n{}\n")) // an error in Go's words, once
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tr, err := Decode(bytes.NewReader(b))
 		if err != nil {
+			hostile.CheckError(t, err, b)
 			return
 		}
 		if tr.Header.Trace != Version {

@@ -137,7 +137,7 @@ func Decode(r io.Reader) (*Trace, error) {
 			if i == len(lines)-2 {
 				break // interrupted while writing the last line
 			}
-			return nil, fmt.Errorf("trace: line %d: %w", i+2, err)
+			return nil, fmt.Errorf("trace: line %d: %w", i+2, input.JSONError(l, err))
 		}
 		t.Entries = append(t.Entries, e)
 	}

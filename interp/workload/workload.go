@@ -244,13 +244,17 @@ func decodeManifest(src []byte) ([]*unstructured.Unstructured, error) {
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(src), 4096)
 	var objs []*unstructured.Unstructured
 	for {
-		var m map[string]any
-		err := dec.Decode(&m)
+		var v any
+		err := dec.Decode(&v)
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("manifest: %w", err)
+			return nil, fmt.Errorf("manifest: %w", input.JSONError(nil, err))
+		}
+		m, ok := v.(map[string]any)
+		if v != nil && !ok {
+			return nil, fmt.Errorf("manifest: document %d: want an object (a mapping)", len(objs)+1)
 		}
 		if len(m) == 0 {
 			continue

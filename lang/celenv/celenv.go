@@ -45,9 +45,10 @@ const (
 	maxRecursion = 200
 )
 
-// Budget bounds one evaluation of an expression; an evaluation past it
-// fails with a *BudgetError. New takes it from the environment (CostEnv,
-// TimeEnv), else the defaults.
+// Budget bounds each evaluation of an expression (Cost, Time) and all of
+// them over one run (Run); an evaluation past it fails with a
+// *BudgetError. New takes it from the environment (CostEnv, TimeEnv,
+// RunTimeEnv), else the defaults.
 type Budget struct {
 	// Cost is in CEL's cost units: about one per step of a comprehension,
 	// comparison or field selection. Default DefaultCost.
@@ -56,32 +57,43 @@ type Budget struct {
 	// does not count (a long list from objects(), a regular expression
 	// over a long string). Default DefaultTime.
 	Time time.Duration
+	// Run bounds the time of all the evaluations of one expression over
+	// one run together (an invariant on each state of a trace), which no
+	// single evaluation shows: one well within its budget, over thousands
+	// of states. The caller that evaluates over a run keeps it. Default
+	// DefaultRunTime.
+	Run time.Duration
 }
 
 // The default budget: 10 million cost units (a few seconds; an invariant
 // over every pair of a few hundred objects costs about a million), and
 // 30 seconds.
 const (
-	DefaultCost = 10_000_000
-	DefaultTime = 30 * time.Second
+	DefaultCost    = 10_000_000
+	DefaultTime    = 30 * time.Second
+	DefaultRunTime = 2 * time.Minute
 )
 
 // The environment variables that raise the budget: a number of cost units,
-// and a Go duration.
+// and Go durations.
 const (
-	CostEnv = "SIEVE_CEL_COST"
-	TimeEnv = "SIEVE_CEL_TIME"
+	CostEnv    = "SIEVE_CEL_COST"
+	TimeEnv    = "SIEVE_CEL_TIME"
+	RunTimeEnv = "SIEVE_CEL_RUN_TIME"
 )
 
 // budgetFromEnv is the budget that CostEnv and TimeEnv set, with the
 // defaults for what they do not.
 func budgetFromEnv() Budget {
-	b := Budget{Cost: DefaultCost, Time: DefaultTime}
+	b := Budget{Cost: DefaultCost, Time: DefaultTime, Run: DefaultRunTime}
 	if n, err := strconv.ParseUint(os.Getenv(CostEnv), 10, 64); err == nil && n > 0 {
 		b.Cost = n
 	}
 	if d, err := time.ParseDuration(os.Getenv(TimeEnv)); err == nil && d > 0 {
 		b.Time = d
+	}
+	if d, err := time.ParseDuration(os.Getenv(RunTimeEnv)); err == nil && d > 0 {
+		b.Run = d
 	}
 	return b
 }
@@ -91,10 +103,16 @@ type BudgetError struct {
 	Budget Budget
 	// Time says the time ran out, not the cost.
 	Time bool
+	// Run says the time of the run's evaluations together ran out
+	// (Budget.Run).
+	Run bool
 }
 
 // Error says which budget ran out, and how to raise it.
 func (e *BudgetError) Error() string {
+	if e.Run {
+		return fmt.Sprintf("evaluations over the run's states exceeded their time budget of %s together (simplify it, or raise the budget with %s=DURATION)", e.Budget.Run, RunTimeEnv)
+	}
 	if e.Time {
 		return fmt.Sprintf("evaluation exceeded its time budget of %s (simplify it, or raise the budget with %s=DURATION)", e.Budget.Time, TimeEnv)
 	}
@@ -218,6 +236,9 @@ func Compile(kind Kind, expr string) (*Program, error) {
 	}
 	return e.Compile(kind, expr)
 }
+
+// Budget is the budget of the program's evaluations.
+func (p *Program) Budget() Budget { return p.budget }
 
 // Eval evaluates the program against w with `object` bound to obj (which
 // Invariant programs ignore; nil binds null). w may be nil for Where

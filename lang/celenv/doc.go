@@ -24,7 +24,8 @@
 // Every evaluation has a Budget, in CEL's cost units and in time (the
 // environment variables CostEnv and TimeEnv raise it); past it, Eval
 // returns a *BudgetError, so a hostile expression cannot hang a check or
-// a run.
+// a run. The budget also bounds the evaluations of one expression over a
+// run together (RunTimeEnv), which the caller that repeats them keeps.
 //
 // It does not fetch objects: the caller passes a World. It imports nothing
 // of the interpreter.

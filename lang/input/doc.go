@@ -6,5 +6,7 @@
 //
 // Each kind of file has its limit here, so the limits are documented in
 // one place and every reader uses the same helper. The package does not
-// parse anything; the readers of each format own that.
+// parse anything; the readers of each format own that. It words, for
+// them all, the errors of the JSON decoder they use (JSONError), so that
+// a bad file is told in JSON's terms, not in Go's.
 package input

@@ -16,6 +16,8 @@ const (
 	// ManifestLimit bounds a manifest or CRD file that a spec names (large
 	// operators ship CRD files of a few megabytes).
 	ManifestLimit = 16 << 20
+	// KubeconfigLimit bounds a kubeconfig file (--kubeconfig).
+	KubeconfigLimit = 16 << 20
 	// PlanLimit bounds a plan file.
 	PlanLimit = 16 << 20
 	// ResultLimit bounds a JSON file of a results directory (summary,

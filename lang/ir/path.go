@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sievetool/sieve/lang/diag"
 )
 
 // Path is a field path: the steps from an object's root to one of its
@@ -246,7 +248,7 @@ func ParsePattern(s string) (Path, error) {
 	p, err := ParsePath(s)
 	for _, e := range p {
 		if err == nil && e.Kind == PathSelect {
-			err = fmt.Errorf("field path %q: key selector %s is not allowed here (write [*] or an index)", s, e)
+			err = fmt.Errorf("field path %q: key selector %s is not allowed here (write [*] or an index)", diag.Quote(s), diag.Quote(e.String()))
 		}
 	}
 	if err != nil {
@@ -267,7 +269,7 @@ func ParsePath(s string) (Path, error) {
 	for r.i < len(s) {
 		e, err := r.elem(len(p) == 0)
 		if err != nil {
-			return nil, fmt.Errorf("field path %q: offset %d: %v", s, r.i, err)
+			return nil, fmt.Errorf("field path %q: offset %d: %v", diag.Quote(s), r.i, err)
 		}
 		p = append(p, e)
 	}

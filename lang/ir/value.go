@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/sievetool/sieve/lang/diag"
 )
 
 // Value is a JSON value: nil, bool, int64, float64, string, []any or
@@ -28,11 +30,11 @@ func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()
 func (d *Duration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("duration: %w", err)
+		return fmt.Errorf("duration: want a string such as \"30s\", got %s", diag.Quote(string(b)))
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return fmt.Errorf("duration: %w", err)
+		return fmt.Errorf("duration: bad duration %q (want one such as \"30s\" or \"1m30s\")", diag.Quote(s))
 	}
 	*d = Duration(v)
 	return nil

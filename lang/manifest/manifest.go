@@ -97,6 +97,9 @@ func object(doc *yaml.Node) (o Object, ok bool, err error) {
 	if o.APIVersion == "" || o.Kind == "" || o.Name == "" {
 		return o, false, errors.New("needs apiVersion, kind and metadata.name")
 	}
+	if k := badKey(root, 0); k != nil {
+		return o, false, fmt.Errorf("the mapping key at line %d is not a string, a number or a bool (JSON, which the API server reads, has no other)", k.Line)
+	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		o.Fields = append(o.Fields, root.Content[i].Value)
 	}
@@ -139,6 +142,34 @@ func scalar(m *yaml.Node, key string) string {
 	}
 	return v.Value
 }
+
+// badKey returns the first mapping key under n that is no scalar JSON
+// can hold as a key (a list, a mapping, null, binary), or nil. Aliases
+// are not followed: what they name is walked where it is defined.
+func badKey(n *yaml.Node, depth int) *yaml.Node {
+	if depth > maxDepth {
+		return nil
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 {
+			k := c
+			if k.Kind == yaml.AliasNode && k.Alias != nil {
+				k = k.Alias
+			}
+			if k.Kind != yaml.ScalarNode || k.Tag == "!!null" || k.Tag == "!!binary" {
+				return c
+			}
+		}
+		if b := badKey(c, depth+1); b != nil {
+			return b
+		}
+	}
+	return nil
+}
+
+// maxDepth bounds the nesting badKey walks; yaml.v3 refuses deeper
+// documents already.
+const maxDepth = 10_000
 
 func describe(n *yaml.Node) string {
 	switch n.Kind {

@@ -22,6 +22,8 @@ func TestParse(t *testing.T) {
 		{"empty", "# nothing\n", "no objects"},
 		{"large text", text, `line 1: document 1: want an object (a mapping), got "` + text[:200] + `…"`},
 		{"bomb", bomb + "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n", "line 1: YAML aliases expand to more than 100000 nodes (the limit)"},
+		{"list key", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  ? [a, b]\n  : x\n", "line 1: document 1: the mapping key at line 5 is not a string, a number or a bool (JSON, which the API server reads, has no other)"},
+		{"null key", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {~: x, 1: y, true: z}\n", "line 1: document 1: the mapping key at line 4 is not a string, a number or a bool (JSON, which the API server reads, has no other)"},
 		{"few aliases", "apiVersion: v1\nkind: ConfigMap\nmetadata: &m {name: a}\ndata: {x: *m}\n", "ConfigMap"},
 	} {
 		objs, err := Parse([]byte(tc.src))

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/dispatch"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/plan"
@@ -118,9 +119,13 @@ func runOnCluster(ctx context.Context, g *globals, f *runFlags, file string, tes
 // client connects to the cluster of the kubeconfig (default: the usual
 // rules, $KUBECONFIG then ~/.kube/config) and picks the namespace.
 func (f *clusterFlags) client(kubeconfig, kctx string) (kubernetes.Interface, string, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = kubeconfig
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: kctx})
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(clientcmd.NewDefaultClientConfigLoadingRules(), &clientcmd.ConfigOverrides{CurrentContext: kctx})
+	if kubeconfig != "" {
+		var err error
+		if cc, err = cluster.LoadKubeconfig(kubeconfig, kctx); err != nil {
+			return nil, "", fmt.Errorf("--on kubernetes: %w", err)
+		}
+	}
 	cfg, err := cc.ClientConfig()
 	if err != nil {
 		return nil, "", fmt.Errorf("--on kubernetes: %w (give --kubeconfig FILE)", err)
