@@ -20,9 +20,9 @@ go test -timeout 40m ./... ./controlplane/...
 # Fuzz budgets are counts of executions, not durations: with a duration,
 # Go 1.26's fuzz coordinator can fail a target with a bare "context
 # deadline exceeded" when the time runs out (golang/go#75804, fixed in
-# Go 1.27), as it did for interp/trace in CI.
+# Go 1.27), as it did for interp/formats/trace in CI.
 go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 200000x ./lang/syntax
 go test -run '^$' -fuzz '^FuzzCUE$' -fuzztime 60x ./lang/cuefront
 go test -run '^$' -fuzz '^FuzzPath$' -fuzztime 50000x ./lang/ir
-go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 50000x ./interp/planfile
-go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10000x ./interp/trace
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 50000x ./interp/formats/planfile
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10000x ./interp/formats/trace

@@ -27,7 +27,7 @@ tmp=$(mktemp -d)
 trap 'stop_load; rm -rf "$tmp"' EXIT
 
 go test -c -o "$tmp/embedded.test" ./interp/cluster/embedded/
-go test -c -o "$tmp/proxy.test" ./interp/proxy/
+go test -c -o "$tmp/proxy.test" ./interp/run/proxy/
 
 # metric NAME UNIT prints the value before UNIT on the line of benchmark
 # NAME in the output on stdin.
@@ -38,7 +38,7 @@ measure() {
 	local emb proxy
 	emb=$(cd interp/cluster/embedded && "$tmp/embedded.test" -test.run '^$' \
 		-test.bench 'ColdStart$|Reset$' -test.benchtime 5x)
-	proxy=$(cd interp/proxy && "$tmp/proxy.test" -test.run '^$' \
+	proxy=$(cd interp/run/proxy && "$tmp/proxy.test" -test.run '^$' \
 		-test.bench 'Overhead/http1$' -test.benchtime 300x)
 	echo "$(metric BenchmarkColdStart median-s <<<"$emb") $(metric BenchmarkColdStart cpu-s/op <<<"$emb")" \
 		"$(metric BenchmarkReset ns/op <<<"$emb" | awk '{printf "%.0f", $1 / 1e6}')" \

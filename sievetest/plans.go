@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
 )
 

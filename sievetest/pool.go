@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sievetool/sieve/interp/controller"
 	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/interp/standin"
+	"github.com/sievetool/sieve/interp/run/standin"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

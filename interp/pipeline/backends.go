@@ -13,7 +13,7 @@ import (
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 	"github.com/sievetool/sieve/interp/internal/proctree"
-	"github.com/sievetool/sieve/interp/netns"
+	"github.com/sievetool/sieve/interp/run/netns"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/sievetool/sieve/interp/controller"
+	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -13,11 +13,11 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/buildinfo"
-	"github.com/sievetool/sieve/interp/controller"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/internal/cachedir"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -203,7 +203,7 @@ func inputFiles(t *ir.Test) []string {
 }
 
 // controllerHash identifies the controller binary: the built binary's
-// content for a Go package (built once and cached by interp/controller),
+// content for a Go package (built once and cached by interp/run/controller),
 // the executable's content for a command, this executable's for a
 // built-in controller.
 func controllerHash(ctx context.Context, c *ir.Controller, baseDir, cacheDir string) (string, error) {

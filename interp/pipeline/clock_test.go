@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/interp/trace"
 )
 
 // fakeTime is a clock's time source that moves only when told.

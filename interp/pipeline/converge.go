@@ -6,14 +6,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sievetool/sieve/interp/leader"
-	"github.com/sievetool/sieve/interp/mask"
-	"github.com/sievetool/sieve/interp/observe"
-	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/plan"
-	"github.com/sievetool/sieve/interp/proxy"
+	"github.com/sievetool/sieve/interp/analysis/leader"
+	"github.com/sievetool/sieve/interp/analysis/mask"
+	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/run/proxy"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

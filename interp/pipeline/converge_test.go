@@ -13,10 +13,10 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/sievetool/sieve/interp/controller"
-	"github.com/sievetool/sieve/interp/observe"
-	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -24,7 +24,7 @@ import (
 // oracle, and the test run split at its converge mark.
 func convergeFixture(t *testing.T, name string) (*oracle.Oracle, *trace.Trace, []trace.Entry) {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("..", "oracle", "testdata", name+".txtar"))
+	ar, err := txtar.ParseFile(filepath.Join("..", "analysis", "oracle", "testdata", name+".txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,9 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -37,11 +37,11 @@
 // the windows of its faults, kept in its report.Timing.
 //
 // Each run's proxy answers the controller's execs into pods with the
-// controller's stand-ins (interp/podexec); on a backend whose pods are
+// controller's stand-ins (interp/run/podexec); on a backend whose pods are
 // simulated, an exec none matches is refused, and the workers of a run
 // warn about it once per command (podexec.go).
 //
 // It wires the stages together; it does not implement them: generation is
-// interp/plan's, comparing interp/oracle's, the results directory's layout
+// interp/analysis/plan's, comparing interp/analysis/oracle's, the results directory's layout
 // and rendering interp/report's.
 package pipeline

@@ -18,8 +18,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sievecluster "github.com/sievetool/sieve/interp/cluster"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/trace"
 )
 
 // existingSpec holds the kubeconfig backend's tests.

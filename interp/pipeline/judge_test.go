@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/internal/golden"
-	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

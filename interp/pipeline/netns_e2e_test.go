@@ -13,9 +13,9 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
-	"github.com/sievetool/sieve/interp/netns"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/run/netns"
 	"github.com/sievetool/sieve/lang/load"
 )
 

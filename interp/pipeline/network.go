@@ -10,9 +10,9 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/sievetool/sieve/interp/clusterdns"
-	"github.com/sievetool/sieve/interp/netns"
-	"github.com/sievetool/sieve/interp/standin"
+	"github.com/sievetool/sieve/interp/run/clusterdns"
+	"github.com/sievetool/sieve/interp/run/netns"
+	"github.com/sievetool/sieve/interp/run/standin"
 )
 
 // network is the controller's private network for one run: the proxy

@@ -5,8 +5,8 @@ import (
 	"io"
 	"sync"
 
-	"github.com/sievetool/sieve/interp/podexec"
-	"github.com/sievetool/sieve/interp/proxy"
+	"github.com/sievetool/sieve/interp/run/podexec"
+	"github.com/sievetool/sieve/interp/run/proxy"
 )
 
 // podSimulator is a backend whose pods run no containers (the embedded

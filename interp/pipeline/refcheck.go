@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/trace"
-	"github.com/sievetool/sieve/interp/workload"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/interp/run/workload"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
 )

@@ -10,10 +10,10 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"github.com/sievetool/sieve/interp/controller"
-	"github.com/sievetool/sieve/interp/proxy"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/run/controller"
+	"github.com/sievetool/sieve/interp/run/proxy"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -8,10 +8,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sievetool/sieve/interp/plan"
-	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/interp/trace"
 )
 
 // RunOptions configure RunPlans and RunPlan. The zero value runs each

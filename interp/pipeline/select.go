@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/sievetool/sieve/interp/mask"
-	"github.com/sievetool/sieve/interp/observe"
-	"github.com/sievetool/sieve/interp/plan"
-	"github.com/sievetool/sieve/interp/planfile"
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/analysis/mask"
+	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -3,9 +3,9 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/sievetool/sieve/interp/mask"
-	"github.com/sievetool/sieve/interp/observe"
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/analysis/mask"
+	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -21,7 +21,7 @@ func selectTest() *ir.Test {
 // --shard and --max-plans keep part of the plans and mark the others'
 // candidates with the selection that dropped them.
 func TestPlansSelection(t *testing.T) {
-	tr, err := trace.Read("../plan/testdata/datastore.trace.jsonl")
+	tr, err := trace.Read("../analysis/plan/testdata/datastore.trace.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

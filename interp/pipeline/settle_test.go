@@ -10,8 +10,8 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"github.com/sievetool/sieve/interp/proxy"
 	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/run/proxy"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/internal/hostile"
-	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 )
 
 func TestParseShard(t *testing.T) {

@@ -7,10 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sievetool/sieve/interp/controller"
-	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -3,8 +3,8 @@ package pipeline
 import (
 	"context"
 
-	"github.com/sievetool/sieve/interp/plan"
-	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/internal/proctree"
 	"github.com/sievetool/sieve/interp/internal/proctree/proctreetest"
-	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

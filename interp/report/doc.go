@@ -9,7 +9,7 @@
 // run's time went (Timing: its phases and fault windows), summed and
 // printed as the "time went to" lines.
 //
-// It does not run plans, compare traces or judge runs: interp/oracle
+// It does not run plans, compare traces or judge runs: interp/analysis/oracle
 // compares, and interp/pipeline's Judge turns the oracle's findings into a
 // plan's Result. A test fails if code outside this package spells out the
 // layout's names.

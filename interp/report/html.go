@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/trace"
 )
 
 // htmlRun is one plan that did not pass as the HTML page shows it.

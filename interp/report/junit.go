@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
 )
 
 // The JUnit XML elements sieve writes. They follow the schema that Jenkins

@@ -13,9 +13,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
-	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
 )

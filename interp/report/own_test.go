@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 )
 
 // userDir makes a directory as a user might have it: notes.txt, a folder

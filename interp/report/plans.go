@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
-	"github.com/sievetool/sieve/interp/plan"
-	"github.com/sievetool/sieve/interp/planfile"
 )
 
 // CountsFile is ROOT/counts.json in the directory sieve plan --out writes:

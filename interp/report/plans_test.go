@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/sievetool/sieve/interp/plan"
-	"github.com/sievetool/sieve/interp/planfile"
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -17,7 +17,7 @@ import (
 // plan back unchanged; the counts land in counts.json, the candidates in
 // pruned.jsonl.
 func TestWritePlanSet(t *testing.T) {
-	tr, err := trace.Read("../plan/testdata/datastore.trace.jsonl")
+	tr, err := trace.Read("../analysis/plan/testdata/datastore.trace.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/internal/golden"
-	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
 )
 
 // Version is the version of the JSON files in a results directory.

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sievetool/sieve/interp/oracle"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/lang/diag"
 )
 

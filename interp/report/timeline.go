@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sievetool/sieve/interp/trace"
+	"github.com/sievetool/sieve/interp/formats/trace"
 )
 
 // Timeline geometry, in SVG user units.

@@ -7,7 +7,7 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// staleRule is how stale-state plans are made (interp/plan, generator.stale),
+// staleRule is how stale-state plans are made (interp/analysis/plan, generator.stale),
 // for the warning that a test's workloads give them nothing to start from.
 const staleRule = "a stale plan starts at an object the controller deletes in the reference run " +
 	"and fires when that object comes back; an object is usually deleted because the workload " +

@@ -141,7 +141,7 @@ const DefaultWithin = 60 * time.Second
 
 // DefaultHoldFor bounds a hold whose bound nothing else gives: a user
 // plan's `hold KEY` without `for`, and the floor of the bound a generated
-// plan learns from its reference runs (interp/plan).
+// plan learns from its reference runs (interp/analysis/plan).
 const DefaultHoldFor = 10 * time.Second
 
 // DefaultReadyWithin bounds a controller's readiness check that gives no
@@ -450,7 +450,7 @@ type Policy struct {
 	StaleQuiet Duration `json:"staleQuiet,omitempty"`
 	// HoldFor is how long a hold keeps events back at most when the event
 	// that cancels them does not come (0: learned from the reference runs,
-	// see interp/plan).
+	// see interp/analysis/plan).
 	HoldFor Duration `json:"holdFor,omitempty"`
 }
 

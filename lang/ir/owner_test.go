@@ -20,9 +20,9 @@ var pathFuncName = regexp.MustCompile(`(?i)^(parse|format|split|join|quote|unquo
 // notFieldPaths are functions whose names match pathFuncName but that
 // handle some other kind of path, with the reason.
 var notFieldPaths = map[string]string{
-	"interp/proxy/request.go parsePath": "an API server URL path, not a field path",
-	"interp/proxy/request.go splitPath": "an API server URL path, not a field path",
-	"interp/proxy/handler.go joinPath":  "an API server URL path, not a field path",
+	"interp/run/proxy/request.go parsePath": "an API server URL path, not a field path",
+	"interp/run/proxy/request.go splitPath": "an API server URL path, not a field path",
+	"interp/run/proxy/handler.go joinPath":  "an API server URL path, not a field path",
 }
 
 // TestOnlyIRDefinesFieldPaths fails if a package other than lang/ir

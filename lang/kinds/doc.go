@@ -2,7 +2,7 @@
 // language needs: which kinds an API server serves without a CRD, the
 // short and plural names that resource keys may use, and the fields of
 // each kind. lang imports no k8s.io package, so the table is data,
-// generated from the Kubernetes libraries by interp/kindschema (go
+// generated from the Kubernetes libraries by interp/cluster/kindschema (go
 // generate ./lang/kinds); a test there keeps it fresh.
 //
 // It does not canonicalise resource keys (lang/ir), check manifests

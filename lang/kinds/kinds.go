@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-//go:generate go run ../../interp/kindschema/gen kinds.json
+//go:generate go run ../../interp/cluster/kindschema/gen kinds.json
 
 // Table is the layout of kinds.json. A field's type is "" for a scalar,
 // "{}" for a value whose fields are open (a map, or a type with its own

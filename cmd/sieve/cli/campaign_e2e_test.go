@@ -24,10 +24,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/sievetool/sieve/interp/campaign/dispatch"
+	"github.com/sievetool/sieve/interp/campaign/image"
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
-	"github.com/sievetool/sieve/interp/dispatch"
-	"github.com/sievetool/sieve/interp/image"
 	"github.com/sievetool/sieve/interp/report"
 )
 

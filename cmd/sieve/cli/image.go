@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/campaign/dispatch"
+	"github.com/sievetool/sieve/interp/campaign/image"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
-	"github.com/sievetool/sieve/interp/controller"
-	"github.com/sievetool/sieve/interp/dispatch"
-	"github.com/sievetool/sieve/interp/image"
+	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/lang/ir"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sievetool/sieve/interp/controller"
+	"github.com/sievetool/sieve/interp/run/controller"
 )
 
 // newInternalInClusterCmd is the helper the controller runner starts in a

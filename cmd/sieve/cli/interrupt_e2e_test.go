@@ -477,11 +477,11 @@ func (c *cell) fifoSpec(spec string) string {
 	if err := os.WriteFile(filepath.Join(dir, "in.yaml"), in, 0o644); err != nil {
 		c.t.Fatal(err)
 	}
-	echo, err := filepath.Abs(filepath.Join("..", "..", "..", "interp", "controller", "testdata", "echo"))
+	echo, err := filepath.Abs(filepath.Join("..", "..", "..", "interp", "run", "controller", "testdata", "echo"))
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	c.specText = strings.Replace(string(src), `"../../../../../interp/controller/testdata/echo"`, strconv.Quote(echo), 1)
+	c.specText = strings.Replace(string(src), `"../../../../../interp/run/controller/testdata/echo"`, strconv.Quote(echo), 1)
 	fifo := filepath.Join(dir, "echo.sieve")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		c.t.Fatal(err)

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/report"
-	"github.com/sievetool/sieve/interp/trace"
 )
 
 // TestRunOnKubernetes121 runs sieve run on a controller that watches a

@@ -14,11 +14,11 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/campaign/dispatch"
 	"github.com/sievetool/sieve/interp/cluster"
-	"github.com/sievetool/sieve/interp/dispatch"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/plan"
-	"github.com/sievetool/sieve/interp/planfile"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )

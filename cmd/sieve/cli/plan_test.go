@@ -8,16 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/plan"
-	"github.com/sievetool/sieve/interp/trace"
 	"github.com/sievetool/sieve/lang/load"
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
 const (
 	planSpec  = "testdata/plan/ds.sieve"
-	planTrace = "../../../interp/plan/testdata/datastore.trace.jsonl"
+	planTrace = "../../../interp/analysis/plan/testdata/datastore.trace.jsonl"
 )
 
 // TestPlanCmd runs `sieve plan` on the plan package's fixture trace: the
@@ -113,8 +113,8 @@ func TestPlanExplain(t *testing.T) {
 // runs, the evidence that drops the statefulset fixture's false alarm.
 func TestPlanOtherRuns(t *testing.T) {
 	spec := "../../../specs/statefulset/statefulset.sieve"
-	first := "../../../interp/plan/testdata/statefulset-2.trace.jsonl"
-	other := "../../../interp/plan/testdata/statefulset-3.trace.jsonl"
+	first := "../../../interp/analysis/plan/testdata/statefulset-2.trace.jsonl"
+	other := "../../../interp/analysis/plan/testdata/statefulset-3.trace.jsonl"
 	pair := "stale view at #345 update statefulset/default/web, paired with #358 delete pod/default/web-4: "
 	for _, tc := range []struct {
 		traces []string
@@ -224,7 +224,7 @@ func TestPlanCmdErrors(t *testing.T) {
 		{[]string{"plan", planSpec, "--trace", planTrace, "--pattern", "sideways"}, "unknown pattern"},
 		{[]string{"plan", planSpec, "--trace", "nope.jsonl"}, "nope.jsonl"},
 		{[]string{"plan", planSpec, "--trace", planTrace, "--test", "buggyy"}, "no test named"},
-		{[]string{"plan", planSpec, "--trace", planTrace, "--trace", "../../../interp/plan/testdata/statefulset.trace.jsonl"}, "a reference run of test scale, not of buggy"},
+		{[]string{"plan", planSpec, "--trace", planTrace, "--trace", "../../../interp/analysis/plan/testdata/statefulset.trace.jsonl"}, "a reference run of test scale, not of buggy"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

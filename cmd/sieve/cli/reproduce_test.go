@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sievetool/sieve/interp/oracle"
-	"github.com/sievetool/sieve/interp/planfile"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/report"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/campaign/dispatch"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
-	"github.com/sievetool/sieve/interp/dispatch"
 	"github.com/sievetool/sieve/interp/report"
 )
 
@@ -24,7 +24,7 @@ type workerFlags struct {
 }
 
 // newInternalWorkerCmd is what each pod of a campaign's Job runs (see
-// interp/dispatch): it pulls the campaign's reference runs, runs its
+// interp/campaign/dispatch): it pulls the campaign's reference runs, runs its
 // shard with sieve run, and pushes the results.
 func newInternalWorkerCmd(g *globals) *cobra.Command {
 	f := &workerFlags{}

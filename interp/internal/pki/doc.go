@@ -3,7 +3,7 @@
 // random serials, valid from an hour ago), signing keys and random bearer
 // tokens, PEM encoded for files and parsed for Go's TLS. The embedded
 // control plane (interp/cluster/embedded) and the interception proxy
-// (interp/proxy) both issue theirs here.
+// (interp/run/proxy) both issue theirs here.
 //
 // It does not decide what a certificate is for (names, addresses, key
 // usages and lifetimes are the caller's template), write files or

@@ -1,5 +1,5 @@
 // A spec for `sieve plan` tests: the datastore controller of the plan
-// package's fixture trace (interp/plan/testdata/datastore.trace.jsonl).
+// package's fixture trace (interp/analysis/plan/testdata/datastore.trace.jsonl).
 import "std/faults"
 
 controller ds {

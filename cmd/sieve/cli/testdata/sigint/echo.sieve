@@ -1,10 +1,10 @@
 // A quick spec for the interrupt tests (interrupt_e2e_test.go): the echo
-// controller of interp/controller/testdata copies ConfigMap in-X to out-X.
+// controller of interp/run/controller/testdata copies ConfigMap in-X to out-X.
 // Four user plans give the test time to interrupt the run between two.
 import "std/masks"
 
 controller echo {
-  build     "../../../../../interp/controller/testdata/echo"
+  build     "../../../../../interp/run/controller/testdata/echo"
   namespace "default"
   ready     { log: "READY", within: 60s }
 }

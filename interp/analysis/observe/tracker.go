@@ -1,0 +1,263 @@
+package observe
+
+import (
+	"time"
+
+	"github.com/sievetool/sieve/interp/analysis/mask"
+	"github.com/sievetool/sieve/interp/formats/trace"
+)
+
+// Stream names where an observation was made.
+type Stream string
+
+// Streams.
+const (
+	// Delivered is a watch event delivered to (or, during injection, on its
+	// way to) the controller.
+	Delivered Stream = "delivered"
+	// Cluster is a change in the cluster history.
+	Cluster Stream = "cluster"
+	// Written is a write the controller made.
+	Written Stream = "written"
+)
+
+// Observed is a trace entry as the Tracker understood it.
+type Observed struct {
+	Entry  *trace.Entry
+	Stream Stream
+	// Key is the object; for a create with a generated name, its name is
+	// taken from the response.
+	Key trace.Key
+	// Verb is create, update or delete for events, the request verb for
+	// writes.
+	Verb        string
+	Subresource string
+	// Object is the normalised object after the change (nil when gone or
+	// unknown); Prev the normalised state before it, as this stream knew it.
+	Object map[string]any
+	Prev   map[string]any
+	// Diff is the slim diff for updates (events) and update/patch writes.
+	Diff *Diff
+	// Signature identifies equal changes; Occurrence counts them, this one
+	// included, from the start of the stream.
+	Signature  string
+	Occurrence int
+}
+
+// OK reports whether a write succeeded (2xx). Events are always OK.
+func (o *Observed) OK() bool {
+	if o.Stream != Written {
+		return true
+	}
+	return o.Entry.Code >= 200 && o.Entry.Code < 300
+}
+
+// Tracker follows a trace entry by entry and computes, for each event and
+// write, the normalised object, the slim diff against the state before and
+// the signature with its occurrence. Generation and the trigger engine both
+// use it, so that a plan's trigger matches at injection exactly what it was
+// made from. Each stream keeps its own previous states: deliveries diff
+// against the previous delivery of the key, history against the previous
+// history entry, and writes against the controller's view (deliveries, its
+// own reads and the responses to its writes) as it stood when the write was
+// sent, so that a watch echo recorded before the write does not hide it.
+type Tracker struct {
+	masks *mask.Matcher
+	prev  map[Stream]map[trace.Key]map[string]any
+	view  map[trace.Key][]learned
+	seen  map[string]int
+}
+
+// learned is a state of an object as the controller learned it, and when:
+// a delivery's time, or when the answer to a get or a write reached it.
+type learned struct {
+	at  time.Time
+	obj map[string]any
+}
+
+// viewDepth is how many learned states are kept per object: enough to find
+// the state a write was based on when the watch echo of that write was
+// recorded before the write itself.
+const viewDepth = 4
+
+// NewTracker returns a tracker that masks objects with m (nil: no masks).
+func NewTracker(m *mask.Matcher) *Tracker {
+	return &Tracker{
+		masks: m,
+		prev:  map[Stream]map[trace.Key]map[string]any{Delivered: {}, Cluster: {}},
+		view:  map[trace.Key][]learned{},
+		seen:  map[string]int{},
+	}
+}
+
+// Observe takes the next entry. It returns false for entries that are
+// neither events nor writes (reads still update the controller's view).
+func (t *Tracker) Observe(e *trace.Entry) (Observed, bool) {
+	switch e.Type {
+	case trace.Delivery:
+		return t.event(e, Delivered)
+	case trace.History:
+		return t.event(e, Cluster)
+	case trace.Request:
+		if IsWrite(e.Verb) {
+			return t.write(e)
+		}
+		t.read(e)
+	}
+	return Observed{}, false
+}
+
+// eventVerb maps a watch event type to a verb ("" for BOOKMARK, ERROR).
+func eventVerb(event string) string {
+	switch event {
+	case "ADDED":
+		return "create"
+	case "MODIFIED":
+		return "update"
+	case "DELETED":
+		return "delete"
+	}
+	return ""
+}
+
+// IsWrite reports whether a request verb writes.
+func IsWrite(verb string) bool {
+	switch verb {
+	case "create", "update", "patch", "delete", "deletecollection":
+		return true
+	}
+	return false
+}
+
+// event handles a delivery or history entry.
+func (t *Tracker) event(e *trace.Entry, s Stream) (Observed, bool) {
+	verb := eventVerb(e.Event)
+	if verb == "" || e.Key == nil {
+		return Observed{}, false
+	}
+	o := Observed{Entry: e, Stream: s, Key: *e.Key, Verb: verb}
+	o.Prev = t.prev[s][o.Key]
+	if verb != "delete" {
+		o.Object = t.normalise(o.Key, e.Object)
+	}
+	if verb == "update" {
+		o.Diff = SlimDiff(o.Prev, o.Object)
+	}
+	t.set(s, o.Key, o.Object)
+	if s == Delivered {
+		t.learn(o.Key, e.Time, o.Object)
+	}
+	t.count(&o)
+	return o, true
+}
+
+// write handles a write request.
+func (t *Tracker) write(e *trace.Entry) (Observed, bool) {
+	if e.Key == nil {
+		return Observed{}, false
+	}
+	o := Observed{Entry: e, Stream: Written, Key: *e.Key, Verb: e.Verb, Subresource: e.Subresource}
+	ok := e.Code >= 200 && e.Code < 300
+	if ok && len(e.Response) > 0 {
+		o.Object = t.normalise(o.Key, e.Response)
+	} else if e.Verb != "delete" && e.Verb != "deletecollection" {
+		o.Object = t.normalise(o.Key, e.Body)
+	}
+	if o.Key.Name == "" && e.Verb == "create" {
+		o.Key.Name = metaString(o.Object, "name")
+	}
+	o.Prev = t.basis(o.Key, e.Time)
+	if e.Verb == "update" || e.Verb == "patch" {
+		o.Diff = SlimDiff(o.Prev, o.Object)
+	}
+	if ok {
+		t.afterWrite(o)
+	}
+	t.count(&o)
+	return o, true
+}
+
+// afterWrite updates the controller's view with a successful write.
+func (t *Tracker) afterWrite(o Observed) {
+	at := doneTime(o.Entry)
+	switch {
+	case o.Verb == "deletecollection":
+	case o.Verb == "delete" && metaString(o.Object, "deletionTimestamp") == "":
+		t.learn(o.Key, at, nil)
+	default:
+		t.learn(o.Key, at, o.Object)
+	}
+}
+
+// read updates the controller's view with the answer to a get.
+func (t *Tracker) read(e *trace.Entry) {
+	if e.Verb != "get" || e.Key == nil || e.Key.Name == "" {
+		return
+	}
+	if e.Code >= 200 && e.Code < 300 {
+		t.learn(*e.Key, doneTime(e), t.normalise(*e.Key, e.Response))
+	} else if e.Code == 404 {
+		t.learn(*e.Key, doneTime(e), nil)
+	}
+}
+
+// doneTime is when a request's answer reached the controller.
+func doneTime(e *trace.Entry) time.Time {
+	if e.Done != nil {
+		return *e.Done
+	}
+	return e.Time
+}
+
+// learn records a state of k in the controller's view (nil: gone).
+func (t *Tracker) learn(k trace.Key, at time.Time, obj map[string]any) {
+	v := append(t.view[k], learned{at: at, obj: obj})
+	if len(v) > viewDepth {
+		v = v[len(v)-viewDepth:]
+	}
+	t.view[k] = v
+}
+
+// basis returns the newest state of k the controller had learned before
+// sent (nil if none): the state a write sent then was based on.
+func (t *Tracker) basis(k trace.Key, sent time.Time) map[string]any {
+	v := t.view[k]
+	for i := len(v) - 1; i >= 0; i-- {
+		if v[i].at.Before(sent) {
+			return v[i].obj
+		}
+	}
+	return nil
+}
+
+// set records the state of a key in one stream.
+func (t *Tracker) set(s Stream, k trace.Key, obj map[string]any) {
+	if obj == nil {
+		delete(t.prev[s], k)
+		return
+	}
+	t.prev[s][k] = obj
+}
+
+// count sets the signature and occurrence of an observation.
+func (t *Tracker) count(o *Observed) {
+	outcome := "ok"
+	if !o.OK() {
+		outcome = "failed"
+	}
+	o.Signature = string(o.Stream) + " " + outcome + " " + o.Verb + " " + o.Subresource + " " + o.Key.String() + " " + o.Diff.String()
+	t.seen[o.Signature]++
+	o.Occurrence = t.seen[o.Signature]
+}
+
+// normalise parses and redacts an object of key k.
+func (t *Tracker) normalise(k trace.Key, raw []byte) map[string]any {
+	return Normalise(t.masks.Object(k), raw)
+}
+
+// metaString returns a string field of an object's metadata.
+func metaString(obj map[string]any, field string) string {
+	md, _ := obj["metadata"].(map[string]any)
+	s, _ := md[field].(string)
+	return s
+}

@@ -1,0 +1,111 @@
+package plan
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/lang/load"
+)
+
+// roundTripSpec wraps a plan declaration in a spec that runs it.
+const roundTripSpec = `controller c {
+  command "true"
+}
+
+workload w {
+  settle
+}
+
+%PLAN%
+test t {
+  controller c
+  workloads  [w]
+  plans      [p]
+}
+`
+
+// TestGeneratedPlansRoundTrip holds every plan the generator makes for the
+// cases in testdata/cases expressible as a user plan: written as .sieve
+// (planfile's Sieve), compiled, and translated back (FromIR), it has the
+// same actions, the same plan file but for its name, pattern and origin
+// (and a hold's learned bound, which the .sieve form gives as its `for`).
+func TestGeneratedPlansRoundTrip(t *testing.T) {
+	files, err := filepath.Glob("testdata/cases/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	dir := t.TempDir()
+	n := 0
+	for _, f := range files {
+		ar, err := txtar.ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, test, opts := caseInputs(t, ar)
+		set, err := Generate(tr, test, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range set.Plans {
+			if p.Pattern == planfile.User {
+				continue // written by hand in the case's IR
+			}
+			n++
+			roundTrip(t, filepath.Join(dir, p.Name+".sieve"), p)
+		}
+	}
+	if n == 0 {
+		t.Fatal("the cases made no plans")
+	}
+	t.Logf("%d generated plans written as .sieve and compiled back", n)
+}
+
+// roundTrip writes p as a .sieve spec at path, compiles it, and compares
+// the user plan it makes with p's actions.
+func roundTrip(t *testing.T, path string, p *planfile.Plan) {
+	t.Helper()
+	text, err := p.Sieve("p")
+	if err != nil {
+		t.Errorf("%s: %v", p.Name, err)
+		return
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(roundTripSpec, "%PLAN%", text, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec, ds := load.Load(path, load.Options{})
+	if ds.HasErrors() {
+		t.Errorf("%s: the .sieve form does not compile:\n%s\n%v", p.Name, text, ds)
+		return
+	}
+	back, err := FromIR("t", spec.Tests[0].Plans[0])
+	if err != nil {
+		t.Errorf("%s: %v", p.Name, err)
+		return
+	}
+	for _, a := range back.Actions {
+		a.Src = ""
+	}
+	if got, want := observe.Canonical(back.Actions), observe.Canonical(asWritten(p.Actions)); got != want {
+		t.Errorf("%s: compiled back to other actions\n.sieve:\n%s\ngot:  %s\nwant: %s", p.Name, text, got, want)
+	}
+}
+
+// asWritten returns actions as their .sieve form gives them: a hold's
+// learned bound becomes its duration.
+func asWritten(acts []*planfile.Action) []*planfile.Action {
+	out := make([]*planfile.Action, len(acts))
+	for i, a := range acts {
+		c := *a
+		if c.Duration == 0 {
+			c.Duration, c.Bound = c.Bound, 0
+		}
+		out[i] = &c
+	}
+	return out
+}

@@ -1,0 +1,25 @@
+// Command gen writes the table of built-in kinds (kindschema.Generate) to
+// the file its argument names; go generate ./lang/kinds runs it.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/sievetool/sieve/interp/cluster/kindschema"
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: gen FILE")
+		os.Exit(2)
+	}
+	b, err := kindschema.Generate()
+	if err == nil {
+		err = os.WriteFile(os.Args[1], b, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "kindschema:", err)
+		os.Exit(1)
+	}
+}

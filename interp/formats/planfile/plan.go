@@ -1,0 +1,196 @@
+package planfile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Version is the plan format version, written in every plan file as
+// "sievePlan". It changes whenever a field changes meaning or is removed.
+const Version = 1
+
+// User is the pattern of a plan written in the spec; generated plans
+// have the IR's patterns.
+const User ir.Pattern = "user"
+
+// Plan is one test plan: a list of actions, each fired by its trigger, and
+// the reference-trace entries it was made from.
+type Plan struct {
+	// Format is always Version.
+	Format int `json:"sievePlan"`
+	// Name is stable: derived from the pattern, the object concerned and a
+	// hash of the actions, so that the same plan from a re-recorded
+	// reference keeps its name.
+	Name     string     `json:"name"`
+	Test     string     `json:"test"`
+	Workload string     `json:"workload,omitempty"`
+	Pattern  ir.Pattern `json:"pattern"`
+	// Policy names the policy (or, for a user plan, the spec plan) it came
+	// from.
+	Policy string `json:"policy,omitempty"`
+	// Src is the spec position of the policy or user plan.
+	Src     string    `json:"src,omitempty"`
+	Actions []*Action `json:"actions"`
+	// Why lists the reference-trace entries the plan was made from.
+	Why []Why `json:"why,omitempty"`
+}
+
+// Action is one thing a plan does. Actions run in order: an action's
+// trigger is armed when the previous action has fired (the first one's when
+// the run starts); an action without a trigger fires right after the
+// previous one.
+type Action struct {
+	Kind ir.ActionKind `json:"kind"`
+	// Scope is the object (or, with an empty or glob name, the objects) a
+	// stale-on, stale-off, hold or release action applies to.
+	Scope *ir.Ref `json:"scope,omitempty"`
+	// Revision is the resourceVersion a stale-on action freezes the view
+	// at; empty means the revision current when it fires. Plans written
+	// since At exists leave it empty: a reference run's revision means
+	// nothing in another run.
+	Revision string `json:"revision,omitempty"`
+	// At, on a stale-on action, is an event leaf: the view is frozen at
+	// the revision of Scope the controller had been shown when that event
+	// (counted from the start of the run) was delivered.
+	At *Trigger `json:"at,omitempty"`
+	// Duration is how long a wait action pauses the plan, or how long a
+	// hold keeps events back at most (0: Bound).
+	Duration ir.Duration `json:"duration,omitempty"`
+	// Bound, on a generated hold with no Duration, is how long it keeps
+	// events back at most, learned from the reference runs (how long the
+	// cancelling event took there, with a margin; 0: ir.DefaultHoldFor).
+	// It is not part of the plan's name: it follows the pace of the
+	// machine that recorded the references, and the plan is the same.
+	Bound   ir.Duration `json:"bound,omitempty"`
+	Trigger *Trigger    `json:"trigger,omitempty"`
+	// Src is the spec position of a user plan's action.
+	Src string `json:"src,omitempty"`
+}
+
+// HoldBound is how long a hold keeps events back at most: its Duration,
+// else its learned Bound; 0 when it has neither.
+func (a *Action) HoldBound() ir.Duration {
+	if a.Duration > 0 {
+		return a.Duration
+	}
+	return a.Bound
+}
+
+// Seen values: where an event trigger looks.
+const (
+	// SeenController matches watch events on their way to the controller
+	// (before any hold): the default.
+	SeenController = "controller"
+	// SeenCluster matches changes in the cluster history, whether the
+	// controller watches the object or not.
+	SeenCluster = "cluster"
+)
+
+// Trigger is a tree like ir.Trigger: leaves match what the controller sees
+// or does, or a timeout; combinators join them.
+type Trigger struct {
+	Op ir.TriggerOp `json:"op"`
+
+	// Event and write leaves. On is create, update or delete for events;
+	// create, update, patch, delete or deletecollection for writes (empty:
+	// any). Target is the object (globs allowed).
+	On          string  `json:"on,omitempty"`
+	Target      *ir.Ref `json:"target,omitempty"`
+	Subresource string  `json:"subresource,omitempty"`
+	// Failed, on a write leaf, matches a write the API server refused
+	// (not 2xx) instead of a successful one.
+	Failed bool `json:"failed,omitempty"`
+	// Seen is where an event leaf looks: SeenController (default) or
+	// SeenCluster.
+	Seen string `json:"seen,omitempty"`
+	// Diff, when set, must equal the masked slim diff of the change.
+	Diff *observe.Diff `json:"diff,omitempty"`
+	// NoLonger, when set, matches a change after which the object no longer
+	// contains this fragment (or is gone).
+	NoLonger map[string]any `json:"noLonger,omitempty"`
+	// Where is a field condition on the object after the change.
+	Where *ir.Cond `json:"where,omitempty"`
+	// Count is the occurrence that fires the leaf (default 1), counted from
+	// when the leaf is armed.
+	Count int `json:"count,omitempty"`
+
+	// Timeout leaves: Duration after the leaf is armed. Quiet leaves: the
+	// controller has read Target since the leaf was armed, then sent no
+	// request and received no event for Duration.
+	Duration ir.Duration `json:"duration,omitempty"`
+
+	// Combinators: then (in order), all (in any order), any.
+	Args []*Trigger `json:"args,omitempty"`
+}
+
+// Why is one reference-trace entry a plan was made from.
+type Why struct {
+	// Role says what the entry is to the plan: "write" (the write crashed
+	// after), "event" (the state frozen or hidden), "delete" (the
+	// destructive write), "back" (the object coming back, or the newer
+	// state, that fires the stale view), "cancel" (the event that cancels
+	// a hidden one).
+	Role string `json:"role"`
+	Seq  int64  `json:"seq"`
+	Key  string `json:"key"`
+	// Verb is the event type (create, update, delete) or the write verb.
+	Verb        string        `json:"verb"`
+	Subresource string        `json:"subresource,omitempty"`
+	Revision    string        `json:"revision,omitempty"`
+	Code        int           `json:"code,omitempty"`
+	Diff        *observe.Diff `json:"diff,omitempty"`
+	// Occurrence is how many times this signature had been seen, this one
+	// included.
+	Occurrence int `json:"occurrence,omitempty"`
+	// State, for an event, identifies the object's whole state after it,
+	// masked (observe.StateHash): the diff says only what changed, and the
+	// same change can happen from a different state in another run.
+	State string `json:"state,omitempty"`
+}
+
+// SetName derives the plan's stable name from its pattern, a slug of the
+// object concerned and a hash of its actions (without their spec
+// positions, which depend on the directory sieve runs in).
+func (p *Plan) SetName(slug string) {
+	acts := make([]Action, len(p.Actions))
+	for i, a := range p.Actions {
+		acts[i] = *a
+		acts[i].Src = ""  // where it was written is not what it does
+		acts[i].Bound = 0 // learned from the references' pace (see Action)
+	}
+	sum := sha256.Sum256([]byte(string(p.Pattern) + "\n" + observe.Canonical(acts)))
+	h := hex.EncodeToString(sum[:4])
+	if slug = sanitize(slug); slug == "" {
+		p.Name = string(p.Pattern) + "-" + h
+		return
+	}
+	p.Name = string(p.Pattern) + "-" + slug + "-" + h
+}
+
+// sanitize keeps a slug to lowercase letters, digits, dots and dashes, at
+// most 64 characters.
+func sanitize(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		ok := r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.'
+		if !ok {
+			if !dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = true
+			continue
+		}
+		b.WriteRune(r)
+		dash = false
+	}
+	out := strings.TrimSuffix(b.String(), "-")
+	if len(out) > 64 {
+		out = strings.TrimSuffix(out[:64], "-")
+	}
+	return out
+}

@@ -1,0 +1,149 @@
+package podexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sievetool/sieve/interp/internal/proctree"
+	"github.com/sievetool/sieve/interp/run/proxy"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Options configure the answers. The zero value answers nothing: every
+// exec is forwarded.
+type Options struct {
+	// StandIns are the controller's stand-ins, first match wins.
+	StandIns []*ir.ExecStandIn
+	// BaseDir is the directory the stand-ins' program paths are relative
+	// to, and the programs' working directory.
+	BaseDir string
+	// Simulated says the backend's pods run no containers: an exec no
+	// stand-in matches is refused rather than forwarded.
+	Simulated bool
+	// Warn, if not nil, is told about each refused exec: key names the
+	// command (the same for every exec of it), msg says what happened.
+	Warn func(key, msg string)
+}
+
+// Answer returns the proxy's Exec option for o.
+func Answer(o Options) func(e *proxy.Exec) (proxy.ExecFunc, error) {
+	return func(e *proxy.Exec) (proxy.ExecFunc, error) {
+		for _, s := range o.StandIns {
+			if Matches(s, e) {
+				return o.answer(s), nil
+			}
+		}
+		if !o.Simulated {
+			return nil, nil
+		}
+		if o.Warn != nil {
+			o.Warn(strings.Join(e.Command, "\x00"), Unanswered(e))
+		}
+		return nil, proxy.ContainerNotFound(e)
+	}
+}
+
+// Unanswered is the warning for an exec no stand-in matches.
+func Unanswered(e *proxy.Exec) string {
+	return fmt.Sprintf("exec into pod %s/%s: no exec stand-in for %s, so it fails with %s, as an exec into a container that does not run (add to the controller: exec [{ pod: %q, command: %s, stdout: \"...\" }])",
+		e.Namespace, e.Pod, quoteList(e.Command), proxy.ContainerNotFound(e).Message, e.Pod, quoteList(e.Command))
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// Matches reports whether stand-in s answers exec e.
+func Matches(s *ir.ExecStandIn, e *proxy.Exec) bool {
+	return glob(s.Pod, e.Pod) && glob(s.Namespace, e.Namespace) && glob(s.Container, e.Container) && matchCommand(s.Command, e.Command)
+}
+
+// matchCommand matches a command, one glob per argument; a last
+// ir.ExecRest matches the rest.
+func matchCommand(pattern, cmd []string) bool {
+	for i, p := range pattern {
+		if p == ir.ExecRest && i == len(pattern)-1 {
+			return true
+		}
+		if i >= len(cmd) || !glob(p, cmd[i]) {
+			return false
+		}
+	}
+	return len(cmd) == len(pattern)
+}
+
+// glob matches a shell pattern in which * also matches slashes (command
+// arguments are often paths); the empty pattern matches everything.
+func glob(pattern, s string) bool {
+	if pattern == "" {
+		return true
+	}
+	ok, err := path.Match(strings.ReplaceAll(pattern, "/", "\x00"), strings.ReplaceAll(s, "/", "\x00"))
+	return err == nil && ok
+}
+
+// answer is the ExecFunc of stand-in s.
+func (o Options) answer(s *ir.ExecStandIn) proxy.ExecFunc {
+	if len(s.Run) == 0 {
+		return func(_ context.Context, _ *proxy.Exec, io proxy.ExecIO) (int, error) {
+			return reply(s, io)
+		}
+	}
+	return func(ctx context.Context, e *proxy.Exec, io proxy.ExecIO) (int, error) {
+		return o.run(ctx, s, e, io)
+	}
+}
+
+// reply writes the scripted reply.
+func reply(s *ir.ExecStandIn, sio proxy.ExecIO) (int, error) {
+	if _, err := io.WriteString(sio.Stdout, s.Stdout); err != nil {
+		return 0, err
+	}
+	if _, err := io.WriteString(sio.Stderr, s.Stderr); err != nil {
+		return 0, err
+	}
+	return s.Exit, nil
+}
+
+// waitDelay bounds the wait for the exec's streams once the program has
+// exited (a controller may keep stdin open).
+const waitDelay = 2 * time.Second
+
+// run runs the stand-in's program with the exec's command appended to its
+// arguments and the exec's streams as its own, as the root of a process
+// tree that ends with it (package proctree); its exit code is the exec's.
+func (o Options) run(ctx context.Context, s *ir.ExecStandIn, e *proxy.Exec, sio proxy.ExecIO) (int, error) {
+	prog := s.Run[0]
+	if strings.Contains(prog, "/") {
+		prog = ir.OSPath(o.BaseDir, prog)
+	}
+	args := append(append([]string{}, s.Run[1:]...), e.Command...)
+	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd.Dir = o.BaseDir
+	cmd.Env = append(os.Environ(), "SIEVE_EXEC_NAMESPACE="+e.Namespace, "SIEVE_EXEC_POD="+e.Pod, "SIEVE_EXEC_CONTAINER="+e.Container)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = sio.Stdin, sio.Stdout, sio.Stderr
+	cmd.SysProcAttr = proctree.Attr()
+	cmd.Cancel = func() error { return proctree.Kill(cmd.Process.Pid) }
+	cmd.WaitDelay = waitDelay
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil, errors.Is(err, exec.ErrWaitDelay):
+		return cmd.ProcessState.ExitCode(), nil
+	case errors.As(err, &ee) && ee.Exited():
+		return ee.ExitCode(), nil
+	}
+	return 0, fmt.Errorf("exec stand-in %s: %w", strings.Join(s.Run, " "), err)
+}

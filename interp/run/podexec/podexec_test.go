@@ -1,0 +1,79 @@
+package podexec
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/sievetool/sieve/interp/run/proxy"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+func TestMatches(t *testing.T) {
+	s := &ir.ExecStandIn{Pod: "zk-*", Container: "zk", Command: []string{"zkCli.sh", "get", "*"}}
+	rest := &ir.ExecStandIn{Pod: "zk-?", Namespace: "prod", Command: []string{"admin", "..."}}
+	for _, c := range []struct {
+		s    *ir.ExecStandIn
+		e    proxy.Exec
+		want bool
+	}{
+		{s, proxy.Exec{Namespace: "default", Pod: "zk-0", Container: "zk", Command: []string{"zkCli.sh", "get", "/zookeeper/config"}}, true},
+		{s, proxy.Exec{Namespace: "default", Pod: "zk-0", Container: "zk", Command: []string{"zkCli.sh", "get"}}, false},
+		{s, proxy.Exec{Namespace: "default", Pod: "zk-0", Container: "zk", Command: []string{"zkCli.sh", "get", "a", "b"}}, false},
+		{s, proxy.Exec{Namespace: "default", Pod: "zk-0", Container: "sidecar", Command: []string{"zkCli.sh", "get", "a"}}, false},
+		{s, proxy.Exec{Namespace: "default", Pod: "web-0", Container: "zk", Command: []string{"zkCli.sh", "get", "a"}}, false},
+		{rest, proxy.Exec{Namespace: "prod", Pod: "zk-1", Command: []string{"admin"}}, true},
+		{rest, proxy.Exec{Namespace: "prod", Pod: "zk-1", Command: []string{"admin", "remove", "--id=3"}}, true},
+		{rest, proxy.Exec{Namespace: "dev", Pod: "zk-1", Command: []string{"admin"}}, false},
+		{rest, proxy.Exec{Namespace: "prod", Pod: "zk-10", Command: []string{"admin"}}, false},
+	} {
+		if got := Matches(c.s, &c.e); got != c.want {
+			t.Errorf("Matches(%v, %+v) = %v, want %v", c.s.Command, c.e, got, c.want)
+		}
+	}
+}
+
+func answer(t *testing.T, o Options, e *proxy.Exec, stdin string) (rc int, stdout, stderr string, err error) {
+	t.Helper()
+	fn, err := Answer(o)(e)
+	if err != nil || fn == nil {
+		return 0, "", "", err
+	}
+	var out, errb bytes.Buffer
+	rc, err = fn(context.Background(), e, proxy.ExecIO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb})
+	return rc, out.String(), errb.String(), err
+}
+
+// TestAnswer: a scripted reply, a program given the exec's streams and
+// command, the first match winning, and an unmatched exec refused with a
+// warning when pods are simulated, forwarded otherwise.
+func TestAnswer(t *testing.T) {
+	var warned []string
+	o := Options{Simulated: true, BaseDir: t.TempDir(), Warn: func(key, msg string) { warned = append(warned, msg) }, StandIns: []*ir.ExecStandIn{
+		{Pod: "zk-*", Command: []string{"zkCli.sh", "ls", "..."}, Stdout: "[zk-0]\n", Stderr: "note\n", Exit: 2},
+		{Pod: "zk-*", Command: []string{"zkCli.sh", "..."}, Run: []string{"sh", "-c", `tr a-z A-Z; echo "$0 $1 $SIEVE_EXEC_POD" >&2; exit 4`}},
+	}}
+	e := &proxy.Exec{Namespace: "default", Pod: "zk-0", Container: "zk", Command: []string{"zkCli.sh", "ls", "/"}}
+	if rc, out, errOut, err := answer(t, o, e, ""); rc != 2 || out != "[zk-0]\n" || errOut != "note\n" || err != nil {
+		t.Errorf("reply: %d %q %q %v, want the scripted reply", rc, out, errOut, err)
+	}
+	e.Command = []string{"zkCli.sh", "get"}
+	if rc, out, errOut, err := answer(t, o, e, "ruok"); rc != 4 || out != "RUOK" || errOut != "zkCli.sh get zk-0\n" || err != nil {
+		t.Errorf("run: %d %q %q %v, want the program's answer", rc, out, errOut, err)
+	}
+	e.Command = []string{"rebalance"}
+	_, _, _, err := answer(t, o, e, "")
+	var se *proxy.StatusError
+	if !errors.As(err, &se) || se.Message != `container not found ("zk")` {
+		t.Errorf("unmatched: %v, want container not found", err)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], `pod default/zk-0: no exec stand-in for ["rebalance"]`) || !strings.Contains(warned[0], "add to the controller: exec [") {
+		t.Errorf("warnings %q, want one naming the pod and command with a hint", warned)
+	}
+	o.Simulated = false
+	if fn, err := Answer(o)(e); fn != nil || err != nil {
+		t.Errorf("unmatched on real pods: %v %v, want forwarded", fn, err)
+	}
+}

@@ -1,0 +1,69 @@
+package workload
+
+import (
+	"context"
+	"errors"
+
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// TimeoutError is a wait step whose condition did not hold within its
+// timeout.
+type TimeoutError struct{ Msg string }
+
+// Error returns the message: what was waited for, for how long, and how
+// far it got.
+func (e *TimeoutError) Error() string { return e.Msg }
+
+// timedOut returns a *TimeoutError when ctx ended by its own deadline, and
+// otherwise the context's error (the run was cancelled).
+func timedOut(ctx context.Context, msg string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &TimeoutError{Msg: msg}
+	}
+	return ctx.Err()
+}
+
+// Outcomes of a wait that goes on when it times out, as its end entry's
+// Message says.
+const (
+	// OutcomeMet: the condition held within the timeout.
+	OutcomeMet = "met"
+	// OutcomeTimedOut starts the message of a wait that timed out and let
+	// the workload go on.
+	OutcomeTimedOut = "timed out, went on (else continue): "
+)
+
+// outcome judges a wait that goes on when it times out: a timeout becomes
+// its recorded outcome and no error; any other error still fails it.
+func outcome(err error) (string, error) {
+	var te *TimeoutError
+	switch {
+	case err == nil:
+		return OutcomeMet, nil
+	case errors.As(err, &te):
+		return OutcomeTimedOut + te.Msg, nil
+	}
+	return "", err
+}
+
+// settleOutcome judges a settle step: one that ended at its bound goes on
+// with a note, not an error.
+func settleOutcome(err error) (string, error) {
+	var te *TimeoutError
+	if errors.As(err, &te) {
+		return te.Msg + ", went on", nil
+	}
+	return "", err
+}
+
+// startNote is what a step's start entry says beyond its kind: for a wait
+// that goes on when it times out, so (a hold is not lifted early for such
+// a wait: it cannot fail).
+func startNote(s *ir.Step) string {
+	if s.Kind == ir.StepWait && s.Continue {
+		return trace.ElseContinue
+	}
+	return ""
+}
