@@ -1,13 +1,13 @@
 package observe
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"reflect"
 
 	"github.com/sievetool/sieve/interp/analysis/mask"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 )
 
 // Placeholders in slim diffs and trigger fragments.
@@ -18,45 +18,11 @@ const (
 	NonNil = "SIEVE-NON-NIL"
 )
 
-// Diff is a slim diff between two states of an object: only the fields that
-// differ, recursively, with unchanged list elements as Skip and masked
-// values as NonNil. Prev holds the old values, Cur the new ones; a field
-// present on one side only is absent from the other.
-type Diff struct {
-	Prev map[string]any `json:"prev"`
-	Cur  map[string]any `json:"cur"`
-}
-
-// Empty reports whether nothing changed.
-func (d *Diff) Empty() bool { return d == nil || (len(d.Prev) == 0 && len(d.Cur) == 0) }
-
-// String is the canonical JSON of the diff (map keys sorted), used in
-// signatures.
-func (d *Diff) String() string {
-	if d == nil {
-		return ""
-	}
-	return Canonical(d)
-}
-
-// Canonical encodes v as compact JSON with sorted map keys and no HTML
-// escaping: the form in which signatures, state hashes and plan names
-// compare values.
-func Canonical(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "<unencodable>"
-	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-}
-
 // SlimDiff returns the slim diff from prev to cur. Both are expected to be
 // redacted already (see Normalise); nil stands for an absent object.
-func SlimDiff(prev, cur map[string]any) *Diff {
+func SlimDiff(prev, cur map[string]any) *planfile.Diff {
 	p, c := diffMaps(prev, cur)
-	return &Diff{Prev: p, Cur: c}
+	return &planfile.Diff{Prev: p, Cur: c}
 }
 
 // diffMaps returns the changed fields of two maps; a nil side means absent.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/analysis/mask"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
 )
 
@@ -37,7 +38,7 @@ type Observed struct {
 	Object map[string]any
 	Prev   map[string]any
 	// Diff is the slim diff for updates (events) and update/patch writes.
-	Diff *Diff
+	Diff *planfile.Diff
 	// Signature identifies equal changes; Occurrence counts them, this one
 	// included, from the start of the stream.
 	Signature  string

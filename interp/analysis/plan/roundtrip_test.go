@@ -8,7 +8,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/sievetool/sieve/interp/analysis/observe"
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -91,7 +90,7 @@ func roundTrip(t *testing.T, path string, p *planfile.Plan) {
 	for _, a := range back.Actions {
 		a.Src = ""
 	}
-	if got, want := observe.Canonical(back.Actions), observe.Canonical(asWritten(p.Actions)); got != want {
+	if got, want := planfile.Canonical(back.Actions), planfile.Canonical(asWritten(p.Actions)); got != want {
 		t.Errorf("%s: compiled back to other actions\n.sieve:\n%s\ngot:  %s\nwant: %s", p.Name, text, got, want)
 	}
 }

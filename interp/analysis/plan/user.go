@@ -3,7 +3,6 @@ package plan
 import (
 	"fmt"
 
-	"github.com/sievetool/sieve/interp/analysis/observe"
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -55,7 +54,7 @@ func triggerFromIR(t *ir.Trigger) (*planfile.Trigger, error) {
 	out := &planfile.Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration,
 		Subresource: t.Subresource, Failed: t.Failed, Seen: t.Seen, NoLonger: t.Without}
 	if t.Changing != nil {
-		out.Diff = &observe.Diff{Prev: t.Changing.Prev, Cur: t.Changing.Cur}
+		out.Diff = &planfile.Diff{Prev: t.Changing.Prev, Cur: t.Changing.Cur}
 	}
 	switch t.Op {
 	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet:

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sievetool/sieve/interp/analysis/observe"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -83,7 +82,7 @@ func (t *Trigger) leaf() string {
 		s += " changing " + clip(t.Diff.String())
 	}
 	if t.NoLonger != nil {
-		s += " that no longer holds " + clip(observe.Canonical(t.NoLonger))
+		s += " that no longer holds " + clip(Canonical(t.NoLonger))
 	}
 	return s
 }
@@ -102,7 +101,7 @@ func condString(c *ir.Cond) string {
 	case c.Exists:
 		return c.Path + " exists"
 	}
-	return c.Path + " == " + observe.Canonical(c.Value)
+	return c.Path + " == " + Canonical(c.Value)
 }
 
 // clip shortens a JSON fragment for a one-line description.

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"strings"
 
-	"github.com/sievetool/sieve/interp/analysis/observe"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -108,7 +107,7 @@ type Trigger struct {
 	// SeenCluster.
 	Seen string `json:"seen,omitempty"`
 	// Diff, when set, must equal the masked slim diff of the change.
-	Diff *observe.Diff `json:"diff,omitempty"`
+	Diff *Diff `json:"diff,omitempty"`
 	// NoLonger, when set, matches a change after which the object no longer
 	// contains this fragment (or is gone).
 	NoLonger map[string]any `json:"noLonger,omitempty"`
@@ -138,11 +137,11 @@ type Why struct {
 	Seq  int64  `json:"seq"`
 	Key  string `json:"key"`
 	// Verb is the event type (create, update, delete) or the write verb.
-	Verb        string        `json:"verb"`
-	Subresource string        `json:"subresource,omitempty"`
-	Revision    string        `json:"revision,omitempty"`
-	Code        int           `json:"code,omitempty"`
-	Diff        *observe.Diff `json:"diff,omitempty"`
+	Verb        string `json:"verb"`
+	Subresource string `json:"subresource,omitempty"`
+	Revision    string `json:"revision,omitempty"`
+	Code        int    `json:"code,omitempty"`
+	Diff        *Diff  `json:"diff,omitempty"`
 	// Occurrence is how many times this signature had been seen, this one
 	// included.
 	Occurrence int `json:"occurrence,omitempty"`
@@ -162,7 +161,7 @@ func (p *Plan) SetName(slug string) {
 		acts[i].Src = ""  // where it was written is not what it does
 		acts[i].Bound = 0 // learned from the references' pace (see Action)
 	}
-	sum := sha256.Sum256([]byte(string(p.Pattern) + "\n" + observe.Canonical(acts)))
+	sum := sha256.Sum256([]byte(string(p.Pattern) + "\n" + Canonical(acts)))
 	h := hex.EncodeToString(sum[:4])
 	if slug = sanitize(slug); slug == "" {
 		p.Name = string(p.Pattern) + "-" + h

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sievetool/sieve/interp/analysis/observe"
 	"github.com/sievetool/sieve/lang/format"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -136,10 +135,10 @@ func (t *Trigger) sieveLeaf() (string, error) {
 		s += " in cluster"
 	}
 	if t.Diff != nil {
-		s += " changing " + observe.Canonical(nonNil(t.Diff.Prev)) + " to " + observe.Canonical(nonNil(t.Diff.Cur))
+		s += " changing " + Canonical(nonNil(t.Diff.Prev)) + " to " + Canonical(nonNil(t.Diff.Cur))
 	}
 	if t.NoLonger != nil {
-		s += " without " + observe.Canonical(t.NoLonger)
+		s += " without " + Canonical(t.NoLonger)
 	}
 	if t.Where != nil {
 		s += " where " + sieveCond(t.Where)
@@ -166,7 +165,7 @@ func sieveCond(c *ir.Cond) string {
 	case c.Exists:
 		return c.Path + " exists"
 	}
-	return c.Path + " == " + observe.Canonical(c.Value)
+	return c.Path + " == " + Canonical(c.Value)
 }
 
 // sieveKey writes a reference as a resource key token.
