@@ -1,0 +1,129 @@
+package interp
+
+import (
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/sievetool/sieve/"
+
+// groups maps a package path (relative to the module) to its layer; a
+// package is in the layer of its longest listed ancestor.
+var groups = map[string]string{
+	"lang":             "lang",
+	"stdlib":           "stdlib",
+	"interp":           "doc",
+	"interp/internal":  "internal",
+	"interp/buildinfo": "leaf",
+	"interp/nospace":   "leaf",
+	"interp/formats":   "formats",
+	"interp/analysis":  "analysis",
+	"interp/run":       "run",
+	"interp/cluster":   "backend",
+	"interp/report":    "report",
+	"interp/campaign":  "campaign",
+	"interp/pipeline":  "pipeline",
+	"controlplane":     "controlplane",
+	"cmd":              "cmd",
+	"sievetest":        "sievetest",
+	"specs":            "specs",
+	"bench":            "tool",
+	"docs/ci":          "tool",
+}
+
+// allowed says which layers a layer may import besides itself: the
+// pipeline draws on everything below it; a run's runtime on analysis and
+// formats; analysis on formats; formats on lang only. Nothing imports
+// upward or sideways.
+var allowed = map[string][]string{
+	"stdlib":       {},
+	"lang":         {"stdlib"},
+	"internal":     {},
+	"leaf":         {},
+	"formats":      {"internal", "lang"},
+	"analysis":     {"formats", "internal", "lang"},
+	"run":          {"analysis", "formats", "leaf", "internal", "lang"},
+	"backend":      {"leaf", "internal"},
+	"report":       {"analysis", "formats", "internal", "lang"},
+	"campaign":     {"report", "formats", "leaf", "internal", "lang"},
+	"pipeline":     {"run", "analysis", "formats", "report", "backend", "leaf", "internal", "lang"},
+	"sievetest":    {"pipeline", "run", "analysis", "formats", "report", "lang"},
+	"cmd":          {"pipeline", "campaign", "run", "analysis", "formats", "report", "backend", "leaf", "lang"},
+	"tool":         {},
+	"specs":        {},
+	"doc":          {},
+	"controlplane": {"backend"},
+}
+
+// exceptions are edges between packages that break the table, each to be
+// removed; a listed edge that no longer exists fails the test too.
+var exceptions = map[string]bool{
+	"interp/analysis/observe -> interp/cluster":       true, // cluster.OwnerLabel in the built-in mask
+	"interp/cluster/embedded -> lang/ir":              true,
+	"interp/cluster/embedded/controlplane -> lang/ir": true,
+}
+
+func group(pkg string) string {
+	best := ""
+	for prefix := range groups {
+		if (pkg == prefix || strings.HasPrefix(pkg, prefix+"/")) && (best == "" || len(prefix) > len(best)) {
+			best = prefix
+		}
+	}
+	return groups[best]
+}
+
+// TestLayers fails on an import, outside tests, between the module's
+// packages that the table does not allow.
+func TestLayers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", module+"...").Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			t.Fatalf("go list: %v\n%s", err, exit.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	seen := map[string]bool{}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		from := strings.TrimPrefix(p.ImportPath, module)
+		g := group(from)
+		if g == "" {
+			t.Errorf("%s: in no layer (add it to groups)", from)
+			continue
+		}
+		for _, imp := range p.Imports {
+			to, ok := strings.CutPrefix(imp, module)
+			if !ok {
+				continue
+			}
+			edge := from + " -> " + to
+			h := group(to)
+			if h == g || slices.Contains(allowed[g], h) {
+				continue
+			}
+			if exceptions[edge] {
+				seen[edge] = true
+				continue
+			}
+			t.Errorf("import %s: layer %s may not import layer %s", edge, g, h)
+		}
+	}
+	for edge := range exceptions {
+		if !seen[edge] {
+			t.Errorf("exception %s: the edge is gone (remove it from exceptions)", edge)
+		}
+	}
+}
