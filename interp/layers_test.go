@@ -15,7 +15,12 @@ const module = "github.com/sievetool/sieve/"
 // package is in the layer of its longest listed ancestor.
 var groups = map[string]string{
 	"lang":             "lang",
+	"lang/diag":        "langbase",
+	"lang/input":       "langbase",
+	"lang/kinds":       "langbase",
 	"stdlib":           "stdlib",
+	"cue/schema":       "schema",
+	"internal":         "testonly",
 	"interp":           "doc",
 	"interp/internal":  "internal",
 	"interp/buildinfo": "leaf",
@@ -38,21 +43,27 @@ var groups = map[string]string{
 // allowed says which layers a layer may import besides itself: the
 // pipeline draws on everything below it; a run's runtime on analysis and
 // formats; analysis on formats; formats on lang only. Nothing imports
-// upward or sideways.
+// upward or sideways. langbase is the part of lang that knows nothing of
+// specs (diagnostics, bounded reading, the built-in kinds table), which
+// the backends may use; schema is the CUE schema the CUE front end reads;
+// testonly are the helpers of tests, which no other code imports.
 var allowed = map[string][]string{
 	"stdlib":       {},
-	"lang":         {"stdlib"},
+	"schema":       {},
+	"testonly":     {"langbase", "lang"},
+	"langbase":     {},
+	"lang":         {"langbase", "stdlib", "schema"},
 	"internal":     {},
 	"leaf":         {},
-	"formats":      {"internal", "lang"},
-	"analysis":     {"formats", "internal", "lang"},
-	"run":          {"analysis", "formats", "leaf", "internal", "lang"},
-	"backend":      {"leaf", "internal"},
-	"report":       {"analysis", "formats", "internal", "lang"},
-	"campaign":     {"report", "formats", "leaf", "internal", "lang"},
-	"pipeline":     {"run", "analysis", "formats", "report", "backend", "leaf", "internal", "lang"},
-	"sievetest":    {"pipeline", "run", "analysis", "formats", "report", "lang"},
-	"cmd":          {"pipeline", "campaign", "run", "analysis", "formats", "report", "backend", "leaf", "lang"},
+	"formats":      {"internal", "lang", "langbase"},
+	"analysis":     {"formats", "internal", "lang", "langbase"},
+	"run":          {"analysis", "formats", "leaf", "internal", "lang", "langbase"},
+	"backend":      {"leaf", "internal", "langbase"},
+	"report":       {"analysis", "formats", "internal", "lang", "langbase"},
+	"campaign":     {"report", "formats", "leaf", "internal", "lang", "langbase"},
+	"pipeline":     {"run", "analysis", "formats", "report", "backend", "leaf", "internal", "lang", "langbase"},
+	"sievetest":    {"pipeline", "run", "analysis", "formats", "report", "lang", "langbase"},
+	"cmd":          {"pipeline", "campaign", "run", "analysis", "formats", "report", "backend", "leaf", "lang", "langbase"},
 	"tool":         {},
 	"specs":        {},
 	"doc":          {},
