@@ -15,6 +15,7 @@ import (
 	"github.com/sievetool/sieve/interp/internal/proctree"
 	"github.com/sievetool/sieve/interp/run/netns"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
 // Backend says where a test's runs happen. The zero value is the embedded
@@ -30,7 +31,7 @@ type Backend struct {
 	// a private one (for a controller that must reach the outside).
 	HostNetwork bool
 	// Kubernetes is an older Kubernetes version the embedded backend runs
-	// (controlplane.Lines); "" is its own, which ir.DefaultKubernetes
+	// (controlplane.Lines); "" is its own, which kinds.DefaultKubernetes
 	// names (For lowers it to "", over a test's older line).
 	Kubernetes string
 	// Progress receives the control-plane build's progress, when the
@@ -40,12 +41,12 @@ type Backend struct {
 
 // For is the backend for test t: the test's Kubernetes line unless the
 // backend names one already (the command line's --kubernetes wins over
-// the spec, and may name the default line, ir.DefaultKubernetes, to run
+// the spec, and may name the default line, kinds.DefaultKubernetes, to run
 // a test of an older line on it). On another backend, whose cluster runs
 // its own version, a test's line is told to Progress and left out.
 func (b Backend) For(t *ir.Test) Backend {
 	switch {
-	case b.Kubernetes == ir.DefaultKubernetes:
+	case b.Kubernetes == kinds.DefaultKubernetes:
 		b.Kubernetes = ""
 	case t.Kubernetes == "" || b.Kubernetes != "":
 	case kind(b) == "embedded":
@@ -75,7 +76,7 @@ func CheckBackend(b Backend) error {
 			if kind(b) != "embedded" {
 				return fmt.Errorf("--kubernetes goes with --backend embedded")
 			}
-			if _, err := controlplane.LookupLine(b.Kubernetes); b.Kubernetes != ir.DefaultKubernetes && err != nil {
+			if _, err := controlplane.LookupLine(b.Kubernetes); b.Kubernetes != kinds.DefaultKubernetes && err != nil {
 				return fmt.Errorf("--kubernetes: %w", err)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
 // TestBackendKubernetes: a test's Kubernetes line applies on the embedded
@@ -41,10 +42,10 @@ func TestBackendKubernetes(t *testing.T) {
 	if err := CheckBackend(Backend{Kubernetes: "1.21"}); err != nil {
 		t.Errorf("CheckBackend(--kubernetes 1.21): %v", err)
 	}
-	if err := CheckBackend(Backend{Kubernetes: ir.DefaultKubernetes}); err != nil {
-		t.Errorf("CheckBackend(--kubernetes %s, the default line): %v", ir.DefaultKubernetes, err)
+	if err := CheckBackend(Backend{Kubernetes: kinds.DefaultKubernetes}); err != nil {
+		t.Errorf("CheckBackend(--kubernetes %s, the default line): %v", kinds.DefaultKubernetes, err)
 	}
-	if got := (Backend{Kubernetes: ir.DefaultKubernetes}).For(old).Kubernetes; got != "" {
-		t.Errorf("--kubernetes %s, test of 1.21: line %q, want the default (the command line wins)", ir.DefaultKubernetes, got)
+	if got := (Backend{Kubernetes: kinds.DefaultKubernetes}).For(old).Kubernetes; got != "" {
+		t.Errorf("--kubernetes %s, test of 1.21: line %q, want the default (the command line wins)", kinds.DefaultKubernetes, got)
 	}
 }

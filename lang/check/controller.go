@@ -7,6 +7,7 @@ import (
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/internal/spell"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
@@ -226,7 +227,7 @@ func (c *checker) builtinName(v *value, name string) {
 	if name == "" {
 		return
 	}
-	if summary, h := ir.CheckBuiltinController(name); summary != "" {
+	if summary, h := kinds.CheckBuiltinController(name); summary != "" {
 		hint(c.errorf(v.rng, "builtin", "%s", summary), h)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 	"github.com/sievetool/sieve/lang/manifest"
 )
 
@@ -16,7 +17,7 @@ import (
 // line's API server refuses it, and the run would fail only once a control
 // plane started. baseDir is the directory the IR's paths are relative to;
 // line, if not empty, is the line every test runs on whatever it says
-// (the command line's choice: an older line, or ir.DefaultKubernetes).
+// (the command line's choice: an older line, or kinds.DefaultKubernetes).
 func OlderAPIs(spec *ir.Spec, baseDir, line string) diag.Diagnostics {
 	if spec == nil {
 		return nil
@@ -30,7 +31,7 @@ func OlderAPIs(spec *ir.Spec, baseDir, line string) diag.Diagnostics {
 		}
 	}
 	for _, t := range spec.Tests {
-		if on := cmp.Or(line, t.Kubernetes); (on != "" && on != ir.DefaultKubernetes) || t.Controller == nil {
+		if on := cmp.Or(line, t.Kubernetes); (on != "" && on != kinds.DefaultKubernetes) || t.Controller == nil {
 			continue
 		}
 		for _, f := range t.Controller.CRDs {
@@ -67,7 +68,7 @@ func olderAPI(t *ir.Test, src diag.Range, what string, o manifest.Object) *diag.
 		return nil
 	}
 	d := diag.Errorf(src, "older-api", "%sline %d: %s %s is served only by Kubernetes %s, and test %s runs on the default line, %s",
-		what, o.Line, o.Kind, o.APIVersion, line, t.Name, ir.DefaultKubernetes)
+		what, o.Line, o.Kind, o.APIVersion, line, t.Name, kinds.DefaultKubernetes)
 	d.Detail = fmt.Sprintf("write it as %s, or give the test kubernetes %q", instead, line)
 	return d
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/internal/spell"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
@@ -165,10 +166,10 @@ func (c *checker) testAttr(t *ir.Test, name string, v *value) {
 	case "kubernetes":
 		if s, ok := c.str(v, name); ok {
 			switch {
-			case s == ir.DefaultKubernetes:
+			case s == kinds.DefaultKubernetes:
 				t.Kubernetes = ""
 			case !slices.Contains(ir.KubernetesLines, s):
-				c.errorf(v.rng, "kubernetes", "kubernetes: no Kubernetes %q control plane (there are the default, %s, and %s)", s, ir.DefaultKubernetes, strings.Join(ir.KubernetesLines, ", "))
+				c.errorf(v.rng, "kubernetes", "kubernetes: no Kubernetes %q control plane (there are the default, %s, and %s)", s, kinds.DefaultKubernetes, strings.Join(ir.KubernetesLines, ", "))
 			default:
 				t.Kubernetes = s
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
 // lower turns the validated spec into IR: one self-contained ir.Test per
@@ -80,7 +81,7 @@ func (l *lowerer) test(name string, v cue.Value) *ir.Test {
 	l.settleBounds(t, v)
 	if f, ok := field(v, "kubernetes"); ok {
 		t.Kubernetes, _ = f.String() // the schema allows only KubernetesLines and the default
-		if t.Kubernetes == ir.DefaultKubernetes {
+		if t.Kubernetes == kinds.DefaultKubernetes {
 			t.Kubernetes = ""
 		}
 	}
@@ -161,7 +162,7 @@ func (l *lowerer) builtinName(v cue.Value, name string) {
 	if name == "" {
 		return
 	}
-	if summary, hint := ir.CheckBuiltinController(name); summary != "" {
+	if summary, hint := kinds.CheckBuiltinController(name); summary != "" {
 		l.errorf(v, "builtin", "%s", summary)
 		l.ds[len(l.ds)-1].Detail = hint
 	}

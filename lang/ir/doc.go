@@ -8,7 +8,7 @@
 // NewController, NewPolicy, the Default constants), the field path (Path:
 // parse, format, match), resource-key kinds (CanonicalKind), and the few
 // checks both make the same way (CheckCount, CheckSettle, CheckExec*,
-// CheckControllerName, CheckBuiltinController). Dump gives the JSON form
+// CheckControllerName). Dump gives the JSON form
 // that `sieve compile` prints and the parity tests compare.
 //
 // It does not parse specs (lang/syntax, lang/cuefront), check them as a

@@ -108,11 +108,6 @@ func NewInvariant(name string, src diag.Range) *Invariant {
 	return &Invariant{Name: name, Src: src, When: Always}
 }
 
-// DefaultKubernetes is the Kubernetes minor version of the embedded
-// backend's own control plane. A test may name it, to go back to the
-// default from a base that chose an older line; it lowers to "".
-const DefaultKubernetes = "1.37"
-
 // DefaultQuiet is the quiet bound of a test that sets none: long enough
 // for a controller on a loaded machine to answer an event it was just
 // given, well short of the 2 s settle windows of the examples.

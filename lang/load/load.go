@@ -28,7 +28,7 @@ type Options struct {
 	Includes []string
 	// Kubernetes is the Kubernetes line every test runs on whatever it
 	// says (the command line's --kubernetes: an older line, or
-	// ir.DefaultKubernetes), for the checks that depend on it; "" leaves
+	// kinds.DefaultKubernetes), for the checks that depend on it; "" leaves
 	// each test on its own.
 	Kubernetes string
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 	"github.com/sievetool/sieve/lang/load"
 )
 
@@ -25,7 +26,7 @@ func (f *backendFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.backend, "backend", "embedded", "where to run: embedded (default, needs nothing), kind (needs Docker or Podman) or kubeconfig")
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "with --backend kubeconfig: the existing cluster's kubeconfig `FILE`; with --on kubernetes: the cluster the Job goes to")
 	fl.StringVar(&f.context, "context", "", "with --backend kubeconfig or --on kubernetes: the kubeconfig context")
-	fl.StringVar(&f.kubernetes, "kubernetes", "", "with --backend embedded: run the API server, controller manager and scheduler of an older Kubernetes `VERSION` (1.21: serves policy/v1beta1 and apiextensions.k8s.io/v1beta1; built on first use), or of the default, "+ir.DefaultKubernetes+", over a test's kubernetes")
+	fl.StringVar(&f.kubernetes, "kubernetes", "", "with --backend embedded: run the API server, controller manager and scheduler of an older Kubernetes `VERSION` (1.21: serves policy/v1beta1 and apiextensions.k8s.io/v1beta1; built on first use), or of the default, "+kinds.DefaultKubernetes+", over a test's kubernetes")
 	fl.BoolVar(&f.hostNet, "host-network", false, "run controllers on the host's network instead of a private one each (for a controller that must reach the outside; fixed ports may then collide between workers)")
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
-	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
 func newSetupCmd(g *globals) *cobra.Command {
@@ -28,7 +28,7 @@ func newSetupCmd(g *globals) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSetup(cmd.Context(), g, kubernetes) },
 	}
-	cmd.Flags().StringVar(&kubernetes, "kubernetes", "", "also build the control plane of an older Kubernetes `VERSION` (1.21; "+ir.DefaultKubernetes+", the default, builds only the default)")
+	cmd.Flags().StringVar(&kubernetes, "kubernetes", "", "also build the control plane of an older Kubernetes `VERSION` (1.21; "+kinds.DefaultKubernetes+", the default, builds only the default)")
 	return cmd
 }
 
@@ -41,7 +41,7 @@ func runSetup(ctx context.Context, g *globals, kubernetes string) error {
 	if g.quiet {
 		progress = io.Discard
 	}
-	if kubernetes == ir.DefaultKubernetes {
+	if kubernetes == kinds.DefaultKubernetes {
 		kubernetes = "" // the default line, built anyway
 	}
 	var line controlplane.Line

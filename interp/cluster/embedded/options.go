@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
 // Options configure a Cluster. The zero value is the default.
@@ -45,7 +45,7 @@ type Options struct {
 // quota controllers.
 func DefaultControllers() []string {
 	var out []string
-	for _, name := range ir.BuiltinControllers() {
+	for _, name := range kinds.BuiltinControllers() {
 		out = append(out, name+"-controller")
 	}
 	return out
@@ -89,7 +89,7 @@ func (o Options) controllers() ([]string, error) {
 // them: without the "-controller" suffix.
 func unknownController(name string, running []string) error {
 	if slices.Equal(running, DefaultControllers()) {
-		if summary, hint := ir.CheckBuiltinController(strings.TrimSuffix(name, "-controller")); summary != "" {
+		if summary, hint := kinds.CheckBuiltinController(strings.TrimSuffix(name, "-controller")); summary != "" {
 			if hint != "" {
 				return fmt.Errorf("disable: %s (%s)", summary, hint)
 			}

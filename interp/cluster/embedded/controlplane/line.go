@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
 // A Line is an older Kubernetes minor version the embedded backend can run
@@ -47,7 +47,7 @@ func LineVersions() []string {
 func LookupLine(version string) (Line, error) {
 	l, ok := Lines[version]
 	if !ok {
-		return Line{}, fmt.Errorf("no Kubernetes %s control plane (there are the default, %s, and %s)", version, ir.DefaultKubernetes, strings.Join(LineVersions(), ", "))
+		return Line{}, fmt.Errorf("no Kubernetes %s control plane (there are the default, %s, and %s)", version, kinds.DefaultKubernetes, strings.Join(LineVersions(), ", "))
 	}
 	return l, nil
 }

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
 // TestLines holds the lines the embedded backend has equal to the ones a
 // spec may choose (ir.KubernetesLines), each with its module in the
 // repository and the version it names in its go.mod, and the default
-// line's name (ir.DefaultKubernetes) equal to the default binary's.
+// line's name (kinds.DefaultKubernetes) equal to the default binary's.
 func TestLines(t *testing.T) {
 	if got := LineVersions(); !slices.Equal(got, ir.KubernetesLines) {
 		t.Errorf("controlplane.Lines %v, ir.KubernetesLines %v: want the same", got, ir.KubernetesLines)
@@ -29,8 +30,8 @@ func TestLines(t *testing.T) {
 		}
 	}
 	mod, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "controlplane", "go.mod"))
-	if err != nil || !strings.Contains(string(mod), "k8s.io/kubernetes v"+ir.DefaultKubernetes+".") {
-		t.Errorf("controlplane/go.mod does not require k8s.io/kubernetes v%s.x, the default line ir.DefaultKubernetes (%v)", ir.DefaultKubernetes, err)
+	if err != nil || !strings.Contains(string(mod), "k8s.io/kubernetes v"+kinds.DefaultKubernetes+".") {
+		t.Errorf("controlplane/go.mod does not require k8s.io/kubernetes v%s.x, the default line kinds.DefaultKubernetes (%v)", kinds.DefaultKubernetes, err)
 	}
 	if _, err := LookupLine("1.20"); err == nil || !strings.Contains(err.Error(), "1.21") {
 		t.Errorf("LookupLine(1.20): %v, want an error naming the lines there are", err)

@@ -1,4 +1,4 @@
-package ir
+package kinds
 
 import (
 	"fmt"
@@ -57,3 +57,9 @@ func CheckBuiltinController(name string) (summary, hint string) {
 	return fmt.Sprintf("unknown builtin controller %q (want one of %s)", name, strings.Join(names, ", ")),
 		spell.Hint(name, names)
 }
+
+// DefaultKubernetes is the Kubernetes minor version of the embedded
+// backend's own control plane, whose kinds this table holds. A test may
+// name it, to go back to the default from a base that chose an older
+// line; it lowers to "".
+const DefaultKubernetes = "1.37"
