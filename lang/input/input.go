@@ -25,6 +25,9 @@ const (
 	ResultLimit = 64 << 20
 	// TraceLimit bounds a trace file.
 	TraceLimit = 256 << 20
+	// ArtifactLimit bounds the files of one artefact that sieve collect
+	// pulls (a shard's results), together.
+	ArtifactLimit = 4 << 30
 )
 
 // TooLargeError is the error of a read that went past its limit.

@@ -14,6 +14,8 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/types"
 
 	"github.com/sievetool/sieve/interp/internal/nofollow"
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/input"
 )
 
 // ArtifactType is the config media type of the artefacts PushDir writes:
@@ -52,16 +54,18 @@ func PullDir(ctx context.Context, ref, dir string) error {
 // flattened file system below dir, for their owner only (they are
 // results, which can hold the cluster's data). Names that would leave dir,
 // and a symbolic link already below dir where a file or folder goes, are
-// refused.
+// refused, and so are files past input.ArtifactLimit together.
 func Extract(img v1.Image, dir string) error {
 	rc := mutate.Extract(img)
 	defer rc.Close()
-	return extractTar(rc, dir)
+	return extractTar(rc, dir, input.ArtifactLimit)
 }
 
-// extractTar writes the files of the tar stream r below dir, as Extract.
-func extractTar(r io.Reader, dir string) error {
+// extractTar writes the files of the tar stream r below dir, as Extract,
+// at most limit bytes of them together.
+func extractTar(r io.Reader, dir string, limit int64) error {
 	tr := tar.NewReader(r)
+	left := limit
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -69,6 +73,11 @@ func extractTar(r io.Reader, dir string) error {
 		}
 		if err != nil {
 			return fmt.Errorf("image: extracting: %w", err)
+		}
+		if h.Typeflag == tar.TypeReg {
+			if left -= h.Size; left < 0 {
+				return fmt.Errorf("image: extracting: %w (at %s)", &input.TooLargeError{Name: "the artefact's files", Limit: limit}, diag.Quote(h.Name))
+			}
 		}
 		if err := extractOne(tr, h, dir); err != nil {
 			return err

@@ -3,6 +3,7 @@ package image
 import (
 	"archive/tar"
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/internal/hostile"
+	"github.com/sievetool/sieve/lang/input"
 )
 
 // tarOf is a tar stream of the given entries: a name ending in "/" is a
@@ -57,7 +59,7 @@ func FuzzExtract(f *testing.F) {
 			t.Fatal(err)
 		}
 		var err error
-		hostile.Within(t, hostile.MaxTime, func() { err = extractTar(bytes.NewReader(b), dir) })
+		hostile.Within(t, hostile.MaxTime, func() { err = extractTar(bytes.NewReader(b), dir, 1<<20) })
 		if err != nil {
 			hostile.CheckError(t, err, b)
 		}
@@ -78,4 +80,21 @@ func FuzzExtract(f *testing.F) {
 			t.Errorf("the link was replaced or removed (%v)", err)
 		}
 	})
+}
+
+// TestExtractLimit stops an artefact whose files together pass the limit,
+// at the file that passes it, saying which limit: a hostile registry
+// cannot fill the disk.
+func TestExtractLimit(t *testing.T) {
+	dir := t.TempDir()
+	err := extractTar(bytes.NewReader(tarOf("a", "b", "c")), dir, 2)
+	if !errors.Is(err, input.ErrTooLarge) || !strings.Contains(err.Error(), "(at c)") {
+		t.Fatalf("three 1-byte files with a 2-byte limit: got %v, want too large at c", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("c was written past the limit (%v)", err)
+	}
+	if err := extractTar(bytes.NewReader(tarOf("a", "b")), t.TempDir(), 2); err != nil {
+		t.Errorf("two 1-byte files with a 2-byte limit: %v", err)
+	}
 }
