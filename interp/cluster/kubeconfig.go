@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -142,7 +143,41 @@ func parseKubeconfig(b []byte, path string) (*clientcmdapi.Config, error) {
 	if err := clientcmd.ResolveLocalPaths(cfg); err != nil {
 		return nil, fmt.Errorf("kubeconfig: %s: %w", path, err)
 	}
+	if err := checkFiles(cfg); err != nil {
+		return nil, fmt.Errorf("kubeconfig: %s: %w", path, err)
+	}
 	return cfg, nil
+}
+
+// checkFiles holds the files a kubeconfig names (certificates, keys,
+// token files), which client-go reads, and reads again as they rotate,
+// to regular files within input.KubeconfigLimit: a device or a FIFO
+// there would be read without end.
+func checkFiles(cfg *clientcmdapi.Config) error {
+	var names []string
+	for _, c := range cfg.Clusters {
+		names = append(names, c.CertificateAuthority)
+	}
+	for _, a := range cfg.AuthInfos {
+		names = append(names, a.ClientCertificate, a.ClientKey, a.TokenFile)
+	}
+	for _, name := range names {
+		if name == "" {
+			continue
+		}
+		st, err := os.Stat(name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue // client-go says so when it needs the file
+		case err != nil:
+			return err
+		case !st.Mode().IsRegular():
+			return fmt.Errorf("%s: not a regular file (%s)", name, st.Mode().Type())
+		case st.Size() > input.KubeconfigLimit:
+			return &input.TooLargeError{Name: name, Limit: input.KubeconfigLimit}
+		}
+	}
+	return nil
 }
 
 // checkKubeconfig reads b as a kubeconfig (version v1) for its errors in

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sievetool/sieve/internal/hostile"
@@ -90,4 +91,32 @@ func FuzzKubeconfig(f *testing.F) {
 			hostile.CheckError(t, err, b)
 		}
 	})
+}
+
+// TestLoadKubeconfigFiles refuses a kubeconfig whose certificate or token
+// file is not a regular file (a device client-go would read without end)
+// or is too large, naming the file.
+func TestLoadKubeconfigFiles(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.crt")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(input.KubeconfigLimit + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for file, want := range map[string]string{"/dev/zero": "/dev/zero: not a regular file", big: "big.crt: file too large"} {
+		path := filepath.Join(dir, "kubeconfig")
+		conf := "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n" +
+			"users: [{name: u, user: {tokenFile: '" + file + "'}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n"
+		if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadKubeconfig(path, "")
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("token file %s: got %v, want an error saying %q", file, err, want)
+		}
+	}
 }
