@@ -25,19 +25,6 @@ func sysProcAttr(helper bool) *syscall.SysProcAttr {
 	return a
 }
 
-// stopGroup stops (SIGSTOP) or continues (SIGCONT) the process group the
-// controller leads.
-func stopGroup(pid int, stop bool) error {
-	sig := syscall.SIGCONT
-	if stop {
-		sig = syscall.SIGSTOP
-	}
-	if err := syscall.Kill(-pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
-	}
-	return nil
-}
-
 func helperExec(m Mounts, argv []string) error {
 	if err := checkPrivateMounts(); err != nil {
 		return err
