@@ -34,7 +34,7 @@ plans() {
 	"$tmp/sieve" record "$spec" --test "$test" --no-cache -q -o "$tmp/$1" >/dev/null
 	"$tmp/sieve" plan "$spec" --test "$test" -q \
 		--trace "$tmp/$1/reference/run-1/trace.jsonl" --trace "$tmp/$1/reference/run-2/trace.jsonl" |
-		awk 'NF == 1 && $1 ~ /-[0-9a-f]{8}$/' | sort >"$tmp/$1.plans"
+		grep -E '^[^ ]+-[0-9a-f]{8}$' | sort >"$tmp/$1.plans"
 	echo "$1: $(wc -l <"$tmp/$1.plans") plans"
 }
 
