@@ -2,6 +2,8 @@ package dispatch
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -86,9 +88,19 @@ func shards(list string) []int {
 // foreground propagation — its pods go first — and returns ctx's error.
 func Follow(ctx context.Context, cs kubernetes.Interface, job *batchv1.Job, interval time.Duration, progress func(Status)) (Status, error) {
 	jobs := cs.BatchV1().Jobs(job.Namespace)
+	job = job.DeepCopy()
+	token := rand.Text()
+	metav1.SetMetaDataAnnotation(&job.ObjectMeta, submissionAnnotation, token)
 	created, err := jobs.Create(ctx, job, metav1.CreateOptions{})
 	if err != nil {
-		return Status{}, fmt.Errorf("creating job %s/%s: %w", job.Namespace, job.Name, err)
+		err = fmt.Errorf("creating job %s/%s: %w", job.Namespace, job.Name, err)
+		var answered apierrors.APIStatus
+		if ctx.Err() != nil && !errors.As(err, &answered) {
+			// Cancelled while the create was on its way: the Job may be
+			// on the server though its answer never came.
+			return Status{}, cancelled(err, deleteSubmitted(cs, job, token))
+		}
+		return Status{}, err
 	}
 	if interval <= 0 {
 		interval = 2 * time.Second
@@ -117,6 +129,37 @@ func Follow(ctx context.Context, cs kubernetes.Interface, job *batchv1.Job, inte
 			return s, fmt.Errorf("reading job %s/%s: %w", job.Namespace, job.Name, err)
 		}
 	}
+}
+
+// submissionAnnotation holds a token that one Follow gives the Job it
+// creates, so that a create whose answer never came deletes that Job and
+// no other of the same name.
+const submissionAnnotation = "sieve.dev/submission"
+
+// deleteSubmitted deletes the Job job names if it is the one that carries
+// token (Delete's way, and only that object: its UID is a precondition).
+func deleteSubmitted(cs kubernetes.Interface, job *batchv1.Job, token string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	jobs := cs.BatchV1().Jobs(job.Namespace)
+	got, err := jobs.Get(ctx, job.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if got.Annotations[submissionAnnotation] != token {
+		return nil // not the Job this Follow sent
+	}
+	err = jobs.Delete(ctx, job.Name, metav1.DeleteOptions{
+		PropagationPolicy: ptr.To(metav1.DeletePropagationForeground),
+		Preconditions:     &metav1.Preconditions{UID: &got.UID},
+	})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
 }
 
 // cancelled joins the cancellation with a failure to delete.

@@ -41,21 +41,33 @@ func TestJobAcceptedAndCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	var seen []dispatch.Status
+	first := make(chan dispatch.Status, 1)
 	go func() {
-		_, err := dispatch.Follow(ctx, cs, job, 200*time.Millisecond, func(s dispatch.Status) { seen = append(seen, s) })
+		_, err := dispatch.Follow(ctx, cs, job, 200*time.Millisecond, func(s dispatch.Status) {
+			select {
+			case first <- s:
+			default:
+			}
+		})
 		done <- err
 	}()
 	got := waitJob(t, cs, done)
 	checkJob(t, got)
+	// Cancel once Follow has the create's answer (the Job can be on the
+	// server before that: TestFollowCutCreate covers a cancel in between).
+	select {
+	case s := <-first:
+		if s.Shards != 5 {
+			t.Errorf("first status %+v, want 5 shards", s)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("no status from Follow within 30s")
+	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("Follow after cancel: %v, want context.Canceled", err)
 	}
 	waitDeleted(t, cs)
-	if len(seen) == 0 || seen[0].Shards != 5 {
-		t.Errorf("progress: %v, want a first status with 5 shards", seen)
-	}
 }
 
 // waitJob waits until the Job is on the API server.
