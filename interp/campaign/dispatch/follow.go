@@ -141,8 +141,7 @@ const submissionAnnotation = "sieve.dev/submission"
 func deleteSubmitted(cs kubernetes.Interface, job *batchv1.Job, token string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	jobs := cs.BatchV1().Jobs(job.Namespace)
-	got, err := jobs.Get(ctx, job.Name, metav1.GetOptions{})
+	got, err := cs.BatchV1().Jobs(job.Namespace).Get(ctx, job.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
@@ -152,14 +151,7 @@ func deleteSubmitted(cs kubernetes.Interface, job *batchv1.Job, token string) er
 	if got.Annotations[submissionAnnotation] != token {
 		return nil // not the Job this Follow sent
 	}
-	err = jobs.Delete(ctx, job.Name, metav1.DeleteOptions{
-		PropagationPolicy: ptr.To(metav1.DeletePropagationForeground),
-		Preconditions:     &metav1.Preconditions{UID: &got.UID},
-	})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	return err
+	return deleteJob(ctx, cs, job.Namespace, job.Name, &metav1.Preconditions{UID: &got.UID})
 }
 
 // cancelled joins the cancellation with a failure to delete.
@@ -175,7 +167,13 @@ func cancelled(cancelled, deleting error) error {
 func Delete(cs kubernetes.Interface, namespace, name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := cs.BatchV1().Jobs(namespace).Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationForeground)})
+	return deleteJob(ctx, cs, namespace, name, nil)
+}
+
+// deleteJob deletes a Job with foreground propagation, under the
+// preconditions if any; a Job already gone is no error.
+func deleteJob(ctx context.Context, cs kubernetes.Interface, namespace, name string, pre *metav1.Preconditions) error {
+	err := cs.BatchV1().Jobs(namespace).Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationForeground), Preconditions: pre})
 	if apierrors.IsNotFound(err) {
 		return nil
 	}

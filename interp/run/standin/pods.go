@@ -219,12 +219,7 @@ func (p *pods) serve(ps *podStandin, k servedKey, ip netip.Addr, uid string) {
 func (p *pods) unserve(ps *podStandin, k servedKey, why string) {
 	sv := p.served[k]
 	delete(p.served, k)
-	for _, l := range sv.ls {
-		l.Close()
-	}
-	for c := range sv.conns {
-		c.Close()
-	}
+	sv.close()
 	if err := p.writeMap(ps); err != nil {
 		fmt.Fprintf(ps.log, "sieve: %v\n", err)
 	}
@@ -332,13 +327,19 @@ func (p *pods) close() {
 	defer p.mu.Unlock()
 	p.closed = true
 	for k, sv := range p.served {
-		for _, l := range sv.ls {
-			l.Close()
-		}
-		for c := range sv.conns {
-			c.Close()
-		}
+		sv.close()
 		delete(p.served, k)
+	}
+}
+
+// close closes what sieve listens on for the pod and the connections it
+// relays for it. The caller holds p.mu.
+func (sv *served) close() {
+	for _, l := range sv.ls {
+		l.Close()
+	}
+	for c := range sv.conns {
+		c.Close()
 	}
 }
 
