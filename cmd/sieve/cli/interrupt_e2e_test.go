@@ -49,10 +49,7 @@ type cell struct {
 	exited  chan error
 	stdout  *os.File // the read end of the run's stdout
 	errPipe *os.File // the read end of the run's stderr, when a pipe
-	// fifo is the spec's named pipe (the load phase), specText what
-	// feedSpec writes into it.
-	fifo     *os.File
-	specText string
+	fifo    *os.File // the spec's named pipe (the load phase)
 }
 
 // TestInterruptMatrix sends each stop signal to `sieve run` at each phase
@@ -155,7 +152,7 @@ func startCell(t *testing.T, bin string, ph phase, errPipe bool) *cell {
 		t.Fatal(err)
 	}
 	if ph.name == phaseLoad.name {
-		spec = c.fifoSpec(spec)
+		spec = c.fifoSpec()
 	}
 	args := append([]string{"run", spec, "-o", c.out, "--max-plans", "1", "--parallel", "1"}, ph.args...)
 	c.cmd = exec.Command(bin, args...)
@@ -240,9 +237,6 @@ func (c *cell) interrupt(ph phase, sig syscall.Signal, again bool) {
 		c.signal(sig)
 	default:
 		c.signal(sig)
-	}
-	if ph.name == phaseLoad.name {
-		c.feedSpec()
 	}
 	if again {
 		if err := c.untilStderr(signalName(sig) + ": stopping"); err != nil {
@@ -458,34 +452,16 @@ func (c *cell) untilBuildWait(key string) error {
 	return c.untilStderr(fmt.Sprintf("waiting for another sieve process's control-plane build (pid %d)", os.Getpid()))
 }
 
-// fifoSpec makes the spec a named pipe in the cell's directory, which the
-// run blocks reading until feedSpec writes it: the run is held while it
-// loads its spec. The test holds the pipe open for writing.
-func (c *cell) fifoSpec(spec string) string {
-	src, err := os.ReadFile(spec)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	in, err := os.ReadFile(filepath.Join(filepath.Dir(spec), "in.yaml"))
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	dir := filepath.Join(c.dir, "spec")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		c.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "in.yaml"), in, 0o644); err != nil {
-		c.t.Fatal(err)
-	}
-	echo, err := filepath.Abs(filepath.Join("..", "..", "..", "interp", "run", "controller", "testdata", "echo"))
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	c.specText = strings.Replace(string(src), `"../../../../../interp/run/controller/testdata/echo"`, strconv.Quote(echo), 1)
-	fifo := filepath.Join(dir, "echo.sieve")
+// fifoSpec makes the spec a named pipe in the cell's directory that
+// nothing ever writes: the run blocks reading it, held while it loads its
+// spec, and only the signal can end it. The test holds the pipe open for
+// writing.
+func (c *cell) fifoSpec() string {
+	fifo := filepath.Join(c.dir, "echo.sieve")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		c.t.Fatal(err)
 	}
+	var err error
 	if c.fifo, err = os.OpenFile(fifo, os.O_RDWR, 0); err != nil { // O_RDWR: does not wait for a reader
 		c.t.Fatal(err)
 	}
@@ -505,13 +481,4 @@ func (c *cell) untilLoading() error {
 		}
 		return false
 	})
-}
-
-// feedSpec writes the spec into its pipe and closes it, so that a run
-// that did not stop goes on.
-func (c *cell) feedSpec() {
-	go func() {
-		_, _ = io.WriteString(c.fifo, c.specText)
-		c.fifo.Close()
-	}()
 }
