@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/kinds"
 )
 
@@ -195,7 +196,7 @@ func generateLine(ctx context.Context, goBin, moduleDir, work string) (string, e
 	g := exec.CommandContext(ctx, gen, args...)
 	g.Dir, g.Env = moduleDir, append(os.Environ(), env...)
 	if msg, err := g.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("openapi-gen: %w\n%s", err, lastLines(msg, 20))
+		return "", fmt.Errorf("openapi-gen: %w\n%s", err, diag.Tail(msg, 20))
 	}
 	generated := filepath.Join(genOut, "k8s.io", "kubernetes", "pkg", "generated", "openapi", "zz_generated.openapi.go")
 	data, err := os.ReadFile(generated)
@@ -241,10 +242,4 @@ func copyTree(src, dst string) error {
 		}
 		return os.WriteFile(target, data, 0o644)
 	})
-}
-
-// lastLines is the end of a command's output.
-func lastLines(b []byte, n int) string {
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
