@@ -21,6 +21,25 @@ func Files(ar *txtar.Archive) map[string][]byte {
 	return m
 }
 
+// WriteInputs writes the sections of an archive but its out/ ones into
+// dir as files, a slash in a name making a directory, for a test that
+// reads its inputs from disk.
+func WriteInputs(t testing.TB, dir string, ar *txtar.Archive) {
+	t.Helper()
+	for _, f := range ar.Files {
+		if strings.HasPrefix(f.Name, "out/") {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // Update reports whether a test run asks to rewrite golden files
 // (SIEVE_UPDATE set). It is the one reader of that variable.
 func Update() bool { return os.Getenv("SIEVE_UPDATE") != "" }
