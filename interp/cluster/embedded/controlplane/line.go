@@ -174,7 +174,10 @@ func generateLine(ctx context.Context, goBin, moduleDir, work string) (string, e
 		return "", fmt.Errorf("go mod download k8s.io/kubernetes: no directory (%v%s)", err, mod.Error)
 	}
 	kube := filepath.Join(work, "kubernetes")
-	if err := copyTree(mod.Dir, kube); err != nil {
+	// The module cache's files are read-only; CopyFS's copies are
+	// writable (0o666 before umask), and work is new, so nothing is
+	// overwritten.
+	if err := os.CopyFS(kube, os.DirFS(mod.Dir)); err != nil {
 		return "", err
 	}
 	gen := filepath.Join(work, "openapi-gen")
@@ -219,27 +222,4 @@ func generateLine(ctx context.Context, goBin, moduleDir, work string) (string, e
 		return "", err
 	}
 	return mod.Version, os.WriteFile(filepath.Join(work, "go.sum"), sum, 0o644)
-}
-
-// copyTree copies the directory tree src to dst, every file writable by
-// its owner (the module cache's are read-only).
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
 }
