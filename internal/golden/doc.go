@@ -1,8 +1,9 @@
 // Package golden is the golden-file helper of every test in the module:
 // Update, the one reader of SIEVE_UPDATE; File, for a whole golden file
-// (a document such as grammar.md included); and Check, which compares the
+// (a document such as grammar.md included); Check, which compares the
 // outputs of a txtar archive (its out/ sections and those a test names)
-// with what a test produced or rewrites them. It lives at the top so that
-// lang's tests and interp's can both import it (lang imports nothing of
-// interp). It holds no test data.
+// with what a test produced or rewrites them; and InputDir, which writes
+// an archive's inputs where a test reads them. It lives at the top so
+// that lang's tests and interp's can both import it (lang imports nothing
+// of interp). It holds no test data.
 package golden

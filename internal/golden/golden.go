@@ -21,11 +21,13 @@ func Files(ar *txtar.Archive) map[string][]byte {
 	return m
 }
 
-// WriteInputs writes the sections of an archive but its out/ ones into
-// dir as files, a slash in a name making a directory, for a test that
-// reads its inputs from disk.
-func WriteInputs(t testing.TB, dir string, ar *txtar.Archive) {
+// InputDir writes the sections of an archive but its out/ ones into a
+// new temporary directory, a slash in a name making a directory, and
+// makes it the test's working directory (t.Chdir: until the test ends),
+// for a test that reads its inputs from disk.
+func InputDir(t testing.TB, ar *txtar.Archive) {
 	t.Helper()
+	dir := t.TempDir()
 	for _, f := range ar.Files {
 		if strings.HasPrefix(f.Name, "out/") {
 			continue
@@ -38,6 +40,7 @@ func WriteInputs(t testing.TB, dir string, ar *txtar.Archive) {
 			t.Fatal(err)
 		}
 	}
+	t.Chdir(dir)
 }
 
 // Update reports whether a test run asks to rewrite golden files

@@ -104,17 +104,16 @@ func TestFileDiff(t *testing.T) {
 	}
 }
 
-// TestWriteInputs writes every section but the out/ ones, in directories
-// as their names say.
-func TestWriteInputs(t *testing.T) {
-	dir := t.TempDir()
-	WriteInputs(t, dir, txtar.Parse([]byte("-- in.sieve --\nspec\n-- lib/a.sieve --\nlib\n-- out/ir --\nir\n")))
+// TestInputDir writes every section but the out/ ones, in directories
+// as their names say, and works in that directory.
+func TestInputDir(t *testing.T) {
+	InputDir(t, txtar.Parse([]byte("-- in.sieve --\nspec\n-- lib/a.sieve --\nlib\n-- out/ir --\nir\n")))
 	for name, want := range map[string]string{"in.sieve": "spec\n", "lib/a.sieve": "lib\n"} {
-		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != want {
+		if b, err := os.ReadFile(name); err != nil || string(b) != want {
 			t.Errorf("%s: %q, %v; want %q", name, b, err, want)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+	if _, err := os.Stat("out"); !os.IsNotExist(err) {
 		t.Errorf("out/ written (%v)", err)
 	}
 }

@@ -42,9 +42,7 @@ func runGolden(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	golden.WriteInputs(t, dir, ar)
-	t.Chdir(dir)
+	golden.InputDir(t, ar)
 	got := compile(t, rootFile(ar), strings.HasPrefix(filepath.Base(file), "lint_"))
 	t.Chdir(filepath.Dir(abs))
 	golden.Check(t, abs, ar, got)

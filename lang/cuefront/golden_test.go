@@ -35,9 +35,7 @@ func runGolden(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	golden.WriteInputs(t, dir, ar)
-	t.Chdir(dir)
+	golden.InputDir(t, ar)
 	spec, ds := Load("spec.cue", Options{})
 	got := map[string][]byte{"out/diag": renderDiags(t, ds)}
 	if spec != nil {
