@@ -47,7 +47,7 @@ func TestDiskFullStopsTheRun(t *testing.T) {
 	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
 		plans = append(plans, &planfile.Plan{Name: name, Pattern: ir.Intermediate})
 	}
-	results, err := RunPlans(context.Background(), env, refs, plans, out, RunOptions{})
+	done, err := RunPlans(context.Background(), env, refs, plans, out, RunOptions{})
 	var d *DiskFullError
 	switch {
 	case !errors.As(err, &d) || !errors.Is(err, syscall.ENOSPC):
@@ -57,7 +57,7 @@ func TestDiskFullStopsTheRun(t *testing.T) {
 	case !strings.HasPrefix(err.Error(), "no space left on device in "+out.Root+"/plans/") || !strings.Contains(err.Error(), "/"+report.TraceFile) || !strings.Contains(err.Error(), "(free some space"):
 		t.Errorf("run on a full disk: %q, want it said first, in the plan's directory, with the file and the hint", err)
 	}
-	if n := len(results); n != 0 {
+	if n := len(done); n != 0 {
 		t.Errorf("%d results, want none", n)
 	}
 	started := 0

@@ -343,7 +343,7 @@ func checkPhases(t *testing.T, run string, tm report.Timing, seconds float64, la
 // checkPruned checks the results directory's pruned.jsonl: each plan
 // that ran is some candidate's plan, and the candidates whose plan did not
 // run say why (here: --max-plans).
-func checkPruned(t *testing.T, dir string, results []*report.Result) {
+func checkPruned(t *testing.T, dir string, rs []*report.Result) {
 	t.Helper()
 	f, err := os.Open(report.Layout{Root: dir}.Pruned())
 	if err != nil {
@@ -362,7 +362,7 @@ func checkPruned(t *testing.T, dir string, results []*report.Result) {
 			sampledOut++
 		}
 	}
-	for _, r := range results {
+	for _, r := range rs {
 		if !made[r.Plan] && r.Pattern != string(planfile.User) {
 			t.Errorf("plan %s ran but pruned.jsonl has no candidate kept for it", r.Plan)
 		}

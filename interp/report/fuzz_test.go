@@ -21,8 +21,8 @@ func FuzzLoad(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	results, _ := filepath.Glob("testdata/results/plans/*/result.json")
-	for _, file := range results {
+	files, _ := filepath.Glob("testdata/results/plans/*/result.json")
+	for _, file := range files {
 		b, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
@@ -34,11 +34,17 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"runs": 2}`), []byte(`{}`), []byte{})
 	f.Fuzz(func(t *testing.T, summary, result, tr []byte) {
 		l := Layout{Root: t.TempDir()}
-		write(t, l.Summary(), string(summary))
-		write(t, filepath.Join(l.Root, PlanRel("p"), ResultFile), string(result))
-		write(t, filepath.Join(l.Root, PlanRel("p"), TraceFile), string(tr))
-		write(t, filepath.Join(l.Root, referenceDir, "run-1", TraceFile), string(tr))
-		if _, err := ReadPlanRun(filepath.Join(l.Root, PlanRel("p"))); err != nil {
+		plan := filepath.Join(l.Root, PlanRel("p"))
+		inputs := map[string][]byte{l.Summary(): summary, filepath.Join(plan, ResultFile): result, filepath.Join(plan, TraceFile): tr, l.ReferenceTrace(1): tr}
+		for file, b := range inputs {
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := ReadPlanRun(plan); err != nil {
 			hostile.CheckError(t, err, append(summary, result...))
 		}
 		s, err := Load(l.Root)

@@ -80,8 +80,8 @@ func htmlRunOf(root string, s *Summary, r *Result) *htmlRun {
 		}
 	}
 	hr.Timeline = template.HTML(TimelineSVG(t, "timeline of plan "+hr.Name, marks, r.Timing))
-	refDir := path.Join(path.Dir(path.Dir(r.Dir)), referenceDir, "run-1")
-	if ref, err := trace.Read(filepath.Join(root, filepath.FromSlash(refDir), TraceFile)); err == nil {
+	test := Layout{Root: filepath.Join(root, filepath.FromSlash(path.Dir(path.Dir(r.Dir))))}
+	if ref, err := trace.Read(test.ReferenceTrace(1)); err == nil {
 		hr.Reference = template.HTML(TimelineSVG(ref, "timeline of reference run 1", nil, referenceTiming(s, r)))
 	}
 	return hr

@@ -29,14 +29,18 @@ var (
 // Prose (a literal with spaces: help text, messages) may name them.
 func TestLayoutOwner(t *testing.T) {
 	root := filepath.Join("..", "..")
-	err := filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
+	here, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "vendor" || strings.HasPrefix(d.Name(), ".")) && file != root {
 			return filepath.SkipDir
 		}
-		if d.IsDir() && file == filepath.Join(root, "interp", "report") {
+		if abs, _ := filepath.Abs(file); d.IsDir() && abs == here {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(file, ".go") || strings.HasSuffix(file, "_test.go") || filepath.Dir(file) == "." {

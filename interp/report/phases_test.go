@@ -2,14 +2,13 @@ package report
 
 import (
 	"math"
-	"strings"
 	"testing"
 )
 
 // TestPhasesAddUp checks the timing of the fixture's plans: phases one
 // after another, none negative, adding up to about the run's seconds.
 func TestPhasesAddUp(t *testing.T) {
-	s, err := Load(fixture)
+	s, err := Load(fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,30 +31,5 @@ func TestPhasesAddUp(t *testing.T) {
 	}
 	if timed == 0 {
 		t.Fatal("no plan of the fixture has phases")
-	}
-}
-
-// TestWriteTimeWent checks the terminal's "time went to" lines: shares
-// of the total, most first, medians per run, fault windows apart.
-func TestWriteTimeWent(t *testing.T) {
-	runs := []Timing{
-		{Phases: []Phase{{Phase: "start", Seconds: 1}, {Phase: "wait", Seconds: 3}, {Phase: "judge", Seconds: 0.001}}},
-		{Phases: []Phase{{Phase: "start", Seconds: 2}, {Phase: "wait", Seconds: 4}}, Windows: []Phase{{Phase: WindowStale, Seconds: 2.5}}},
-	}
-	var b strings.Builder
-	WriteTimeWent(&b, "plan", runs)
-	want := "time went to (2 plans, 10.0s in all): wait 70%, start 30%\n" +
-		"  median per plan: wait 3.50s, start 1.50s\n" +
-		"  fault windows, during those: stale view held 2.5s\n"
-	if b.String() != want {
-		t.Errorf("got\n%swant\n%s", b.String(), want)
-	}
-	b.Reset()
-	WriteTimeWent(&b, "plan", nil)
-	if b.Len() != 0 {
-		t.Errorf("runs without phases: got %q, want nothing", b.String())
-	}
-	if got := SumPhases(runs); got["wait"] != 7 || got["judge"] != 0.001 {
-		t.Errorf("SumPhases = %v", got)
 	}
 }

@@ -195,6 +195,24 @@ func testNames(s *Summary) string {
 	return out
 }
 
+// relName is a plan's display name: test/plan when the summary covers
+// several tests (not several shards of one).
+func relName(s *Summary, r *Result) string {
+	if severalTests(s) && !strings.HasPrefix(r.Plan, r.Test+"/") {
+		return r.Test + "/" + r.Plan
+	}
+	return r.Plan
+}
+
+func severalTests(s *Summary) bool {
+	for _, run := range s.Runs {
+		if run.Test != s.Runs[0].Test {
+			return true
+		}
+	}
+	return false
+}
+
 func countRun(s *Summary, run *TestRun) int {
 	n := 0
 	for _, r := range s.Results {

@@ -304,9 +304,9 @@ func printStats(w io.Writer, o *pipeline.TestOutcome) {
 
 // printRetried says how many plans ran again on a new control plane, and
 // why their first attempt proved nothing.
-func printRetried(w io.Writer, results []*report.Result) {
+func printRetried(w io.Writer, rs []*report.Result) {
 	var retried []*report.Result
-	for _, r := range results {
+	for _, r := range rs {
 		if r.Retried != "" {
 			retried = append(retried, r)
 		}
