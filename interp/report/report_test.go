@@ -12,6 +12,7 @@ import (
 
 	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 const fixture = "testdata/results"
@@ -19,7 +20,7 @@ const fixture = "testdata/results"
 // TestRender holds the text (plain and coloured), JSON and JUnit renderings
 // of the fixture to goldens in testdata/out.
 func TestRender(t *testing.T) {
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestRender(t *testing.T) {
 
 // TestTextOrder checks that the most severe group comes first.
 func TestTextOrder(t *testing.T) {
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestJUnitSchema(t *testing.T) {
 	if err != nil {
 		t.Skip("xmllint not installed (apt-get install -y libxml2-utils): cannot validate against the XSD")
 	}
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,18 +109,18 @@ func TestJUnitSchema(t *testing.T) {
 func TestShardHeadline(t *testing.T) {
 	root := t.TempDir()
 	for i, part := range []string{"1/2", "2/2"} {
-		l := Layout{Root: filepath.Join(root, fmt.Sprintf("job-%d", i+1))}
-		if err := WriteRun(l, &TestRun{Test: "buggy", Shard: part, Planned: 1}); err != nil {
+		l := results.Layout{Root: filepath.Join(root, fmt.Sprintf("job-%d", i+1))}
+		if err := results.WriteRun(l, &results.TestRun{Test: "buggy", Shard: part, Planned: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteResult(l, &Result{Test: "buggy", Plan: fmt.Sprintf("p%d", i), Status: Passed}); err != nil {
+		if err := results.WriteResult(l, &results.Result{Test: "buggy", Plan: fmt.Sprintf("p%d", i), Status: results.Passed}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// render loads a results directory and renders it with write.
-	render := func(dir string, write func(io.Writer, *Summary) error) string {
+	render := func(dir string, write func(io.Writer, *results.Summary) error) string {
 		t.Helper()
-		s, err := Load(dir)
+		s, err := results.Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +130,7 @@ func TestShardHeadline(t *testing.T) {
 		}
 		return b.String()
 	}
-	text := func(w io.Writer, s *Summary) error { return Text(w, s, TextOptions{}) }
+	text := func(w io.Writer, s *results.Summary) error { return Text(w, s, TextOptions{}) }
 	for dir, want := range map[string]string{
 		filepath.Join(root, "job-1"): "test buggy (shard 1/2): 1 plan:",
 		root:                         "test buggy (shards 1/2, 2/2): 2 plans:",
@@ -153,11 +154,11 @@ func TestShardHeadline(t *testing.T) {
 // JSON summary and JUnit (skipped), never failed; its finding is shown,
 // not counted. (TestHTMLStructure checks the HTML page.)
 func TestNotInjected(t *testing.T) {
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r *Result
+	var r *results.Result
 	for _, x := range s.Results {
 		if x.Plan == "unobserved-2" {
 			r = x
@@ -166,7 +167,7 @@ func TestNotInjected(t *testing.T) {
 	if r == nil {
 		t.Fatal("no result for unobserved-2 in the fixture")
 	}
-	if r.Status != NotInjected || len(r.Findings) != 0 || len(r.Untested) != 1 || r.NotFired == nil || r.NotFired.Action != 1 {
+	if r.Status != results.NotInjected || len(r.Findings) != 0 || len(r.Untested) != 1 || r.NotFired == nil || r.NotFired.Action != 1 {
 		t.Fatalf("result: status %s, %d findings, %d untested, not fired %+v; want not-injected, 0, 1, action 1",
 			r.Status, len(r.Findings), len(r.Untested), r.NotFired)
 	}
@@ -200,8 +201,8 @@ func TestNotInjected(t *testing.T) {
 		}
 	}
 	// Its finding alone does not make findings: exit 0 without the others.
-	only := &Summary{Results: []*Result{r}}
-	only.Totals = Count(only.Results)
+	only := &results.Summary{Results: []*results.Result{r}}
+	only.Totals = results.Count(only.Results)
 	if only.Totals.Findings != 0 || only.ExitCode() != 0 {
 		t.Errorf("a not-injected plan alone: %d findings, exit %d; want 0, 0", only.Totals.Findings, only.ExitCode())
 	}
@@ -211,7 +212,7 @@ func TestNotInjected(t *testing.T) {
 // a plan's error (the end of a controller's log) print their control
 // characters escaped, on a terminal as elsewhere; sieve's colours stay.
 func TestTextEscapes(t *testing.T) {
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ func TestTextEscapes(t *testing.T) {
 			f.Message += " " + title
 			f.Value = []byte(`"\u009b2J` + "\u009b" + `"`)
 		}
-		if r.Status == Errored {
+		if r.Status == results.Errored {
 			r.Error += "\nend of its log:\n  " + erase + "panic: boom"
 		}
 	}
@@ -250,10 +251,10 @@ func TestTextEscapes(t *testing.T) {
 // TestUnreleasedNote: a plan whose hold fired and whose release never
 // came keeps its verdict, and the summary says which release never came.
 func TestUnreleasedNote(t *testing.T) {
-	r := &Result{Test: "buggy", Plan: "unobserved-1", Status: Failed, Findings: []*oracle.Finding{{Check: oracle.CheckMissing, Key: "pod/default/a", Message: "pod/default/a is missing"}},
-		Unreleased: &NotFired{Action: 2, Of: 2, What: "release pod/default/a", Trigger: "on delete pod/default/a", After: 7}}
-	s := &Summary{Results: []*Result{r}}
-	s.Totals = Count(s.Results)
+	r := &results.Result{Test: "buggy", Plan: "unobserved-1", Status: results.Failed, Findings: []*oracle.Finding{{Check: oracle.CheckMissing, Key: "pod/default/a", Message: "pod/default/a is missing"}},
+		Unreleased: &results.NotFired{Action: 2, Of: 2, What: "release pod/default/a", Trigger: "on delete pod/default/a", After: 7}}
+	s := &results.Summary{Results: []*results.Result{r}}
+	s.Totals = results.Count(s.Results)
 	var text bytes.Buffer
 	if err := Text(&text, s, TextOptions{}); err != nil {
 		t.Fatal(err)

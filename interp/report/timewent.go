@@ -6,14 +6,16 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // WriteTimeWent writes where the runs' time went, in three lines at most:
 // each phase's share of the total, its median per run, and the fault
 // windows inside them. what names the runs ("plan", "reference run").
 // Nothing is written for runs without phases.
-func WriteTimeWent(w io.Writer, what string, runs []Timing) {
-	sums := SumPhases(runs)
+func WriteTimeWent(w io.Writer, what string, runs []results.Timing) {
+	sums := results.SumPhases(runs)
 	if len(sums) == 0 {
 		return
 	}
@@ -31,7 +33,7 @@ func WriteTimeWent(w io.Writer, what string, runs []Timing) {
 	}
 	fmt.Fprintf(w, "time went to (%d %ss, %.1fs in all): %s\n", len(runs), what, total, strings.Join(shares, ", "))
 	fmt.Fprintf(w, "  median per %s: %s\n", what, strings.Join(medians, ", "))
-	if ws := SumWindows(runs); len(ws) > 0 {
+	if ws := results.SumWindows(runs); len(ws) > 0 {
 		var parts []string
 		for _, n := range byShare(ws) {
 			parts = append(parts, fmt.Sprintf("%s %.1fs", windowNames[n], ws[n]))
@@ -41,7 +43,7 @@ func WriteTimeWent(w io.Writer, what string, runs []Timing) {
 }
 
 // windowNames are the fault windows' names in the terminal summary.
-var windowNames = map[string]string{WindowStale: "stale view held", WindowHold: "events held", WindowRestart: "controller restarts", WindowPause: "controller paused"}
+var windowNames = map[string]string{results.WindowStale: "stale view held", results.WindowHold: "events held", results.WindowRestart: "controller restarts", results.WindowPause: "controller paused"}
 
 // byShare orders names by their seconds, most first.
 func byShare(sums map[string]float64) []string {
@@ -60,7 +62,7 @@ func byShare(sums map[string]float64) []string {
 
 // medianOf is the median over runs of the seconds each spent in phase
 // name (0 for a run without it).
-func medianOf(runs []Timing, name string) float64 {
+func medianOf(runs []results.Timing, name string) float64 {
 	xs := make([]float64, len(runs))
 	for i, r := range runs {
 		for _, p := range r.Phases {

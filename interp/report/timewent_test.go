@@ -3,14 +3,16 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // TestWriteTimeWent checks the terminal's "time went to" lines: shares
 // of the total, most first, medians per run, fault windows apart.
 func TestWriteTimeWent(t *testing.T) {
-	runs := []Timing{
-		{Phases: []Phase{{Phase: "start", Seconds: 1}, {Phase: "wait", Seconds: 3}, {Phase: "judge", Seconds: 0.001}}},
-		{Phases: []Phase{{Phase: "start", Seconds: 2}, {Phase: "wait", Seconds: 4}}, Windows: []Phase{{Phase: WindowStale, Seconds: 2.5}}},
+	runs := []results.Timing{
+		{Phases: []results.Phase{{Phase: "start", Seconds: 1}, {Phase: "wait", Seconds: 3}, {Phase: "judge", Seconds: 0.001}}},
+		{Phases: []results.Phase{{Phase: "start", Seconds: 2}, {Phase: "wait", Seconds: 4}}, Windows: []results.Phase{{Phase: results.WindowStale, Seconds: 2.5}}},
 	}
 	var b strings.Builder
 	WriteTimeWent(&b, "plan", runs)
@@ -25,7 +27,7 @@ func TestWriteTimeWent(t *testing.T) {
 	if b.Len() != 0 {
 		t.Errorf("runs without phases: got %q, want nothing", b.String())
 	}
-	if got := SumPhases(runs); got["wait"] != 7 || got["judge"] != 0.001 {
+	if got := results.SumPhases(runs); got["wait"] != 7 || got["judge"] != 0.001 {
 		t.Errorf("SumPhases = %v", got)
 	}
 }

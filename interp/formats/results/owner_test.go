@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ var (
 // of filepath.Join or path.Join, or compared with filepath.Base's result.
 // Prose (a literal with spaces: help text, messages) may name them.
 func TestLayoutOwner(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	here, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestLayoutOwner(t *testing.T) {
 			return nil
 		}
 		for _, hit := range layoutNames(t, file) {
-			t.Errorf("%s: names the results directory's %s (use report.Layout)", hit.pos, hit.name)
+			t.Errorf("%s: names the results directory's %s (use results.Layout)", hit.pos, hit.name)
 		}
 		return nil
 	})
@@ -156,7 +156,7 @@ func isTag(f *ast.File, lit *ast.BasicLit) bool {
 }
 
 // TestLayoutNames holds the checker to what it must find (the places
-// that named the layout before report.Layout owned it) and to what it
+// that named the layout before results.Layout owned it) and to what it
 // must leave alone (prose, the spec language's plans block).
 func TestLayoutNames(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "x.go")

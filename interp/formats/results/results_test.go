@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 
 // fixtureDir is the results directory that interp/report's goldens
 // render, here read back.
-const fixtureDir = "../report/testdata/results"
+const fixtureDir = "../../report/testdata/results"
 
 // TestLoadInterrupted loads a results directory without summary.json in
 // which one plan has no result yet: the finished plan is there.

@@ -1,4 +1,4 @@
-package check_test
+package lint_test
 
 import (
 	"os"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/check"
+	"github.com/sievetool/sieve/lang/lint"
 	"github.com/sievetool/sieve/stdlib"
 )
 
@@ -33,7 +34,7 @@ func checkAndLint(t *testing.T, name string) map[string][]byte {
 	}
 	spec, ds := check.File(name, src, check.Options{SearchPath: []string{"lib"}, Std: stdlib.FS()})
 	if spec != nil {
-		ds = append(ds, check.Lint(spec, ".")...).Sort()
+		ds = append(ds, lint.Lint(spec, ".")...).Sort()
 		if ds.HasErrors() {
 			spec = nil
 		}
