@@ -43,5 +43,5 @@
 //
 // It wires the stages together; it does not implement them: generation is
 // interp/analysis/plan's, comparing interp/analysis/oracle's, the results directory's layout
-// and rendering interp/report's.
+// interp/formats/results', and rendering interp/report's.
 package pipeline

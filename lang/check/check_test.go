@@ -17,16 +17,10 @@ import (
 // temporary directory, in.sieve (or the "root:" file) is checked from there
 // (with -I lib), and
 // out/ir (the IR dump, empty on errors) and out/diag (the rendered
-// diagnostics) are compared. SIEVE_UPDATE=1 rewrites them. The lint_*.txtar
-// are TestLintGolden's.
+// diagnostics) are compared. SIEVE_UPDATE=1 rewrites them. (lang/lint's
+// goldens lint the checked spec too.)
 func TestGolden(t *testing.T) {
-	all, _ := filepath.Glob("testdata/*.txtar")
-	var files []string
-	for _, f := range all {
-		if !strings.HasPrefix(filepath.Base(f), "lint_") {
-			files = append(files, f)
-		}
-	}
+	files, _ := filepath.Glob("testdata/*.txtar")
 	golden.Archives(t, files, func(t *testing.T, ar *txtar.Archive) map[string][]byte {
 		return compile(t, rootFile(ar))
 	})

@@ -21,7 +21,7 @@ var (
 	layoutDirs  = []string{plansDir, referenceDir, reproduceDir, referencesDir}
 )
 
-// TestLayoutOwner fails when Go code outside interp/report (tests and
+// TestLayoutOwner fails when Go code outside this package (tests and
 // testdata aside) names a file or folder of the results directory in a
 // string literal used as a path: a file name as a segment of a literal,
 // a folder name as a segment of a literal with a slash, as an argument
