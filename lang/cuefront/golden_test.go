@@ -39,18 +39,7 @@ func runGolden(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, f := range ar.Files {
-		if strings.HasPrefix(f.Name, "out/") {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	golden.WriteInputs(t, dir, ar)
 	t.Chdir(dir)
 	spec, ds := Load("spec.cue", Options{})
 	got := map[string][]byte{"out/diag": renderDiags(t, ds)}
