@@ -101,29 +101,51 @@ func (s split) do(files []string) error {
 	if err != nil {
 		return err
 	}
+	moving, err := s.moving(pkg)
+	if err != nil {
+		return err
+	}
+	moved, problems, err := e.plan(s, pkg, moving, files)
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("needs a hand first:\n\t%s", strings.Join(problems, "\n\t"))
+	}
+	e.comments(files, path.Base(s.from), path.Base(s.to), moved)
+	return e.write(s, moving)
+}
+
+// moving is the set of files that move, by path; it fails when one of
+// them, or the test data, is missing.
+func (s split) moving(pkg map[string]*ast.File) (map[string]bool, error) {
 	moving := map[string]bool{}
 	for _, f := range s.files {
 		p := s.from + "/" + f
 		if pkg[p] == nil {
-			return fmt.Errorf("%s: missing (was it moved or renamed? update splits)", p)
+			return nil, fmt.Errorf("%s: missing (was it moved or renamed? update splits)", p)
 		}
 		moving[p] = true
 	}
-	if _, err := s.data(); err != nil {
-		return err
-	}
+	_, err := s.data()
+	return moving, err
+}
+
+// plan plans the edits of the package's files (pkg) and of every other
+// Go file of the checkout, and returns the names that move and what
+// stops the split.
+func (e *editor) plan(s split, pkg map[string]*ast.File, moving map[string]bool, files []string) (moved map[string]bool, problems []string, err error) {
 	oldName, newName := path.Base(s.from), path.Base(s.to)
 	moved, stays := map[string]bool{}, map[string]bool{}
 	for p, f := range pkg {
-		names := stays
-		if moving[p] {
-			names = moved
-		}
-		if f.Name.Name == oldName {
-			declare(f, names)
+		switch {
+		case f.Name.Name != oldName:
+		case moving[p]:
+			declare(f, moved)
+		default:
+			declare(f, stays)
 		}
 	}
-	var problems []string
 	for _, p := range sortedKeys(pkg) {
 		f := pkg[p]
 		switch {
@@ -139,22 +161,18 @@ func (s split) do(files []string) error {
 		}
 	}
 	for _, p := range files {
-		if !strings.HasSuffix(p, ".go") || (path.Dir(p) == s.from && pkg[p] != nil && pkg[p].Name.Name == oldName) {
+		f := pkg[p]
+		if !strings.HasSuffix(p, ".go") || (f != nil && f.Name.Name == oldName) {
 			continue
 		}
-		f := pkg[p]
 		if f == nil {
 			if f, err = e.parse(p); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 		problems = append(problems, e.importer(p, f, oldName, newName, moved, s)...)
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("needs a hand first:\n\t%s", strings.Join(problems, "\n\t"))
-	}
-	e.comments(files, oldName, newName, moved)
-	return e.write(s, moving)
+	return moved, problems, nil
 }
 
 // data is the test data that moves.
