@@ -17,36 +17,40 @@ const module = "github.com/sievetool/sieve/"
 // groups maps a package path (relative to the module) to its layer; a
 // package is in the layer of its longest listed ancestor.
 var groups = map[string]string{
-	"lang":             "lang",
-	"lang/diag":        "langbase",
-	"lang/input":       "langbase",
-	"lang/kinds":       "langbase",
-	"lang/internal":    "langbase",
-	"stdlib":           "stdlib",
-	"cue/schema":       "schema",
-	"internal":         "testonly",
-	"interp":           "doc",
-	"interp/internal":  "internal",
-	"interp/buildinfo": "leaf",
-	"interp/nospace":   "leaf",
-	"interp/formats":   "formats",
-	"interp/analysis":  "analysis",
-	"interp/run":       "run",
-	"interp/cluster":   "backend",
-	"interp/report":    "report",
-	"interp/campaign":  "campaign",
-	"interp/pipeline":  "pipeline",
-	"controlplane":     "controlplane",
-	"cmd":              "cmd",
-	"sievetest":        "sievetest",
-	"specs":            "specs",
-	"bench":            "tool",
-	"docs/ci":          "tool",
+	"lang":                   "lang",
+	"lang/diag":              "langbase",
+	"lang/input":             "langbase",
+	"lang/kinds":             "langbase",
+	"lang/internal":          "langbase",
+	"stdlib":                 "stdlib",
+	"cue/schema":             "schema",
+	"internal":               "testonly",
+	"interp":                 "doc",
+	"interp/internal":        "internal",
+	"interp/buildinfo":       "leaf",
+	"interp/nospace":         "leaf",
+	"interp/formats":         "formats",
+	"interp/formats/results": "results",
+	"interp/analysis":        "analysis",
+	"interp/run":             "run",
+	"interp/cluster":         "backend",
+	"interp/report":          "report",
+	"interp/campaign":        "campaign",
+	"interp/pipeline":        "pipeline",
+	"controlplane":           "controlplane",
+	"cmd":                    "cmd",
+	"sievetest":              "sievetest",
+	"specs":                  "specs",
+	"bench":                  "tool",
+	"docs/ci":                "tool",
 }
 
 // allowed says which layers a layer may import besides itself: the
 // pipeline draws on everything below it; a run's runtime on analysis and
-// formats; analysis on formats; formats on lang only. Nothing imports
+// formats; analysis on formats; formats on lang only, but for the results
+// directory's format, which holds the oracle's findings and the plan
+// generator's candidates and so sits above analysis, below the report
+// renderers that read it. Nothing imports
 // upward or sideways. langbase is the part of lang that knows nothing of
 // specs (diagnostics, bounded reading, the built-in kinds table), which
 // the backends may use; schema is the CUE schema the CUE front end reads;
@@ -63,11 +67,12 @@ var allowed = map[string][]string{
 	"analysis":     {"formats", "internal", "lang", "langbase"},
 	"run":          {"analysis", "formats", "leaf", "internal", "lang", "langbase"},
 	"backend":      {"leaf", "internal", "langbase"},
-	"report":       {"analysis", "formats", "internal", "lang", "langbase"},
-	"campaign":     {"report", "formats", "leaf", "internal", "lang", "langbase"},
-	"pipeline":     {"run", "analysis", "formats", "report", "backend", "leaf", "internal", "lang", "langbase"},
-	"sievetest":    {"pipeline", "run", "analysis", "formats", "report", "lang", "langbase"},
-	"cmd":          {"pipeline", "campaign", "run", "analysis", "formats", "report", "backend", "leaf", "lang", "langbase"},
+	"results":      {"analysis", "formats", "internal", "lang", "langbase"},
+	"report":       {"results", "analysis", "formats", "internal", "lang", "langbase"},
+	"campaign":     {"results", "formats", "leaf", "internal", "lang", "langbase"},
+	"pipeline":     {"run", "analysis", "formats", "results", "backend", "leaf", "internal", "lang", "langbase"},
+	"sievetest":    {"pipeline", "run", "analysis", "formats", "results", "report", "lang", "langbase"},
+	"cmd":          {"pipeline", "campaign", "run", "analysis", "formats", "results", "report", "backend", "leaf", "lang", "langbase"},
 	"tool":         {},
 	"specs":        {},
 	"doc":          {},

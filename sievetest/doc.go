@@ -43,5 +43,6 @@
 // controller runs in-cluster need Main, which also runs their helper.
 //
 // It owns the go test face of sieve; what the stages do is
-// interp/pipeline's, and the results directory's layout interp/report's.
+// interp/pipeline's, and the results directory's layout
+// interp/formats/results'.
 package sievetest

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
 )
@@ -19,7 +20,7 @@ import (
 // letters, digits, dots and dashes, so the subtest's name is the plan's as
 // sieve prints it, and -run selects plans by it. In -short mode every plan
 // is skipped.
-func runPlans(t *testing.T, env pipeline.Env, p *pipeline.Prepared, out report.Layout, o pipeline.RunOptions) {
+func runPlans(t *testing.T, env pipeline.Env, p *pipeline.Prepared, out results.Layout, o pipeline.RunOptions) {
 	plans := p.Set.Plans
 	if len(plans) == 0 {
 		t.Logf("sievetest: test %s: no plans to run", p.Refs.Test.Name)
@@ -49,7 +50,7 @@ func runPlans(t *testing.T, env pipeline.Env, p *pipeline.Prepared, out report.L
 
 // runPlan runs plan pl on worker w and turns its result into the
 // subtest's verdict.
-func runPlan(t *testing.T, env pipeline.Env, w *pipeline.Worker, refs *pipeline.Refs, pl *planfile.Plan, out report.Layout, o pipeline.RunOptions) {
+func runPlan(t *testing.T, env pipeline.Env, w *pipeline.Worker, refs *pipeline.Refs, pl *planfile.Plan, out results.Layout, o pipeline.RunOptions) {
 	r, err := pipeline.RunPlan(t.Context(), env, w, refs, pl, out, o)
 	if err != nil {
 		t.Fatalf("sievetest: plan %s: %v", pl.Name, err)
@@ -58,7 +59,7 @@ func runPlan(t *testing.T, env pipeline.Env, w *pipeline.Worker, refs *pipeline.
 }
 
 // verdict fails, skips or passes a plan's subtest by its result.
-func verdict(t *testing.T, r *report.Result) {
+func verdict(t *testing.T, r *results.Result) {
 	for _, f := range r.Unconfirmed {
 		t.Logf("unconfirmed (no rerun found it again, not counted): %s", f.Message)
 	}
@@ -69,14 +70,14 @@ func verdict(t *testing.T, r *report.Result) {
 		t.Logf("ran again on a new control plane after: %s", firstLine(r.Retried))
 	}
 	switch r.Status {
-	case report.Failed:
+	case results.Failed:
 		for _, f := range r.Findings {
 			t.Error(findingText(f))
 		}
 		t.Log(rerunLine(t))
-	case report.NotInjected:
+	case results.NotInjected:
 		t.Skipf("not injected, nothing was tested: %s%s", r.NotFired, untested(r))
-	case report.Errored:
+	case results.Errored:
 		t.Errorf("error: the plan's run could not be done, so nothing was tested: %s", r.Error)
 	default:
 		t.Logf("%s (%.1fs)", r.Status, r.Seconds)
@@ -117,7 +118,7 @@ func rerunLine(t *testing.T) string {
 }
 
 // untested says how many findings a not-injected run saw all the same.
-func untested(r *report.Result) string {
+func untested(r *results.Result) string {
 	if len(r.Untested) == 0 {
 		return ""
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
@@ -46,7 +46,7 @@ func Run(t *testing.T, file string, opts ...Option) string {
 	take(t, root)
 	for _, tt := range tests {
 		t.Run(tt.Name, func(t *testing.T) {
-			runTest(t, c, abs, tt, take(t, filepath.Join(root, report.SafeName(tt.Name))))
+			runTest(t, c, abs, tt, take(t, filepath.Join(root, results.SafeName(tt.Name))))
 		})
 	}
 	return root
@@ -54,9 +54,9 @@ func Run(t *testing.T, file string, opts ...Option) string {
 
 // take makes dir a results directory of sieve's (report's Take: absent,
 // empty or sieve's own); any other fails t, as sieve run refuses it.
-func take(t *testing.T, dir string) report.Layout {
+func take(t *testing.T, dir string) results.Layout {
 	t.Helper()
-	l := report.Layout{Root: dir}
+	l := results.Layout{Root: dir}
 	if err := l.Take(false); err != nil {
 		t.Fatalf("sievetest: %v", err)
 	}
@@ -116,7 +116,7 @@ func relPath(path string) string {
 
 // runTest runs one test of the spec into out: the reference runs and
 // plans, then each plan as a subtest of t.
-func runTest(t *testing.T, c *config, file string, tt *ir.Test, out report.Layout) {
+func runTest(t *testing.T, c *config, file string, tt *ir.Test, out results.Layout) {
 	t.Helper()
 	if tt.Controller.Kubeconfig.InCluster && !planes.sharing() {
 		t.Fatalf("sievetest: test %s: controller %s runs in-cluster, which needs the helper sievetest.Main runs (add func TestMain(m *testing.M) { sievetest.Main(m) })", tt.Name, tt.Controller.Name)
@@ -228,7 +228,7 @@ func resultsDir(t *testing.T, c *config) string {
 		dir = *outFlag
 	}
 	if dir != "" {
-		root, err := filepath.Abs(filepath.Join(dir, report.SafeName(t.Name())))
+		root, err := filepath.Abs(filepath.Join(dir, results.SafeName(t.Name())))
 		if err != nil {
 			t.Fatalf("sievetest: %v", err)
 		}

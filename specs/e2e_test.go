@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/run/standin"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -131,8 +131,8 @@ func runE2E(t *testing.T, spec string, cases []e2eCase, check func(t *testing.T,
 // the stand-in logged the requests.
 func standinReached(t *testing.T, out string) {
 	t.Helper()
-	dir := report.Layout{Root: out}.ReferenceDir(1)
-	ctl, err := os.ReadFile(filepath.Join(dir, report.ControllerLog))
+	dir := results.Layout{Root: out}.ReferenceDir(1)
+	ctl, err := os.ReadFile(filepath.Join(dir, results.ControllerLog))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func standinReached(t *testing.T, out string) {
 // the ring.
 func agentsReached(t *testing.T, out string) {
 	t.Helper()
-	dir := report.Layout{Root: out}.ReferenceDir(1)
+	dir := results.Layout{Root: out}.ReferenceDir(1)
 	s, _, _ := ir.ParseStandinKey("pods app=ring-node:4567")
 	b, err := os.ReadFile(filepath.Join(dir, standin.LogFile(s)))
 	for _, want := range []string{"to pod default/ring-0 at 10.", "to pod default/ring-2 at 10.",

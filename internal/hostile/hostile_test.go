@@ -15,7 +15,7 @@ func TestUnclear(t *testing.T) {
 		{"", "", false},
 		{"  ", "", false},
 		{strings.Repeat("x", MaxError+1), "", false},
-		{"json: cannot unmarshal string into Go struct field Summary.runs of type []*report.TestRun", "", false},
+		{"json: cannot unmarshal string into Go struct field Summary.runs of type []*results.TestRun", "", false},
 		{"got &{a b}", "", false},
 		{"got map[a:1]", "", false},
 		{"bad value %!d(string=x)", "", false},

@@ -13,10 +13,10 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/buildinfo"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/internal/cachedir"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -251,7 +251,7 @@ func cached(ctx context.Context, env Env, t *ir.Test, c *Cache) (key, dir string
 	}
 	dir = filepath.Join(c.dir(), key)
 	n := max(t.Runs, 1)
-	if _, err = os.Stat(report.Layout{Root: dir}.ReferenceDir(n)); err != nil {
+	if _, err = os.Stat(results.Layout{Root: dir}.ReferenceDir(n)); err != nil {
 		return key, dir, false
 	}
 	cachedir.Use(dir)
@@ -262,7 +262,7 @@ func cached(ctx context.Context, env Env, t *ir.Test, c *Cache) (key, dir string
 // masks of layout into the cache entry dir, atomically (a temporary
 // directory renamed into place), and trims the entries not used for
 // cachedir.MaxAge. Failing to store is told, not an error.
-func storeRefs(env Env, dir string, layout report.Layout, t *ir.Test) {
+func storeRefs(env Env, dir string, layout results.Layout, t *ir.Test) {
 	err := storeEntry(dir, layout, max(t.Runs, 1))
 	if err == nil {
 		err = cachedir.Trim(filepath.Dir(dir))
@@ -272,7 +272,7 @@ func storeRefs(env Env, dir string, layout report.Layout, t *ir.Test) {
 	}
 }
 
-func storeEntry(dir string, layout report.Layout, n int) error {
+func storeEntry(dir string, layout results.Layout, n int) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return err
 	}
@@ -281,7 +281,7 @@ func storeEntry(dir string, layout report.Layout, n int) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	dst := report.Layout{Root: tmp}
+	dst := results.Layout{Root: tmp}
 	for i := 1; i <= n; i++ {
 		if err := copyDir(layout.ReferenceDir(i), dst.ReferenceDir(i)); err != nil {
 			return err
@@ -303,8 +303,8 @@ func isNotEmpty(err error) bool {
 
 // reuse copies n reference runs from src (a results directory or a cache
 // entry) into layout and reads their traces.
-func reuse(src string, layout report.Layout, n int) ([]*trace.Trace, error) {
-	from := report.Layout{Root: src}
+func reuse(src string, layout results.Layout, n int) ([]*trace.Trace, error) {
+	from := results.Layout{Root: src}
 	var refs []*trace.Trace
 	for i := 1; i <= n; i++ {
 		if filepath.Clean(src) != filepath.Clean(layout.Root) {

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/internal/cachedir"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -200,18 +200,18 @@ func TestCacheKeyRunFiles(t *testing.T) {
 // TestCacheStoreReuse stores two reference runs, which trims an entry
 // not used for long, and reuses them in another results directory.
 func TestCacheStoreReuse(t *testing.T) {
-	src := report.Layout{Root: t.TempDir()}
+	src := results.Layout{Root: t.TempDir()}
 	for i := 1; i <= 2; i++ {
 		if err := os.MkdirAll(src.ReferenceDir(i), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		w, err := trace.Create(filepath.Join(src.ReferenceDir(i), report.TraceFile), trace.Header{Test: "t", Run: i})
+		w, err := trace.Create(filepath.Join(src.ReferenceDir(i), results.TraceFile), trace.Header{Test: "t", Run: i})
 		if err != nil {
 			t.Fatal(err)
 		}
 		w.Close()
 	}
-	if err := report.WriteLearned(src, nil, []string{"none"}); err != nil {
+	if err := results.WriteLearned(src, nil, []string{"none"}); err != nil {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
@@ -232,10 +232,10 @@ func TestCacheStoreReuse(t *testing.T) {
 	if _, err := os.Stat(unused); !os.IsNotExist(err) {
 		t.Errorf("an entry unused for %s was kept (%v)", cachedir.MaxAge, err)
 	}
-	if _, err := os.Stat(filepath.Join(entry, report.LearnedFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(entry, results.LearnedFile)); err != nil {
 		t.Errorf("learned masks not stored: %v", err)
 	}
-	dst := report.Layout{Root: t.TempDir()}
+	dst := results.Layout{Root: t.TempDir()}
 	refs, err := reuse(entry, dst, 2)
 	if err != nil {
 		t.Fatal(err)

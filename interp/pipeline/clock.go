@@ -6,29 +6,29 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
 // clock measures a run's phases and fault windows as they happen
-// (report.Timing). It is safe for concurrent use.
+// (results.Timing). It is safe for concurrent use.
 type clock struct {
 	mu    sync.Mutex
 	now   func() time.Time
 	start time.Time
 	// cur is the phase under way (nil after stop); its Seconds is set
 	// when it ends.
-	cur     *report.Phase
-	phases  []report.Phase
-	open    []report.Phase
-	windows []report.Phase
+	cur     *results.Phase
+	phases  []results.Phase
+	open    []results.Phase
+	windows []results.Phase
 }
 
 // newClock starts a clock in phase first.
 func newClock(first string, now func() time.Time) *clock {
 	c := &clock{now: now, start: now()}
-	c.cur = &report.Phase{Phase: first}
+	c.cur = &results.Phase{Phase: first}
 	return c
 }
 
@@ -41,7 +41,7 @@ func (c *clock) enter(name, what string) {
 	defer c.mu.Unlock()
 	now := c.now()
 	c.endLocked(now)
-	c.cur = &report.Phase{Phase: name, What: what, At: c.since(now)}
+	c.cur = &results.Phase{Phase: name, What: what, At: c.since(now)}
 }
 
 func (c *clock) endLocked(now time.Time) {
@@ -62,7 +62,7 @@ func (c *clock) openWindow(kind, what string) {
 			return
 		}
 	}
-	c.open = append(c.open, report.Phase{Phase: kind, What: what, At: c.since(c.now())})
+	c.open = append(c.open, results.Phase{Phase: kind, What: what, At: c.since(c.now())})
 }
 
 // closeWindow ends the fault window of kind on what, or, when there is
@@ -70,9 +70,9 @@ func (c *clock) openWindow(kind, what string) {
 func (c *clock) closeWindow(kind, what string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	i := slices.IndexFunc(c.open, func(w report.Phase) bool { return w.Phase == kind && w.What == what })
+	i := slices.IndexFunc(c.open, func(w results.Phase) bool { return w.Phase == kind && w.What == what })
 	if i < 0 {
-		i = slices.IndexFunc(c.open, func(w report.Phase) bool { return w.Phase == kind })
+		i = slices.IndexFunc(c.open, func(w results.Phase) bool { return w.Phase == kind })
 	}
 	if i < 0 {
 		return
@@ -85,7 +85,7 @@ func (c *clock) closeWindow(kind, what string) {
 
 // stop ends the phase under way and the open fault windows, and returns
 // the timing so far, in milliseconds. A later enter begins a new phase.
-func (c *clock) stop() report.Timing {
+func (c *clock) stop() results.Timing {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()
@@ -95,13 +95,13 @@ func (c *clock) stop() report.Timing {
 		c.windows = append(c.windows, w)
 	}
 	c.open = nil
-	t := report.Timing{Phases: rounded(c.phases), Windows: rounded(c.windows)}
+	t := results.Timing{Phases: rounded(c.phases), Windows: rounded(c.windows)}
 	sort.SliceStable(t.Windows, func(i, j int) bool { return t.Windows[i].At < t.Windows[j].At })
 	return t
 }
 
 // rounded is a copy of ps in milliseconds, as the results keep them.
-func rounded(ps []report.Phase) []report.Phase {
+func rounded(ps []results.Phase) []results.Phase {
 	out := slices.Clone(ps)
 	for i := range out {
 		out[i].At, out[i].Seconds = ms(out[i].At), ms(out[i].Seconds)
@@ -135,19 +135,19 @@ func (c *clock) fault(e *trace.Entry) {
 	}
 	switch ir.ActionKind(e.What) {
 	case ir.ActStaleOn:
-		c.openWindow(report.WindowStale, what)
+		c.openWindow(results.WindowStale, what)
 	case ir.ActStaleOff:
-		c.closeWindow(report.WindowStale, what)
+		c.closeWindow(results.WindowStale, what)
 	case ir.ActHold:
-		c.openWindow(report.WindowHold, what)
+		c.openWindow(results.WindowHold, what)
 	case ir.ActRelease:
-		c.closeWindow(report.WindowHold, what)
+		c.closeWindow(results.WindowHold, what)
 	case ir.ActCrash, ir.ActRestart:
-		c.closeWindow(report.WindowPause, "") // the new process runs
-		c.openWindow(report.WindowRestart, "")
+		c.closeWindow(results.WindowPause, "") // the new process runs
+		c.openWindow(results.WindowRestart, "")
 	case ir.ActPause:
-		c.openWindow(report.WindowPause, "")
+		c.openWindow(results.WindowPause, "")
 	case ir.ActResume:
-		c.closeWindow(report.WindowPause, "")
+		c.closeWindow(results.WindowPause, "")
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/report"
 )
 
 // fakeTime is a clock's time source that moves only when told.
@@ -22,7 +22,7 @@ func (f *fakeTime) pass(d time.Duration) { f.t = f.t.Add(d) }
 // time, while the fault windows overlap them.
 func TestClockPhasesAddUp(t *testing.T) {
 	ft := &fakeTime{t: time.Unix(1000, 0)}
-	c := newClock(report.PhaseReset, ft.now)
+	c := newClock(results.PhaseReset, ft.now)
 	step := func(kind, phase string) {
 		c.observe(&trace.Entry{Type: trace.Step, What: kind, Phase: phase, Src: "x.sieve:3:2"})
 	}
@@ -30,9 +30,9 @@ func TestClockPhasesAddUp(t *testing.T) {
 		c.observe(&trace.Entry{Type: trace.Fault, What: what, Key: &trace.Key{Kind: "pod", Namespace: "default", Name: "web-0"}})
 	}
 	ft.pass(150 * time.Millisecond)
-	c.enter(report.PhaseSetup, "")
+	c.enter(results.PhaseSetup, "")
 	ft.pass(200 * time.Millisecond)
-	c.enter(report.PhaseStart, "")
+	c.enter(results.PhaseStart, "")
 	ft.pass(900 * time.Millisecond)
 	step("apply", "start")
 	ft.pass(50 * time.Millisecond)
@@ -41,16 +41,16 @@ func TestClockPhasesAddUp(t *testing.T) {
 	fault("stale-on")
 	fault("crash")
 	ft.pass(700 * time.Millisecond)
-	c.closeWindow(report.WindowRestart, "") // ready again
+	c.closeWindow(results.WindowRestart, "") // ready again
 	ft.pass(300 * time.Millisecond)
 	fault("stale-off")
 	step("wait", "end")
-	c.enter(report.PhaseSettle, "after the workload")
+	c.enter(results.PhaseSettle, "after the workload")
 	fault("hold") // never released: ends with the run
 	ft.pass(2 * time.Second)
-	c.enter(report.PhaseStop, "")
+	c.enter(results.PhaseStop, "")
 	ft.pass(100 * time.Millisecond)
-	c.enter(report.PhaseJudge, "")
+	c.enter(results.PhaseJudge, "")
 	ft.pass(40 * time.Millisecond)
 	tm := c.stop()
 
@@ -86,11 +86,11 @@ func TestClockPhasesAddUp(t *testing.T) {
 // nothing, and that a release naming another key still closes the hold.
 func TestClockUnmatchedClose(t *testing.T) {
 	ft := &fakeTime{t: time.Unix(1000, 0)}
-	c := newClock(report.PhaseSetup, ft.now)
-	c.closeWindow(report.WindowStale, "x")
-	c.openWindow(report.WindowHold, "pod/default/a")
+	c := newClock(results.PhaseSetup, ft.now)
+	c.closeWindow(results.WindowStale, "x")
+	c.openWindow(results.WindowHold, "pod/default/a")
 	ft.pass(time.Second)
-	c.closeWindow(report.WindowHold, "pod/default/*")
+	c.closeWindow(results.WindowHold, "pod/default/*")
 	ft.pass(time.Second)
 	tm := c.stop()
 	if len(tm.Windows) != 1 || tm.Windows[0].Seconds != 1 {

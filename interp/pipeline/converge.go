@@ -11,8 +11,8 @@ import (
 	"github.com/sievetool/sieve/interp/analysis/observe"
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/proxy"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -75,7 +75,7 @@ func (s *session) converge(ctx context.Context, window, limit time.Duration) {
 		return
 	}
 	pending := c.Pending()
-	s.clock.enter(report.PhaseConverge, "")
+	s.clock.enter(results.PhaseConverge, "")
 	start := time.Now()
 	s.sink(trace.Entry{Time: start, Type: trace.Converge, What: "start",
 		Message: fmt.Sprintf("%d %s differ from the reference (%s); waiting up to %s for the controller to repair them",

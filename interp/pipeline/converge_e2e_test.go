@@ -11,9 +11,9 @@ import (
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -35,7 +35,7 @@ func TestConvergeByRelist(t *testing.T) {
 	}{{"repairs", true}, {"keeps", false}} {
 		t.Run(tc.test, func(t *testing.T) {
 			res, tr := runConvergePlan(t, tc.test)
-			converge := phaseSeconds(res.Timing, report.PhaseConverge)
+			converge := phaseSeconds(res.Timing, results.PhaseConverge)
 			t.Logf("converge %.1fs (%s); plan %.1fs in all", converge, res.Converge, res.Timing.Seconds())
 			if converge == 0 || converge > 10 {
 				t.Errorf("converge took %.1fs, want a few seconds (a relist, not the 30 s resync)", converge)
@@ -45,9 +45,9 @@ func TestConvergeByRelist(t *testing.T) {
 			}
 			mark := "data.done"
 			switch {
-			case tc.repaired && (res.Status != report.Passed || !strings.HasPrefix(res.Converge, "converged after") || !hasPath(res.Transient, mark)):
+			case tc.repaired && (res.Status != results.Passed || !strings.HasPrefix(res.Converge, "converged after") || !hasPath(res.Transient, mark)):
 				t.Errorf("status %s, converge %q, transient %v: want passed, out-a's mark repaired", res.Status, res.Converge, res.Transient)
-			case !tc.repaired && (res.Status != report.Failed || !strings.HasSuffix(res.Converge, ": configmap/e2e/out-a") || !hasPath(res.Findings, mark)):
+			case !tc.repaired && (res.Status != results.Failed || !strings.HasSuffix(res.Converge, ": configmap/e2e/out-a") || !hasPath(res.Findings, mark)):
 				t.Errorf("status %s, converge %q, findings %v: want failed on out-a's mark", res.Status, res.Converge, res.Findings)
 			}
 		})
@@ -57,7 +57,7 @@ func TestConvergeByRelist(t *testing.T) {
 // runConvergePlan records test name's reference run and runs a plan
 // that crashes the controller after it created out-a; it returns the
 // plan's result and trace.
-func runConvergePlan(t *testing.T, name string) (*report.Result, *trace.Trace) {
+func runConvergePlan(t *testing.T, name string) (*results.Result, *trace.Trace) {
 	t.Helper()
 	c := cluster(t)
 	sp, ds := load.Load(convergeSpec, load.Options{})
@@ -72,7 +72,7 @@ func runConvergePlan(t *testing.T, name string) (*report.Result, *trace.Trace) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	env := pipeline.Env{Spec: convergeSpec, BaseDir: filepath.Dir(convergeSpec), Workers: []*pipeline.Worker{{Backend: c}}, Progress: &progress}
-	out := report.Layout{Root: t.TempDir()}
+	out := results.Layout{Root: t.TempDir()}
 	refs, err := pipeline.References(ctx, env, test, out, pipeline.RefOptions{})
 	if err != nil {
 		t.Fatalf("references: %v\n%s", err, progress.String())
@@ -81,16 +81,16 @@ func runConvergePlan(t *testing.T, name string) (*report.Result, *trace.Trace) {
 		{Kind: ir.ActCrash, Trigger: &planfile.Trigger{Op: ir.TrigWrite, On: "create", Target: ref("configmap", "out-a")}},
 	}}
 	res, err := pipeline.RunPlan(ctx, env, env.Workers[0], refs, p, out, pipeline.RunOptions{})
-	if err != nil || res.Status == report.Errored || res.Status == report.NotInjected {
+	if err != nil || res.Status == results.Errored || res.Status == results.NotInjected {
 		t.Fatalf("plan: %v %s %s\n%s", err, res.Status, res.Error, progress.String())
 	}
-	tr, err := trace.Read(filepath.Join(out.Root, res.Dir, report.TraceFile))
+	tr, err := trace.Read(filepath.Join(out.Root, res.Dir, results.TraceFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		if t.Failed() || testing.Verbose() {
-			b, _ := os.ReadFile(filepath.Join(out.Root, res.Dir, report.ControllerLog))
+			b, _ := os.ReadFile(filepath.Join(out.Root, res.Dir, results.ControllerLog))
 			t.Logf("controller log:\n%s", b)
 		}
 	})
@@ -98,7 +98,7 @@ func runConvergePlan(t *testing.T, name string) (*report.Result, *trace.Trace) {
 }
 
 // phaseSeconds is the time of timing's phases named phase.
-func phaseSeconds(timing report.Timing, phase string) float64 {
+func phaseSeconds(timing results.Timing, phase string) float64 {
 	s := 0.0
 	for _, p := range timing.Phases {
 		if p.Phase == phase {

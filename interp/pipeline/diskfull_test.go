@@ -14,8 +14,8 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -40,29 +40,29 @@ func fullDisk(path string, _ trace.Header) (*trace.Writer, error) {
 // says "no space left on device in DIR" first and once, names the file and
 // gives the hint; the later plans are not run.
 func TestDiskFullStopsTheRun(t *testing.T) {
-	out := report.Layout{Root: t.TempDir()}
+	out := results.Layout{Root: t.TempDir()}
 	env := Env{Workers: []*Worker{{Backend: idle{}, createTrace: fullDisk}, {Backend: idle{}, createTrace: fullDisk}}}
 	refs := &Refs{Test: &ir.Test{Name: "t"}}
 	var plans []*planfile.Plan
 	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
 		plans = append(plans, &planfile.Plan{Name: name, Pattern: ir.Intermediate})
 	}
-	results, err := RunPlans(context.Background(), env, refs, plans, out, RunOptions{})
+	done, err := RunPlans(context.Background(), env, refs, plans, out, RunOptions{})
 	var d *DiskFullError
 	switch {
 	case !errors.As(err, &d) || !errors.Is(err, syscall.ENOSPC):
 		t.Fatalf("run on a full disk: %v, want a DiskFullError", err)
 	case strings.Count(err.Error(), "no space left on device") != 1:
 		t.Errorf("run on a full disk: %q, want \"no space left on device\" once", err)
-	case !strings.HasPrefix(err.Error(), "no space left on device in "+out.Root+"/plans/") || !strings.Contains(err.Error(), "/"+report.TraceFile) || !strings.Contains(err.Error(), "(free some space"):
+	case !strings.HasPrefix(err.Error(), "no space left on device in "+out.Root+"/plans/") || !strings.Contains(err.Error(), "/"+results.TraceFile) || !strings.Contains(err.Error(), "(free some space"):
 		t.Errorf("run on a full disk: %q, want it said first, in the plan's directory, with the file and the hint", err)
 	}
-	if n := len(results); n != 0 {
+	if n := len(done); n != 0 {
 		t.Errorf("%d results, want none", n)
 	}
 	started := 0
 	for _, p := range plans {
-		if _, err := os.Stat(filepath.Join(out.PlanDir(p.Name), report.PlanFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(out.PlanDir(p.Name), results.PlanFile)); err == nil {
 			started++
 		}
 	}

@@ -9,7 +9,7 @@
 //     Selection chooses (--pattern, --shard, --max-plans): a plan.Set.
 //   - RunPlans runs each plan on a reset backend (in parallel workers, each
 //     with its own backend; RunPlan runs one) and Judge turns the oracle's
-//     findings on its trace into a report.Result, written as it ends. A
+//     findings on its trace into a results.Result, written as it ends. A
 //     plan run that settles with objects differing from the reference
 //     makes the controller list again (a resync on demand) and rechecks
 //     them for a bound learned from the reference runs, or, when it cannot,
@@ -34,7 +34,7 @@
 // failed, reference or plan, is run again once on a new control plane;
 // a full disk stops the whole run with one error (diskfull.go). Every run
 // is timed as it goes (clock.go): its phases, from reset to judging, and
-// the windows of its faults, kept in its report.Timing.
+// the windows of its faults, kept in its results.Timing.
 //
 // Each run's proxy answers the controller's execs into pods with the
 // controller's stand-ins (interp/run/podexec); on a backend whose pods are
@@ -43,5 +43,5 @@
 //
 // It wires the stages together; it does not implement them: generation is
 // interp/analysis/plan's, comparing interp/analysis/oracle's, the results directory's layout
-// and rendering interp/report's.
+// interp/formats/results', and rendering interp/report's.
 package pipeline

@@ -18,9 +18,9 @@ import (
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
@@ -136,7 +136,7 @@ func execute(t *testing.T, name string, p *planfile.Plan) *run {
 	if ctx.Err() != nil {
 		t.Fatalf("the run did not end within 3 minutes")
 	}
-	tr, err := trace.Read(filepath.Join(r.dir, report.TraceFile))
+	tr, err := trace.Read(filepath.Join(r.dir, results.TraceFile))
 	if err != nil {
 		t.Fatalf("the run left no readable trace: %v", err)
 	}

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -76,7 +76,7 @@ func TestExecStandIns(t *testing.T) {
 			if err != nil || out.WorkloadErr != nil {
 				t.Fatalf("run: %v, workload: %v", err, out.WorkloadErr)
 			}
-			tr, err := trace.Read(filepath.Join(dir, report.TraceFile))
+			tr, err := trace.Read(filepath.Join(dir, results.TraceFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestExecNoStandIn(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	env := pipeline.Env{Spec: execSpec, BaseDir: filepath.Dir(execSpec), Workers: []*pipeline.Worker{{Backend: c}}, Progress: &progress}
-	out := report.Layout{Root: t.TempDir()}
+	out := results.Layout{Root: t.TempDir()}
 	refs, err := pipeline.References(ctx, env, loadExecTest(t, "none"), out, pipeline.RefOptions{})
 	t.Logf("progress:\n%s", progress.String())
 	if err != nil {

@@ -23,9 +23,9 @@ import (
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/interp/run/inject"
 	"github.com/sievetool/sieve/interp/run/proxy"
@@ -107,7 +107,7 @@ type Outcome struct {
 }
 
 // Timing ends the run's last phase and returns where its time went.
-func (o *Outcome) Timing() report.Timing { return o.clock.stop() }
+func (o *Outcome) Timing() results.Timing { return o.clock.stop() }
 
 // ActionStatus is whether one plan action fired.
 type ActionStatus struct {
@@ -124,7 +124,7 @@ type ActionStatus struct {
 // run ends at once with an *UnhealthyError that says which and why, and
 // the worker replaces its control plane before its next run.
 func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
-	c := newClock(report.PhaseReset, time.Now)
+	c := newClock(results.PhaseReset, time.Now)
 	// The controller runs in its own working directory, so the run's files
 	// it is handed (its kubeconfig, its emulated pod's files) are named by
 	// absolute paths.
@@ -138,7 +138,7 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 		w.unhealthy = true // it failed between two runs
 	}
 	if w.unhealthy {
-		c.enter(report.PhaseReset, "new control plane")
+		c.enter(results.PhaseReset, "new control plane")
 		if err := w.replace(ctx); err != nil {
 			return nil, fmt.Errorf("run: %w", err)
 		}
@@ -149,8 +149,8 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 		}
 	}
 	w.used = true
-	c.enter(report.PhaseSetup, "")
-	out = &Outcome{Trace: filepath.Join(r.Dir, report.TraceFile), clock: c}
+	c.enter(results.PhaseSetup, "")
+	out = &Outcome{Trace: filepath.Join(r.Dir, results.TraceFile), clock: c}
 	r.Header.Started = time.Now()
 	create := trace.Create
 	if w.createTrace != nil {
@@ -170,7 +170,7 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 		return out, s.verdict(err)
 	}
 	out.WorkloadErr = s.workloads(rctx)
-	c.enter(report.PhaseStop, "")
+	c.enter(results.PhaseStop, "")
 	if s.inj != nil {
 		for _, st := range s.inj.Status() {
 			out.Status = append(out.Status, ActionStatus{Action: st.Action, Kind: st.Kind, Fired: st.Fired, At: st.At})
@@ -341,7 +341,7 @@ func (s *session) start(ctx context.Context) error {
 		return err
 	}
 	s.onClose(func() { os.Remove(kubeconfig) })
-	s.clock.enter(report.PhaseStart, "")
+	s.clock.enter(results.PhaseStart, "")
 	if err := s.startController(ctx, kubeconfig, admin); err != nil {
 		return err
 	}
@@ -410,7 +410,7 @@ func (s *session) startController(ctx context.Context, kubeconfig string, admin 
 // command not found, a build that failed) to the run's controller log, so
 // that the run's directory says it where the controller's output would be.
 func (s *session) noteNotStarted(err error) {
-	f, ferr := nofollow.Append(filepath.Join(s.r.Dir, report.ControllerLog))
+	f, ferr := nofollow.Append(filepath.Join(s.r.Dir, results.ControllerLog))
 	if ferr != nil {
 		return
 	}
@@ -457,14 +457,14 @@ func (s *session) workloads(ctx context.Context) error {
 	window, limit := s.r.Test.SettleBounds()
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	s.clock.enter(report.PhaseSettle, "after the workload")
+	s.clock.enter(results.PhaseSettle, "after the workload")
 	_ = s.settle(sctx, window) // a controller that never settles is compared as it is
 	if s.inj == nil {
 		return failed
 	}
-	s.clock.enter(report.PhaseFinish, "")
+	s.clock.enter(results.PhaseFinish, "")
 	if s.inj.Finish(sctx) {
-		s.clock.enter(report.PhaseSettle, "after the fault")
+		s.clock.enter(results.PhaseSettle, "after the fault")
 		_ = s.settle(sctx, window)
 	}
 	s.converge(ctx, window, limit)
@@ -480,7 +480,7 @@ type timedRestarts struct {
 }
 
 func (t timedRestarts) Restart(ctx context.Context) error {
-	defer t.clock.closeWindow(report.WindowRestart, "")
+	defer t.clock.closeWindow(results.WindowRestart, "")
 	return t.Runner.Restart(ctx)
 }
 

@@ -24,9 +24,9 @@ import (
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -130,26 +130,26 @@ func TestReferenceComponentDeath(t *testing.T) {
 	for _, kills := range []int{1, 2} {
 		t.Run(fmt.Sprintf("killed %d time(s)", kills), func(t *testing.T) {
 			out := t.TempDir()
-			ref := report.Layout{Root: out}.ReferenceDir(1)
+			ref := results.Layout{Root: out}.ReferenceDir(1)
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
 				for range kills {
-					killDuring(c, left, filepath.Join(ref, report.TraceFile), "kube-apiserver")
+					killDuring(c, left, filepath.Join(ref, results.TraceFile), "kube-apiserver")
 				}
 			}()
 			var progress bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: c}}, Progress: &progress}
-			_, err := pipeline.References(ctx, env, test, report.Layout{Root: out}, pipeline.RefOptions{})
+			_, err := pipeline.References(ctx, env, test, results.Layout{Root: out}, pipeline.RefOptions{})
 			<-done
 			t.Logf("progress:\n%s", progress.String())
 			killed := "kube-apiserver exited: signal: killed"
 			if !strings.Contains(progress.String(), "reference run 1: unhealthy: embedded cluster: "+killed) {
 				t.Errorf("progress does not say the reference run's API server died")
 			}
-			if _, err := os.Stat(filepath.Join(ref, "unhealthy-1", report.TraceFile)); err != nil {
+			if _, err := os.Stat(filepath.Join(ref, "unhealthy-1", results.TraceFile)); err != nil {
 				t.Errorf("the failed attempt was not set aside: %v", err)
 			}
 			switch {

@@ -14,9 +14,9 @@ import (
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -261,12 +261,12 @@ func TestPlanNeverFires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Judge(orc, p, r.trace, report.Layout{Root: t.TempDir()}, "plans/crash-never")
+	res, err := pipeline.Judge(orc, p, r.trace, results.Layout{Root: t.TempDir()}, "plans/crash-never")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != report.NotInjected {
-		t.Errorf("status %s, want %s", res.Status, report.NotInjected)
+	if res.Status != results.NotInjected {
+		t.Errorf("status %s, want %s", res.Status, results.NotInjected)
 	}
 	if want := "action 1 of 1 (crash) never fired: the test run never met its trigger: after write create configmap/"; res.NotFired == nil || !strings.HasPrefix(res.NotFired.String(), want) {
 		t.Errorf("not fired: %v, want %s...", res.NotFired, want)
@@ -282,7 +282,7 @@ func TestGeneratedPlans(t *testing.T) {
 	defer cancel()
 	dir := outDir(t)
 	env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: c}}, Progress: logWriter{t}}
-	out, err := pipeline.Test(ctx, env, loadTest(t, "generated"), report.Layout{Root: dir}, pipeline.Options{Select: pipeline.Selection{MaxPlans: 3}})
+	out, err := pipeline.Test(ctx, env, loadTest(t, "generated"), results.Layout{Root: dir}, pipeline.Options{Select: pipeline.Selection{MaxPlans: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,16 +293,16 @@ func TestGeneratedPlans(t *testing.T) {
 	for _, r := range out.Results {
 		t.Logf("%s: %s %s", r.Plan, r.Status, r.Error)
 		pats[r.Pattern] = true
-		if r.Status == report.NotInjected || r.Status == report.Errored {
+		if r.Status == results.NotInjected || r.Status == results.Errored {
 			t.Errorf("plan %s: %s %s", r.Plan, r.Status, r.Error)
 		}
-		checkPhases(t, r.Plan, r.Timing, r.Seconds, report.PhaseJudge)
+		checkPhases(t, r.Plan, r.Timing, r.Seconds, results.PhaseJudge)
 	}
 	if len(out.ReferenceRuns) != out.References {
 		t.Errorf("%d reference run timings, want %d", len(out.ReferenceRuns), out.References)
 	}
 	for i, tm := range out.ReferenceRuns {
-		checkPhases(t, fmt.Sprintf("reference run %d", i+1), tm, tm.Seconds(), report.PhaseStop)
+		checkPhases(t, fmt.Sprintf("reference run %d", i+1), tm, tm.Seconds(), results.PhaseStop)
 	}
 	for _, p := range []ir.Pattern{ir.Intermediate, ir.Unobserved} {
 		if !pats[string(p)] {
@@ -315,10 +315,10 @@ func TestGeneratedPlans(t *testing.T) {
 // checkPhases checks a run's timing: phases from the reset to the last
 // one, each right after the one before, none negative, adding up to the
 // run's seconds (within 5%), and a workload step among them.
-func checkPhases(t *testing.T, run string, tm report.Timing, seconds float64, last string) {
+func checkPhases(t *testing.T, run string, tm results.Timing, seconds float64, last string) {
 	t.Helper()
 	ps := tm.Phases
-	if len(ps) == 0 || ps[0].Phase != report.PhaseReset || ps[len(ps)-1].Phase != last {
+	if len(ps) == 0 || ps[0].Phase != results.PhaseReset || ps[len(ps)-1].Phase != last {
 		t.Errorf("%s: phases %+v, want reset first and %s last", run, ps, last)
 		return
 	}
@@ -343,9 +343,9 @@ func checkPhases(t *testing.T, run string, tm report.Timing, seconds float64, la
 // checkPruned checks the results directory's pruned.jsonl: each plan
 // that ran is some candidate's plan, and the candidates whose plan did not
 // run say why (here: --max-plans).
-func checkPruned(t *testing.T, dir string, results []*report.Result) {
+func checkPruned(t *testing.T, dir string, rs []*results.Result) {
 	t.Helper()
-	f, err := os.Open(report.Layout{Root: dir}.Pruned())
+	f, err := os.Open(results.Layout{Root: dir}.Pruned())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +362,7 @@ func checkPruned(t *testing.T, dir string, results []*report.Result) {
 			sampledOut++
 		}
 	}
-	for _, r := range results {
+	for _, r := range rs {
 		if !made[r.Plan] && r.Pattern != string(planfile.User) {
 			t.Errorf("plan %s ran but pruned.jsonl has no candidate kept for it", r.Plan)
 		}

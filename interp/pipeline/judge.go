@@ -3,8 +3,8 @@ package pipeline
 import (
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -27,7 +27,7 @@ import (
 // lifted when the workload was over (or at its bound), so the fault was
 // injected; the run is judged as usual and Unreleased says which release
 // never came.
-func Judge(o *oracle.Oracle, p *planfile.Plan, t *trace.Trace, out report.Layout, dir string) (*report.Result, error) {
+func Judge(o *oracle.Oracle, p *planfile.Plan, t *trace.Trace, out results.Layout, dir string) (*results.Result, error) {
 	fs, err := o.Check(t)
 	if err != nil {
 		return nil, err
@@ -41,21 +41,21 @@ func Judge(o *oracle.Oracle, p *planfile.Plan, t *trace.Trace, out report.Layout
 	if err != nil {
 		return nil, err
 	}
-	r := &report.Result{
-		Version: report.Version, Test: t.Header.Test, Plan: t.Header.Plan, Pattern: t.Header.Pattern,
-		Dir: dir, Findings: []*oracle.Finding{}, Status: report.Passed,
+	r := &results.Result{
+		Version: results.Version, Test: t.Header.Test, Plan: t.Header.Plan, Pattern: t.Header.Pattern,
+		Dir: dir, Findings: []*oracle.Finding{}, Status: results.Passed,
 		Transient: transient, Converge: convergeEnd(t),
 	}
 	i := oracle.Unfired(t)
 	switch {
 	case i >= 0 && !releasesFrom(p, i):
-		r.Status, r.NotFired, r.Untested = report.NotInjected, notFired(p, t), fs
+		r.Status, r.NotFired, r.Untested = results.NotInjected, notFired(p, t), fs
 		return r, nil
 	case i >= 0:
 		r.Unreleased = notFired(p, t)
 	}
 	if len(fs) > 0 {
-		r.Status, r.Findings = report.Failed, fs
+		r.Status, r.Findings = results.Failed, fs
 	}
 	return r, nil
 }
@@ -89,9 +89,9 @@ func convergeEnd(t *trace.Trace) string {
 }
 
 // notFired describes the first action of the run's plan that never fired.
-func notFired(p *planfile.Plan, t *trace.Trace) *report.NotFired {
+func notFired(p *planfile.Plan, t *trace.Trace) *results.NotFired {
 	i := oracle.Unfired(t)
-	n := &report.NotFired{Action: i + 1, Of: max(t.Header.Actions, 1)}
+	n := &results.NotFired{Action: i + 1, Of: max(t.Header.Actions, 1)}
 	for _, e := range t.Entries {
 		switch {
 		case e.Type != trace.Fault || e.Action == nil:

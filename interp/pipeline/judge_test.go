@@ -9,8 +9,8 @@ import (
 	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -20,14 +20,14 @@ import (
 const fixture = "../report/testdata/results"
 
 // fixtureLayout names the fixture as its reproduce commands do.
-var fixtureLayout = report.Layout{Root: "results"}
+var fixtureLayout = results.Layout{Root: "results"}
 
 // TestResultsFromTraces holds each plans/*/result.json of the fixture equal
 // to what the oracle says about that plan's trace (SIEVE_UPDATE=1 rewrites
 // them), so the report goldens below rest on real oracle output.
 func TestResultsFromTraces(t *testing.T) {
 	o := fixtureOracle(t)
-	traces, _ := filepath.Glob(filepath.Join(fixture, "plans", "*", report.TraceFile))
+	traces, _ := filepath.Glob(filepath.Join(fixture, "plans", "*", results.TraceFile))
 	if len(traces) == 0 {
 		t.Fatal("no plan traces in the fixture")
 	}
@@ -36,29 +36,29 @@ func TestResultsFromTraces(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := planfile.Read(filepath.Join(filepath.Dir(file), report.PlanFile))
+		p, err := planfile.Read(filepath.Join(filepath.Dir(file), results.PlanFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Judge(o, p, tr, fixtureLayout, report.PlanRel(tr.Header.Plan))
+		r, err := Judge(o, p, tr, fixtureLayout, results.PlanRel(tr.Header.Plan))
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Version, r.Started, r.Seconds = report.Version, tr.Header.Started, float64(len(tr.Entries))/2
+		r.Version, r.Started, r.Seconds = results.Version, tr.Header.Started, float64(len(tr.Entries))/2
 		r.Timing = fixtureTiming(t, filepath.Dir(file))
-		if r.Status == report.Failed {
+		if r.Status == results.Failed {
 			r.Confirm(fixtureReruns(t, o, p, filepath.Dir(file), r.Dir))
 		}
 		got, _ := json.MarshalIndent(r, "", "  ")
-		golden.File(t, filepath.Join(filepath.Dir(file), report.ResultFile), append(got, '\n'))
+		golden.File(t, filepath.Join(filepath.Dir(file), results.ResultFile), append(got, '\n'))
 	}
 }
 
 // fixtureTiming is the timing the fixture's result.json in dir holds:
 // the oracle does not judge time, so the fixture's phases are kept.
-func fixtureTiming(t *testing.T, dir string) report.Timing {
-	var r report.Result
-	b, err := os.ReadFile(filepath.Join(dir, report.ResultFile))
+func fixtureTiming(t *testing.T, dir string) results.Timing {
+	var r results.Result
+	b, err := os.ReadFile(filepath.Join(dir, results.ResultFile))
 	if err == nil {
 		err = json.Unmarshal(b, &r)
 	}
@@ -82,7 +82,7 @@ func fixtureOracle(t *testing.T) *oracle.Oracle {
 	}
 	var refs []*trace.Trace
 	for i := 1; i <= 2; i++ {
-		r, err := trace.Read(filepath.Join(report.Layout{Root: fixture}.ReferenceDir(i), report.TraceFile))
+		r, err := trace.Read(filepath.Join(results.Layout{Root: fixture}.ReferenceDir(i), results.TraceFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,10 +97,10 @@ func fixtureOracle(t *testing.T) *oracle.Oracle {
 
 // fixtureReruns judges the reruns of a plan of the fixture
 // (plans/PLAN/rerun-N), as the pipeline does when it confirms findings.
-func fixtureReruns(t *testing.T, o *oracle.Oracle, p *planfile.Plan, dir, rel string) []*report.Result {
+func fixtureReruns(t *testing.T, o *oracle.Oracle, p *planfile.Plan, dir, rel string) []*results.Result {
 	t.Helper()
-	traces, _ := filepath.Glob(filepath.Join(dir, "rerun-*", report.TraceFile))
-	var out []*report.Result
+	traces, _ := filepath.Glob(filepath.Join(dir, "rerun-*", results.TraceFile))
+	var out []*results.Result
 	for _, file := range traces {
 		tr, err := trace.Read(file)
 		if err != nil {
@@ -120,7 +120,7 @@ func fixtureReruns(t *testing.T, o *oracle.Oracle, p *planfile.Plan, dir, rel st
 // not-injected even when the oracle finds something in it.
 func TestJudgeNotInjected(t *testing.T) {
 	o := fixtureOracle(t)
-	tr, err := trace.Read(filepath.Join(fixture, "plans", "intermediate-3", report.TraceFile))
+	tr, err := trace.Read(filepath.Join(fixture, "plans", "intermediate-3", results.TraceFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestJudgeNotInjected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != report.NotInjected || len(r.Findings) != 0 || len(r.Untested) == 0 {
+	if r.Status != results.NotInjected || len(r.Findings) != 0 || len(r.Untested) == 0 {
 		t.Errorf("status %s, %d findings, %d untested; want not-injected, 0, some", r.Status, len(r.Findings), len(r.Untested))
 	}
 	if got, want := r.NotFired.String(), "action 1 of 1 never fired"; got != want {
@@ -150,11 +150,11 @@ func TestJudgeNotInjected(t *testing.T) {
 func TestJudgeUnreleased(t *testing.T) {
 	o := fixtureOracle(t)
 	dir := filepath.Join(fixture, "plans", "unobserved-2")
-	tr, err := trace.Read(filepath.Join(dir, report.TraceFile))
+	tr, err := trace.Read(filepath.Join(dir, results.TraceFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := planfile.Read(filepath.Join(dir, report.PlanFile))
+	p, err := planfile.Read(filepath.Join(dir, results.PlanFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestJudgeUnreleased(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != report.Failed || len(r.Findings) != 1 || r.NotFired != nil || r.Unreleased == nil {
+	if r.Status != results.Failed || len(r.Findings) != 1 || r.NotFired != nil || r.Unreleased == nil {
 		t.Fatalf("status %s, %d findings, not fired %v, unreleased %v; want failed, 1, none, the release", r.Status, len(r.Findings), r.NotFired, r.Unreleased)
 	}
 	want := "action 2 of 2 (release pod/default/web-x7k2p) never fired: after action 1 fired (trace entry 100), " +
@@ -176,7 +176,7 @@ func TestJudgeUnreleased(t *testing.T) {
 	// A plan whose hold is followed by a crash that never came was not
 	// injected: the crash was the fault.
 	p.Actions[1] = &planfile.Action{Kind: ir.ActCrash, Trigger: p.Actions[1].Trigger}
-	if r, err = Judge(o, p, tr, fixtureLayout, "plans/unobserved-2"); err != nil || r.Status != report.NotInjected {
+	if r, err = Judge(o, p, tr, fixtureLayout, "plans/unobserved-2"); err != nil || r.Status != results.NotInjected {
 		t.Errorf("hold then a crash that never fired: status %v (err %v), want not-injected", r.Status, err)
 	}
 }
@@ -186,7 +186,7 @@ func TestJudgeUnreleased(t *testing.T) {
 // point never came, though the actions after it fired.
 func TestJudgeStaleAtMissed(t *testing.T) {
 	o := fixtureOracle(t)
-	tr, err := trace.Read(filepath.Join(fixture, "plans", "stale-1", report.TraceFile))
+	tr, err := trace.Read(filepath.Join(fixture, "plans", "stale-1", results.TraceFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestJudgeStaleAtMissed(t *testing.T) {
 	}
 	want := "action 1 of 2 (stale on datastore/default/ds at on update datastore/default/ds #3) never took effect: " +
 		"the test run never came to its freeze point: on update datastore/default/ds #3"
-	if r.Status != report.NotInjected || r.NotFired == nil || r.NotFired.String() != want {
+	if r.Status != results.NotInjected || r.NotFired == nil || r.NotFired.String() != want {
 		t.Errorf("status %s, not fired %v; want not-injected, %q", r.Status, r.NotFired, want)
 	}
 }

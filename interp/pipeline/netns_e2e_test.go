@@ -13,8 +13,8 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/netns"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -51,12 +51,12 @@ func TestFixedPortParallel(t *testing.T) {
 	if d != nil {
 		t.Fatal(d)
 	}
-	out := report.Layout{Root: t.TempDir()}
+	out := results.Layout{Root: t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	_, err = pipeline.References(ctx, env, test, out, pipeline.RefOptions{})
 	for i := 1; i <= 2; i++ {
-		b, _ := os.ReadFile(filepath.Join(out.ReferenceDir(i), report.ControllerLog))
+		b, _ := os.ReadFile(filepath.Join(out.ReferenceDir(i), results.ControllerLog))
 		if !strings.Contains(string(b), "LISTEN 127.0.0.1:18080") {
 			t.Errorf("reference run %d: the controller did not listen on 127.0.0.1:18080:\n%s", i, b)
 		}

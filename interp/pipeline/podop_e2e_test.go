@@ -17,9 +17,9 @@ import (
 	sievecluster "github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -133,7 +133,7 @@ func executeSpec(t *testing.T, c sievecluster.Backend, spec, name string, p *pla
 		Header: trace.Header{Test: name, Spec: spec, Plan: planName(p)},
 		Errors: func(err error) { t.Errorf("injected action failed: %v", err) },
 	})
-	tr, err := trace.Read(filepath.Join(r.dir, report.TraceFile))
+	tr, err := trace.Read(filepath.Join(r.dir, results.TraceFile))
 	if err != nil {
 		t.Fatalf("the run left no readable trace: %v", err)
 	}
@@ -147,6 +147,6 @@ func executeSpec(t *testing.T, c sievecluster.Backend, spec, name string, p *pla
 }
 
 func (r *run) log() string {
-	b, _ := os.ReadFile(filepath.Join(r.dir, report.ControllerLog))
+	b, _ := os.ReadFile(filepath.Join(r.dir, results.ControllerLog))
 	return string(b)
 }

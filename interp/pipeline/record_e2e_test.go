@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -138,7 +138,7 @@ func TestReferenceSpecErrors(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
 			env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: cl}}}
-			o, err := pipeline.Test(ctx, env, test, report.Layout{Root: out}, pipeline.Options{})
+			o, err := pipeline.Test(ctx, env, test, results.Layout{Root: out}, pipeline.Options{})
 			var es pipeline.SpecErrors
 			if !errors.As(err, &es) || len(es) != 1 {
 				t.Fatalf("Test: %v; want one SpecError", err)
@@ -175,11 +175,11 @@ func TestLearnedMasks(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: c}}}
-	_, err := pipeline.References(ctx, env, test, report.Layout{Root: out}, pipeline.RefOptions{})
+	_, err := pipeline.References(ctx, env, test, results.Layout{Root: out}, pipeline.RefOptions{})
 	if err != nil {
 		t.Fatalf("recording the references: %v", err)
 	}
-	layout := report.Layout{Root: out}
+	layout := results.Layout{Root: out}
 	hash, err := pipeline.WorkloadHash(test, filepath.Dir(specFile))
 	if err != nil {
 		t.Fatal(err)

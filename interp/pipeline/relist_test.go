@@ -10,8 +10,8 @@ import (
 
 	"k8s.io/client-go/rest"
 
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/interp/run/proxy"
 	"github.com/sievetool/sieve/lang/ir"
@@ -54,7 +54,7 @@ func TestConvergeNoWatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := &session{tracePath: path, runner: runner, px: px, tw: tw, clock: newClock(report.PhaseSettle, time.Now),
+	s := &session{tracePath: path, runner: runner, px: px, tw: tw, clock: newClock(results.PhaseSettle, time.Now),
 		r: Run{Converge: &Converge{Oracle: o, Bound: 1500 * time.Millisecond, Recheck: 200 * time.Millisecond}}}
 	start := time.Now()
 	s.converge(ctx, 10*time.Millisecond, time.Minute)

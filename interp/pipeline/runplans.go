@@ -10,8 +10,8 @@ import (
 
 	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/report"
 )
 
 // RunOptions configure RunPlans and RunPlan. The zero value runs each
@@ -24,7 +24,7 @@ type RunOptions struct {
 	Confirm int
 	// OnResult, if not nil, is called after each plan's result is
 	// written.
-	OnResult func(*report.Result)
+	OnResult func(*results.Result)
 }
 
 // RunPlans is the third stage: it runs the plans, each with its fault
@@ -33,7 +33,7 @@ type RunOptions struct {
 // result to out as the plan ends, so an interrupted run (ctx cancelled)
 // keeps every finished plan. It returns the results, sorted by plan name:
 // on an interruption, those that finished, and ctx's error.
-func RunPlans(ctx context.Context, env Env, refs *Refs, plans []*planfile.Plan, out report.Layout, opts RunOptions) ([]*report.Result, error) {
+func RunPlans(ctx context.Context, env Env, refs *Refs, plans []*planfile.Plan, out results.Layout, opts RunOptions) ([]*results.Result, error) {
 	env.shareNotes()
 	env.Workers = env.Workers[:min(max(len(plans), 1), len(env.Workers))]
 	env.progressf("%d plans to run on %d worker(s)", len(plans), len(env.Workers))
@@ -43,7 +43,7 @@ func RunPlans(ctx context.Context, env Env, refs *Refs, plans []*planfile.Plan, 
 // RunPlan runs one plan on worker w, as RunPlans does, and returns its
 // result. A run that could not be done is a result with status error, not
 // an error; the error is ctx's when it ended, or one writing to out.
-func RunPlan(ctx context.Context, env Env, w *Worker, refs *Refs, p *planfile.Plan, out report.Layout, opts RunOptions) (*report.Result, error) {
+func RunPlan(ctx context.Context, env Env, w *Worker, refs *Refs, p *planfile.Plan, out results.Layout, opts RunOptions) (*results.Result, error) {
 	env.shareNotes()
 	return newPlanRunner(env, refs, out, opts).runPlan(ctx, w, p)
 }
@@ -52,7 +52,7 @@ func RunPlan(ctx context.Context, env Env, w *Worker, refs *Refs, p *planfile.Pl
 type planRunner struct {
 	env  Env
 	refs *Refs
-	out  report.Layout
+	out  results.Layout
 	opts RunOptions
 	// recheck and timer are Converge.Recheck and Converge.Timer for every
 	// plan: learned once from the reference runs.
@@ -60,7 +60,7 @@ type planRunner struct {
 	timer   plan.Timer
 }
 
-func newPlanRunner(env Env, refs *Refs, out report.Layout, opts RunOptions) *planRunner {
+func newPlanRunner(env Env, refs *Refs, out results.Layout, opts RunOptions) *planRunner {
 	window, _ := refs.Test.SettleBounds()
 	pr := &planRunner{env: env, refs: refs, out: out, opts: opts}
 	pr.recheck, pr.timer = recheckBound(refs.Traces, refs.Masks.Plan, window)
@@ -68,12 +68,12 @@ func newPlanRunner(env Env, refs *Refs, out report.Layout, opts RunOptions) *pla
 }
 
 // runPlans runs the plans on the workers and writes each result.
-func (pr *planRunner) runPlans(ctx context.Context, plans []*planfile.Plan) ([]*report.Result, error) {
+func (pr *planRunner) runPlans(ctx context.Context, plans []*planfile.Plan) ([]*results.Result, error) {
 	queue := make(chan *planfile.Plan)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var errs []error
-	var results []*report.Result
+	var results []*results.Result
 	// A plan that fails to run or to be written (ctx ended, a full
 	// disk) stops the run: later plans would fail the same way.
 	stop := make(chan struct{})
@@ -120,26 +120,26 @@ send:
 // runPlan runs one plan and writes its result; a failed plan is then run
 // again to confirm its findings (RunOptions.Confirm). A run that could not be
 // done is a result with status error, not an error, unless ctx ended.
-func (pr *planRunner) runPlan(ctx context.Context, w *Worker, p *planfile.Plan) (*report.Result, error) {
+func (pr *planRunner) runPlan(ctx context.Context, w *Worker, p *planfile.Plan) (*results.Result, error) {
 	dir, err := pr.out.WritePlan(p)
 	if err != nil {
 		return nil, err
 	}
-	result, unhealthy, err := pr.judgeRun(ctx, w, p, dir, report.PlanRel(p.Name))
+	result, unhealthy, err := pr.judgeRun(ctx, w, p, dir, results.PlanRel(p.Name))
 	if err == nil && unhealthy {
 		result, err = pr.retry(ctx, w, p, dir, result)
 	}
 	if err != nil {
 		return nil, err // interrupted: the plan did not finish
 	}
-	if err := report.WriteResult(pr.out, result); err != nil {
+	if err := results.WriteResult(pr.out, result); err != nil {
 		return nil, err
 	}
-	if result.Status == report.Failed && pr.opts.Confirm > 0 {
+	if result.Status == results.Failed && pr.opts.Confirm > 0 {
 		// The first verdict is on disk: an interrupted rerun leaves it.
 		pr.confirm(ctx, w, p, result)
 		if len(result.Reruns) > 0 {
-			if err := report.WriteResult(pr.out, result); err != nil {
+			if err := results.WriteResult(pr.out, result); err != nil {
 				return nil, err
 			}
 		}
@@ -152,8 +152,8 @@ func (pr *planRunner) runPlan(ctx context.Context, w *Worker, p *planfile.Plan) 
 // infrastructure (first): the worker has replaced its control plane, and
 // the first attempt's files are set aside in dir/unhealthy-N. It fails
 // only when ctx ends.
-func (pr *planRunner) retry(ctx context.Context, w *Worker, p *planfile.Plan, dir string, first *report.Result) (*report.Result, error) {
-	aside, err := setAside(dir, report.PlanFile)
+func (pr *planRunner) retry(ctx context.Context, w *Worker, p *planfile.Plan, dir string, first *results.Result) (*results.Result, error) {
+	aside, err := setAside(dir, results.PlanFile)
 	if err != nil {
 		first.Error += fmt.Sprintf(" (not retried: %v)", err)
 		return first, nil
@@ -177,7 +177,7 @@ func firstLine(s string) string {
 // judges its trace; unhealthy says that the run's infrastructure failed
 // (UnhealthyError). It fails only when ctx ends or the disk is full
 // (DiskFullError).
-func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan, dir, rel string) (result *report.Result, unhealthy bool, err error) {
+func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan, dir, rel string) (result *results.Result, unhealthy bool, err error) {
 	t := pr.refs.Test
 	start := time.Now()
 	r := Run{Test: t, BaseDir: pr.env.BaseDir, Dir: dir, Plan: p, Masks: pr.refs.Masks.Plan,
@@ -188,14 +188,14 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}
-	result = &report.Result{Test: t.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: rel}
+	result = &results.Result{Test: t.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: rel}
 	if res != nil {
-		res.clock.enter(report.PhaseJudge, "")
+		res.clock.enter(results.PhaseJudge, "")
 	}
 	if runErr == nil {
 		var tr *trace.Trace
 		if tr, runErr = trace.Read(res.Trace); runErr == nil {
-			var judged *report.Result
+			var judged *results.Result
 			if judged, runErr = Judge(pr.refs.Oracle, p, tr, pr.out, rel); runErr == nil {
 				result = judged
 			}
@@ -205,7 +205,7 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 		return nil, false, d // the result could not be written either
 	}
 	if runErr != nil {
-		result.Status, result.Error, result.Findings = report.Errored, runErr.Error(), nil
+		result.Status, result.Error, result.Findings = results.Errored, runErr.Error(), nil
 	}
 	if res != nil {
 		result.Timing = res.Timing()
@@ -216,9 +216,9 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 
 // confirm runs a failed plan again into its rerun directories, up to
 // RunOptions.Confirm times or until every finding has been found again, and
-// settles its findings with the reruns (report.Result.Confirm).
-func (pr *planRunner) confirm(ctx context.Context, w *Worker, p *planfile.Plan, res *report.Result) {
-	var reruns []*report.Result
+// settles its findings with the reruns (results.Result.Confirm).
+func (pr *planRunner) confirm(ctx context.Context, w *Worker, p *planfile.Plan, res *results.Result) {
+	var reruns []*results.Result
 	for i := 1; i <= pr.opts.Confirm && !res.FoundAgain(reruns); i++ {
 		rerun, rel := pr.out.Rerun(p.Name, i)
 		rr, _, err := pr.judgeRun(ctx, w, p, rerun, rel)
@@ -231,7 +231,7 @@ func (pr *planRunner) confirm(ctx context.Context, w *Worker, p *planfile.Plan, 
 }
 
 // rerunNote says, for a progress line, what the reruns of a plan showed.
-func rerunNote(r *report.Result) string {
+func rerunNote(r *results.Result) string {
 	if len(r.Reruns) == 0 {
 		return ""
 	}
@@ -244,7 +244,7 @@ func rerunNote(r *report.Result) string {
 
 // notFiredNote says, for a progress line, which action of a not-injected
 // plan did not fire, or which release of an injected one never came.
-func notFiredNote(r *report.Result) string {
+func notFiredNote(r *results.Result) string {
 	switch {
 	case r.NotFired != nil:
 		return ": " + r.NotFired.String()

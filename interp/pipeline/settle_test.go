@@ -10,7 +10,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/run/proxy"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -41,7 +41,7 @@ func TestSettleBoundsFromTest(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		s := &session{px: px, clock: newClock(report.PhaseSettle, time.Now), r: Run{Test: tc.test}}
+		s := &session{px: px, clock: newClock(results.PhaseSettle, time.Now), r: Run{Test: tc.test}}
 		if err := s.workloads(context.Background()); err != nil {
 			t.Fatal(err)
 		}

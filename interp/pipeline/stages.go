@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -68,7 +68,7 @@ type Refs struct {
 	Masks MaskSet
 	// Timings say where the time of each reference run went; none when
 	// the runs were reused.
-	Timings []report.Timing
+	Timings []results.Timing
 }
 
 // referenceRuns is how many reference runs References will have for test
@@ -76,7 +76,7 @@ type Refs struct {
 // holds.
 func referenceRuns(t *ir.Test, opts RefOptions) int {
 	if opts.From != "" {
-		return max(report.Layout{Root: opts.From}.References(), 1)
+		return max(results.Layout{Root: opts.From}.References(), 1)
 	}
 	return max(t.Runs, 1)
 }
@@ -85,19 +85,19 @@ func referenceRuns(t *ir.Test, opts RefOptions) int {
 // into: it removes what an earlier run left there and writes
 // summary.json, saying that the run of test t started, with the
 // reference runs opts asks for, and which shard of the plans it keeps.
-func Start(out report.Layout, env Env, t *ir.Test, opts RefOptions, shard Shard) (*report.TestRun, error) {
-	run := &report.TestRun{Test: t.Name, Spec: env.Spec, Shard: shard.String(), Started: time.Now(), References: referenceRuns(t, opts)}
+func Start(out results.Layout, env Env, t *ir.Test, opts RefOptions, shard Shard) (*results.TestRun, error) {
+	run := &results.TestRun{Test: t.Name, Spec: env.Spec, Shard: shard.String(), Started: time.Now(), References: referenceRuns(t, opts)}
 	if err := out.Clear(); err != nil {
 		return run, err
 	}
-	return run, report.WriteRun(out, run)
+	return run, results.WriteRun(out, run)
 }
 
 // Finish marks the run finished in out's summary.json.
-func Finish(out report.Layout, run *report.TestRun) error {
+func Finish(out results.Layout, run *results.TestRun) error {
 	now := time.Now()
 	run.Finished = &now
-	return report.WriteRun(out, run)
+	return results.WriteRun(out, run)
 }
 
 // References is the first stage: it records the reference runs of test
@@ -105,7 +105,7 @@ func Finish(out report.Layout, run *report.TestRun) error {
 // agree and writes them to out's learned.sieve, and builds the oracle. A
 // reference run that fails a workload step or breaks an invariant is a
 // SpecErrors: every plan would fail the same way.
-func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions) (*Refs, error) {
+func References(ctx context.Context, env Env, t *ir.Test, out results.Layout, opts RefOptions) (*Refs, error) {
 	env.shareNotes()
 	workload, err := WorkloadHash(t, env.BaseDir) // of the spec's controller, not of the binary built from it
 	if err != nil {
@@ -130,7 +130,7 @@ func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opt
 		return nil, err
 	}
 	comment := []string{fmt.Sprintf("learned from %d reference runs of test %s", len(traces), t.Name)}
-	if err := report.WriteLearned(out, refs.Oracle.Learned(), comment); err != nil {
+	if err := results.WriteLearned(out, refs.Oracle.Learned(), comment); err != nil {
 		return nil, err
 	}
 	if store != "" {
@@ -142,7 +142,7 @@ func References(ctx context.Context, env Env, t *ir.Test, out report.Layout, opt
 // references records the reference runs, or reuses them from opts.From
 // or the cache. store is the cache entry to keep newly recorded runs in
 // ("" for none). workload is the test's WorkloadHash, for the headers.
-func references(ctx context.Context, env Env, t *ir.Test, out report.Layout, opts RefOptions, workload string) (refs []*trace.Trace, timings []report.Timing, store string, err error) {
+func references(ctx context.Context, env Env, t *ir.Test, out results.Layout, opts RefOptions, workload string) (refs []*trace.Trace, timings []results.Timing, store string, err error) {
 	n := referenceRuns(t, opts)
 	if opts.From != "" {
 		env.progressf("reusing %d reference run(s) from %s", n, opts.From)
@@ -167,9 +167,9 @@ func references(ctx context.Context, env Env, t *ir.Test, out report.Layout, opt
 // recordRefs records n reference runs, spread over the workers and run at
 // once. Masks are then learned across control planes as well as across
 // runs, as plans run on every worker.
-func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n int, workload string) ([]*trace.Trace, []report.Timing, error) {
+func recordRefs(ctx context.Context, env Env, t *ir.Test, out results.Layout, n int, workload string) ([]*trace.Trace, []results.Timing, error) {
 	refs := make([]*trace.Trace, n)
-	timings := make([]report.Timing, n)
+	timings := make([]results.Timing, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for w := range min(n, len(env.Workers)) {
@@ -195,21 +195,21 @@ func recordRefs(ctx context.Context, env Env, t *ir.Test, out report.Layout, n i
 
 // recordOne records reference run i of n on worker w, its header naming
 // workload.
-func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out report.Layout, i, n int, workload string) (*trace.Trace, report.Timing, error) {
+func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out results.Layout, i, n int, workload string) (*trace.Trace, results.Timing, error) {
 	env.progressf("reference run %d/%d", i, n)
 	start := time.Now()
 	r := Run{Test: t, BaseDir: env.BaseDir, Dir: out.ReferenceDir(i),
 		Header: trace.Header{Test: t.Name, Spec: env.Spec, Run: i, Workload: workload}}
 	res, err := executeReference(ctx, env, w, r, i)
 	if err != nil {
-		return nil, report.Timing{}, withDiskFull(fmt.Errorf("reference run %d: %w", i, err))
+		return nil, results.Timing{}, withDiskFull(fmt.Errorf("reference run %d: %w", i, err))
 	}
 	tr, err := trace.Read(res.Trace)
 	if err != nil {
-		return nil, report.Timing{}, err
+		return nil, results.Timing{}, err
 	}
 	if res.WorkloadErr != nil {
-		return nil, report.Timing{}, stepFailure(res.WorkloadErr, tr, res.Trace, i)
+		return nil, results.Timing{}, stepFailure(res.WorkloadErr, tr, res.Trace, i)
 	}
 	env.progressf("reference run %d: %d trace entries in %.1fs", i, len(tr.Entries), time.Since(start).Seconds())
 	return tr, res.Timing(), nil

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -17,7 +17,7 @@ func TestReferencesInterrupted(t *testing.T) {
 	cancel()
 	test := &ir.Test{Name: "t", Runs: 2, Controller: &ir.Controller{Name: "c", Namespaces: []string{"default"}}}
 	env := Env{Workers: []*Worker{{}}}
-	refs, err := References(ctx, env, test, report.Layout{Root: t.TempDir()}, RefOptions{})
+	refs, err := References(ctx, env, test, results.Layout{Root: t.TempDir()}, RefOptions{})
 	if !errors.Is(err, context.Canceled) || refs != nil {
 		t.Errorf("References after an interrupt: %v, %v; want context.Canceled", refs, err)
 	}

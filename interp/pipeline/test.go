@@ -5,7 +5,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/formats/planfile"
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -27,10 +27,10 @@ type TestOutcome struct {
 	References int
 	// ReferenceRuns say where the time of the reference runs went (none
 	// when they were reused).
-	ReferenceRuns []report.Timing
+	ReferenceRuns []results.Timing
 	Counts        []plan.Count
 	Plans         []*planfile.Plan
-	Results       []*report.Result
+	Results       []*results.Result
 }
 
 // Prepared is a test run up to its plans: the results directory started,
@@ -38,7 +38,7 @@ type TestOutcome struct {
 // RunPlans or RunPlan, and the run is ended with Finish(out, Run).
 type Prepared struct {
 	// Run is the run's summary.json, which Finish completes.
-	Run  *report.TestRun
+	Run  *results.TestRun
 	Refs *Refs
 	// Set holds the plans to run (Set.Plans) and what became of every
 	// candidate.
@@ -49,7 +49,7 @@ type Prepared struct {
 // Start, References and Plans, writing out's pruned.jsonl and the number
 // of plans into its summary.json. The Prepared, never nil, has a nil Refs
 // or Set when the stage that makes it failed.
-func Prepare(ctx context.Context, env Env, t *ir.Test, out report.Layout, o Options) (*Prepared, error) {
+func Prepare(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Options) (*Prepared, error) {
 	p := &Prepared{}
 	var err error
 	if p.Run, err = Start(out, env, t, o.References, o.Select.Shard); err != nil {
@@ -64,18 +64,18 @@ func Prepare(ctx context.Context, env Env, t *ir.Test, out report.Layout, o Opti
 		return p, err
 	}
 	p.Set = set
-	if err := report.WritePruned(out, set.Candidates); err != nil {
+	if err := results.WritePruned(out, set.Candidates); err != nil {
 		return p, err
 	}
 	p.Run.Planned = len(set.Plans)
-	return p, report.WriteRun(out, p.Run)
+	return p, results.WriteRun(out, p.Run)
 }
 
 // Test runs test t through every stage, as sieve run does: Prepare,
 // RunPlans and Finish. Results are written to out as each plan ends, so
 // an interrupted run (ctx cancelled) keeps every finished plan; the
 // outcome, never nil, then holds what finished and the error is ctx's.
-func Test(ctx context.Context, env Env, t *ir.Test, out report.Layout, o Options) (*TestOutcome, error) {
+func Test(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Options) (*TestOutcome, error) {
 	outcome := &TestOutcome{}
 	p, err := Prepare(ctx, env, t, out, o)
 	if p.Refs != nil {
@@ -91,8 +91,8 @@ func Test(ctx context.Context, env Env, t *ir.Test, out report.Layout, o Options
 		o.Planned(p.Set)
 	}
 	outcome.Results, err = RunPlans(ctx, env, p.Refs, p.Set.Plans, out, o.Run)
-	timings := report.Timings(outcome.Results)
-	p.Run.Phases, p.Run.Windows = report.SumPhases(timings), report.SumWindows(timings)
+	timings := results.Timings(outcome.Results)
+	p.Run.Phases, p.Run.Windows = results.SumPhases(timings), results.SumWindows(timings)
 	if err != nil {
 		return outcome, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/internal/hostile"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // FuzzLoad writes arbitrary bytes as a results directory's summary.json,
@@ -21,27 +22,33 @@ func FuzzLoad(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	results, _ := filepath.Glob("testdata/results/plans/*/result.json")
-	for _, file := range results {
+	files, _ := filepath.Glob("testdata/results/plans/*/result.json")
+	for _, file := range files {
 		b, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
 		}
-		tr, _ := os.ReadFile(filepath.Join(filepath.Dir(file), TraceFile))
+		tr, _ := os.ReadFile(filepath.Join(filepath.Dir(file), results.TraceFile))
 		f.Add(summary, b, tr[:min(len(tr), 6<<10)])
 	}
 	f.Add(summary, []byte(`{"plan": 1}`), []byte{}) // an error in Go's words, once
 	f.Add([]byte(`{"runs": 2}`), []byte(`{}`), []byte{})
 	f.Fuzz(func(t *testing.T, summary, result, tr []byte) {
-		l := Layout{Root: t.TempDir()}
-		write(t, l.Summary(), string(summary))
-		write(t, filepath.Join(l.Root, PlanRel("p"), ResultFile), string(result))
-		write(t, filepath.Join(l.Root, PlanRel("p"), TraceFile), string(tr))
-		write(t, filepath.Join(l.Root, referenceDir, "run-1", TraceFile), string(tr))
-		if _, err := ReadPlanRun(filepath.Join(l.Root, PlanRel("p"))); err != nil {
+		l := results.Layout{Root: t.TempDir()}
+		plan := filepath.Join(l.Root, results.PlanRel("p"))
+		inputs := map[string][]byte{l.Summary(): summary, filepath.Join(plan, results.ResultFile): result, filepath.Join(plan, results.TraceFile): tr, l.ReferenceTrace(1): tr}
+		for file, b := range inputs {
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := results.ReadPlanRun(plan); err != nil {
 			hostile.CheckError(t, err, append(summary, result...))
 		}
-		s, err := Load(l.Root)
+		s, err := results.Load(l.Root)
 		if err != nil {
 			hostile.CheckError(t, err, append(summary, result...))
 			if !bytes.Contains([]byte(err.Error()), []byte(".json")) {

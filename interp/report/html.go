@@ -11,12 +11,13 @@ import (
 	"slices"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 )
 
 // htmlRun is one plan that did not pass as the HTML page shows it.
 type htmlRun struct {
-	Result    *Result
+	Result    *results.Result
 	Name      string
 	Timeline  template.HTML
 	Reference template.HTML
@@ -25,7 +26,7 @@ type htmlRun struct {
 
 // htmlPage is the data of the HTML template.
 type htmlPage struct {
-	Summary *Summary
+	Summary *results.Summary
 	Title   string // the tests and shards, as the text headline names them
 	Groups  []*Group
 	Runs    []*htmlRun
@@ -37,17 +38,17 @@ type htmlPage struct {
 // beside it) and the table of differences against the reference. root is
 // the results directory the traces are read from. The page is
 // self-contained: no script, no remote asset.
-func HTML(dir, root string, s *Summary) error {
+func HTML(dir, root string, s *results.Summary) error {
 	page := &htmlPage{Summary: s, Title: testNames(s), Groups: Groups(s)}
 	for _, r := range s.Results {
-		if r.Status != Passed {
+		if r.Status != results.Passed {
 			page.Runs = append(page.Runs, htmlRunOf(root, s, r))
 		}
 	}
 	tmpl, err := template.New("report").Funcs(template.FuncMap{
 		"raw":    func(b json.RawMessage) string { return showRawFull(b) },
 		"sev":    func(s oracle.Severity) string { return s.String() },
-		"anchor": func(r *Result) string { return "plan-" + SafeName(relName(s, r)) },
+		"anchor": func(r *results.Result) string { return "plan-" + results.SafeName(relName(s, r)) },
 	}).Parse(htmlTemplate)
 	if err != nil {
 		return fmt.Errorf("report: html template: %w", err)
@@ -66,9 +67,9 @@ func HTML(dir, root string, s *Summary) error {
 }
 
 // htmlRunOf loads a plan's trace and its reference trace and draws them.
-func htmlRunOf(root string, s *Summary, r *Result) *htmlRun {
+func htmlRunOf(root string, s *results.Summary, r *results.Result) *htmlRun {
 	hr := &htmlRun{Result: r, Name: relName(s, r)}
-	t, err := trace.Read(filepath.Join(root, filepath.FromSlash(r.Dir), TraceFile))
+	t, err := trace.Read(filepath.Join(root, filepath.FromSlash(r.Dir), results.TraceFile))
 	if err != nil {
 		hr.Note = fmt.Sprintf("no timeline: %v", err)
 		return hr
@@ -80,8 +81,8 @@ func htmlRunOf(root string, s *Summary, r *Result) *htmlRun {
 		}
 	}
 	hr.Timeline = template.HTML(TimelineSVG(t, "timeline of plan "+hr.Name, marks, r.Timing))
-	refDir := path.Join(path.Dir(path.Dir(r.Dir)), referenceDir, "run-1")
-	if ref, err := trace.Read(filepath.Join(root, filepath.FromSlash(refDir), TraceFile)); err == nil {
+	test := results.Layout{Root: filepath.Join(root, filepath.FromSlash(path.Dir(path.Dir(r.Dir))))}
+	if ref, err := trace.Read(test.ReferenceTrace(1)); err == nil {
 		hr.Reference = template.HTML(TimelineSVG(ref, "timeline of reference run 1", nil, referenceTiming(s, r)))
 	}
 	return hr
@@ -190,11 +191,11 @@ details { margin: 0.5em 0; }
 
 // referenceTiming is the timing of reference run 1 of r's test, if its
 // summary.json has it.
-func referenceTiming(s *Summary, r *Result) Timing {
+func referenceTiming(s *results.Summary, r *results.Result) results.Timing {
 	for _, run := range s.Runs {
 		if run.Has(r) && len(run.ReferenceRuns) > 0 {
 			return run.ReferenceRuns[0]
 		}
 	}
-	return Timing{}
+	return results.Timing{}
 }

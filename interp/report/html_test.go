@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // TestHTMLStructure checks the generated page without a browser: one
@@ -53,7 +55,7 @@ func TestHTMLStructure(t *testing.T) {
 
 func writeFixtureHTML(t *testing.T) string {
 	t.Helper()
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func headless(t *testing.T, bin, file string, flags ...string) []byte {
 // keeps the screenshot.
 func TestHTMLInBrowser(t *testing.T) {
 	bin := chromium(t)
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // The JUnit XML elements sieve writes. They follow the schema that Jenkins
@@ -55,7 +56,7 @@ type (
 // the oracle saw (in its output, not counted); an errored
 // plan is an error; a flaky plan passes, its unconfirmed findings in its
 // output.
-func JUnit(w io.Writer, s *Summary) error {
+func JUnit(w io.Writer, s *results.Summary) error {
 	doc := junitSuites{Name: "sieve"}
 	var total float64
 	for _, run := range s.Runs {
@@ -75,11 +76,11 @@ func JUnit(w io.Writer, s *Summary) error {
 			suite.Tests++
 			secs += r.Seconds
 			switch r.Status {
-			case Failed:
+			case results.Failed:
 				suite.Failures++
-			case Errored:
+			case results.Errored:
 				suite.Errors++
-			case NotInjected:
+			case results.NotInjected:
 				suite.Skipped++
 			}
 		}
@@ -94,21 +95,21 @@ func JUnit(w io.Writer, s *Summary) error {
 	return writeXML(w, doc)
 }
 
-func junitCaseOf(r *Result) junitCase {
+func junitCaseOf(r *results.Result) junitCase {
 	c := junitCase{Name: r.Plan, Classname: "sieve." + r.Test, Time: seconds(r.Seconds)}
 	if r.Pattern != "" {
 		c.Classname += "." + r.Pattern
 	}
 	switch r.Status {
-	case Failed:
+	case results.Failed:
 		c.Failure = &junitMessage{
 			Message: fmt.Sprintf("%d %s: %s", len(r.Findings), plural(len(r.Findings), "finding", "findings"), firstMessage(r)),
 			Type:    "sieve.finding",
 			Text:    findingsText(r.Findings),
 		}
-	case Errored:
+	case results.Errored:
 		c.Error = &junitMessage{Message: r.Error, Type: "sieve.infrastructure"}
-	case NotInjected:
+	case results.NotInjected:
 		c.Skipped = &junitMessage{Message: "not-injected, nothing was tested: an action of the plan never fired"}
 		if r.NotFired != nil {
 			c.Skipped.Message = "not-injected, nothing was tested: " + r.NotFired.String()
@@ -127,7 +128,7 @@ func junitCaseOf(r *Result) junitCase {
 	return c
 }
 
-func firstMessage(r *Result) string {
+func firstMessage(r *results.Result) string {
 	if len(r.Findings) == 0 {
 		return ""
 	}

@@ -9,11 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/analysis/oracle"
-	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 const fixture = "testdata/results"
@@ -21,7 +20,7 @@ const fixture = "testdata/results"
 // TestRender holds the text (plain and coloured), JSON and JUnit renderings
 // of the fixture to goldens in testdata/out.
 func TestRender(t *testing.T) {
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +55,7 @@ func TestRender(t *testing.T) {
 
 // TestTextOrder checks that the most severe group comes first.
 func TestTextOrder(t *testing.T) {
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +78,7 @@ func TestJUnitSchema(t *testing.T) {
 	if err != nil {
 		t.Skip("xmllint not installed (apt-get install -y libxml2-utils): cannot validate against the XSD")
 	}
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,132 +103,24 @@ func TestJUnitSchema(t *testing.T) {
 	}
 }
 
-// TestLoadInterrupted loads a results directory without summary.json in
-// which one plan has no result yet: the finished plan is there.
-func TestLoadInterrupted(t *testing.T) {
-	root := t.TempDir()
-	l := Layout{Root: root}
-	r := &Result{Test: "buggy", Plan: "intermediate-1", Status: Passed, Findings: []*oracle.Finding{}, Started: time.Unix(0, 0).UTC()}
-	if err := WriteResult(l, r); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(l.PlanDir("intermediate-2"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Load(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Results) != 1 || s.Results[0].Plan != "intermediate-1" || s.Runs[0].Test != "buggy" {
-		t.Errorf("got %+v", s.Results)
-	}
-	if _, err := Load(t.TempDir()); err == nil {
-		t.Error("an empty directory loaded without error")
-	}
-}
-
-// TestLoadSeveralTests loads a directory holding one results directory per
-// test.
-func TestLoadSeveralTests(t *testing.T) {
-	root := t.TempDir()
-	for _, test := range []string{"a", "b"} {
-		l := Layout{Root: filepath.Join(root, test)}
-		if err := WriteRun(l, &TestRun{Test: test, Planned: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteResult(l, &Result{Test: test, Plan: "p", Status: NotInjected}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := Load(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Runs) != 2 || len(s.Results) != 2 || s.Results[1].Dir != "b/plans/p" || s.Totals.NotInjected != 2 {
-		t.Errorf("got runs %d results %d totals %+v", len(s.Runs), len(s.Results), s.Totals)
-	}
-	if s.ExitCode() != 0 {
-		t.Errorf("exit code %d for not-injected plans, want 0", s.ExitCode())
-	}
-}
-
-func TestSafeName(t *testing.T) {
-	for in, want := range map[string]string{"stale-1": "stale-1", "a/b c": "a_b_c", ".hidden": "_hidden", "": "_", "x.y": "x.y"} {
-		if got := SafeName(in); got != want {
-			t.Errorf("SafeName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestWriteLearned(t *testing.T) {
-	l := Layout{Root: t.TempDir()}
-	rules := []*ir.MaskRule{{Target: ir.Ref{Kind: "pod", Namespace: "default", Name: "web-*"}, Whole: true}}
-	if err := WriteLearned(l, rules, []string{"learned from 2 reference runs"}); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(l.Learned())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "// learned from 2 reference runs\nmask learned {\n  pod/default/web-* whole\n}\n"
-	if string(b) != want {
-		t.Errorf("got %q", b)
-	}
-}
-
-// TestConfirm settles a failed plan's findings against its reruns: only
-// reruns that tested the plan count, findings found again stay, the others
-// move to Unconfirmed, and a plan left with none is flaky.
-func TestConfirm(t *testing.T) {
-	missing := &oracle.Finding{Check: oracle.CheckMissing, Key: "pvc/default/a"}
-	count := &oracle.Finding{Check: oracle.CheckCount, Key: "pvc/default/b"}
-	run := func(st Status, fs ...*oracle.Finding) *Result { return &Result{Status: st, Findings: fs} }
-	cases := []struct {
-		name              string
-		reruns            []*Result
-		status            Status
-		kept, unconfirmed int
-	}{
-		{"no rerun", nil, Failed, 2, 0},
-		{"rerun errored", []*Result{run(Errored)}, Failed, 2, 0},
-		{"rerun not injected", []*Result{run(NotInjected)}, Failed, 2, 0},
-		{"rerun passed", []*Result{run(Passed)}, Flaky, 0, 2},
-		{"one found again", []*Result{run(Failed, &oracle.Finding{Check: oracle.CheckMissing, Key: "pvc/default/a", Message: "other words"})}, Failed, 1, 1},
-		{"found over two reruns", []*Result{run(Failed, count), run(Failed, missing)}, Failed, 2, 0},
-		{"same object, other check", []*Result{run(Failed, &oracle.Finding{Check: oracle.CheckExtra, Key: "pvc/default/a"})}, Flaky, 0, 2},
-	}
-	for _, c := range cases {
-		r := run(Failed, missing, count)
-		r.Confirm(c.reruns)
-		if r.Status != c.status || len(r.Findings) != c.kept || len(r.Unconfirmed) != c.unconfirmed || len(r.Reruns) != len(c.reruns) {
-			t.Errorf("%s: status %s, %d kept, %d unconfirmed, %d reruns; want %s, %d, %d, %d", c.name,
-				r.Status, len(r.Findings), len(r.Unconfirmed), len(r.Reruns), c.status, c.kept, c.unconfirmed, len(c.reruns))
-		}
-	}
-	r := run(Failed, missing)
-	if r.FoundAgain(nil) || !r.FoundAgain([]*Result{run(Failed, missing)}) {
-		t.Error("FoundAgain: want false with no rerun, true once a rerun found the finding")
-	}
-}
-
 // TestShardHeadline names the shard a run kept, from summary.json, and
 // the shards of several jobs' results read together, each test once; in
 // JUnit each job's run is a suite of its own plans.
 func TestShardHeadline(t *testing.T) {
 	root := t.TempDir()
 	for i, part := range []string{"1/2", "2/2"} {
-		l := Layout{Root: filepath.Join(root, fmt.Sprintf("job-%d", i+1))}
-		if err := WriteRun(l, &TestRun{Test: "buggy", Shard: part, Planned: 1}); err != nil {
+		l := results.Layout{Root: filepath.Join(root, fmt.Sprintf("job-%d", i+1))}
+		if err := results.WriteRun(l, &results.TestRun{Test: "buggy", Shard: part, Planned: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteResult(l, &Result{Test: "buggy", Plan: fmt.Sprintf("p%d", i), Status: Passed}); err != nil {
+		if err := results.WriteResult(l, &results.Result{Test: "buggy", Plan: fmt.Sprintf("p%d", i), Status: results.Passed}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// render loads a results directory and renders it with write.
-	render := func(dir string, write func(io.Writer, *Summary) error) string {
+	render := func(dir string, write func(io.Writer, *results.Summary) error) string {
 		t.Helper()
-		s, err := Load(dir)
+		s, err := results.Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +130,7 @@ func TestShardHeadline(t *testing.T) {
 		}
 		return b.String()
 	}
-	text := func(w io.Writer, s *Summary) error { return Text(w, s, TextOptions{}) }
+	text := func(w io.Writer, s *results.Summary) error { return Text(w, s, TextOptions{}) }
 	for dir, want := range map[string]string{
 		filepath.Join(root, "job-1"): "test buggy (shard 1/2): 1 plan:",
 		root:                         "test buggy (shards 1/2, 2/2): 2 plans:",
@@ -263,11 +154,11 @@ func TestShardHeadline(t *testing.T) {
 // JSON summary and JUnit (skipped), never failed; its finding is shown,
 // not counted. (TestHTMLStructure checks the HTML page.)
 func TestNotInjected(t *testing.T) {
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r *Result
+	var r *results.Result
 	for _, x := range s.Results {
 		if x.Plan == "unobserved-2" {
 			r = x
@@ -276,7 +167,7 @@ func TestNotInjected(t *testing.T) {
 	if r == nil {
 		t.Fatal("no result for unobserved-2 in the fixture")
 	}
-	if r.Status != NotInjected || len(r.Findings) != 0 || len(r.Untested) != 1 || r.NotFired == nil || r.NotFired.Action != 1 {
+	if r.Status != results.NotInjected || len(r.Findings) != 0 || len(r.Untested) != 1 || r.NotFired == nil || r.NotFired.Action != 1 {
 		t.Fatalf("result: status %s, %d findings, %d untested, not fired %+v; want not-injected, 0, 1, action 1",
 			r.Status, len(r.Findings), len(r.Untested), r.NotFired)
 	}
@@ -310,8 +201,8 @@ func TestNotInjected(t *testing.T) {
 		}
 	}
 	// Its finding alone does not make findings: exit 0 without the others.
-	only := &Summary{Results: []*Result{r}}
-	only.Totals = count(only.Results)
+	only := &results.Summary{Results: []*results.Result{r}}
+	only.Totals = results.Count(only.Results)
 	if only.Totals.Findings != 0 || only.ExitCode() != 0 {
 		t.Errorf("a not-injected plan alone: %d findings, exit %d; want 0, 0", only.Totals.Findings, only.ExitCode())
 	}
@@ -321,7 +212,7 @@ func TestNotInjected(t *testing.T) {
 // a plan's error (the end of a controller's log) print their control
 // characters escaped, on a terminal as elsewhere; sieve's colours stay.
 func TestTextEscapes(t *testing.T) {
-	s, err := Load(fixture)
+	s, err := results.Load(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +222,7 @@ func TestTextEscapes(t *testing.T) {
 			f.Message += " " + title
 			f.Value = []byte(`"\u009b2J` + "\u009b" + `"`)
 		}
-		if r.Status == Errored {
+		if r.Status == results.Errored {
 			r.Error += "\nend of its log:\n  " + erase + "panic: boom"
 		}
 	}
@@ -360,10 +251,10 @@ func TestTextEscapes(t *testing.T) {
 // TestUnreleasedNote: a plan whose hold fired and whose release never
 // came keeps its verdict, and the summary says which release never came.
 func TestUnreleasedNote(t *testing.T) {
-	r := &Result{Test: "buggy", Plan: "unobserved-1", Status: Failed, Findings: []*oracle.Finding{{Check: oracle.CheckMissing, Key: "pod/default/a", Message: "pod/default/a is missing"}},
-		Unreleased: &NotFired{Action: 2, Of: 2, What: "release pod/default/a", Trigger: "on delete pod/default/a", After: 7}}
-	s := &Summary{Results: []*Result{r}}
-	s.Totals = count(s.Results)
+	r := &results.Result{Test: "buggy", Plan: "unobserved-1", Status: results.Failed, Findings: []*oracle.Finding{{Check: oracle.CheckMissing, Key: "pod/default/a", Message: "pod/default/a is missing"}},
+		Unreleased: &results.NotFired{Action: 2, Of: 2, What: "release pod/default/a", Trigger: "on delete pod/default/a", After: 7}}
+	s := &results.Summary{Results: []*results.Result{r}}
+	s.Totals = results.Count(s.Results)
 	var text bytes.Buffer
 	if err := Text(&text, s, TextOptions{}); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/lang/diag"
 )
 
@@ -25,7 +26,7 @@ type TextOptions struct {
 // and invariant.
 type Group struct {
 	First *oracle.Finding
-	Plans []*Result
+	Plans []*results.Result
 }
 
 // groupID identifies a group: one finding of one test.
@@ -36,11 +37,11 @@ type groupID struct {
 
 // Groups gathers the findings of s into groups, most severe first, in a
 // deterministic order.
-func Groups(s *Summary) []*Group {
+func Groups(s *results.Summary) []*Group {
 	var out []*Group
 	index := map[groupID]*Group{}
 	var all []*oracle.Finding
-	owner := map[*oracle.Finding]*Result{}
+	owner := map[*oracle.Finding]*results.Result{}
 	for _, r := range s.Results {
 		for _, f := range r.Findings {
 			all = append(all, f)
@@ -67,7 +68,7 @@ func Groups(s *Summary) []*Group {
 // finding groups most severe first (each with its plans and a reproduce
 // command), then errors and plans where the fault never fired (with the
 // action that did not fire).
-func Text(w io.Writer, s *Summary, opt TextOptions) error {
+func Text(w io.Writer, s *results.Summary, opt TextOptions) error {
 	p := &printer{w: w, color: opt.Color}
 	p.headline(s)
 	for _, g := range Groups(s) {
@@ -148,7 +149,7 @@ func severityColor(s oracle.Severity) string {
 	return ansiCyan
 }
 
-func (p *printer) headline(s *Summary) {
+func (p *printer) headline(s *results.Summary) {
 	t := s.Totals
 	verdict := p.paint(ansiGreen+ansiBold, "no findings")
 	if t.Findings > 0 {
@@ -171,7 +172,7 @@ func (p *printer) headline(s *Summary) {
 
 // testNames names the tests of the summary, once each, and the shards
 // (--shard) their runs kept: results of several jobs can be read together.
-func testNames(s *Summary) string {
+func testNames(s *results.Summary) string {
 	var names, shards []string
 	for _, r := range s.Runs {
 		if !slices.Contains(names, r.Test) {
@@ -195,7 +196,25 @@ func testNames(s *Summary) string {
 	return out
 }
 
-func countRun(s *Summary, run *TestRun) int {
+// relName is a plan's display name: test/plan when the summary covers
+// several tests (not several shards of one).
+func relName(s *results.Summary, r *results.Result) string {
+	if severalTests(s) && !strings.HasPrefix(r.Plan, r.Test+"/") {
+		return r.Test + "/" + r.Plan
+	}
+	return r.Plan
+}
+
+func severalTests(s *results.Summary) bool {
+	for _, run := range s.Runs {
+		if run.Test != s.Runs[0].Test {
+			return true
+		}
+	}
+	return false
+}
+
+func countRun(s *results.Summary, run *results.TestRun) int {
 	n := 0
 	for _, r := range s.Results {
 		if run.Has(r) {
@@ -206,7 +225,7 @@ func countRun(s *Summary, run *TestRun) int {
 }
 
 // group prints one finding group.
-func (p *printer) group(s *Summary, g *Group) {
+func (p *printer) group(s *results.Summary, g *Group) {
 	f := g.First
 	sev := p.paint(severityColor(f.Severity), fmt.Sprintf("%-6s", strings.ToUpper(f.Severity.String())))
 	subject := f.Key
@@ -241,7 +260,7 @@ func (p *printer) group(s *Summary, g *Group) {
 // transient says how many plans had differences from the reference that
 // the controller repaired while they waited for convergence (not
 // counted; their result.json lists them).
-func (p *printer) transient(s *Summary) {
+func (p *printer) transient(s *results.Summary) {
 	plans, diffs := 0, 0
 	for _, r := range s.Results {
 		if len(r.Transient) > 0 {
@@ -256,7 +275,7 @@ func (p *printer) transient(s *Summary) {
 
 // problems lists unconfirmed findings, errored plans, plans whose fault
 // did not fire and plans whose release never came.
-func (p *printer) problems(s *Summary) {
+func (p *printer) problems(s *results.Summary) {
 	for _, r := range s.Results {
 		if len(r.Unconfirmed) > 0 {
 			p.unconfirmed(s, r)
@@ -266,9 +285,9 @@ func (p *printer) problems(s *Summary) {
 				p.paint(ansiDim, "NOTE  "), relName(s, r), r.Status, r.Unreleased)
 		}
 		switch r.Status {
-		case Errored:
+		case results.Errored:
 			p.printf("\n%s %s: %s\n", p.paint(ansiRed, "ERROR "), relName(s, r), r.Error)
-		case NotInjected:
+		case results.NotInjected:
 			p.notInjected(s, r)
 		}
 	}
@@ -276,7 +295,7 @@ func (p *printer) problems(s *Summary) {
 
 // notInjected prints a plan whose fault did not fire: which action and
 // why, and what the oracle saw anyway.
-func (p *printer) notInjected(s *Summary, r *Result) {
+func (p *printer) notInjected(s *results.Summary, r *results.Result) {
 	p.printf("\n%s %s: not-injected, nothing was tested\n", p.paint(ansiYellow, "SKIP  "), relName(s, r))
 	if r.NotFired != nil {
 		p.printf("       %s\n", r.NotFired)
@@ -291,7 +310,7 @@ func (p *printer) notInjected(s *Summary, r *Result) {
 
 // unconfirmed prints the findings of a plan that its reruns did not find
 // again.
-func (p *printer) unconfirmed(s *Summary, r *Result) {
+func (p *printer) unconfirmed(s *results.Summary, r *results.Result) {
 	var reruns []string
 	for _, rr := range r.Reruns {
 		reruns = append(reruns, string(rr.Status))
@@ -308,7 +327,7 @@ func (p *printer) unconfirmed(s *Summary, r *Result) {
 }
 
 // plans lists every plan with its status.
-func (p *printer) plans(s *Summary) {
+func (p *printer) plans(s *results.Summary) {
 	p.printf("\n")
 	for _, r := range s.Results {
 		p.printf("  %-12s %s (%d findings, %.1fs)\n", r.Status, relName(s, r), len(r.Findings), r.Seconds)
@@ -336,7 +355,7 @@ func plural(n int, one, many string) string {
 }
 
 // JSON writes the summary as indented JSON.
-func JSON(w io.Writer, s *Summary) error {
+func JSON(w io.Writer, s *results.Summary) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

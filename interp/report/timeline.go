@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 )
 
@@ -46,7 +47,7 @@ type timeline struct {
 // TimelineSVG renders t; marks are trace sequence numbers to highlight;
 // tm, if it has phases, is drawn in a lane of its own below the others:
 // the run's phases as bars, its fault windows as thin bars beneath them.
-func TimelineSVG(t *trace.Trace, title string, marks []int64, tm Timing) string {
+func TimelineSVG(t *trace.Trace, title string, marks []int64, tm results.Timing) string {
 	tl := &timeline{lanes: laneNames(), plotW: tlWidth - tlLeft - tlRight, seqPos: map[int64]float64{}, stepStarts: map[[2]string]*trace.Entry{}}
 	tl.scale(t.Entries)
 	zero, timed := phaseZero(t, tm)
@@ -286,9 +287,9 @@ func (tl *timeline) mark(seq int64, height int) {
 
 // phaseZero is the time the phases of tm count from: the run's clock
 // started before the reset, the trace's header when the setup began.
-func phaseZero(t *trace.Trace, tm Timing) (float64, bool) {
+func phaseZero(t *trace.Trace, tm results.Timing) (float64, bool) {
 	for _, p := range tm.Phases {
-		if p.Phase == PhaseSetup && !t.Header.Started.IsZero() {
+		if p.Phase == results.PhaseSetup && !t.Header.Started.IsZero() {
 			return float64(t.Header.Started.UnixNano())/1e9 - p.At, true
 		}
 	}
@@ -297,7 +298,7 @@ func phaseZero(t *trace.Trace, tm Timing) (float64, bool) {
 
 // widen stretches the axis over the phases (a reset before the first
 // trace entry, judging after the last).
-func (tl *timeline) widen(zero float64, tm Timing) {
+func (tl *timeline) widen(zero float64, tm results.Timing) {
 	for _, p := range tm.Phases {
 		tl.min, tl.max = math.Min(tl.min, zero+p.At), math.Max(tl.max, zero+p.At+p.Seconds)
 	}
@@ -305,13 +306,13 @@ func (tl *timeline) widen(zero float64, tm Timing) {
 
 // phaseColors are the phases' colours; workload steps share one.
 var phaseColors = map[string]string{
-	PhaseReset: "#8d6e63", PhaseSetup: "#a1887f", PhaseStart: "#43a047", PhaseSettle: "#fbc02d",
-	PhaseFinish: "#ff7043", PhaseConverge: "#8d6e63", PhaseStop: "#bdbdbd", PhaseJudge: "#7e57c2", "wait": "#29b6f6",
+	results.PhaseReset: "#8d6e63", results.PhaseSetup: "#a1887f", results.PhaseStart: "#43a047", results.PhaseSettle: "#fbc02d",
+	results.PhaseFinish: "#ff7043", results.PhaseConverge: "#8d6e63", results.PhaseStop: "#bdbdbd", results.PhaseJudge: "#7e57c2", "wait": "#29b6f6",
 }
 
 // phases draws the run's phases as bars and its fault windows beneath
 // them, in the phases lane.
-func (tl *timeline) phases(zero float64, tm Timing) {
+func (tl *timeline) phases(zero float64, tm results.Timing) {
 	y := laneY(lanePhases)
 	for _, p := range tm.Phases {
 		x0, x1 := tl.x(zero+p.At), tl.x(zero+p.At+p.Seconds)

@@ -1,10 +1,8 @@
 package check_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -12,8 +10,6 @@ import (
 
 	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/check"
-	"github.com/sievetool/sieve/lang/diag"
-	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/stdlib"
 )
 
@@ -21,31 +17,13 @@ import (
 // temporary directory, in.sieve (or the "root:" file) is checked from there
 // (with -I lib), and
 // out/ir (the IR dump, empty on errors) and out/diag (the rendered
-// diagnostics) are compared. SIEVE_UPDATE=1 rewrites them. The specs of
-// lint_*.txtar are also linted (check.Lint, as sieve check does).
+// diagnostics) are compared. SIEVE_UPDATE=1 rewrites them. (lang/lint's
+// goldens lint the checked spec too.)
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
-	if len(files) == 0 {
-		t.Fatal("no test files")
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) { runGolden(t, file) })
-	}
-}
-
-func runGolden(t *testing.T, file string) {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ar, err := txtar.ParseFile(abs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden.InputDir(t, ar)
-	got := compile(t, rootFile(ar), strings.HasPrefix(filepath.Base(file), "lint_"))
-	t.Chdir(filepath.Dir(abs))
-	golden.Check(t, abs, ar, got)
+	golden.Archives(t, files, func(t *testing.T, ar *txtar.Archive) map[string][]byte {
+		return compile(t, rootFile(ar))
+	})
 }
 
 // rootFile is the spec to check: in.sieve, or the file a "root: NAME" line
@@ -59,41 +37,12 @@ func rootFile(ar *txtar.Archive) string {
 	return "in.sieve"
 }
 
-// compile checks name, and lints it when lint is set, and returns the
-// out/ sections.
-func compile(t *testing.T, name string, lint bool) map[string][]byte {
+// compile checks name and returns the out/ sections.
+func compile(t *testing.T, name string) map[string][]byte {
 	src, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	spec, ds := check.File(name, src, check.Options{SearchPath: []string{"lib"}, Std: stdlib.FS()})
-	if lint && spec != nil {
-		ds = append(ds, check.Lint(spec, ".")...).Sort()
-		if ds.HasErrors() {
-			spec = nil
-		}
-	}
-	var irOut []byte
-	if spec != nil {
-		if irOut, err = ir.Dump(spec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var buf bytes.Buffer
-	if err := diag.WriteText(&buf, ds, diag.RenderOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if spec == nil && !ds.HasErrors() {
-		t.Errorf("no spec and no errors")
-	}
-	return map[string][]byte{"out/ir": compactSrc(irOut), "out/diag": buf.Bytes()}
-}
-
-// srcRE matches a source range in the IR dump.
-var srcRE = regexp.MustCompile(`"src": \{\s*"start": \{\s*(?:"file": "([^"]*)",\s*)?"offset": \d+,\s*"line": (\d+),\s*"column": (\d+)\s*\},\s*"end": \{\s*(?:"file": "[^"]*",\s*)?"offset": \d+,\s*"line": (\d+),\s*"column": (\d+)\s*\}\s*\}`)
-
-// compactSrc writes each source range of the dump on one line,
-// "src": "file:line:col-line:col", so goldens stay readable.
-func compactSrc(dump []byte) []byte {
-	return srcRE.ReplaceAll(dump, []byte(`"src": "$1:$2:$3-$4:$5"`))
+	return golden.Spec(t, spec, ds)
 }

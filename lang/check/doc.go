@@ -29,17 +29,7 @@
 // lowered once per use, with the use's arguments in the IR and its
 // expression compiled again with them as constants.
 //
-// Lint, which lang/load calls on the IR of either front end, reports what
-// a compiled spec asks for but cannot get: fields that waits, invariants
-// and trigger conditions select and their kind's schema does not have
-// (built-in kinds from lang/kinds; custom resources from their CRD), and
-// fault patterns that the workloads give nothing to start from.
-//
-// UnknownKinds, which lang/load calls after Lint, warns about applied
-// objects of kinds that are neither built in (lang/kinds) nor defined by
-// the test's CRDs. OlderAPIs, called with it, refuses CRD files and
-// applied objects written in an API version that only an older
-// Kubernetes line serves, in a test on the default line.
-//
-// It does not parse (lang/syntax does) and does not run anything.
+// It does not parse (lang/syntax does), does not lint the compiled spec
+// against the kinds' schemas and the workloads (lang/lint does, for
+// either front end) and does not run anything.
 package check

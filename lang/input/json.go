@@ -15,7 +15,7 @@ import (
 // user who wrote or handed over the file: where (the line, when src has
 // several) and what, in JSON's words — "line 3: runs: want a list, got a
 // string" — never Go's type names ("Go struct field Summary.runs of type
-// []*report.TestRun"). It rewords the one error of sigs.k8s.io/yaml's
+// []*results.TestRun"). It rewords the one error of sigs.k8s.io/yaml's
 // YAML-to-JSON conversion that shows Go values too. The result wraps err;
 // any other error is returned as it is.
 func JSONError(src []byte, err error) error {

@@ -8,5 +8,5 @@
 // generate ./lang/kinds); a test there keeps it fresh.
 //
 // It does not canonicalise resource keys (lang/ir), check manifests
-// (lang/manifest) or lint field paths (lang/check): those read the table.
+// (lang/manifest) or lint field paths (lang/lint): those read the table.
 package kinds

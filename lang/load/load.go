@@ -13,6 +13,7 @@ import (
 	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/internal/spell"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/lint"
 	"github.com/sievetool/sieve/stdlib"
 )
 
@@ -41,7 +42,7 @@ func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	spec, ds := frontEnd(path, opts)
 	if !ds.HasErrors() {
 		dir := baseDir(path)
-		ds = append(append(append(ds, check.Lint(spec, dir)...), check.UnknownKinds(spec, dir)...), check.OlderAPIs(spec, dir, opts.Kubernetes)...).Sort()
+		ds = append(append(append(ds, lint.Lint(spec, dir)...), lint.UnknownKinds(spec, dir)...), lint.OlderAPIs(spec, dir, opts.Kubernetes)...).Sort()
 	}
 	if ds.HasErrors() {
 		return nil, ds

@@ -28,7 +28,7 @@ import (
 	"github.com/sievetool/sieve/interp/campaign/image"
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // TestCampaignAsLocalProcesses runs a campaign end to end without a
@@ -354,16 +354,16 @@ func finishPod(t *testing.T, cs kubernetes.Interface, pod *corev1.Pod, code int)
 // single run's: the same plans, each with the same status.
 func sameVerdicts(t *testing.T, shards, single []string) {
 	t.Helper()
-	got, err := report.LoadAll(shards)
+	got, err := results.LoadAll(shards)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := report.LoadAll(single)
+	want, err := results.LoadAll(single)
 	if err != nil {
 		t.Fatal(err)
 	}
-	verdicts := func(s *report.Summary) map[string]report.Status {
-		m := map[string]report.Status{}
+	verdicts := func(s *results.Summary) map[string]results.Status {
+		m := map[string]results.Status{}
 		for _, r := range s.Results {
 			m[r.Plan] = r.Status
 		}

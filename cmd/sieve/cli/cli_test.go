@@ -14,7 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/sievetool/sieve/internal/golden"
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // TestMain lets testscript run the sieve binary in-process as "sieve".
@@ -69,7 +69,7 @@ func cmdHoldLock(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: holdlock DIR")
 	}
-	unlock, err := report.Lock(report.Layout{Root: ts.MkAbs(args[0])})
+	unlock, err := results.Lock(results.Layout{Root: ts.MkAbs(args[0])})
 	ts.Check(err)
 	ts.Defer(unlock)
 	ts.Setenv("LOCKPID", strconv.Itoa(os.Getpid()))

@@ -9,7 +9,7 @@ import (
 
 	"k8s.io/klog/v2"
 
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // divertClientLogs sends the log lines of the Kubernetes client libraries
@@ -18,7 +18,7 @@ import (
 // client.log, appending, instead of the terminal: they are about sieve's
 // own watches, not the user's results. restore puts them back on stderr
 // and closes the file.
-func divertClientLogs(l report.Layout) (restore func(), err error) {
+func divertClientLogs(l results.Layout) (restore func(), err error) {
 	f, err := l.OpenClient()
 	if err != nil {
 		return nil, fmt.Errorf("client log: %w", err)

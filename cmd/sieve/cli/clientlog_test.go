@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/klog/v2"
 
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // TestDivertClientLogs checks that client-go's log lines (warnings and
@@ -22,7 +22,7 @@ func TestDivertClientLogs(t *testing.T) {
 	saved := os.Stderr
 	os.Stderr = stderr
 	defer func() { os.Stderr = saved }()
-	l := report.Layout{Root: t.TempDir()}
+	l := results.Layout{Root: t.TempDir()}
 	unlock, err := lockResults(l.Root)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // A phase of `sieve run` at which the interrupt matrix signals it: what
@@ -247,7 +247,7 @@ func (c *cell) interrupt(ph phase, sig syscall.Signal, again bool) {
 	code := c.waitExit(time.Minute)
 	t.Logf("exit %d %.1fs after %s; output:\n%s", code, time.Since(sent).Seconds(), signalName(sig), c.stderr.String())
 	want := 128 + int(sig)
-	if s, err := report.Load(c.out); err == nil && s.ExitCode() == exitFindings {
+	if s, err := results.Load(c.out); err == nil && s.ExitCode() == exitFindings {
 		want = exitFindings
 	}
 	if code != want {
@@ -304,7 +304,7 @@ func (c *cell) checkResults(ph phase, before []string) {
 			t.Errorf("a run stopped while it loaded its spec made its results directory: %v", err)
 		}
 	case ph.made:
-		if _, err := report.Load(c.out); err != nil {
+		if _, err := results.Load(c.out); err != nil {
 			t.Errorf("the results of the interrupted run do not load: %v", err)
 		}
 		if ph.name == phasePlans.name || ph.name == phaseReport.name {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/report"
 )
 
 // TestRunOnKubernetes121 runs sieve run on a controller that watches a
@@ -31,7 +31,7 @@ func TestRunOnKubernetes121(t *testing.T) {
 	if code := processExit(err); code != exitOK {
 		t.Fatalf("exit %d, want 0", code)
 	}
-	tr, err := trace.Read(filepath.Join(report.Layout{Root: out}.ReferenceDir(1), report.TraceFile))
+	tr, err := trace.Read(filepath.Join(results.Layout{Root: out}.ReferenceDir(1), results.TraceFile))
 	if err != nil {
 		t.Fatal(err)
 	}

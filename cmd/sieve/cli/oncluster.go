@@ -18,8 +18,8 @@ import (
 	"github.com/sievetool/sieve/interp/campaign/dispatch"
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -144,7 +144,7 @@ func (f *clusterFlags) client(kubeconfig, kctx string) (kubernetes.Interface, st
 // generates the plans, splits them, and pushes the references for the
 // pods.
 func (f *runFlags) prepare(ctx context.Context, g *globals, file string, t *ir.Test, ns string) (*dispatch.Campaign, error) {
-	out := report.Layout{Root: f.out}
+	out := results.Layout{Root: f.out}
 	refsDir := out.CampaignRefs()
 	if err := out.Clear(); err != nil {
 		return nil, infraErr(err)
@@ -182,7 +182,7 @@ func (f *runFlags) planHere(ctx context.Context, g *globals, file string, t *ir.
 		return nil, infraErr(err)
 	}
 	env := pipeline.Env{Spec: file, BaseDir: filepath.Dir(file), Workers: workers, Progress: g.progress()}
-	refs, err := pipeline.References(ctx, env, t, report.Layout{Root: refsDir}, pipeline.RefOptions{Cache: cacheFor(f.noCache)})
+	refs, err := pipeline.References(ctx, env, t, results.Layout{Root: refsDir}, pipeline.RefOptions{Cache: cacheFor(f.noCache)})
 	if err != nil {
 		return nil, g.testErr(t, err)
 	}

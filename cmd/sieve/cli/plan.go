@@ -12,9 +12,9 @@ import (
 
 	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
@@ -121,7 +121,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 		return usageErr(err)
 	}
 	if f.out != "" {
-		if err := (report.Layout{Root: f.out}).Take(f.force); err != nil {
+		if err := (results.Layout{Root: f.out}).Take(f.force); err != nil {
 			return resultsErr("--out", f.out, err)
 		}
 	}
@@ -136,7 +136,7 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 		return usageErr(err)
 	}
 	if f.out != "" {
-		if err := report.WritePlanSet(report.Layout{Root: f.out}, set); err != nil {
+		if err := results.WritePlanSet(results.Layout{Root: f.out}, set); err != nil {
 			return resultsErr("--out", f.out, err)
 		}
 	}

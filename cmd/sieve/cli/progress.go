@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // progressDisplay shows the progress of `sieve run` on stderr. On a
@@ -55,7 +55,7 @@ func (p *progressDisplay) planned(total int) {
 }
 
 // result counts one finished plan.
-func (p *progressDisplay) result(r *report.Result) {
+func (p *progressDisplay) result(r *results.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // TestProgressAfterCount: on a terminal, the status line first shows
@@ -20,7 +20,7 @@ func TestProgressAfterCount(t *testing.T) {
 		t.Errorf("status line drawn before the plan count was printed: %q", b.String())
 	}
 	fmt.Fprintf(p, "2 plans to run on 1 worker(s)\n")
-	p.result(&report.Result{Status: report.Passed})
+	p.result(&results.Result{Status: results.Passed})
 	p.end()
 	want := "sieve: 2 plans to run on 1 worker(s)\n" +
 		"sieve: 0/2 plans done, 0 findings" +

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -104,7 +104,7 @@ func recordOne(ctx context.Context, g *globals, f *recordFlags, file string, t *
 		return nil, err
 	}
 	env := pipeline.Env{Spec: file, BaseDir: filepath.Dir(file), Workers: workers, Progress: g.progress()}
-	l := report.Layout{Root: out}
+	l := results.Layout{Root: out}
 	run, refs, err := references(ctx, env, t, l, pipeline.RefOptions{Cache: cacheFor(f.noCache)})
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func recordOne(ctx context.Context, g *globals, f *recordFlags, file string, t *
 // references starts the results directory out and records the test's
 // reference runs into it (or reuses them, opts): the stages sieve record,
 // plan and reproduce begin with.
-func references(ctx context.Context, env pipeline.Env, t *ir.Test, out report.Layout, opts pipeline.RefOptions) (*report.TestRun, *pipeline.Refs, error) {
+func references(ctx context.Context, env pipeline.Env, t *ir.Test, out results.Layout, opts pipeline.RefOptions) (*results.TestRun, *pipeline.Refs, error) {
 	run, err := pipeline.Start(out, env, t, opts, pipeline.Shard{})
 	if err != nil {
 		return nil, nil, err
@@ -137,13 +137,13 @@ func cacheFor(noCache bool) *pipeline.Cache {
 
 // printRecorded tells where the traces and the learned masks are.
 func printRecorded(g *globals, t *ir.Test, out string) {
-	l := report.Layout{Root: relPath(out)}
-	n := report.Layout{Root: out}.References()
+	l := results.Layout{Root: relPath(out)}
+	n := results.Layout{Root: out}.References()
 	fmt.Fprintf(g.stdout, "test %s: %d reference runs\n", t.Name, n)
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(g.stdout, "  trace:   %s\n", l.ReferenceTrace(i))
 	}
 	fmt.Fprintf(g.stdout, "  masks:   %s\n", l.Learned())
-	fmt.Fprintf(g.stdout, "  to use the masks: review the file, copy it next to the spec, add `import \"./%s\"`\n", report.LearnedFile)
+	fmt.Fprintf(g.stdout, "  to use the masks: review the file, copy it next to the spec, add `import \"./%s\"`\n", results.LearnedFile)
 	fmt.Fprintf(g.stdout, "  and learned.learned to the test's masks\n")
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // sieveCmd runs the sieve binary and returns its exit status, stdout and
@@ -49,11 +49,11 @@ func TestRecordRunReproduce(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sieve record: exit %d\n%s%s", code, out, errOut)
 	}
-	learned, err := os.ReadFile(filepath.Join(rec, report.LearnedFile))
+	learned, err := os.ReadFile(filepath.Join(rec, results.LearnedFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(learned), "mask learned {") || !strings.Contains(out, report.LearnedFile) {
+	if !strings.Contains(string(learned), "mask learned {") || !strings.Contains(out, results.LearnedFile) {
 		t.Errorf("learned.sieve is not a mask declaration, or record did not name it:\n%s\n%s", learned, out)
 	}
 	code, _, errOut = sieveCmd(t, bin, "record", spec, "-o", filepath.Join(tmp, "rec2"))
@@ -70,7 +70,7 @@ func TestRecordRunReproduce(t *testing.T) {
 	if len(plans) != 1 {
 		t.Fatalf("want one plan directory, got %v", plans)
 	}
-	before, err := os.ReadFile(filepath.Join(plans[0], report.ResultFile))
+	before, err := os.ReadFile(filepath.Join(plans[0], results.ResultFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,10 +79,10 @@ func TestRecordRunReproduce(t *testing.T) {
 		t.Errorf("sieve reproduce: exit %d, want 0, a passed rerun and the references reused:\n%s%s", code, out, errOut)
 	}
 	name := filepath.Base(plans[0])
-	if _, err := os.Stat(filepath.Join(res, "reproduce", name+"-1", "plans", name, report.ResultFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(res, "reproduce", name+"-1", "plans", name, results.ResultFile)); err != nil {
 		t.Errorf("the rerun's result is not in RESULTS/reproduce/PLAN-1: %v", err)
 	}
-	after, err := os.ReadFile(filepath.Join(plans[0], report.ResultFile))
+	after, err := os.ReadFile(filepath.Join(plans[0], results.ResultFile))
 	if err != nil || !bytes.Equal(before, after) {
 		t.Errorf("the original result changed (%v)", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/report"
 )
 
@@ -52,7 +53,7 @@ func runReport(g *globals, f *reportFlags, dirs []string) error {
 		}
 		rel[i] = relPath(abs)
 	}
-	s, err := report.LoadAll(rel)
+	s, err := results.LoadAll(rel)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -78,7 +79,7 @@ func runReport(g *globals, f *reportFlags, dirs []string) error {
 }
 
 // writeReportFiles writes the JUnit and HTML reports the flags ask for.
-func writeReportFiles(g *globals, f *reportFlags, dir string, s *report.Summary) error {
+func writeReportFiles(g *globals, f *reportFlags, dir string, s *results.Summary) error {
 	if f.junit != "" {
 		var b bytes.Buffer
 		if err := report.JUnit(&b, s); err != nil {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/pipeline"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -53,7 +53,7 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 	if err := f.backend.check(); err != nil {
 		return usageErr(err)
 	}
-	orig, err := report.ReadPlanRun(planDir)
+	orig, err := results.ReadPlanRun(planDir)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -93,7 +93,7 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 }
 
 // rerun runs the plan again on a fresh backend, reusing the references.
-func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *ir.Test, orig *report.PlanRun, out string) (*report.Result, error) {
+func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *ir.Test, orig *results.PlanRun, out string) (*results.Result, error) {
 	g.note("reproducing %s of test %s into %s", orig.Plan.Name, t.Name, out)
 	workers, stopBackends, err := f.backend.workers(ctx, t, 1)
 	defer func() {
@@ -105,13 +105,13 @@ func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *i
 		return nil, err
 	}
 	env := pipeline.Env{Spec: spec, BaseDir: filepath.Dir(spec), Workers: workers, Progress: g.progress()}
-	l := report.Layout{Root: out}
+	l := results.Layout{Root: out}
 	run, refs, err := references(ctx, env, t, l, pipeline.RefOptions{From: orig.Layout.Root})
 	if err != nil {
 		return nil, err
 	}
 	run.Planned = 1
-	if err := report.WriteRun(l, run); err != nil {
+	if err := results.WriteRun(l, run); err != nil {
 		return nil, err
 	}
 	results, err := pipeline.RunPlans(ctx, env, refs, []*planfile.Plan{orig.Plan}, l, pipeline.RunOptions{})
@@ -126,7 +126,7 @@ func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *i
 
 // verdict prints, for each original finding, whether the rerun found it
 // again, then the rerun's new findings, and returns the exit status.
-func verdict(g *globals, orig *report.PlanRun, res *report.Result, out string) error {
+func verdict(g *globals, orig *results.PlanRun, res *results.Result, out string) error {
 	again := map[oracle.Identity]bool{}
 	for _, f := range res.Findings {
 		again[f.Identity()] = true
@@ -164,9 +164,9 @@ func verdict(g *globals, orig *report.PlanRun, res *report.Result, out string) e
 	return reproduceExit(orig, res, reproduced)
 }
 
-func reproduceExit(orig *report.PlanRun, res *report.Result, reproduced int) error {
+func reproduceExit(orig *results.PlanRun, res *results.Result, reproduced int) error {
 	switch {
-	case res.Status == report.Errored:
+	case res.Status == results.Errored:
 		return printedErr(exitInfra)
 	case reproduced > 0:
 		return printedErr(exitFindings)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/formats/planfile"
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // TestReproduceVerdict checks what sieve reproduce says and exits with for
@@ -22,28 +22,28 @@ func TestReproduceVerdict(t *testing.T) {
 		orig       []*oracle.Finding
 		unfinished bool
 		rerun      []*oracle.Finding
-		status     report.Status
+		status     results.Status
 		code       int
 		lines      []string
 	}{
-		{"reproduced", []*oracle.Finding{pvc, inv}, false, []*oracle.Finding{inv}, report.Failed, exitFindings,
+		{"reproduced", []*oracle.Finding{pvc, inv}, false, []*oracle.Finding{inv}, results.Failed, exitFindings,
 			[]string{"not reproduced: pvc changed", "reproduced:     data lost"}},
-		{"gone", []*oracle.Finding{sts}, false, nil, report.Passed, exitOK, []string{"not reproduced: sts deleted"}},
-		{"only new", []*oracle.Finding{sts}, false, []*oracle.Finding{pvc}, report.Failed, exitOK,
+		{"gone", []*oracle.Finding{sts}, false, nil, results.Passed, exitOK, []string{"not reproduced: sts deleted"}},
+		{"only new", []*oracle.Finding{sts}, false, []*oracle.Finding{pvc}, results.Failed, exitOK,
 			[]string{"not reproduced: sts deleted", "new:            pvc changed"}},
-		{"none before, one now", nil, false, []*oracle.Finding{pvc}, report.Failed, exitFindings, []string{"new:            pvc changed"}},
-		{"unfinished original", nil, true, nil, report.Passed, exitOK, []string{"did not finish"}},
-		{"rerun error", []*oracle.Finding{sts}, false, nil, report.Errored, exitInfra, []string{"not reproduced: sts deleted"}},
+		{"none before, one now", nil, false, []*oracle.Finding{pvc}, results.Failed, exitFindings, []string{"new:            pvc changed"}},
+		{"unfinished original", nil, true, nil, results.Passed, exitOK, []string{"did not finish"}},
+		{"rerun error", []*oracle.Finding{sts}, false, nil, results.Errored, exitInfra, []string{"not reproduced: sts deleted"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
 			g := &globals{stdout: &out, stderr: &out}
-			orig := &report.PlanRun{Plan: &planfile.Plan{Name: "p"}}
+			orig := &results.PlanRun{Plan: &planfile.Plan{Name: "p"}}
 			if !c.unfinished {
-				orig.Result = &report.Result{Findings: c.orig}
+				orig.Result = &results.Result{Findings: c.orig}
 			}
-			err := verdict(g, orig, &report.Result{Status: c.status, Findings: c.rerun}, "dir")
+			err := verdict(g, orig, &results.Result{Status: c.status, Findings: c.rerun}, "dir")
 			if code := exitCode(err); code != c.code {
 				t.Errorf("exit %d, want %d\n%s", code, c.code, out.String())
 			}

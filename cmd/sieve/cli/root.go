@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/nospace"
-	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -177,7 +177,7 @@ func takeResults(flag, root string, force bool, tests []*ir.Test) (unlock func()
 		}
 	}
 	for _, d := range dirs {
-		if err := (report.Layout{Root: d}).Take(force); err != nil {
+		if err := (results.Layout{Root: d}).Take(force); err != nil {
 			return nil, resultsErr(flag, root, err)
 		}
 	}
@@ -189,11 +189,11 @@ func takeResults(flag, root string, force bool, tests []*ir.Test) (unlock func()
 // sieve's or holds a symbolic link where sieve writes (the error names the
 // link), else an infrastructure error.
 func resultsErr(flag, root string, err error) error {
-	var notOurs *report.NotOursError
-	var link *report.LinkError
+	var notOurs *results.NotOursError
+	var link *results.LinkError
 	switch {
 	case errors.As(err, &notOurs):
-		err = &report.NotOursError{Dir: relPath(notOurs.Dir)}
+		err = &results.NotOursError{Dir: relPath(notOurs.Dir)}
 		if flag != "" {
 			err = fmt.Errorf("%s %s: %w", flag, relPath(root), err)
 		}
@@ -205,19 +205,19 @@ func resultsErr(flag, root string, err error) error {
 }
 
 // lockResults makes this process the one writer of a results directory
-// (report.Lock): one held by another process is a usage error that names
+// (results.Lock): one held by another process is a usage error that names
 // the holder. While it holds it, the client libraries' log lines go to the
 // directory's client.log (divertClientLogs); unlock puts them back.
 func lockResults(dir string) (unlock func(), err error) {
-	release, err := report.Lock(report.Layout{Root: dir})
-	var locked *report.LockedError
+	release, err := results.Lock(results.Layout{Root: dir})
+	var locked *results.LockedError
 	if errors.As(err, &locked) {
 		return nil, usageErr(err)
 	}
 	if err != nil {
 		return nil, resultsErr("", dir, err)
 	}
-	restore, err := divertClientLogs(report.Layout{Root: dir})
+	restore, err := divertClientLogs(results.Layout{Root: dir})
 	if err != nil {
 		release()
 		return nil, resultsErr("", dir, err)

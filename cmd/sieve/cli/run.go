@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/lang/diag"
@@ -194,7 +195,7 @@ func testDir(root string, t *ir.Test, n int) string {
 	if n == 1 {
 		return root
 	}
-	return filepath.Join(root, report.SafeName(t.Name))
+	return filepath.Join(root, results.SafeName(t.Name))
 }
 
 // workerCount is the number of plans to run at once
@@ -236,7 +237,7 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 			stopSpare(g, workers[min(max(n, 1), len(workers)):])
 		},
 	}
-	return pipeline.Test(ctx, env, t, report.Layout{Root: out}, o)
+	return pipeline.Test(ctx, env, t, results.Layout{Root: out}, o)
 }
 
 // finish prints the counts, timings and the summary of the results, and
@@ -248,7 +249,7 @@ func finish(ctx context.Context, g *globals, rf *reportFlags, root string, outco
 			printStats(g.stdout, o)
 		}
 	}
-	s, err := report.Load(relPath(root)) // reproduce commands as the user would type them
+	s, err := results.Load(relPath(root)) // reproduce commands as the user would type them
 	if err != nil && ctx.Err() != nil {
 		g.note("interrupted before any result was written")
 		return interruptedErr(ctx)
@@ -296,7 +297,7 @@ func printStats(w io.Writer, o *pipeline.TestOutcome) {
 		fmt.Fprintf(w, "%s: %d plans run\n", p, ran[plan.Pattern(p)])
 	}
 	fmt.Fprintf(w, "%d reference runs, %d plans run, median %.1fs per plan\n", o.References, len(o.Results), median(seconds(o.Results)))
-	report.WriteTimeWent(w, "plan", report.Timings(o.Results))
+	report.WriteTimeWent(w, "plan", results.Timings(o.Results))
 	report.WriteTimeWent(w, "reference run", o.ReferenceRuns)
 	printRetried(w, o.Results)
 	fmt.Fprintln(w)
@@ -304,9 +305,9 @@ func printStats(w io.Writer, o *pipeline.TestOutcome) {
 
 // printRetried says how many plans ran again on a new control plane, and
 // why their first attempt proved nothing.
-func printRetried(w io.Writer, results []*report.Result) {
-	var retried []*report.Result
-	for _, r := range results {
+func printRetried(w io.Writer, rs []*results.Result) {
+	var retried []*results.Result
+	for _, r := range rs {
 		if r.Retried != "" {
 			retried = append(retried, r)
 		}
@@ -322,7 +323,7 @@ func printRetried(w io.Writer, results []*report.Result) {
 }
 
 // seconds are the durations of the plan runs.
-func seconds(rs []*report.Result) []float64 {
+func seconds(rs []*results.Result) []float64 {
 	out := make([]float64, len(rs))
 	for i, r := range rs {
 		out[i] = r.Seconds
@@ -344,7 +345,7 @@ func median(xs []float64) float64 {
 
 // printSummary prints the results summary as JSON, or as text with the
 // paths below the working directory relative to it (relText).
-func printSummary(g *globals, s *report.Summary) error {
+func printSummary(g *globals, s *results.Summary) error {
 	if g.output == "json" {
 		return report.JSON(g.stdout, s)
 	}

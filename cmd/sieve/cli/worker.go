@@ -11,7 +11,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/campaign/dispatch"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
-	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/formats/results"
 )
 
 // workerFlags are the flags of `sieve internal worker`.
@@ -61,7 +61,7 @@ func runWorker(ctx context.Context, g *globals, f *workerFlags, runArgs []string
 		return infraErr(err)
 	}
 	code := execute(ctx, g.signals, f.runArgs(m, shard, refs, out, runArgs), g.stdout, g.stderr)
-	if _, err := os.Stat(report.Layout{Root: out}.Summary()); err == nil {
+	if _, err := os.Stat(results.Layout{Root: out}.Summary()); err == nil {
 		ref, err := dispatch.PushShard(context.WithoutCancel(ctx), f.artifacts, f.campaign, shard, out)
 		if err != nil {
 			return infraErr(err)

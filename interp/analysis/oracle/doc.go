@@ -40,5 +40,5 @@
 //
 // It returns findings only: it does not run anything, read files, judge a
 // plan's run (interp/pipeline does) or name files of the results directory
-// (interp/report's Layout fills in a finding's reproduce command).
+// (interp/formats/results' Layout fills in a finding's reproduce command).
 package oracle

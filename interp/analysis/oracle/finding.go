@@ -123,7 +123,7 @@ type Finding struct {
 	Message string `json:"message"`
 	// Reproduce is the command that runs the plan again. The oracle leaves
 	// it empty: the pipeline fills it in from the results directory
-	// (report.Layout.Reproduce).
+	// (results.Layout.Reproduce).
 	Reproduce string `json:"reproduce,omitempty"`
 }
 

@@ -9,7 +9,7 @@
 // (OwnTimer), which interp/pipeline rechecks a difference for.
 //
 // It writes counts and candidates to any writer, but not the plans
-// directory: interp/report (Layout, WritePlanSet) owns that. The plan file
+// directory: interp/formats/results (Layout, WritePlanSet) owns that. The plan file
 // format is interp/formats/planfile's; the tracker, slim diffs and masks it shares
 // with the trigger engine are interp/analysis/observe's. It reads traces
 // (interp/formats/trace) but does not record them, run plans (interp/run/inject) or

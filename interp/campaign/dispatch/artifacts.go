@@ -9,8 +9,8 @@ import (
 	"strconv"
 
 	"github.com/sievetool/sieve/interp/campaign/image"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
-	"github.com/sievetool/sieve/interp/report"
 )
 
 // CampaignFile is the file of the reference-runs artefact that describes
@@ -81,12 +81,12 @@ type Collected struct {
 }
 
 // Collect pulls the campaign's record into dir's references and every
-// shard's results into dir's shard-I (report.Layout), removing what an
+// shard's results into dir's shard-I (results.Layout), removing what an
 // earlier collect left in shard-I: dir must be sieve's (report's Take). A
 // shard whose artefact is missing (its pod failed before pushing) is in
 // Missing, not an error.
 func Collect(ctx context.Context, artifacts, campaign, dir string) (*Collected, error) {
-	l := report.Layout{Root: dir}
+	l := results.Layout{Root: dir}
 	if err := nofollow.NotLink(l.CampaignRefs()); err != nil {
 		return nil, err
 	}

@@ -12,5 +12,5 @@
 //
 // It does not run plans (interp/pipeline does, in each pod, through
 // sieve's internal worker command), build images (interp/campaign/image) or merge
-// results (interp/report reads the shards' directories as one run).
+// results (interp/formats/results reads the shards' directories as one run).
 package dispatch

@@ -5,6 +5,6 @@
 // reflection. lang imports no Kubernetes library, so it reads the table
 // as data; this package's test keeps the table fresh.
 //
-// It does not check specs: lang/check, lang/ir and lang/manifest read the
-// table.
+// It does not check specs: lang/check, lang/lint, lang/ir and lang/manifest
+// read the table.
 package kindschema

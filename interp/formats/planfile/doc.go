@@ -7,6 +7,6 @@
 // It is what producers (the generator, interp/analysis/plan) and consumers (the
 // injector, the trigger engine, reports, reproduce) of plans share. It does
 // not generate or prune plans (interp/analysis/plan), does not know the layout of a
-// plans or results directory (interp/analysis/plan, interp/report), and does not
+// plans or results directory (interp/analysis/plan, interp/formats/results), and does not
 // compute diffs (interp/analysis/observe owns the slim Diff a plan carries).
 package planfile

@@ -2,6 +2,6 @@
 // it, so that processes which build the same binary into a shared cache
 // (the control plane, the tests' sieve) build it once.
 //
-// It does not lock results directories: interp/report's lock refuses a
+// It does not lock results directories: interp/formats/results' lock refuses a
 // second owner at once and names it, rather than wait.
 package filelock

@@ -6,6 +6,6 @@
 // DirMode), since traces and logs can hold what the cluster held,
 // Secrets' data included.
 //
-// It does not know the results directory's layout (interp/report does),
-// nor decide whose a directory is (report's marker).
+// It does not know the results directory's layout (interp/formats/results
+// does), nor decide whose a directory is (its marker).
 package nofollow

@@ -5,6 +5,6 @@
 // line between them that says how much was dropped and how to raise the
 // limit.
 //
-// It does not know where logs live (interp/report's layout does) nor
+// It does not know where logs live (interp/formats/results' layout does) nor
 // what is in them (interp/run/controller watches the controller's lines).
 package logcap

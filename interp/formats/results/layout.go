@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"encoding/json"
@@ -256,7 +256,7 @@ func Load(root string) (*Summary, error) {
 			return nil, err
 		}
 	}
-	s.Totals = count(s.Results)
+	s.Totals = Count(s.Results)
 	return s, nil
 }
 
@@ -288,7 +288,7 @@ func LoadAll(roots []string) (*Summary, error) {
 		all.Runs = append(all.Runs, s.Runs...)
 		all.Results = append(all.Results, s.Results...)
 	}
-	all.Totals = count(all.Results)
+	all.Totals = Count(all.Results)
 	return all, nil
 }
 
@@ -382,24 +382,6 @@ func readJSON(path string, v any) error {
 		return fmt.Errorf("report: %s: %w", path, input.JSONError(b, err))
 	}
 	return nil
-}
-
-// relName is a plan's display name: test/plan when the summary covers
-// several tests (not several shards of one).
-func relName(s *Summary, r *Result) string {
-	if severalTests(s) && !strings.HasPrefix(r.Plan, r.Test+"/") {
-		return r.Test + "/" + r.Plan
-	}
-	return r.Plan
-}
-
-func severalTests(s *Summary) bool {
-	for _, run := range s.Runs {
-		if run.Test != s.Runs[0].Test {
-			return true
-		}
-	}
-	return false
 }
 
 // WriteLearned writes ROOT/learned.sieve: the learned masks as a .sieve

@@ -1,4 +1,4 @@
-package check
+package lint
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"fmt"
@@ -229,8 +229,8 @@ type Totals struct {
 	Low         int `json:"low"`
 }
 
-// count computes the totals of results.
-func count(rs []*Result) Totals {
+// Count computes the totals of results.
+func Count(rs []*Result) Totals {
 	var t Totals
 	for _, r := range rs {
 		t.Plans++

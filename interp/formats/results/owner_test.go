@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"fmt"
@@ -21,29 +21,33 @@ var (
 	layoutDirs  = []string{plansDir, referenceDir, reproduceDir, referencesDir}
 )
 
-// TestLayoutOwner fails when Go code outside interp/report (tests and
+// TestLayoutOwner fails when Go code outside this package (tests and
 // testdata aside) names a file or folder of the results directory in a
 // string literal used as a path: a file name as a segment of a literal,
 // a folder name as a segment of a literal with a slash, as an argument
 // of filepath.Join or path.Join, or compared with filepath.Base's result.
 // Prose (a literal with spaces: help text, messages) may name them.
 func TestLayoutOwner(t *testing.T) {
-	root := filepath.Join("..", "..")
-	err := filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
+	root := filepath.Join("..", "..", "..")
+	here, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "vendor" || strings.HasPrefix(d.Name(), ".")) && file != root {
 			return filepath.SkipDir
 		}
-		if d.IsDir() && file == filepath.Join(root, "interp", "report") {
+		if abs, _ := filepath.Abs(file); d.IsDir() && abs == here {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(file, ".go") || strings.HasSuffix(file, "_test.go") || filepath.Dir(file) == "." {
 			return nil
 		}
 		for _, hit := range layoutNames(t, file) {
-			t.Errorf("%s: names the results directory's %s (use report.Layout)", hit.pos, hit.name)
+			t.Errorf("%s: names the results directory's %s (use results.Layout)", hit.pos, hit.name)
 		}
 		return nil
 	})
@@ -152,7 +156,7 @@ func isTag(f *ast.File, lit *ast.BasicLit) bool {
 }
 
 // TestLayoutNames holds the checker to what it must find (the places
-// that named the layout before report.Layout owned it) and to what it
+// that named the layout before results.Layout owned it) and to what it
 // must leave alone (prose, the spec language's plans block).
 func TestLayoutNames(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "x.go")

@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // plan back unchanged; the counts land in counts.json, the candidates in
 // pruned.jsonl.
 func TestWritePlanSet(t *testing.T) {
-	tr, err := trace.Read("../analysis/plan/testdata/datastore.trace.jsonl")
+	tr, err := trace.Read("../../analysis/plan/testdata/datastore.trace.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
