@@ -52,6 +52,24 @@ func NewString(s string) *StringLit { return &StringLit{Text: strconv.Quote(s)} 
 // NewExpr returns the expression that is the primary p.
 func NewExpr(p Primary) *Expr { return &Expr{Left: &Term{Left: &Unary{Primary: p}}} }
 
+// NewEvent returns the event leaf "on VERB TARGET".
+func NewEvent(verb string, target *Expr) (*Event, error) {
+	switch verb {
+	case "create", "update", "delete":
+		return &Event{Verb: verb, Target: target}, nil
+	}
+	return nil, fmt.Errorf("event verb %s: not create, update or delete", strconv.Quote(verb))
+}
+
+// NewWrite returns the write leaf "after [failed] write VERB TARGET".
+func NewWrite(failed bool, verb string, target *Expr) (*Write, error) {
+	switch verb {
+	case "create", "update", "patch", "delete", "deletecollection":
+		return &Write{Failed: failed, Verb: verb, Target: target}, nil
+	}
+	return nil, fmt.Errorf("write verb %s: not create, update, patch, delete or deletecollection", strconv.Quote(verb))
+}
+
 // NewPath returns the field path written text (see grammar.md, "Field
 // paths"): spec.replicas, metadata.labels."app", spec.containers[*].image.
 func NewPath(text string) (*Path, error) {

@@ -194,20 +194,28 @@ func (t *Trigger) sieveLeaf() (syntax.TriggerAtom, error) {
 	if err != nil {
 		return nil, err
 	}
-	var where *syntax.Cond
-	if t.Where != nil {
-		if where, err = sieveCond(t.Where); err != nil {
-			return nil, err
-		}
+	where, err := t.where()
+	if err != nil {
+		return nil, err
 	}
 	var count *syntax.NumberLit
 	if t.Count > 1 {
 		count = syntax.NewCount(uint(t.Count))
 	}
 	if t.Op == ir.TrigWrite {
-		return &syntax.Write{Failed: t.Failed, Verb: t.On, Target: k, Opts: opts, Where: where, Count: count}, nil
+		w, err := syntax.NewWrite(t.Failed, t.On, k)
+		if err != nil {
+			return nil, err
+		}
+		w.Opts, w.Where, w.Count = opts, where, count
+		return w, nil
 	}
-	return &syntax.Event{Verb: t.On, Target: k, Opts: opts, Where: where, Count: count}, nil
+	e, err := syntax.NewEvent(t.On, k)
+	if err != nil {
+		return nil, err
+	}
+	e.Opts, e.Where, e.Count = opts, where, count
+	return e, nil
 }
 
 // leafOpts builds what narrows a leaf to one change: its subresource,
@@ -251,9 +259,13 @@ func nonNil(m map[string]any) map[string]any {
 	return m
 }
 
-// sieveCond builds a leaf's where condition.
-func sieveCond(c *ir.Cond) (*syntax.Cond, error) {
-	if c.Expr != "" {
+// where builds a leaf's where condition, if it has one.
+func (t *Trigger) where() (*syntax.Cond, error) {
+	c := t.Where
+	switch {
+	case c == nil:
+		return nil, nil
+	case c.Expr != "":
 		return &syntax.Cond{CEL: syntax.NewString(c.Expr)}, nil
 	}
 	path, err := syntax.NewPath(c.Path)

@@ -79,6 +79,8 @@ func TestSieveErrors(t *testing.T) {
 		`{"kind": "crash", "trigger": {"op": "any", "args": [{"op": "sideways"}, {"op": "sideways"}]}}`:                                                "trigger sideways with 0 arguments",
 		`{"kind": "crash", "trigger": {"op": "event", "on": "update", "target": {"kind": "pod", "name": "x"}, "subresource": "a/b"}}`:                  "subresource: identifier \"a/b\"",
 		`{"kind": "crash", "trigger": {"op": "event", "on": "update", "target": {"kind": "pod", "name": "x"}, "where": {"path": "a..b", "value": 1}}}`: "where: field path \"a..b\"",
+		`{"kind": "crash", "trigger": {"op": "event", "on": "patch", "target": {"kind": "pod", "name": "x"}}}`:                                         `event verb "patch"`,
+		`{"kind": "crash", "trigger": {"op": "write", "on": "get", "target": {"kind": "pod", "name": "x"}}}`:                                           `write verb "get"`,
 		`{"kind": "crash", "trigger": {"op": "event", "on": "update", "target": {"kind": "pod", "name": "x y"}}}`:                                      "resource key \"pod/x y\"",
 	}
 	for action, want := range cases {
