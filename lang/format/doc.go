@@ -7,4 +7,10 @@
 // positions): a comment written inside an expression that stays on one
 // line moves to the end of that line. It owns no parsing and no checking;
 // see lang/syntax.
+//
+// It is the only printer of .sieve text: a program that writes .sieve
+// (learned masks, generated plans) builds the declaration with lang/syntax's
+// builders and prints it with Decl; a tree without positions has each
+// step, rule and attribute on a line of its own and every list and object
+// on one line.
 package format

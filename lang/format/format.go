@@ -32,6 +32,23 @@ func File(f *syntax.File) []byte {
 	return bytes.TrimLeft(p.buf.Bytes(), "\n")
 }
 
+// Decl returns the canonical text of the declaration d, ending in a
+// newline, after comment: each of its lines becomes a // line comment. It
+// is how a program writes .sieve (learned masks, generated plans): d is
+// made with lang/syntax's builders, without positions, so each of its
+// steps, rules and attributes takes one line and each list and object
+// stays on it.
+func Decl(d syntax.Decl, comment ...string) []byte {
+	var b bytes.Buffer
+	for _, c := range comment {
+		for _, l := range strings.Split(c, "\n") {
+			b.WriteString("// " + strings.TrimRight(l, "\r") + "\n")
+		}
+	}
+	b.Write(File(&syntax.File{Decls: []syntax.Decl{d}}))
+	return b.Bytes()
+}
+
 // printer writes into buf. Comments are printed in source order: next is
 // the first comment not yet printed.
 type printer struct {

@@ -19,5 +19,7 @@
 //
 // Comments are not part of the grammar; Parse collects them, with their
 // positions, in File.Comments so that the formatter (lang/format) can keep
-// them. Walk visits a tree; Dump prints it without positions.
+// them. Walk visits a tree; Dump prints it without positions. The New*
+// builders make the nodes of a tree that a program writes rather than
+// parses, checking each token's text, for lang/format to print.
 package syntax

@@ -268,11 +268,11 @@ func printPlans(g *globals, f *planFlags, set *plan.Set) error {
 // a comment naming the plan and where it came from.
 func printSievePlans(g *globals, set *plan.Set) error {
 	for _, p := range set.Plans {
-		text, err := p.Sieve(sieveIdent(p.Name))
+		text, err := p.Sieve(sieveIdent(p.Name), fmt.Sprintf("%s (%s, %s)", p.Name, p.Pattern, p.Policy))
 		if err != nil {
 			return infraErr(err)
 		}
-		fmt.Fprintf(g.stdout, "// %s (%s, %s)\n%s\n", p.Name, p.Pattern, p.Policy, text)
+		fmt.Fprintln(g.stdout, text)
 	}
 	return nil
 }

@@ -1,57 +1,70 @@
 package oracle
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/sievetool/sieve/lang/format"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/syntax"
 )
 
 // FormatMask renders rules as a .sieve mask declaration named name (see
 // grammar.md, "mask"), one rule per line, preceded by the comment lines in
 // comment (without "//"). The output is what `sieve record` writes for
-// learned masks; the .sieve front end reads it back. lang/format lays it
-// out, so it fails only if a rule has no .sieve form.
+// learned masks; the .sieve front end reads it back. lang/format prints
+// it, so it fails only if a rule has no .sieve form.
 func FormatMask(name string, comment []string, rules []*ir.MaskRule) ([]byte, error) {
-	var b bytes.Buffer
-	for _, c := range comment {
-		fmt.Fprintf(&b, "// %s\n", c)
+	id, err := syntax.NewIdent(name)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: mask: %w", err)
 	}
-	fmt.Fprintf(&b, "mask %s {\n", name)
-	for _, r := range rules {
-		fmt.Fprintf(&b, "  %s\n", formatRule(r))
+	m := &syntax.Mask{Name: id, Rules: make([]*syntax.MaskRule, len(rules))}
+	for i, r := range rules {
+		if m.Rules[i], err = maskRule(r); err != nil {
+			return nil, fmt.Errorf("oracle: mask %s: rule %d: %w", name, i+1, err)
+		}
 	}
-	b.WriteString("}\n")
-	out, ds := format.Source(name+".sieve", b.Bytes())
-	if ds.HasErrors() {
-		return nil, fmt.Errorf("oracle: mask %s: %w", name, ds.Err())
-	}
-	return out, nil
+	return format.Decl(m, comment...), nil
 }
 
-// formatRule renders one rule: [KEY] (key NAME | path PATH | value KIND |
+// maskRule builds one rule: [KEY] (key NAME | path PATH | value KIND |
 // whole) [in end|history].
-func formatRule(r *ir.MaskRule) string {
-	var parts []string
+func maskRule(r *ir.MaskRule) (*syntax.MaskRule, error) {
+	out := &syntax.MaskRule{}
+	var err error
 	if t := r.Target; !isAny(t) {
-		parts = append(parts, t.String())
+		if out.Target, err = syntax.NewKey(t.String()); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case r.Whole:
-		parts = append(parts, "whole")
+		out.Whole = true
 	case r.Key != "":
-		parts = append(parts, "key "+ir.FieldElem(r.Key).String())
+		out.Key = ir.FieldElem(r.Key).String() // a name or a quoted string
 	case r.Path != "":
-		parts = append(parts, "path "+r.Path) // already in ir.Path's text form
+		out.Path, err = syntax.NewPath(r.Path) // already in ir.Path's text form
 	case r.Value != "":
-		parts = append(parts, "value "+r.Value)
+		var kind *syntax.Ident
+		kind, err = syntax.NewIdent(r.Value)
+		if err == nil {
+			out.Value = kind.Name
+		}
+	default:
+		err = errors.New("masks nothing: no key, path, value or whole")
 	}
-	if r.Oracle != ir.OracleAll {
-		parts = append(parts, "in "+string(r.Oracle))
+	switch r.Oracle {
+	case ir.OracleAll:
+	case ir.OracleEnd, ir.OracleHistory:
+		out.Oracle = string(r.Oracle)
+	default:
+		err = fmt.Errorf("oracle %q: not end or history", r.Oracle)
 	}
-	return strings.Join(parts, " ")
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // isAny reports whether a target matches every object.

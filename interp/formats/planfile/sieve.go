@@ -1,152 +1,253 @@
 package planfile
 
 import (
+	"errors"
 	"fmt"
-	"strconv"
-	"strings"
+	"time"
 
 	"github.com/sievetool/sieve/lang/format"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/syntax"
 )
 
-// Sieve writes the plan as a .sieve plan declaration named name, which
-// compiles back to the same actions (a test holds every generated plan
-// to that). It fails for what the language cannot say: a reference-run
-// revision (plans made before stale-on took at), a leaf on any verb or on
-// objects without a name (lists, collections). lang/format lays it out.
-func (p *Plan) Sieve(name string) (string, error) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "plan %s {\n", name)
+// Sieve writes the plan as a .sieve plan declaration named name, after
+// the comment lines in comment (without "//"); it compiles back to the
+// same actions (a test holds every generated plan to that). It fails for
+// what the language cannot say: a reference-run revision (plans made
+// before stale-on took at), a leaf on any verb or on objects without a
+// name (lists, collections). lang/format prints it.
+func (p *Plan) Sieve(name string, comment ...string) (string, error) {
+	id, err := syntax.NewIdent(name)
+	if err != nil {
+		return "", fmt.Errorf("plan %s: %w", p.Name, err)
+	}
+	pl := &syntax.Plan{Name: id, Steps: make([]*syntax.PlanStep, len(p.Actions))}
 	for i, a := range p.Actions {
-		line, err := a.sieve()
-		if err != nil {
+		step := &syntax.PlanStep{}
+		if step.Action, err = a.sieve(); err != nil {
 			return "", fmt.Errorf("plan %s: action %d (%s): %w", p.Name, i+1, a.Kind, err)
 		}
 		if a.Trigger != nil {
-			t, err := a.Trigger.sieve()
-			if err != nil {
+			if step.Trigger, err = a.Trigger.sieve(); err != nil {
 				return "", fmt.Errorf("plan %s: action %d (%s): trigger: %w", p.Name, i+1, a.Kind, err)
 			}
-			line = t + ": " + line
 		}
-		b.WriteString("  " + line + "\n")
+		pl.Steps[i] = step
 	}
-	b.WriteString("}\n")
-	out, ds := format.Source(name+".sieve", []byte(b.String()))
-	if ds.HasErrors() {
-		return "", fmt.Errorf("plan %s: %w", p.Name, ds.Err())
-	}
-	return string(out), nil
+	return string(format.Decl(pl, comment...)), nil
 }
 
-// sieve writes an action without its trigger.
-func (a *Action) sieve() (string, error) {
+// sieve builds an action without its trigger.
+func (a *Action) sieve() (syntax.Action, error) {
 	if a.Revision != "" {
-		return "", fmt.Errorf("revision %s: a reference run's revision has no .sieve form (stale on KEY at EVENT)", a.Revision)
+		return nil, fmt.Errorf("revision %s: a reference run's revision has no .sieve form (stale on KEY at EVENT)", a.Revision)
 	}
 	switch a.Kind {
-	case ir.ActCrash, ir.ActRestart, ir.ActResume:
-		return string(a.Kind), nil
+	case ir.ActCrash:
+		return &syntax.Crash{Crash: true}, nil
+	case ir.ActRestart:
+		return &syntax.Restart{Restart: true}, nil
+	case ir.ActResume:
+		return &syntax.ResumeController{Resume: true}, nil
 	case ir.ActWait:
-		return "wait " + a.Duration.String(), nil
+		d, err := duration(a.Duration.D())
+		return &syntax.Pause{Duration: d}, err
 	case ir.ActPause:
-		if a.Duration > 0 {
-			return "pause for " + a.Duration.String(), nil
-		}
-		return "pause", nil
+		f, err := holdFor(a.Duration.D())
+		return &syntax.PauseController{Pause: true, For: f}, err
 	}
 	scope, err := sieveKey(a.Scope)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	switch a.Kind {
-	case ir.ActStaleOn:
-		if a.At == nil {
-			return "stale on " + scope, nil
-		}
-		if a.At.Op != ir.TrigEvent {
-			return "", fmt.Errorf("at: a %s trigger (want an event)", a.At.Op)
-		}
-		at, err := a.At.sieve()
-		return "stale on " + scope + " at " + at, err
-	case ir.ActStaleOff:
-		return "stale off " + scope, nil
-	case ir.ActHold:
-		if d := a.HoldBound(); d > 0 {
-			return "hold " + scope + " for " + d.String(), nil // a learned bound as the spec would say it
-		}
-		return "hold " + scope, nil
-	case ir.ActRelease:
-		return "release " + scope, nil
-	}
-	return "", fmt.Errorf("unknown action %q", a.Kind)
+	return a.scoped(scope)
 }
 
-// sieve writes a trigger; a combinator's arguments that are combinators
+// scoped builds an action on the objects of scope.
+func (a *Action) scoped(scope *syntax.Expr) (syntax.Action, error) {
+	switch a.Kind {
+	case ir.ActStaleOn:
+		return a.staleOn(scope)
+	case ir.ActStaleOff:
+		return &syntax.Stale{Switch: "off", Scope: scope}, nil
+	case ir.ActHold:
+		f, err := holdFor(a.HoldBound().D()) // a learned bound as the spec would say it
+		return &syntax.Hold{Scope: scope, For: f}, err
+	case ir.ActRelease:
+		return &syntax.Release{Scope: scope}, nil
+	}
+	return nil, fmt.Errorf("unknown action %q", a.Kind)
+}
+
+// staleOn builds "stale on SCOPE", at an earlier event if the action has
+// one.
+func (a *Action) staleOn(scope *syntax.Expr) (syntax.Action, error) {
+	s := &syntax.Stale{Switch: "on", Scope: scope}
+	if a.At == nil {
+		return s, nil
+	}
+	if a.At.Op != ir.TrigEvent {
+		return nil, fmt.Errorf("at: a %s trigger (want an event)", a.At.Op)
+	}
+	leaf, err := a.At.sieveLeaf()
+	if err != nil {
+		return nil, err
+	}
+	s.At = &syntax.StaleAt{Event: leaf.(*syntax.Event)}
+	return s, nil
+}
+
+// sieve builds a trigger; a combinator's arguments that are combinators
 // themselves are parenthesised, so the tree compiles back as it is.
-func (t *Trigger) sieve() (string, error) {
+func (t *Trigger) sieve() (*syntax.Trigger, error) {
+	switch t.Op {
+	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet:
+		a, err := t.atom()
+		if err != nil {
+			return nil, err
+		}
+		return combine(ir.TrigSeq, []syntax.TriggerAtom{a}), nil
+	case ir.TrigSeq, ir.TrigAll, ir.TrigAny:
+		if len(t.Args) >= 2 {
+			return t.combinator()
+		}
+	}
+	return nil, fmt.Errorf("trigger %s with %d arguments", t.Op, len(t.Args))
+}
+
+// combinator builds A ; B, A & B or A | B from the trigger's arguments.
+func (t *Trigger) combinator() (*syntax.Trigger, error) {
+	args := make([]syntax.TriggerAtom, len(t.Args))
+	for i, a := range t.Args {
+		var err error
+		if args[i], err = a.atom(); err != nil {
+			return nil, err
+		}
+	}
+	return combine(t.Op, args), nil
+}
+
+// atom builds a trigger as one operand: a leaf, or a combinator in
+// parentheses.
+func (t *Trigger) atom() (syntax.TriggerAtom, error) {
 	switch t.Op {
 	case ir.TrigEvent, ir.TrigWrite:
 		return t.sieveLeaf()
 	case ir.TrigTimeout:
-		return "after " + t.Duration.String(), nil
+		d, err := duration(t.Duration.D())
+		return &syntax.Timeout{Duration: d}, err
 	case ir.TrigQuiet:
-		k, err := sieveKey(t.Target)
-		return "quiet for " + t.Duration.String() + " after reading " + k, err
+		return t.quiet()
 	}
-	sep, ok := map[ir.TriggerOp]string{ir.TrigSeq: " ; ", ir.TrigAll: " & ", ir.TrigAny: " | "}[t.Op]
-	if !ok || len(t.Args) < 2 {
-		return "", fmt.Errorf("trigger %s with %d arguments", t.Op, len(t.Args))
+	g, err := t.sieve()
+	if err != nil {
+		return nil, err
 	}
-	args := make([]string, len(t.Args))
-	for i, a := range t.Args {
-		s, err := a.sieve()
-		if err != nil {
-			return "", err
-		}
-		if len(a.Args) > 0 {
-			s = "(" + s + ")"
-		}
-		args[i] = s
-	}
-	return strings.Join(args, sep), nil
+	return &syntax.Group{Trigger: g}, nil
 }
 
-// sieveLeaf writes an event or write leaf.
-func (t *Trigger) sieveLeaf() (string, error) {
-	if t.On == "" {
-		return "", fmt.Errorf("%s leaf on any verb", t.Op)
+// combine joins atoms with the combinator op: A ; B, A & B or A | B (one
+// atom alone with TrigSeq).
+func combine(op ir.TriggerOp, atoms []syntax.TriggerAtom) *syntax.Trigger {
+	both := func(as ...syntax.TriggerAtom) *syntax.Both { return &syntax.Both{All: as} }
+	t := &syntax.Trigger{}
+	switch op {
+	case ir.TrigAll:
+		t.Seq = []*syntax.Either{{Alts: []*syntax.Both{both(atoms...)}}}
+	case ir.TrigAny:
+		e := &syntax.Either{}
+		for _, a := range atoms {
+			e.Alts = append(e.Alts, both(a))
+		}
+		t.Seq = []*syntax.Either{e}
+	default:
+		for _, a := range atoms {
+			t.Seq = append(t.Seq, &syntax.Either{Alts: []*syntax.Both{both(a)}})
+		}
+	}
+	return t
+}
+
+// quiet builds "quiet for D after reading KEY".
+func (t *Trigger) quiet() (syntax.TriggerAtom, error) {
+	d, err := duration(t.Duration.D())
+	if err != nil {
+		return nil, err
 	}
 	k, err := sieveKey(t.Target)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	s := "on " + t.On + " " + k
+	return &syntax.Quiet{Duration: d, Target: k}, nil
+}
+
+// sieveLeaf builds an event or write leaf.
+func (t *Trigger) sieveLeaf() (syntax.TriggerAtom, error) {
+	if t.On == "" {
+		return nil, fmt.Errorf("%s leaf on any verb", t.Op)
+	}
+	k, err := sieveKey(t.Target)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := t.leafOpts()
+	if err != nil {
+		return nil, err
+	}
+	where, err := t.where()
+	if err != nil {
+		return nil, err
+	}
+	var count *syntax.NumberLit
+	if t.Count > 1 {
+		count = syntax.NewCount(uint(t.Count))
+	}
 	if t.Op == ir.TrigWrite {
-		s = "after write " + t.On + " " + k
-		if t.Failed {
-			s = "after failed write " + t.On + " " + k
+		w, err := syntax.NewWrite(t.Failed, t.On, k)
+		if err != nil {
+			return nil, err
 		}
+		w.Opts, w.Where, w.Count = opts, where, count
+		return w, nil
 	}
+	e, err := syntax.NewEvent(t.On, k)
+	if err != nil {
+		return nil, err
+	}
+	e.Opts, e.Where, e.Count = opts, where, count
+	return e, nil
+}
+
+// leafOpts builds what narrows a leaf to one change: its subresource,
+// in cluster, the diff it makes and a fragment it removes.
+func (t *Trigger) leafOpts() ([]*syntax.LeafOpt, error) {
+	var opts []*syntax.LeafOpt
 	if t.Subresource != "" {
-		s += " subresource " + t.Subresource
+		sub, err := syntax.NewIdent(t.Subresource)
+		if err != nil {
+			return nil, fmt.Errorf("subresource: %w", err)
+		}
+		opts = append(opts, &syntax.LeafOpt{Subresource: sub})
 	}
 	if t.Seen == SeenCluster {
-		s += " in cluster"
+		opts = append(opts, &syntax.LeafOpt{Cluster: true})
 	}
 	if t.Diff != nil {
-		s += " changing " + Canonical(nonNil(t.Diff.Prev)) + " to " + Canonical(nonNil(t.Diff.Cur))
+		prev, err1 := syntax.NewObject(nonNil(t.Diff.Prev))
+		cur, err2 := syntax.NewObject(nonNil(t.Diff.Cur))
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, fmt.Errorf("changing: %w", err)
+		}
+		opts = append(opts, &syntax.LeafOpt{Prev: prev, Cur: cur})
 	}
 	if t.NoLonger != nil {
-		s += " without " + Canonical(t.NoLonger)
+		frag, err := syntax.NewObject(t.NoLonger)
+		if err != nil {
+			return nil, fmt.Errorf("without: %w", err)
+		}
+		opts = append(opts, &syntax.LeafOpt{Without: frag})
 	}
-	if t.Where != nil {
-		s += " where " + sieveCond(t.Where)
-	}
-	if t.Count > 1 {
-		s += " #" + strconv.Itoa(t.Count)
-	}
-	return s, nil
+	return opts, nil
 }
 
 // nonNil writes an absent side of a diff as an empty object, which is
@@ -158,20 +259,55 @@ func nonNil(m map[string]any) map[string]any {
 	return m
 }
 
-func sieveCond(c *ir.Cond) string {
+// where builds a leaf's where condition, if it has one.
+func (t *Trigger) where() (*syntax.Cond, error) {
+	c := t.Where
 	switch {
+	case c == nil:
+		return nil, nil
 	case c.Expr != "":
-		return strconv.Quote(c.Expr)
-	case c.Exists:
-		return c.Path + " exists"
+		return &syntax.Cond{CEL: syntax.NewString(c.Expr)}, nil
 	}
-	return c.Path + " == " + Canonical(c.Value)
+	path, err := syntax.NewPath(c.Path)
+	if err != nil {
+		return nil, fmt.Errorf("where: %w", err)
+	}
+	if c.Exists {
+		return &syntax.Cond{Path: path, Exists: true}, nil
+	}
+	v, err := syntax.NewValue(c.Value)
+	if err != nil {
+		return nil, fmt.Errorf("where %s: %w", c.Path, err)
+	}
+	return &syntax.Cond{Path: path, Equals: v}, nil
 }
 
-// sieveKey writes a reference as a resource key token.
-func sieveKey(r *ir.Ref) (string, error) {
+// sieveKey builds a reference as a resource key.
+func sieveKey(r *ir.Ref) (*syntax.Expr, error) {
 	if r == nil || r.Kind == "" || r.Name == "" {
-		return "", fmt.Errorf("object %v: a leaf or scope without a name has no resource key", r)
+		return nil, fmt.Errorf("object %v: a leaf or scope without a name has no resource key", r)
 	}
-	return r.String(), nil
+	k, err := syntax.NewKey(r.String())
+	if err != nil {
+		return nil, err
+	}
+	return syntax.NewExpr(k), nil
+}
+
+// duration builds a duration literal.
+func duration(d time.Duration) (*syntax.Expr, error) {
+	lit, err := syntax.NewDuration(d)
+	if err != nil {
+		return nil, err
+	}
+	return syntax.NewExpr(lit), nil
+}
+
+// holdFor builds the "for D" of a hold or a pause; none for 0.
+func holdFor(d time.Duration) (*syntax.HoldFor, error) {
+	if d <= 0 {
+		return nil, nil
+	}
+	e, err := duration(d)
+	return &syntax.HoldFor{Duration: e}, err
 }
