@@ -1,7 +1,9 @@
-// Package diag holds the project's diagnostics: source positions and ranges,
-// the Diagnostic type both front ends produce, sorting, and the text and JSON
-// renderers used at the edge (the CLI). It imports nothing of ours.
+// Package diag holds the project's diagnostics. It owns source positions
+// and ranges, the Diagnostic type that both front ends produce, and their
+// sorting. It also owns the text and JSON renderers that the CLI uses at
+// the edge, and the quoting of user text in messages (Quote, Printable).
+// It imports nothing of ours.
 //
-// It does not decide what is an error; the parser, checker and CUE front end
-// do.
+// It does not decide what is an error: the parser, the checker and the CUE
+// front end do.
 package diag
