@@ -4,7 +4,10 @@
 //
 // Usage, from the repository root:
 //
-//	go run ./bench/comments [DIR]
+//	go run ./bench/comments [-long] [DIR]
+//
+// With -long it lists the sentences over 40 words instead, each with the
+// position of its comment.
 //
 // Testdata directories are skipped. A sentence ends at '.', '!' or '?'
 // followed by a space, at a blank line and at the end of a comment; indented
@@ -12,9 +15,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,14 +32,23 @@ import (
 const long = 40
 
 func main() {
+	listLong := flag.Bool("long", false, "list the sentences over 40 words")
+	flag.Parse()
 	root := "."
-	if len(os.Args) > 1 {
-		root = os.Args[1]
+	if flag.NArg() > 0 {
+		root = flag.Arg(0)
 	}
-	byPkg, err := collect(root)
+	var w io.Writer = io.Discard
+	if *listLong {
+		w = os.Stdout
+	}
+	byPkg, err := collect(root, w)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "comments:", err)
 		os.Exit(1)
+	}
+	if *listLong {
+		return
 	}
 	var all []int
 	pkgs := make([]string, 0, len(byPkg))
@@ -71,8 +85,9 @@ func row(name string, lens []int) {
 }
 
 // collect walks root and returns the sentence lengths of each directory's
-// Go comments, keyed by the directory relative to root.
-func collect(root string) (map[string][]int, error) {
+// Go comments, keyed by the directory relative to root. It writes each
+// sentence over long words to w, after its comment's position.
+func collect(root string, w io.Writer) (map[string][]int, error) {
 	byPkg := map[string][]int{}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -94,7 +109,12 @@ func collect(root string) (map[string][]int, error) {
 		}
 		dir, _ := filepath.Rel(root, filepath.Dir(path))
 		for _, g := range f.Comments {
-			byPkg[dir] = append(byPkg[dir], sentences(g.Text())...)
+			for _, s := range sentences(g.Text()) {
+				byPkg[dir] = append(byPkg[dir], len(s))
+				if len(s) > long {
+					fmt.Fprintf(w, "%s: %d: %s\n", fset.Position(g.Pos()), len(s), strings.Join(s, " "))
+				}
+			}
 		}
 		return nil
 	})
@@ -109,9 +129,9 @@ var (
 	abbrev      = strings.NewReplacer("e.g.", "eg", "i.e.", "ie")
 )
 
-// sentences returns the word count of each sentence in comment text.
-func sentences(text string) []int {
-	var lens []int
+// sentences returns the words of each sentence in comment text.
+func sentences(text string) [][]string {
+	var out [][]string
 	for _, para := range strings.Split(text, "\n\n") {
 		var prose []string
 		for _, line := range strings.Split(para, "\n") {
@@ -121,10 +141,10 @@ func sentences(text string) []int {
 		}
 		joined := abbrev.Replace(strings.Join(prose, " ")) + " "
 		for _, s := range sentenceEnd.Split(joined, -1) {
-			if n := len(strings.Fields(s)); n > 0 {
-				lens = append(lens, n)
+			if words := strings.Fields(s); len(words) > 0 {
+				out = append(out, words)
 			}
 		}
 	}
-	return lens
+	return out
 }
