@@ -1,6 +1,9 @@
-// Package golden is the golden-file helper of every test in the module:
-// Update, the one reader of SIEVE_UPDATE; File, for a whole golden file;
-// and Check, which compares the out/ sections of a txtar archive with what
-// a test produced or rewrites them. It lives at the top so that lang's tests and interp's can both
-// import it (lang imports nothing of interp). It holds no test data.
+// Package golden is the golden-file helper of every test in the module.
+// Update is the one reader of SIEVE_UPDATE. File checks or rewrites a
+// whole golden file. Check compares the out/ sections of a txtar archive
+// with what a test produced, or rewrites them.
+//
+// It lives at the top of the module so that the tests of lang and of
+// interp can both import it, since lang imports nothing of interp. It
+// holds no test data.
 package golden
