@@ -1,11 +1,15 @@
 // Package inject executes a test plan during a run. It feeds what the
 // proxy and the history watch see to the plan's trigger engine
-// (interp/analysis/trigger), and carries out each action as it fires. The
-// actions are: SIGKILL after a write, before the controller gets the
-// answer; a stale view of a scope followed by a restart; holding watch
-// events (up to a bound) and delivering only the newest; and pausing the
-// controller (SIGSTOP, up to a bound) until a later trigger resumes it. It
-// records every action that fired.
+// (interp/analysis/trigger), and carries out each action as it fires:
+//
+//   - SIGKILL after a write, before the controller gets the answer;
+//   - a stale view of a scope, followed by a restart;
+//   - holding watch events (up to a bound), then delivering only the
+//     newest;
+//   - pausing the controller (SIGSTOP, up to a bound) until a later
+//     trigger resumes it.
+//
+// It records every action that fired.
 //
 // It also tells the run whether the controller it killed is still
 // restarting (Restarting), so that its silence is not taken for quiet.
