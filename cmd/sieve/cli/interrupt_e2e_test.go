@@ -60,9 +60,9 @@ type cell struct {
 // of a stderr pipe (`sieve run … 2>&1 | head`). After each cell it checks
 // the exit code (128 + the signal's number). It checks that what the run
 // wrote before the signal is still there and loadable, and that the run
-// left nothing. That means no process of its own (descendants, or any
-// whose command line or working directory is under the cell's
-// directories), no listening port, nothing in its TMPDIR and no mount.
+// left nothing: no process of its own, no listening port, nothing in its
+// TMPDIR and no mount. A process of its own is a descendant, or any whose
+// command line or working directory is under the cell's directories.
 func TestInterruptMatrix(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /proc to find processes, sockets and mounts (linux only)")
