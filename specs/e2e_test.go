@@ -16,10 +16,10 @@ import (
 )
 
 // The specs the end-to-end tests run, each narrowed to the one plan that
-// shows its bug, so that a buggy/fixed pair takes minutes less. volresize
-// crashes right after the StatefulSet delete. ensemble gets a stale view
-// of its scale-down after the scale back up. ring crashes right after it
-// records a decommission.
+// shows its bug, so that a buggy/fixed pair stays short. volresize crashes
+// right after the StatefulSet delete. ensemble gets a stale view of its
+// scale-down after the scale back up. ring crashes right after it records a
+// decommission.
 const (
 	volresizeE2ESpec = "specs/testdata/volresize_e2e.sieve"
 	ensembleE2ESpec  = "specs/testdata/ensemble_e2e.sieve"

@@ -53,9 +53,9 @@ type cell struct {
 }
 
 // TestInterruptMatrix sends each stop signal to `sieve run` at each phase
-// of a run: while it loads the spec, while it waits for another process's
-// control-plane build, while its control plane starts, during a reference
-// run, during a plan run and before its report. Two more cells send a
+// of a run. The phases are: loading the spec, waiting for another
+// process's control-plane build, starting its control plane, a reference
+// run, a plan run, and before its report. Two more cells send a
 // second SIGTERM during the cleanup of the first, and take away the reader
 // of a stderr pipe (`sieve run … 2>&1 | head`). After each cell it checks
 // the exit code (128 + the signal's number). It checks that what the run
