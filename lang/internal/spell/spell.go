@@ -1,7 +1,3 @@
-// Package spell suggests the nearest known name for a misspelt one, for the
-// "did you mean" hints of the checker and the CLI.
-//
-// It owns only string distance; callers decide which names are candidates.
 package spell
 
 import (
