@@ -104,11 +104,11 @@ type componentSpec struct {
 	line bool
 }
 
-// apiServerEnv trades some memory for start-up time: the API server
+// apiServerEnv trades some memory for start-up time. The API server
 // allocates a few hundred megabytes while it builds its APIs and OpenAPI
-// documents, and with the default GOGC garbage collection takes about a
-// sixth of its start-up CPU. It collects when the heap triples, or when it
-// nears the soft limit (measured: about 30 MB more in total).
+// documents, and with the default GOGC garbage collection takes a good
+// share of its start-up CPU. It collects when the heap triples, or when
+// it nears the soft limit (BenchmarkColdStart measures the memory).
 func apiServerEnv() []string {
 	return []string{"GOGC=200", "GOMEMLIMIT=256MiB"}
 }
