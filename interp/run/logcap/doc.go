@@ -5,6 +5,6 @@
 // part, with a line between them that says how much was dropped and how
 // to raise the limit ($SIEVE_LOG_LIMIT, Env).
 //
-// It does not know where logs live (interp/report's layout does) nor what
-// is in them (interp/run/controller watches the controller's lines).
+// It does not know where logs live (the programs' runners name them) nor
+// what is in them (interp/run/controller watches the controller's lines).
 package logcap
