@@ -6,11 +6,15 @@
 // and a node simulator. Each is a child process of the sieve-controlplane
 // binary (`sieve-controlplane NAME`), which the controlplane package finds
 // or builds from the nested module controlplane/. They listen on random
-// free ports with TLS and a random bearer token, and Start writes a
-// kubeconfig for clients. Reset returns the cluster to its state at Start,
-// or at the last Checkpoint, directly in etcd and much faster than a
-// restart (BenchmarkReset measures it). It deletes every object created
-// since and writes back every object of then that was changed or deleted.
+// free loopback ports with TLS; etcd serves its clients on a unix socket
+// where it can. Clients of the API server authenticate with a random
+// bearer token, and Start writes a kubeconfig for them.
+//
+// Reset returns the cluster to its state at Start, or at the last
+// Checkpoint, directly in etcd and much faster than a restart
+// (BenchmarkReset measures it). It deletes every object created since and
+// writes back every object of then that was changed or deleted.
+//
 // Stop kills the children and removes the temporary directory. Children
 // also die with the parent process. The directory's name carries its
 // owner's PID and start time. Every Start removes the directories of
