@@ -1,9 +1,9 @@
-// Package input reads the files users give sieve with a bound on their
-// size: specs (.sieve and .cue), manifests and CRDs, kubeconfigs, traces,
-// plans, the JSON files of a results directory and collected artefacts.
-// The bound is checked while reading, not against the size that stat
-// reports. So /dev/zero, a FIFO or a growing file stops at the bound with
-// an error that says so.
+// Package input reads the files users give sieve with a bound on their size.
+// They are specs (.sieve and .cue), manifests and CRDs, kubeconfigs, traces,
+// plans, the JSON files of a results directory and collected artefacts. The
+// bound is checked while reading, not against the size that stat reports. So
+// /dev/zero, a FIFO or a growing file stops at the bound with an error that
+// says so.
 //
 // Each kind of file has its limit here (SpecLimit, TraceLimit, ...), so the
 // limits are documented in one place and every reader uses the same

@@ -1,8 +1,8 @@
 // Package manifest checks the Kubernetes manifest files that specs name
 // before anything runs: the manifests that workloads apply and the CRD
-// files of controllers. It reads them far enough to check that they are
-// valid YAML (or JSON), that every document is an object with apiVersion,
-// kind and metadata.name, and that YAML aliases stay within a bound. CRD
+// files of controllers. It reads them far enough to check them. They must
+// be valid YAML (or JSON), and every document an object with apiVersion,
+// kind and metadata.name. YAML aliases must stay within a bound, and CRD
 // files must hold CustomResourceDefinitions.
 //
 // Both front ends call it, so a broken manifest is a `sieve check` error

@@ -3,13 +3,15 @@
 // driven by interp/run/inject) share. Sharing it means a generated trigger
 // matches at injection exactly the change it was made from.
 //
-// It owns the Tracker, which follows a trace entry by entry and, per
-// stream, gives the normalised object, the slim diff against the state
-// before, and the signature and its occurrence. It also owns slim diffs
-// and fragment containment (SlimDiff, Contains), the masks that both sides
-// apply (BuiltinMask plus the test's, Masks), state hashes (StateHash),
-// owner references (Owners, ControllingOwner), and matching spec
-// references (globs) against keys (MatchRef, MatchKey).
+// It owns the Tracker, which follows a trace entry by entry. Per stream,
+// it gives the normalised object, the slim diff against the state before,
+// and the signature and its occurrence. The package also owns:
+//
+//   - slim diffs and fragment containment (SlimDiff, Contains);
+//   - the masks that both sides apply (BuiltinMask plus the test's: Masks);
+//   - state hashes (StateHash) and owner references (Owners,
+//     ControllingOwner);
+//   - matching spec references (globs) against keys (MatchRef, MatchKey).
 //
 // It does not define plans (interp/formats/planfile), generate them
 // (interp/analysis/plan), decide when actions fire

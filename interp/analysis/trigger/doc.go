@@ -7,10 +7,10 @@
 // was not injected.
 //
 // The engine is synchronous. The caller (interp/run/inject) hands it each
-// observation at the moment the fault could be injected: a write after the
-// API server answered and before the answer is forwarded, or a watch event
-// before it is delivered. The caller carries out the actions it returns
-// before going on. The engine computes diffs with observe.Tracker, as
+// observation at the moment the fault could be injected. For a write, that
+// is after the API server answered and before the answer is forwarded; for
+// a watch event, before it is delivered. The caller carries out the
+// actions it returns before going on. The engine computes diffs with observe.Tracker, as
 // generation did, so a generated trigger matches exactly the change it was
 // made from. It reads plans in their file format (interp/formats/planfile)
 // and does not depend on the generator (interp/analysis/plan).

@@ -15,9 +15,9 @@
 // restarting (Restarting), so that its silence is not taken for quiet.
 // Neither is the silence of a controller that waits for a leader-election
 // lock (the proxy's Activity.LockWait). A hold that has stalled while the
-// workload waits is lifted early: after Stall of stillness, or after the
-// Quiet bound once the proxy's evidence says that the controller and the
-// cluster are done (proxy.Settled).
+// workload waits is lifted early, after Stall of stillness. It is lifted
+// earlier still, after the Quiet bound, once the proxy's evidence says
+// that the controller and the cluster are done (proxy.Settled).
 //
 // It does not decide when actions fire (the trigger engine does) or judge
 // the run (interp/analysis/oracle). It does not generate plans
