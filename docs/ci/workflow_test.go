@@ -274,8 +274,10 @@ func (r *runner) output(job, step string) string {
 	return out
 }
 
-// action runs a uses: step: the artifact actions copy directories, the
-// others have nothing to do here (see TestWorkflowRuns).
+// action runs a uses: step: the artifact actions copy directories
+// (os.CopyFS, which refuses to overwrite: an artifact name uploaded twice
+// fails, as it does with upload-artifact@v4), the others have nothing to
+// do here (see TestWorkflowRuns).
 func (r *runner) action(jr *jobRun, e *actionlint.ExecAction) error {
 	with := map[string]string{}
 	for k, in := range e.Inputs {
@@ -288,7 +290,7 @@ func (r *runner) action(jr *jobRun, e *actionlint.ExecAction) error {
 	uses, _, _ := strings.Cut(e.Uses.Value, "@")
 	switch uses {
 	case "actions/upload-artifact":
-		return copyDir(filepath.Join(jr.ws, with["path"]), filepath.Join(r.artifacts, with["name"]))
+		return os.CopyFS(filepath.Join(r.artifacts, with["name"]), os.DirFS(filepath.Join(jr.ws, with["path"])))
 	case "actions/download-artifact":
 		return r.download(jr, with["pattern"], with["path"])
 	case "actions/checkout", "actions/setup-go", "actions/cache", "actions/cache/restore":
@@ -305,19 +307,9 @@ func (r *runner) download(jr *jobRun, pattern, dir string) error {
 		return fmt.Errorf("no artifact matches %q (%v)", pattern, err)
 	}
 	for _, n := range names {
-		if err := copyDir(n, filepath.Join(jr.ws, dir, filepath.Base(n))); err != nil {
+		if err := os.CopyFS(filepath.Join(jr.ws, dir, filepath.Base(n)), os.DirFS(n)); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-func copyDir(from, to string) error {
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		return err
-	}
-	if out, err := exec.Command("cp", "-R", from, to).CombinedOutput(); err != nil {
-		return fmt.Errorf("copying %s: %v\n%s", from, err, out)
 	}
 	return nil
 }

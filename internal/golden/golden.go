@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/diff"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -20,13 +21,36 @@ func Files(ar *txtar.Archive) map[string][]byte {
 	return m
 }
 
+// InputDir writes the sections of an archive but its out/ ones into a
+// new temporary directory, a slash in a name making a directory, and
+// makes it the test's working directory (t.Chdir: until the test ends),
+// for a test that reads its inputs from disk.
+func InputDir(t testing.TB, ar *txtar.Archive) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		if strings.HasPrefix(f.Name, "out/") {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+}
+
 // Update reports whether a test run asks to rewrite golden files
 // (SIEVE_UPDATE set). It is the one reader of that variable.
 func Update() bool { return os.Getenv("SIEVE_UPDATE") != "" }
 
 // File compares got with the golden file at path, or writes it (and its
-// directory) when Update says so.
-func File(t *testing.T, path string, got []byte) {
+// directory) when Update says so. A difference is shown as a diff, so a
+// golden that is a whole document (grammar.md) shows only what changed.
+func File(t testing.TB, path string, got []byte) {
 	t.Helper()
 	if Update() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -42,13 +66,17 @@ func File(t *testing.T, path string, got []byte) {
 		t.Fatalf("%v (SIEVE_UPDATE=1 creates it)", err)
 	}
 	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs (SIEVE_UPDATE=1 to accept):\ngot:\n%s", path, got)
+		t.Errorf("%s differs (SIEVE_UPDATE=1 to accept):\n%s", path, diff.Diff(path, want, "got", got))
 	}
 }
 
-// Check compares the out/ sections of an archive with got, or
-// rewrites them when Update says so.
-func Check(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+// Check compares the outputs of an archive with got, or rewrites them
+// when Update says so. The outputs are the out/ sections and any other
+// section that got names ("out", "upstream"), so an archive laid out
+// before the out/ convention keeps its names. An empty output is no
+// output: it matches a missing section, and an update adds no empty
+// section (one the archive has stays, empty).
+func Check(t testing.TB, file string, ar *txtar.Archive, got map[string][]byte) {
 	t.Helper()
 	if Update() {
 		ar.Files = updated(ar.Files, got)
@@ -57,34 +85,38 @@ func Check(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) 
 		}
 		return
 	}
-	want := map[string][]byte{}
-	for name, data := range Files(ar) {
-		if strings.HasPrefix(name, "out/") {
-			want[name] = data
-		}
-	}
+	want := outputs(ar, got)
 	for _, name := range sortedKeys(got) {
-		if w, ok := want[name]; !ok {
+		w, ok := want[name]
+		switch {
+		case !ok && len(got[name]) > 0:
 			t.Errorf("%s: unexpected output (SIEVE_UPDATE=1 to accept):\n%s", name, got[name])
-		} else if !bytes.Equal(w, got[name]) {
+		case ok && !bytes.Equal(w, got[name]):
 			t.Errorf("%s differs (SIEVE_UPDATE=1 to accept):\ngot:\n%s\nwant:\n%s", name, got[name], w)
 		}
 	}
-	var missing []string
-	for name := range want {
+	for _, name := range sortedKeys(want) {
 		if _, ok := got[name]; !ok {
-			missing = append(missing, name)
+			t.Errorf("%s: expected output not produced", name)
 		}
-	}
-	sort.Strings(missing)
-	for _, name := range missing {
-		t.Errorf("%s: expected output not produced", name)
 	}
 }
 
-// updated returns files with the out/ sections of got: each in its place
-// if the archive has it, the new ones last in sorted order, and the out/
-// sections got lacks dropped.
+// outputs are the sections of ar that Check compares with got: the out/
+// ones and those got names.
+func outputs(ar *txtar.Archive, got map[string][]byte) map[string][]byte {
+	want := map[string][]byte{}
+	for name, data := range Files(ar) {
+		if _, named := got[name]; named || strings.HasPrefix(name, "out/") {
+			want[name] = data
+		}
+	}
+	return want
+}
+
+// updated returns files with the outputs of got: each in its place if the
+// archive has it, the new non-empty ones last in sorted order, and the
+// out/ sections got lacks dropped.
 func updated(files []txtar.File, got map[string][]byte) []txtar.File {
 	var out []txtar.File
 	seen := map[string]bool{}
@@ -97,7 +129,7 @@ func updated(files []txtar.File, got map[string][]byte) []txtar.File {
 		out = append(out, f)
 	}
 	for _, name := range sortedKeys(got) {
-		if !seen[name] {
+		if !seen[name] && len(got[name]) > 0 {
 			out = append(out, txtar.File{Name: name, Data: got[name]})
 		}
 	}

@@ -323,7 +323,9 @@ func reuse(src string, layout report.Layout, n int) ([]*trace.Trace, error) {
 
 // copyDir copies the regular files of src into dst (not recursively: run
 // directories are flat but for the in-cluster service-account files, which
-// are not needed again).
+// are not needed again). Not os.CopyFS: its copies are readable by all
+// and it follows a link in dst, where a results directory's files are
+// their owner's only and a link there is refused (nofollow).
 func copyDir(src, dst string) error {
 	entries, err := os.ReadDir(src)
 	if err != nil {

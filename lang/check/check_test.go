@@ -42,27 +42,10 @@ func runGolden(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	writeInputs(t, dir, ar)
-	t.Chdir(dir)
+	golden.InputDir(t, ar)
 	got := compile(t, rootFile(ar), strings.HasPrefix(filepath.Base(file), "lint_"))
 	t.Chdir(filepath.Dir(abs))
 	golden.Check(t, abs, ar, got)
-}
-
-func writeInputs(t *testing.T, dir string, ar *txtar.Archive) {
-	for _, f := range ar.Files {
-		if filepath.Dir(f.Name) == "out" {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // rootFile is the spec to check: in.sieve, or the file a "root: NAME" line

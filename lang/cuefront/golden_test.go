@@ -2,7 +2,6 @@ package cuefront
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,12 +13,10 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// update says whether to rewrite golden files (SIEVE_UPDATE=1).
-var update = golden.Update()
-
 // TestGolden loads spec.cue from each archive under testdata/lower and
 // testdata/errors and compares the IR (out/ir) and the diagnostics as text
-// (out/diag) with the archive's golden sections.
+// (out/diag) with the archive's golden sections; a missing section
+// expects nothing. SIEVE_UPDATE=1 rewrites them.
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*/*.txtar")
 	if len(files) == 0 {
@@ -38,20 +35,7 @@ func runGolden(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	for _, f := range ar.Files {
-		if strings.HasPrefix(f.Name, "out/") {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Chdir(dir)
+	golden.InputDir(t, ar)
 	spec, ds := Load("spec.cue", Options{})
 	got := map[string][]byte{"out/diag": renderDiags(t, ds)}
 	if spec != nil {
@@ -61,7 +45,7 @@ func runGolden(t *testing.T, file string) {
 		}
 		got["out/ir"] = b
 	}
-	compareGolden(t, abs, ar, got)
+	golden.Check(t, abs, ar, got)
 }
 
 func renderDiags(t *testing.T, ds diag.Diagnostics) []byte {
@@ -70,39 +54,4 @@ func renderDiags(t *testing.T, ds diag.Diagnostics) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
-}
-
-// goldenSections are the output sections of an archive, in order.
-var goldenSections = []string{"out/ir", "out/diag"}
-
-// compareGolden checks the archive's output sections against got (an
-// empty output means the section is absent), or rewrites them when
-// updating.
-func compareGolden(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	want := map[string][]byte{}
-	var inputs []txtar.File
-	for _, f := range ar.Files {
-		if strings.HasPrefix(f.Name, "out/") {
-			want[f.Name] = f.Data
-		} else {
-			inputs = append(inputs, f)
-		}
-	}
-	if update {
-		ar.Files = inputs
-		for _, name := range goldenSections {
-			if len(got[name]) > 0 {
-				ar.Files = append(ar.Files, txtar.File{Name: name, Data: got[name]})
-			}
-		}
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	for _, name := range goldenSections {
-		if !bytes.Equal(want[name], got[name]) {
-			t.Errorf("%s differs (SIEVE_UPDATE=1 refreshes):\n--- got ---\n%s--- want ---\n%s", name, got[name], want[name])
-		}
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/lang/check"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
@@ -40,20 +41,7 @@ func TestStdGenerated(t *testing.T) {
 			}
 		}
 	}
-	const file = "std/" + stdGenName
-	if update {
-		if err := os.WriteFile(file, gen, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != string(gen) {
-		t.Errorf("%s is not what stdlib/std/*.sieve lowers to (SIEVE_UPDATE=1 refreshes):\n%s", file, gen)
-	}
+	golden.File(t, "std/"+stdGenName, gen)
 }
 
 // TestStdWorkloads checks that the hand-written CUE workloads are exactly

@@ -30,10 +30,7 @@ func runRender(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := map[string][]byte{}
-	for _, f := range ar.Files {
-		src[f.Name] = f.Data
-	}
+	src := golden.Files(ar)
 	var ds diag.Diagnostics
 	if err := json.Unmarshal(src["diags.json"], &ds); err != nil {
 		t.Fatalf("diags.json: %v", err)

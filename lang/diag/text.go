@@ -23,6 +23,16 @@ func Quote(s string) string {
 	return s[:cut] + "…"
 }
 
+// Tail returns the last n lines of b, its trailing newlines dropped, for
+// a message that quotes the end of a log or of a command's output.
+func Tail(b []byte, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
 // Printable returns s with every control character but newline and tab
 // (C0, DEL and C1) and every byte that is not UTF-8 written as a visible
 // escape (ESC as \x1b, U+009B as \u009b). So text from outside sieve (a

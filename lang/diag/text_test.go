@@ -32,3 +32,23 @@ func TestQuote(t *testing.T) {
 		t.Errorf("Quote cut inside a character: %q", got[len(got)-8:])
 	}
 }
+
+func TestTail(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"a\nb\nc\n", 2, "b\nc"},
+		{"a\nb", 5, "a\nb"},
+		{"a\nb\n\n\n", 1, "b"},
+		{"a\n\nc", 2, "\nc"},
+		{"", 3, ""},
+		{"a\nb", 0, ""},
+		{"a\nb", -1, ""},
+	} {
+		if got := Tail([]byte(tc.in), tc.n); got != tc.want {
+			t.Errorf("Tail(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}

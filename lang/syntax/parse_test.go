@@ -1,7 +1,6 @@
 package syntax
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,32 +30,17 @@ func checkGolden(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := section(a, "in.sieve")
+	in := golden.Files(a)["in.sieve"]
 	if in == nil {
 		t.Fatalf("%s: no in.sieve section", file)
 	}
 	f, ds := Parse("in.sieve", in)
 	checkRanges(t, f, in)
-	got := map[string]string{"out/ast": Dump(f), "out/diag": diagText(ds)}
+	got := map[string][]byte{"out/ast": []byte(Dump(f)), "out/diag": []byte(diagText(ds))}
 	if len(f.Decls) == 0 {
-		got["out/ast"] = ""
+		got["out/ast"] = nil
 	}
-	update := golden.Update()
-	for _, name := range []string{"out/ast", "out/diag"} {
-		want := string(section(a, name))
-		if got[name] == want {
-			continue
-		}
-		if !update {
-			t.Errorf("%s: %s differs:\n--- got\n%s--- want\n%s", file, name, got[name], want)
-		}
-		setSection(a, name, got[name])
-	}
-	if update {
-		if err := os.WriteFile(file, txtar.Format(a), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	golden.Check(t, file, a, got)
 }
 
 func diagText(ds interface{ Error() string }) string {
@@ -65,32 +49,6 @@ func diagText(ds interface{ Error() string }) string {
 		return ""
 	}
 	return s + "\n"
-}
-
-func section(a *txtar.Archive, name string) []byte {
-	for _, f := range a.Files {
-		if f.Name == name {
-			return f.Data
-		}
-	}
-	return nil
-}
-
-// setSection replaces or adds a section; an empty one is removed.
-func setSection(a *txtar.Archive, name, data string) {
-	for i, f := range a.Files {
-		if f.Name == name {
-			if data == "" {
-				a.Files = append(a.Files[:i], a.Files[i+1:]...)
-			} else {
-				a.Files[i].Data = []byte(data)
-			}
-			return
-		}
-	}
-	if data != "" {
-		a.Files = append(a.Files, txtar.File{Name: name, Data: []byte(data)})
-	}
 }
 
 // checkRanges fails if any node's range is inverted or outside src.

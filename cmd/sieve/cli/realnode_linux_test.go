@@ -26,6 +26,7 @@ import (
 	"github.com/sievetool/sieve/interp/campaign/image"
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/lang/diag"
 )
 
 // The real node's network: a bridge of its own, whose address is also
@@ -293,7 +294,7 @@ func waitNodeReady(t *testing.T, cs kubernetes.Interface, dir string) {
 	}
 	kubelet, _ := os.ReadFile(filepath.Join(dir, "kubelet.log"))
 	containerd, _ := os.ReadFile(filepath.Join(dir, "containerd.log"))
-	t.Fatalf("node %s not Ready after 2 minutes; kubelet log:\n%s\ncontainerd log:\n%s", nodeName, tail(kubelet, 40), tail(containerd, 20))
+	t.Fatalf("node %s not Ready after 2 minutes; kubelet log:\n%s\ncontainerd log:\n%s", nodeName, diag.Tail(kubelet, 40), diag.Tail(containerd, 20))
 }
 
 func nodeReady(n *corev1.Node) bool {
@@ -427,10 +428,4 @@ func writeFile(t *testing.T, file, data string) {
 	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// tail is the last n lines of b.
-func tail(b []byte, n int) string {
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

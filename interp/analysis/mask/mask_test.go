@@ -35,10 +35,7 @@ func runGolden(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := map[string][]byte{}
-	for _, f := range ar.Files {
-		in[f.Name] = f.Data
-	}
+	in := golden.Files(ar)
 	var masks []*ir.Mask
 	mustUnmarshal(t, in["masks.json"], &masks)
 	set, err := Compile(masks)

@@ -164,10 +164,7 @@ func loadFixture(t *testing.T, ar *txtar.Archive) ([]*trace.Trace, *trace.Trace,
 	var refs []*trace.Trace
 	var test *trace.Trace
 	var fo fixtureOptions
-	names := map[string][]byte{}
-	for _, f := range ar.Files {
-		names[f.Name] = f.Data
-	}
+	names := golden.Files(ar)
 	keys := make([]string, 0, len(names))
 	for n := range names {
 		keys = append(keys, n)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -50,12 +49,9 @@ func TestEngine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			files := map[string][]byte{}
-			for _, af := range ar.Files {
-				files[af.Name] = af.Data
-			}
+			files := golden.Files(ar)
 			got := runScript(t, files["plan.json"], string(files["script"]))
-			checkOut(t, f, ar, files["out"], got)
+			golden.Check(t, f, ar, map[string][]byte{"out": got})
 		})
 	}
 }
@@ -194,27 +190,6 @@ func parseKey(s string) (trace.Key, error) {
 		return trace.Key{}, fmt.Errorf("key %q: want kind/namespace/name", s)
 	}
 	return trace.Key{Kind: p[0], Namespace: p[1], Name: p[2]}, nil
-}
-
-// checkOut compares or rewrites the -- out -- section.
-func checkOut(t *testing.T, file string, ar *txtar.Archive, want, got []byte) {
-	t.Helper()
-	if golden.Update() {
-		var files []txtar.File
-		for _, f := range ar.Files {
-			if f.Name != "out" {
-				files = append(files, f)
-			}
-		}
-		ar.Files = append(files, txtar.File{Name: "out", Data: got})
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("log differs (SIEVE_UPDATE=1 to accept):\ngot:\n%s\nwant:\n%s", got, want)
-	}
 }
 
 // celMessageCut drops what follows a quoted CEL expression in an error

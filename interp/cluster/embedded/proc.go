@@ -1,7 +1,6 @@
 package embedded
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/nospace"
+	"github.com/sievetool/sieve/lang/diag"
 )
 
 // Flags of the component runner (see the component package of the
@@ -82,11 +82,11 @@ var errPortTaken = errors.New("port taken")
 // whose log says that the disk is full (anywhere: a stack trace may
 // follow) says so first (nospace), naming the cluster's directory.
 func (p *proc) failure() error {
-	log := tail(p.log, 15)
+	whole, _ := os.ReadFile(p.log)
+	log := diag.Tail(whole, 15)
 	if strings.Contains(log, "address already in use") {
 		return fmt.Errorf("%s exited: %v: %w\n%s", p.name, p.err, errPortTaken, log)
 	}
-	whole, _ := os.ReadFile(p.log)
 	err := fmt.Errorf("%s exited: %v\n%s", p.name, p.err, log)
 	return nospace.InLog(err, filepath.Dir(filepath.Dir(p.log)), "free some space or set TMPDIR", string(whole))
 }
@@ -102,17 +102,4 @@ func (p *proc) kill() error {
 	case <-time.After(10 * time.Second):
 		return fmt.Errorf("%s (pid %d) did not exit after SIGKILL", p.name, p.cmd.Process.Pid)
 	}
-}
-
-// tail returns the last n lines of a file.
-func tail(path string, n int) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	lines := bytes.Split(bytes.TrimRight(b, "\n"), []byte("\n"))
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return string(bytes.Join(lines, []byte("\n")))
 }

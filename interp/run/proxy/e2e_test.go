@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/sievetool/sieve/internal/golden"
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/formats/trace"
@@ -84,7 +85,7 @@ func TestEmbedded(t *testing.T) {
 		}
 	}
 	path := "testdata/embedded.txtar"
-	checkGolden(t, path, mustParse(t, path), "requests", got.String())
+	golden.Check(t, path, mustParse(t, path), map[string][]byte{"requests": []byte(got.String())})
 	staleOnServer(t, cs, p, ns)
 }
 

@@ -180,7 +180,7 @@ func TestRoutes(t *testing.T) {
 	f := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {})
 	p := startProxy(t, f, Hooks{}, nil)
 	var out strings.Builder
-	for _, line := range strings.Split(strings.TrimSpace(string(fileOf(ar, "in"))), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(string(golden.Files(ar)["in"])), "\n") {
 		method, target, _ := strings.Cut(line, " ")
 		hr := httptest.NewRequest(method, target, strings.NewReader(`{"metadata":{"name":"fromBody"}}`))
 		r, err := p.parse(hr)
@@ -190,40 +190,7 @@ func TestRoutes(t *testing.T) {
 		p.decode(r) // as a hook or the trace sees it
 		fmt.Fprintf(&out, "%s -> %s %s sub=%q res=%v\n", line, r.Verb, r.Key, r.Subresource, r.IsResource())
 	}
-	checkGolden(t, path, ar, "out", out.String())
-}
-
-func fileOf(ar *txtar.Archive, name string) []byte {
-	for _, f := range ar.Files {
-		if f.Name == name {
-			return f.Data
-		}
-	}
-	return nil
-}
-
-// checkGolden compares got with the named file of the archive, or rewrites it
-// when SIEVE_UPDATE is set.
-func checkGolden(t *testing.T, path string, ar *txtar.Archive, name, got string) {
-	t.Helper()
-	if golden.Update() {
-		found := false
-		for i := range ar.Files {
-			if ar.Files[i].Name == name {
-				ar.Files[i].Data, found = []byte(got), true
-			}
-		}
-		if !found {
-			ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(got)})
-		}
-		if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if want := string(fileOf(ar, name)); want != got {
-		t.Errorf("%s: %s differs\n--- want\n%s--- got\n%s", path, name, want, got)
-	}
+	golden.Check(t, path, ar, map[string][]byte{"out": []byte(out.String())})
 }
 
 func TestUnauthorized(t *testing.T) {
@@ -556,7 +523,8 @@ func TestStaleView(t *testing.T) {
 	for _, s := range f.seen() {
 		queries = append(queries, s.Path+"?"+s.Query)
 	}
-	checkGolden(t, "testdata/stale.txtar", mustParse(t, "testdata/stale.txtar"), "upstream", strings.Join(queries, "\n")+"\n")
+	path := "testdata/stale.txtar"
+	golden.Check(t, path, mustParse(t, path), map[string][]byte{"upstream": []byte(strings.Join(queries, "\n") + "\n")})
 }
 
 func mustParse(t *testing.T, path string) *txtar.Archive {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/kinds"
 )
 
@@ -173,7 +174,10 @@ func generateLine(ctx context.Context, goBin, moduleDir, work string) (string, e
 		return "", fmt.Errorf("go mod download k8s.io/kubernetes: no directory (%v%s)", err, mod.Error)
 	}
 	kube := filepath.Join(work, "kubernetes")
-	if err := copyTree(mod.Dir, kube); err != nil {
+	// The module cache's files are read-only; CopyFS's copies are
+	// writable (0o666 before umask), and work is new, so nothing is
+	// overwritten.
+	if err := os.CopyFS(kube, os.DirFS(mod.Dir)); err != nil {
 		return "", err
 	}
 	gen := filepath.Join(work, "openapi-gen")
@@ -195,7 +199,7 @@ func generateLine(ctx context.Context, goBin, moduleDir, work string) (string, e
 	g := exec.CommandContext(ctx, gen, args...)
 	g.Dir, g.Env = moduleDir, append(os.Environ(), env...)
 	if msg, err := g.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("openapi-gen: %w\n%s", err, lastLines(msg, 20))
+		return "", fmt.Errorf("openapi-gen: %w\n%s", err, diag.Tail(msg, 20))
 	}
 	generated := filepath.Join(genOut, "k8s.io", "kubernetes", "pkg", "generated", "openapi", "zz_generated.openapi.go")
 	data, err := os.ReadFile(generated)
@@ -218,33 +222,4 @@ func generateLine(ctx context.Context, goBin, moduleDir, work string) (string, e
 		return "", err
 	}
 	return mod.Version, os.WriteFile(filepath.Join(work, "go.sum"), sum, 0o644)
-}
-
-// copyTree copies the directory tree src to dst, every file writable by
-// its owner (the module cache's are read-only).
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-}
-
-// lastLines is the end of a command's output.
-func lastLines(b []byte, n int) string {
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
