@@ -1,4 +1,5 @@
-// Package bench holds the benchmark script's tests; the script is run.sh.
+// Package bench holds the tests of the benchmark script run.sh. The other
+// measuring tools live beside it: load.sh, planload.sh and comments.
 package bench
 
 import (

@@ -1,4 +1,4 @@
-// Package interp holds no code: its folders group sieve's runtime by role,
+// Package interp holds no code. Its folders group sieve's runtime by role,
 // and its test (layers_test.go) holds the import rules between them.
 //
 //   - pipeline: the stages of a campaign (record, plan, inject, judge).
@@ -10,7 +10,7 @@
 //   - report: the renderers and the results layout.
 //   - cluster: the backends (embedded, kind, an existing cluster) and the
 //     built-in kinds' schema.
-//   - campaign: dispatch of a campaign's shards and the sieve image.
+//   - campaign: dispatch of a campaign's shards and the worker image.
 //   - buildinfo, nospace: leaves that any layer may use.
 //   - internal: helpers private to interp.
 package interp

@@ -45,7 +45,7 @@ var groups = map[string]string{
 	"docs/ci":                "tool",
 }
 
-// allowed says which layers a layer may import besides itself: the
+// allowed says which layers a layer may import besides itself. The
 // pipeline draws on everything below it; a run's runtime on analysis and
 // formats; analysis on formats; formats on lang only, but for the results
 // directory's format, which holds the oracle's findings and the plan
@@ -53,7 +53,7 @@ var groups = map[string]string{
 // renderers that read it. Nothing imports
 // upward or sideways. langbase is the part of lang that knows nothing of
 // specs (diagnostics, bounded reading, the built-in kinds table), which
-// the backends may use; schema is the CUE schema the CUE front end reads;
+// the backends may use. schema is the CUE schema the CUE front end reads.
 // testonly are the helpers of tests, which no other code imports.
 var allowed = map[string][]string{
 	"stdlib":       {},
@@ -148,9 +148,8 @@ func TestLayers(t *testing.T) {
 }
 
 // statSources looks at every directory and Go file of the module under
-// root, so that go test's result cache, which knows the files a test
-// reads but not what go list read, runs this test again after any
-// change to them.
+// root. go test's result cache knows the files a test reads, but not what
+// go list read; so it runs this test again after any change to them.
 func statSources(t *testing.T, root string) {
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -16,11 +16,11 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// pool holds the control planes of a test binary's Runs. Without Main a
-// Run stops the control planes it started when it ends; with Main the
-// tests of the package share them: a Run takes idle ones that fit its
-// controller, starts what it lacks, and gives them back when it ends,
-// and Main stops them all after the last test.
+// pool holds the control planes of a test binary's Runs. Without Main, a
+// Run stops the control planes it started when it ends. With Main, the
+// tests of the package share them. A Run takes idle ones that fit its
+// controller, starts what it lacks, and gives them back when it ends.
+// Main stops them all after the last test.
 type pool struct {
 	mu     sync.Mutex
 	shared bool

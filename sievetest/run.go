@@ -52,7 +52,7 @@ func Run(t *testing.T, file string, opts ...Option) string {
 	return root
 }
 
-// take makes dir a results directory of sieve's (report's Take: absent,
+// take makes dir a results directory of sieve's (results' Take: absent,
 // empty or sieve's own); any other fails t, as sieve run refuses it.
 func take(t *testing.T, dir string) results.Layout {
 	t.Helper()

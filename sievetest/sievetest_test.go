@@ -101,7 +101,7 @@ func TestFixed(t *testing.T) {
 }
 
 // TestBuggy runs the buggy controller in a child test process, selecting
-// its plan by pattern as a user would (-run 'TestX/intermediate-.*'): the
+// its plan by pattern as a user would (-run 'TestX/intermediate-.*'). The
 // plan's subtest fails with the finding (object, field, values, the
 // reproduce and rerun commands), and -sieve.out keeps the results.
 func TestBuggy(t *testing.T) {
@@ -153,7 +153,7 @@ func TestShort(t *testing.T) {
 }
 
 // TestUsageErrors runs, in child processes, a spec that does not check, a
-// test the spec lacks and an option sieve run would refuse: each fails
+// test the spec lacks and an option sieve run would refuse. Each fails
 // the test with what sieve says of it (file:line:col diagnostics for the
 // spec), before any control plane starts.
 func TestUsageErrors(t *testing.T) {

@@ -16,10 +16,10 @@ import (
 )
 
 // The specs the end-to-end tests run, each narrowed to the one plan that
-// shows its bug, so that a buggy/fixed pair takes about a minute, not ten:
-// volresize with a crash right after the StatefulSet delete, and ensemble
-// with a stale view of its scale-down after the scale back up, and ring
-// with a crash right after it records a decommission.
+// shows its bug, so that a buggy/fixed pair stays short. volresize crashes
+// right after the StatefulSet delete. ensemble gets a stale view of its
+// scale-down after the scale back up. ring crashes right after it records a
+// decommission.
 const (
 	volresizeE2ESpec = "specs/testdata/volresize_e2e.sieve"
 	ensembleE2ESpec  = "specs/testdata/ensemble_e2e.sieve"
@@ -69,15 +69,15 @@ func TestE2E(t *testing.T) {
 
 // TestE2EEnsemble does the same for ensemble, whose controller manages its
 // application through the members API at the client Service's cluster DNS
-// name, answered by the spec's stand-in; each run must also show that the
+// name, answered by the spec's stand-in. Each run must also show that the
 // controller reached the stand-in by that name and used its answer.
 func TestE2EEnsemble(t *testing.T) {
 	runE2E(t, ensembleE2ESpec, []e2eCase{{"buggy", 1, liveClaimDeleted}, {"fixed", 0, nil}}, standinReached)
 }
 
 // TestE2ERing does the same for ring, whose controller elects its leader
-// with a ConfigMap and a Lease and calls an agent in each of its pods by
-// the pod's IP, answered by the spec's pod stand-in; each run must also
+// with a ConfigMap and a Lease. It calls an agent in each of its pods by
+// the pod's IP, answered by the spec's pod stand-in. Each run must also
 // show that the calls reached the agents of the pods they were meant for.
 func TestE2ERing(t *testing.T) {
 	runE2E(t, ringE2ESpec, []e2eCase{{"buggy", 1, deadNode}, {"fixed", 0, nil}}, agentsReached)
@@ -126,9 +126,9 @@ func runE2E(t *testing.T, spec string, cases []e2eCase, check func(t *testing.T,
 }
 
 // standinReached holds that in the first reference run of an ensemble run
-// in out the controller asked the members API by the client Service's
-// cluster DNS name and got the stand-in's answer (both members), and that
-// the stand-in logged the requests.
+// in out, the controller asked the members API by the client Service's
+// cluster DNS name and got the stand-in's answer (both members). The
+// stand-in must have logged the requests.
 func standinReached(t *testing.T, out string) {
 	t.Helper()
 	dir := results.Layout{Root: out}.ReferenceDir(1)
@@ -147,8 +147,8 @@ func standinReached(t *testing.T, out string) {
 }
 
 // agentsReached holds that in the first reference run of a ring run in
-// out sieve relayed calls to each of the three pods' IPs to the stand-in
-// and logged which pod each reached, and that the stand-in told the pods
+// out, sieve relayed calls to each of the three pods' IPs to the stand-in
+// and logged which pod each reached. The stand-in must have told the pods
 // apart: ring-2's agent was asked to decommission, and ring-0's answered
 // the ring.
 func agentsReached(t *testing.T, out string) {

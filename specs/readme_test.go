@@ -30,14 +30,14 @@ func pvcRecreated(f finding) bool {
 
 // TestReadme runs README.md's quick-start command as written, through the
 // shell, from the root of a clean copy of the repository, with the default
-// results directory: it must exit 1 with the finding on the datastore's
-// PVCs, and with --test fixed exit 0 with none, over all the plans (no
-// false finding on the fixed controller). Then sieve runs the fixed test
-// from other working directories (an empty one, with the spec's absolute
-// path; the spec's own directory, with its bare name), one plan each
-// (--max-plans 1), enough to show that the controller builds, starts and
-// runs from there: each must exit 0 and write its results where it was
-// run.
+// results directory. It must exit 1 with the finding on the datastore's
+// PVCs. With --test fixed it must exit 0 with none, over all the plans
+// (no false finding on the fixed controller). Then sieve runs the fixed
+// test from other working directories, one plan each (--max-plans 1):
+// an empty one, with the spec's absolute path, and the spec's own
+// directory, with its bare name. That is enough to show that the
+// controller builds, starts and runs from there. Each must exit 0 and
+// write its results where it was run.
 func TestReadme(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs README.md's command (a build and datastore runs on embedded control planes, minutes); skipped in -short mode")
@@ -126,10 +126,10 @@ func readmeCommand(t *testing.T, path string) string {
 	return ""
 }
 
-// cleanCopy copies the files of the git checkout at dir (tracked, and new
-// ones not ignored, as they are in the working tree) into a temporary
-// directory: a clean clone of what is being tested, with no results, no
-// binaries and no history.
+// cleanCopy copies the files of the git checkout at dir into a temporary
+// directory: tracked ones, and new ones not ignored, as they are in the
+// working tree. That is a clean clone of what is being tested, with no
+// results, no binaries and no history.
 func cleanCopy(t *testing.T, dir string) string {
 	t.Helper()
 	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")

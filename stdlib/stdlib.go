@@ -1,8 +1,3 @@
-// Package stdlib is sieve's standard library of .sieve files — masks, fault
-// policies, workloads and invariants — embedded in the binary. A spec imports them as
-// "std/NAME" (the file std/NAME.sieve of FS).
-//
-// It holds data only; the checker reads it through the fs.FS it is given.
 package stdlib
 
 import (

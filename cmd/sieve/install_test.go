@@ -26,12 +26,12 @@ const (
 	controlPlaneModule = rootModule + "/controlplane"
 )
 
-// TestInstall installs sieve as a user would: both modules of this
+// TestInstall installs sieve as a user would. Both modules of this
 // checkout are published at installVersion in a file-based module proxy,
-// `go install github.com/sievetool/sieve/cmd/sieve@VERSION` installs into
-// an empty GOBIN, and the installed binary checks a spec, builds its
+// and `go install github.com/sievetool/sieve/cmd/sieve@VERSION` installs
+// into an empty GOBIN. The installed binary checks a spec and builds its
 // control plane into an empty user cache (sieve setup, from a generated
-// module that requires the control-plane module at sieve's version) and
+// module that requires the control-plane module at sieve's version). It
 // runs one plan of the datastore example on the embedded backend. The Go
 // build cache and module cache are the user's own, so a warm machine
 // compiles only sieve's packages and links the two binaries. It logs the
@@ -146,8 +146,8 @@ func publish(t *testing.T, repo, proxy string) string {
 // contentVersion is installVersion with a pre-release suffix that hashes
 // the checkout's files. The go command takes a module version to be
 // immutable, and keeps what it learnt of one (the package index in the
-// build cache) across runs: a fixed version would, on the next run of a
-// changed checkout, build the new files with the old files' imports.
+// build cache) across runs. With a fixed version, the next run of a
+// changed checkout would build the new files with the old files' imports.
 func contentVersion(t *testing.T, repo string, files []string) string {
 	h := sha256.New()
 	for _, f := range files {

@@ -44,12 +44,12 @@ var downstreamFiles = map[string]string{
 	"specs/volresize/controller/reconcile.go": "testdata/volresize/controller/reconcile.go",
 }
 
-// TestDownstream tests a controller with sievetest as its authors would:
-// a new module outside this repository, with no replace directives,
-// requires sieve at the version the checkout is published at (as in
-// TestInstall), holds the volresize example in its testdata and runs go
-// test on a buggy and a fixed test. The buggy one fails with the finding,
-// the fixed one passes. The control plane is the user's prebuilt one
+// TestDownstream tests a controller with sievetest as its authors would. A
+// new module outside this repository, with no replace directives, requires
+// sieve at the version the checkout is published at (as in TestInstall). It
+// holds the volresize example in its testdata and runs go test on a buggy
+// and a fixed test. The buggy one fails with the finding, the fixed one
+// passes. The control plane is the user's prebuilt one
 // ($SIEVE_CONTROLPLANE), the Go build cache the user's own; the module's
 // go.sum starts as sieve's, as a go get of sieve would make it.
 func TestDownstream(t *testing.T) {

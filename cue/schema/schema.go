@@ -1,11 +1,3 @@
-// Package schema holds the sieve CUE schema, the one source of both the
-// CUE module sieve.dev/schema@v0 published from this directory
-// (docs/libraries.md) and the schema that sieve embeds: schema.cue
-// (#Spec, what specs are written against) and ir.cue (#IR, the compiled
-// model). lang/cuefront reads them through Spec and IR.
-//
-// It owns the text of the schema only; loading and lowering CUE specs
-// is lang/cuefront's.
 package schema
 
 import _ "embed"

@@ -21,19 +21,22 @@ import (
 const workflowFile = "sieve.yml"
 
 // TestWorkflowRuns runs the workflow's jobs on this machine, one after the
-// other, as GitHub would run them on its runners: each run: step with
-// bash in the job's own workspace, the matrix cut to two shards, and the
-// artifact actions emulated by copying directories. It runs the fixed
+// other, as GitHub would run them on its runners. Each run: step runs with
+// bash in the job's own workspace, the matrix is cut to two shards, and
+// copying directories emulates the artifact actions. It runs the fixed
 // test of specs/datastore, one plan per shard, and checks that the
 // shards split the plans of one recording and that `sieve report` in the
 // last job reads both shards' results as one run.
 //
-// What it does not run: the steps named "Install sieve" (the sieve built
-// from this tree stands in, first on PATH; installing sieve as a user
-// would is another test's), actions/checkout (the spec is read from this
-// tree), actions/setup-go (the Go on PATH) and actions/cache (every job
-// shares this machine's cache directory, which is what restoring a cache
-// gives the next job).
+// What it does not run:
+//
+//   - the steps named "Install sieve": the sieve built from this tree
+//     stands in, first on PATH (installing sieve as a user would is
+//     another test's);
+//   - actions/checkout: the spec is read from this tree;
+//   - actions/setup-go: the Go on PATH serves;
+//   - actions/cache: every job shares this machine's cache directory,
+//     which is what restoring a cache gives the next job.
 func TestWorkflowRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts control planes and runs a controller four times (a minute or two); not in -short")

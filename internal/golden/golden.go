@@ -22,9 +22,9 @@ func Files(ar *txtar.Archive) map[string][]byte {
 }
 
 // InputDir writes the sections of an archive but its out/ ones into a
-// new temporary directory, a slash in a name making a directory, and
-// makes it the test's working directory (t.Chdir: until the test ends),
-// for a test that reads its inputs from disk.
+// new temporary directory, a slash in a name making a directory. It makes
+// it the test's working directory (t.Chdir: until the test ends), for a
+// test that reads its inputs from disk.
 func InputDir(t testing.TB, ar *txtar.Archive) {
 	t.Helper()
 	dir := t.TempDir()

@@ -21,9 +21,9 @@ const MaxError = 2 << 10
 var goSyntax = regexp.MustCompile(`Go struct field|Go value|&\{|map\[[a-z]|\[\]\*?[a-zA-Z]+\.[A-Z]|\*[a-z]+\.[A-Z][A-Za-z]*|interface \{\}|0xc[0-9a-f]{9}|%!`)
 
 // Unclear says what makes err, the error a reader returned for the input
-// in, unclear: "" when it is a message of at most MaxError bytes without
-// Go syntax (unless the input holds the same text, which the message may
-// quote).
+// in, unclear. It returns "" when err is a message of at most MaxError
+// bytes without Go syntax (unless the input holds the same text, which the
+// message may quote).
 func Unclear(err error, in []byte) string {
 	msg := err.Error()
 	switch {

@@ -1,7 +1,9 @@
-// Package buildinfo says what the running sieve binary knows about its own
-// build, or what another Go binary (the control plane) records of its
-// build: the module version, the VCS revision and whether the tree was
-// modified, the Go version, and the Kubernetes version linked in. It reads
-// runtime/debug.ReadBuildInfo or debug/buildinfo and nothing else; it does
-// not print.
+// Package buildinfo says what a Go binary records of its own build: the
+// running sieve binary (Read) or another one, such as the control plane
+// (ReadFile). An Info holds the module version, the VCS revision and
+// whether the tree was modified, the Go version, and the Kubernetes
+// version linked in.
+//
+// It reads runtime/debug.ReadBuildInfo or debug/buildinfo and nothing
+// else. It does not print; `sieve version` does.
 package buildinfo

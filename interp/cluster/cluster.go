@@ -1,7 +1,3 @@
-// Package cluster defines the Backend interface that the pipeline runs
-// against, and the backends that are light to link: kind and an existing
-// cluster reached through a kubeconfig. The embedded control plane lives in
-// the embedded sub-package, the only one that links k8s.io/kubernetes.
 package cluster
 
 import (

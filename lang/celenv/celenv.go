@@ -283,12 +283,12 @@ func (p *Program) evalError(outer, ctx context.Context, err error) error {
 }
 
 // IsMissing reports whether err is an evaluation error about something
-// that is not there: a key or field the object does not have ("no such
-// key: updatedReplicas"; the API server leaves out fields whose value is
-// zero), a field of a null object (object() of one that does not exist),
-// or a list index past the end. A wait treats these as "not yet" and keeps
-// waiting; any other error, a type error or a division by zero, is a
-// real one.
+// that is not there. That is a key or field the object does not have
+// ("no such key: updatedReplicas"), a field of a null object (object() of
+// one that does not exist), or a list index past the end. (The API server
+// leaves out fields whose value is zero.) A wait treats these as "not yet"
+// and keeps waiting; any other error, a type error or a division by zero,
+// is a real one.
 func IsMissing(err error) bool {
 	var e *types.Err
 	if !errors.As(err, &e) {

@@ -1,32 +1,33 @@
-// Package celenv is the CEL environment of sieve specs, shared by the
-// checker (which compiles every expression at check time) and the
-// interpreter (which compiles once and evaluates against objects it
-// supplies as Go maps).
+// Package celenv is the CEL environment of sieve specs. The checker
+// compiles every expression with it at check time. The interpreter
+// compiles each expression once and evaluates it against objects that it
+// supplies as Go maps.
 //
-// Three kinds of expression exist. Invariants see objects(kind, namespace)
-// and object(kind, namespace, name). Wait conditions see the same two
-// functions plus the variable `object`, bound to each object the step's
-// target matches (null when the step has no target). Trigger `where`
-// conditions see only the variable `object`, the object whose change fired
-// the trigger. Every expression must yield a bool.
+// There are three kinds of expression. Invariants see objects(kind,
+// namespace) and object(kind, namespace, name). Wait conditions see the
+// same two functions plus the variable `object`, bound to each object that
+// the step's target matches (null when the step has no target). Trigger
+// `where` conditions see only `object`, the object whose change fired the
+// trigger. Every expression must yield a bool.
 //
-// CompileParams compiles an expression that sees named constants besides:
-// an invariant's parameters, with the arguments of one use (or of any
-// type, to check the declaration on its own). Names lists the identifiers
-// an expression refers to and those its macros bind, so the checker can
-// find unused parameters and macro variables that hide one; Reserved are
-// the names a parameter may not take.
+// CompileParams compiles an expression that also sees named constants: an
+// invariant's parameters, with the arguments of one use (or of any type,
+// to check the declaration alone). Names lists the identifiers that an
+// expression refers to and those that its macros bind. The checker uses
+// it to find unused parameters and macro variables that hide one. Reserved
+// lists the names a parameter may not take.
 //
 // UnknownFields walks an expression with the shapes of the objects it
-// reads (Shape, given by the caller) and returns the fields it selects that
-// a shape does not have, for the checker's field lint.
+// reads (Shape, given by the caller). It returns the fields that the
+// expression selects and a shape does not have, for the checker's field
+// lint.
 //
-// Every evaluation has a Budget, in CEL's cost units and in time (the
-// environment variables CostEnv and TimeEnv raise it); past it, Eval
-// returns a *BudgetError, so a hostile expression cannot hang a check or
-// a run. The budget also bounds the evaluations of one expression over a
-// run together (RunTimeEnv), which the caller that repeats them keeps.
+// Every evaluation has a Budget in CEL's cost units and in time; past it,
+// Eval returns a *BudgetError, so a hostile expression cannot hang a check
+// or a run. The budget also bounds all evaluations of one expression over
+// a run together; the caller that repeats them keeps that account. The
+// environment variables CostEnv, TimeEnv and RunTimeEnv raise the bounds.
 //
-// It does not fetch objects: the caller passes a World. It imports nothing
-// of the interpreter.
+// It does not fetch objects: the caller passes a World. It imports
+// nothing of the interpreter.
 package celenv

@@ -30,8 +30,8 @@ func (fuzzWorld) Object(kind, ns, name string) map[string]any {
 }
 
 // FuzzEval compiles arbitrary expressions of each kind and evaluates those
-// that compile against a small world, under a small budget: compiling and
-// evaluating must never panic, an evaluation ends within its time budget
+// that compile against a small world, under a small budget. Compiling and
+// evaluating must never panic. An evaluation ends within its time budget
 // (with a margin for a loaded machine), and errors are clear. Seeds: the
 // invariants and wait conditions of the example specs, and expressions
 // that cost.

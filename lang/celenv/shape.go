@@ -61,10 +61,11 @@ type walker struct {
 
 // UnknownFields returns the fields that expr selects (outside has()
 // tests) that the shapes roots give do not have, in the order they
-// appear: on the variable object, on objects("kind", ns) elements through
-// macros such as filter and all, on object("kind", ns, name), through
-// list indexes and nested fields. It returns nil for an expression that
-// does not parse (Compile reports that).
+// appear. It follows selections on the variable object, on
+// objects("kind", ns) elements through macros such as filter and all, and
+// on object("kind", ns, name), through list indexes and nested fields. It
+// returns nil for an expression that does not parse (Compile reports
+// that).
 func (e *Env) UnknownFields(kind Kind, expr string, roots Roots) []Miss {
 	a, iss := e.envs[kind].Parse(expr)
 	if iss != nil && iss.Err() != nil {

@@ -50,9 +50,9 @@ const DefaultTimeout = 10 * time.Second
 // CUE package — and lowers it to IR. It returns the IR (nil when there are
 // errors) and every diagnostic, sorted. An evaluation that takes longer
 // than opts.Timeout, or grows the heap by more than opts.MaxHeap, is an
-// error; since the CUE evaluator cannot be stopped, it runs on in the
-// background until it ends, which a command line tool that then exits can
-// afford.
+// error. The CUE evaluator cannot be stopped, so it runs on in the
+// background until it ends; a command line tool that then exits can
+// afford that.
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	timeout := opts.Timeout
 	if timeout <= 0 {

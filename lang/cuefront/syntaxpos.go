@@ -9,8 +9,8 @@ import (
 )
 
 // syntaxPos is where the field at path is written in the spec's own
-// files, or the longest prefix of path found there (NoPos if none): the
-// place of an error whose value has no position, such as a structural
+// files, or the longest prefix of path found there (NoPos if none). It
+// places an error whose value has no position, such as a structural
 // cycle, which CUE reports with a path only.
 func (s *source) syntaxPos(path []string) token.Pos {
 	names := make([]string, 0, len(s.files))

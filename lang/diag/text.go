@@ -35,8 +35,8 @@ func Tail(b []byte, n int) string {
 
 // Printable returns s with every control character but newline and tab
 // (C0, DEL and C1) and every byte that is not UTF-8 written as a visible
-// escape (ESC as \x1b, U+009B as \u009b), so that text from outside sieve
-// (a controller's log, a value from the cluster) printed on a terminal
+// escape (ESC as \x1b, U+009B as \u009b). So text from outside sieve (a
+// controller's log, a value from the cluster) printed on a terminal
 // cannot move its cursor, erase lines or change its title.
 func Printable(s string) string {
 	if !needsEscape(s) {

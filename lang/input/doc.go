@@ -1,12 +1,14 @@
-// Package input reads the files users give sieve — specs (.sieve and .cue),
-// manifests and CRDs, traces, plans and the JSON files of a results
-// directory — with a bound on their size that is checked while reading, not
-// on the size that stat reports: /dev/zero, a FIFO or a file that grows
-// stops at the bound with an error that says it.
+// Package input reads the files users give sieve with a bound on their size.
+// They are specs (.sieve and .cue), manifests and CRDs, kubeconfigs, traces,
+// plans, the JSON files of a results directory and collected artefacts. The
+// bound is checked while reading, not against the size that stat reports. So
+// /dev/zero, a FIFO or a growing file stops at the bound with an error that
+// says so.
 //
-// Each kind of file has its limit here, so the limits are documented in
-// one place and every reader uses the same helper. The package does not
-// parse anything; the readers of each format own that. It words, for
-// them all, the errors of the JSON decoder they use (JSONError), so that
-// a bad file is told in JSON's terms, not in Go's.
+// Each kind of file has its limit here (SpecLimit, TraceLimit, ...), so the
+// limits are documented in one place and every reader uses the same
+// helper. It also words the errors of the JSON decoder for every reader
+// (JSONError), so a bad file is told in JSON's terms, not in Go's.
+//
+// It does not parse anything: the reader of each format does.
 package input

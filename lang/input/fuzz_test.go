@@ -9,9 +9,9 @@ import (
 )
 
 // FuzzLimits reads arbitrary bytes under arbitrary limits, whole (ReadAll)
-// and as a stream read a byte at a time (Reader): both must give the input
-// itself when it is within the limit, and a *TooLargeError, never more
-// than the limit's bytes, when it is not.
+// and as a stream read a byte at a time (Reader). Both must give the
+// input itself when it is within the limit. When it is not, both must give
+// a *TooLargeError, never more than the limit's bytes.
 func FuzzLimits(f *testing.F) {
 	f.Add([]byte("abcd"), uint16(4))
 	f.Add([]byte("abcde"), uint16(4))

@@ -12,12 +12,12 @@ import (
 )
 
 // JSONError rewords an error of encoding/json about the JSON src for the
-// user who wrote or handed over the file: where (the line, when src has
-// several) and what, in JSON's words — "line 3: runs: want a list, got a
-// string" — never Go's type names ("Go struct field Summary.runs of type
-// []*results.TestRun"). It rewords the one error of sigs.k8s.io/yaml's
-// YAML-to-JSON conversion that shows Go values too. The result wraps err;
-// any other error is returned as it is.
+// user who wrote or handed over the file. It says where (the line, when
+// src has several) and what, in JSON's words: "line 3: runs: want a list,
+// got a string". It never says Go's type names ("Go struct field
+// Summary.runs of type []*results.TestRun"). It rewords the one error of
+// sigs.k8s.io/yaml's YAML-to-JSON conversion that shows Go values too.
+// The result wraps err; any other error is returned as it is.
 func JSONError(src []byte, err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError

@@ -44,16 +44,16 @@ type Test struct {
 	// the reference's end state before they count (nil: DefaultConverge;
 	// 0: no wait).
 	Converge *Duration `json:"converge,omitempty"`
-	// Quiet is the quiet bound: a settle, and a hold while the workload
+	// Quiet is the quiet bound. A settle, and a hold while the workload
 	// waits, ends once the controller and the cluster have done nothing
-	// for this long with nothing under way or due; their own durations
+	// for this long with nothing under way or due. Their own durations
 	// are then only upper bounds (nil: DefaultQuiet; 0: no early end).
 	Quiet *Duration `json:"quiet,omitempty"`
-	// Settle is the run's settle window: after the workload, and again
-	// after the fault, a run waits until the controller has been quiet
-	// this long (sooner on the evidence: Quiet), and a hold while the
-	// workload waits is lifted once nothing has moved for this long (nil:
-	// DefaultSettle).
+	// Settle is the run's settle window (nil: DefaultSettle). After the
+	// workload, and again after the fault, a run waits until the
+	// controller has been quiet this long (sooner on the evidence: Quiet).
+	// A hold while the workload waits is lifted once nothing has moved for
+	// this long.
 	Settle *Duration `json:"settle,omitempty"`
 	// SettleMax bounds every settle of a run, for a controller that is
 	// never quiet: the run's own settles, and each settle step of its
@@ -213,8 +213,8 @@ type Controller struct {
 }
 
 // Standin is a program run for a Service of the controller's namespace,
-// reachable at the Service's DNS names and ports while a run lasts; or,
-// with Pods, for every pod whose labels match, reachable at each such
+// reachable at the Service's DNS names and ports while a run lasts. With
+// Pods, it runs for every pod whose labels match, reachable at each such
 // pod's IP and the ports.
 type Standin struct {
 	Src diag.Range `json:"src"`
@@ -342,11 +342,12 @@ type FieldSet struct {
 }
 
 // Fits says which documents of a manifest the set applies to, each
-// document given by its top-level fields: those that have the path's
-// first field, or every one when none has it (the set then makes the
-// field, as for a single document without spec). Every document has
-// metadata, so metadata.name applies to all; beside a cluster with a
-// spec, a ServiceAccount has none, so spec.replicas leaves it alone.
+// document given by its top-level fields. The set applies to those that
+// have the path's first field, or to every one when none has it (the set
+// then makes the field, as for a single document without spec). Every
+// document has metadata, so metadata.name applies to all. Beside a
+// cluster with a spec, a ServiceAccount has none, so spec.replicas leaves
+// it alone.
 func (f FieldSet) Fits(docs [][]string) []bool {
 	out := make([]bool, len(docs))
 	p, err := ParsePath(f.Path)
@@ -684,11 +685,11 @@ type Trigger struct {
 	Count    int      `json:"count,omitempty"`
 	Duration Duration `json:"duration,omitempty"`
 	// Event and write leaves may also name the very change a generated
-	// plan was made from: a write's Subresource, a refused write
-	// (Failed), a change in the cluster history rather than one delivered
-	// to the controller (Seen "cluster"), the change itself (Changing),
-	// or a change after which the object no longer holds a fragment
-	// (Without).
+	// plan was made from. That is a write's Subresource, a refused write
+	// (Failed), or a change in the cluster history rather than one
+	// delivered to the controller (Seen "cluster"). It may be the change
+	// itself (Changing), or a change after which the object no longer
+	// holds a fragment (Without).
 	Subresource string         `json:"subresource,omitempty"`
 	Failed      bool           `json:"failed,omitempty"`
 	Seen        string         `json:"seen,omitempty"`

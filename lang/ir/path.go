@@ -67,8 +67,8 @@ func KeyText(v any) (string, bool) {
 }
 
 // Key returns the map key that the element looks up: the field name, or
-// the index in decimal (a field named "0" of a list is its first element,
-// and an index 0 of a map is its key "0", as before paths were typed).
+// the index in decimal. A field named "0" of a list is its first element,
+// and an index 0 of a map is its key "0", as before paths were typed.
 // PathAny and PathSelect have no key; Key returns their text.
 func (e PathElem) Key() string {
 	switch e.Kind {

@@ -1,11 +1,15 @@
-// Package kinds is the table of Kubernetes' built-in kinds that the spec
-// language needs: which kinds an API server serves without a CRD, the
-// short and plural names that resource keys may use, and the fields of
-// each kind; and the kube-controller-manager controllers the embedded
-// backend runs (BuiltinControllers) and its Kubernetes version
-// (DefaultKubernetes), which the backend reads too. lang imports no k8s.io package, so the table is data,
-// generated from the Kubernetes libraries by interp/cluster/kindschema (go
-// generate ./lang/kinds); a test there keeps it fresh.
+// Package kinds holds what the spec language knows of Kubernetes' built-in
+// kinds. Its table says which kinds an API server serves without a CRD,
+// the short and plural names that resource keys may use, and each kind's
+// fields. The table is data (kinds.json) because lang imports no k8s.io
+// package.
+// interp/cluster/kindschema generates it (go generate ./lang/kinds), and a
+// test there keeps it fresh.
+//
+// It also owns the kube-controller-manager controllers that the embedded
+// backend runs (BuiltinControllers, CheckBuiltinController) and that
+// backend's Kubernetes version (DefaultKubernetes). The backend reads them
+// here too.
 //
 // It does not canonicalise resource keys (lang/ir), check manifests
 // (lang/manifest) or lint field paths (lang/lint): those read the table.

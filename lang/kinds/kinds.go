@@ -9,9 +9,9 @@ import (
 //go:generate go run ../../interp/cluster/kindschema/gen kinds.json
 
 // Table is the layout of kinds.json. A field's type is "" for a scalar,
-// "{}" for a value whose fields are open (a map, or a type with its own
-// JSON encoding such as a quantity or a time), "[]T" for a list of T, or
-// the name of an entry of Types.
+// or "[]T" for a list of T, or the name of an entry of Types. It is "{}"
+// for a value whose fields are open: a map, or a type with its own JSON
+// encoding such as a quantity or a time.
 type Table struct {
 	// Served lists the kinds an API server serves without a CRD, as
 	// "apiVersion kind", sorted.

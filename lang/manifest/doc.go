@@ -1,11 +1,13 @@
-// Package manifest reads the Kubernetes manifest files that specs name —
-// manifests applied by workloads and CRD files of controllers — far enough
-// to check them before anything runs: valid YAML (or JSON), every document
-// an object with apiVersion, kind and metadata.name, YAML aliases within a
-// bound, and CRD files holding CustomResourceDefinitions.
+// Package manifest checks the Kubernetes manifest files that specs name
+// before anything runs: the manifests that workloads apply and the CRD
+// files of controllers. It reads them far enough to check them. They must
+// be valid YAML (or JSON), and every document an object with apiVersion,
+// kind and metadata.name. YAML aliases must stay within a bound, and CRD
+// files must hold CustomResourceDefinitions.
 //
-// Both front ends call it, so a broken manifest is a `sieve check` error at
-// the spec line that names it. It knows which kinds a cluster serves
-// (Kinds: the built-in ones from lang/kinds, and those CRDs define), but
-// not their schemas; the interpreter decodes and applies the objects.
+// Both front ends call it, so a broken manifest is a `sieve check` error
+// at the spec line that names it. It knows which kinds a cluster serves
+// (Kinds: the built-in ones from lang/kinds and those that CRDs define).
+// It does not know their schemas; the interpreter decodes and applies the
+// objects.
 package manifest

@@ -7,9 +7,9 @@ import (
 )
 
 // FuzzParse feeds arbitrary bytes to the manifest check, seeded with the
-// manifests and CRD files of the example specs: it must never panic, an
-// error is clear (and quotes at most a short excerpt of a large file), and
-// every object it returns has the apiVersion, kind and name it promises.
+// manifests and CRD files of the example specs. It must never panic. An
+// error is clear, and quotes at most a short excerpt of a large file.
+// Every object it returns has the apiVersion, kind and name it promises.
 func FuzzParse(f *testing.F) {
 	hostile.Seeds(f, 4<<10, "../../specs/*/*.yaml", "../cuefront/testdata/parity/*/*.yaml")
 	f.Fuzz(func(t *testing.T, b []byte) {

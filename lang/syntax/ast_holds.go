@@ -48,10 +48,11 @@ type StaleAt struct {
 }
 
 // LeafOpt narrows an event or write leaf to the very change a generated
-// plan was made from: a subresource, the cluster history rather than the
-// controller's watch (in cluster), the change itself (changing PREV to
-// CUR: the fields before and after, as the plan's diff has them), or a
-// change after which the object no longer holds a fragment (without).
+// plan was made from. It names a subresource, or the cluster history
+// rather than the controller's watch (in cluster). It can name the change
+// itself (changing PREV to CUR: the fields before and after, as the
+// plan's diff has them), or a change after which the object no longer
+// holds a fragment (without).
 type LeafOpt struct {
 	Span
 	Subresource *Ident  `parser:"  'subresource' @@"`

@@ -14,9 +14,9 @@ import (
 )
 
 // TestDescentMatchesParticiple holds the hand-written parser to the
-// participle grammar: on every sample and on thousands of mutations of
-// them, both accept or both reject with the same first error position, and
-// accepted input gives the same tree with the same ranges. Participle stops
+// participle grammar, on every sample and on thousands of mutations of
+// them. Both accept, or both reject with the same first error position.
+// Accepted input gives the same tree with the same ranges. Participle stops
 // at the first error; the descent parser's later errors (after recovery)
 // have no reference, so the comparison ends at the first error.
 func TestDescentMatchesParticiple(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 )
 
 // FuzzParse checks, for any input, that Parse does not panic, that every
-// range lies within the file, that every diagnostic has a position, and
-// that a file without errors formats to text that parses to the same tree
+// range lies within the file, and that every diagnostic has a position. A
+// file without errors must format to text that parses to the same tree
 // and is already formatted. Seeds: one sample per construct (testdata and
 // the examples of grammar.md).
 func FuzzParse(f *testing.F) {

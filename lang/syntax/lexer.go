@@ -5,11 +5,12 @@ import (
 )
 
 // rules is the lexer table: the token rules, tried in order at each
-// position; the first that matches wins. The scanner (scan.go) implements it
-// by hand for speed. Resource keys come before durations, numbers and identifiers because
-// a key starts like any of them ("pod/...", "2/..."); the Bad* rules and
-// Invalid come last and only match what no other rule accepts, so that the
-// lexer never fails and Parse can name the problem.
+// position; the first that matches wins. The scanner (scan.go) implements
+// it by hand for speed. Resource keys come before durations, numbers and
+// identifiers, because a key starts like any of them ("pod/...",
+// "2/..."). The Bad* rules and Invalid come last and only match what no
+// other rule accepts, so that the lexer never fails and Parse can name
+// the problem.
 var rules = []lexer.SimpleRule{
 	{Name: "Comment", Pattern: `//[^\n]*|/\*([^*]|\*+[^*/])*\*+/`},
 	{Name: "Whitespace", Pattern: `[ \t\r\n]+`},

@@ -21,19 +21,18 @@ const MaxDepth = 100
 const maxLexErrors = 10
 
 // grammar builds the participle parser from the AST's tags, once, on first
-// use (the CLI never needs it): the reference
-// implementation of the grammar. It prints the EBNF of grammar.md; Parse
-// runs the hand-written descent parser, which tests hold to this one
-// (participle's reflective parser is too slow for large specs;
-// BenchmarkParse10MB measures Parse).
+// use (the CLI never needs it): the reference implementation of the
+// grammar. It prints the EBNF of grammar.md. Parse runs the hand-written
+// descent parser, which tests hold to this one; participle's reflective
+// parser is too slow for large specs (BenchmarkParse10MB measures Parse).
 // Participle parsers are safe for concurrent use.
 //
 // Lookahead is 0: an alternative that consumed a token is committed to, so
 // a syntax error is reported where it is (`controller c { args }` fails at
 // "}", not at "args"). Every alternative is decided by its first token,
-// except the two that use an explicit lookahead group: Write and Timeout
-// both start with "after" (Write checks for "after write"), and a named
-// argument starts like a positional one (Arg checks for IDENT "=").
+// except two that use an explicit lookahead group. Write and Timeout both
+// start with "after" (Write checks for "after write"). A named argument
+// starts like a positional one (Arg checks for IDENT "=").
 var grammar = sync.OnceValue(func() *participle.Parser[File] {
 	return participle.MustBuild[File](
 		participle.Lexer(lexDef),

@@ -244,9 +244,9 @@ func scanString(s string) (lexer.TokenType, int) {
 }
 
 // scanKey scans seg/seg or seg/seg/seg. When it finds no key, run is the
-// length of the first segment's run of characters, and no key starts
-// inside that run either: from any place inside, the first segment ends
-// at the same place (or, inside ${...}, at its "}"), where no key went on.
+// length of the first segment's run of characters. No key starts inside
+// that run either: from any place inside, the first segment ends at the
+// same place (or, inside ${...}, at its "}"), where no key went on.
 // The scanner skips scanKey there, so that a long run of segment
 // characters that is no key ("------1", "a.b.c.d...") scans in linear
 // time, not in time quadratic in its length.

@@ -32,13 +32,13 @@ import (
 )
 
 // TestCampaignAsLocalProcesses runs a campaign end to end without a
-// kubelet: sieve image pushes the worker image to an in-process registry,
-// sieve run --on kubernetes creates the Job on an embedded control plane
-// (its pods held off every node by a node selector), and this test plays
-// the node: for each pod the job controller made it runs the container's
-// command line, with the pod's environment, in the image's file system
-// extracted to a directory, and reports the exit as the pod's status. The
-// dispatcher then collects the shards' artefacts and reports them; the
+// kubelet. sieve image pushes the worker image to an in-process registry.
+// sieve run --on kubernetes creates the Job on an embedded control plane,
+// its pods held off every node by a node selector. This test plays the
+// node: for each pod the job controller made, it runs the container's
+// command line with the pod's environment, in the image's file system
+// extracted to a directory. It reports the exit as the pod's status. The
+// dispatcher then collects the shards' artefacts and reports them. The
 // result must be the single-machine run of the same references: the same
 // plans with the same verdicts.
 func TestCampaignAsLocalProcesses(t *testing.T) {
@@ -108,10 +108,10 @@ func (d *dispatcher) wait(t *testing.T, limit time.Duration) {
 	}
 }
 
-// sameAsOneMachine runs each shard's part (--max-plans caps each part,
-// as in the pods) from the campaign's references on this machine, all at
-// once (each on its own control plane, as the pods were), and wants the
-// same plans with the same verdicts.
+// sameAsOneMachine runs each shard's part from the campaign's references
+// on this machine (--max-plans caps each part, as in the pods). The parts
+// run all at once, each on its own control plane, as the pods did. It
+// wants the same plans with the same verdicts.
 func sameAsOneMachine(t *testing.T, bin, spec, campaign, work string, shards int) {
 	t.Helper()
 	var dirs, singles []string

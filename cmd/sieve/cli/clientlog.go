@@ -15,7 +15,7 @@ import (
 // divertClientLogs sends the log lines of the Kubernetes client libraries
 // in sieve's own process (client-go's reflectors: `"Warning: watch ended
 // with error"` when the control plane resets) to the results directory's
-// client.log, appending, instead of the terminal: they are about sieve's
+// client.log, appending, instead of the terminal. They are about sieve's
 // own watches, not the user's results. restore puts them back on stderr
 // and closes the file.
 func divertClientLogs(l results.Layout) (restore func(), err error) {

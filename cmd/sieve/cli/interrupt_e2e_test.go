@@ -53,16 +53,16 @@ type cell struct {
 }
 
 // TestInterruptMatrix sends each stop signal to `sieve run` at each phase
-// of a run — while it loads the spec, while it waits for another
-// process's control-plane build, while its control plane starts, during a
-// reference run, during a plan run and before its report — and two more
-// cells: a second SIGTERM during the cleanup of the first, and a stderr
-// pipe whose reader goes away (`sieve run … 2>&1 | head`). After each
-// cell it checks the exit code (128 + the signal's number), that what
-// the run wrote before the signal is still there and loadable, and that
-// the run left nothing: no process of its own (descendants, or any whose
-// command line or working directory is under the cell's directories), no
-// listening port, nothing in its TMPDIR, no mount.
+// of a run. The phases are: loading the spec, waiting for another
+// process's control-plane build, starting its control plane, a reference
+// run, a plan run, and before its report. Two more cells send a
+// second SIGTERM during the cleanup of the first, and take away the reader
+// of a stderr pipe (`sieve run … 2>&1 | head`). After each cell it checks
+// the exit code (128 + the signal's number). It checks that what the run
+// wrote before the signal is still there and loadable, and that the run
+// left nothing: no process of its own, no listening port, nothing in its
+// TMPDIR and no mount. A process of its own is a descendant, or any whose
+// command line or working directory is under the cell's directories.
 func TestInterruptMatrix(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /proc to find processes, sockets and mounts (linux only)")
@@ -314,11 +314,11 @@ func (c *cell) checkResults(ph phase, before []string) {
 	}
 }
 
-// checkLeftovers fails for every process of the run that still runs,
-// every process whose command line or working directory is under the
-// cell's directory, every port the run listened on that still listens,
-// anything in the cell's TMPDIR and any mount under the cell's
-// directory.
+// checkLeftovers fails for each leftover of the run: a process of the run
+// that still runs, or a process whose command line or working directory is
+// under the cell's directory. It fails for every port the run listened on
+// that still listens, anything in the cell's TMPDIR and any mount under
+// the cell's directory.
 func (c *cell) checkLeftovers() {
 	t := c.t
 	for pid, p := range c.w.procs {

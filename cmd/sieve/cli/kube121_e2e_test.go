@@ -12,13 +12,13 @@ import (
 	"github.com/sievetool/sieve/interp/formats/trace"
 )
 
-// TestRunOnKubernetes121 runs sieve run on a controller that watches a
-// custom resource whose CRD is written as apiextensions.k8s.io/v1beta1 and
-// writes policy/v1beta1 PodDisruptionBudgets (testdata/kube121), which the
-// default control plane refuses, and whose test chooses Kubernetes 1.21
-// (kubernetes "1.21"): the reference run records the custom resource
-// delivered to the controller's watch, its status written, and the PDB
-// created (201); and the run exits 0.
+// TestRunOnKubernetes121 runs sieve run on a controller
+// (testdata/kube121) that the default control plane refuses. It watches a
+// custom resource whose CRD is written as apiextensions.k8s.io/v1beta1,
+// and writes policy/v1beta1 PodDisruptionBudgets. Its test chooses
+// Kubernetes 1.21 (kubernetes "1.21"). The reference run must record the
+// custom resource delivered to the controller's watch, its status
+// written, and the PDB created (201); and the run exits 0.
 func TestRunOnKubernetes121(t *testing.T) {
 	embeddedtest.NeedKubernetes121(t)
 	bin := embeddedtest.Binary(t)

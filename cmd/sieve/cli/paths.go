@@ -60,9 +60,9 @@ func relPath(path string) string {
 func termText(s string) string { return diag.Printable(relText(s)) }
 
 // relText makes the absolute paths below the working directory that a
-// message names relative to it: run-time errors and progress lines quote
+// message names relative to it. Run-time errors and progress lines quote
 // the absolute paths sieve works with (a spec position, a controller's
-// log), and the user reads them as they wrote them.
+// log); the user reads them as they wrote them.
 func relText(s string) string {
 	wd, err := os.Getwd()
 	if err != nil || filepath.Dir(wd) == wd {

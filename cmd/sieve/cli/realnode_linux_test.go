@@ -30,9 +30,9 @@ import (
 )
 
 // The real node's network: a bridge of its own, whose address is also
-// where the in-process registry listens, so that containerd (on this
-// machine's network) and the pods (behind the bridge) reach it at one
-// address, a private one that go-containerregistry talks plain HTTP to.
+// where the in-process registry listens. So containerd (on this machine's
+// network) and the pods (behind the bridge) reach it at one address, a
+// private one that go-containerregistry talks plain HTTP to.
 const (
 	nodeName   = "sieve-e2e-node"
 	nodeBridge = "sievee2e0"
@@ -46,9 +46,9 @@ const (
 // from k8s.io/kubernetes at the control plane's version (the realnode
 // module), containerd and runc from the distribution, joined to an
 // embedded control plane. The worker image goes through an in-process
-// registry; the kubelet pulls it, the pods run unprivileged as the
+// registry, and the kubelet pulls it. The pods run unprivileged as the
 // dispatcher made them and push their results to that registry, and the
-// dispatcher collects them; the result must equal the single-machine run
+// dispatcher collects them. The result must equal the single-machine run
 // of the same references. It needs root and the packages containerd, runc
 // and containernetworking-plugins; it runs only with SIEVE_REAL_NODE=1.
 func TestCampaignOnARealNode(t *testing.T) {

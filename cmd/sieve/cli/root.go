@@ -165,7 +165,7 @@ func newRoot(g *globals) *cobra.Command {
 }
 
 // takeResults takes the results directory root given as flag, and the
-// directory of each of tests in it (testDir), for sieve (report's Take:
+// directory of each of tests in it (testDir), for sieve (results' Take:
 // absent, empty or sieve's own; any with force), then locks root
 // (lockResults). A directory that is not sieve's, or a symbolic link where
 // sieve writes, is a usage error, before anything starts.
@@ -185,9 +185,9 @@ func takeResults(flag, root string, force bool, tests []*ir.Test) (unlock func()
 }
 
 // resultsErr is the exit error of a results directory root given as flag
-// ("" for none) that sieve cannot write in: a usage error if it is not
-// sieve's or holds a symbolic link where sieve writes (the error names the
-// link), else an infrastructure error.
+// ("" for none) that sieve cannot write in. It is a usage error if the
+// directory is not sieve's or holds a symbolic link where sieve writes
+// (the error names the link), else an infrastructure error.
 func resultsErr(flag, root string, err error) error {
 	var notOurs *results.NotOursError
 	var link *results.LinkError

@@ -57,14 +57,14 @@ func interruptedErr(ctx context.Context) error { return printedErr(interruptCode
 
 // catcher catches the stop signals from the start of Main, so that none
 // is lost while flags are parsed or the spec loads. Until the command
-// says that it is interruptible (it is about to make what it must
-// remove: results, control planes, temporary directories), a signal ends
-// sieve at once with its exit code; from then on it cancels the
-// command's context, with an *interruption as the cause, and the command
-// stops, removes what it made and keeps the results it wrote. Later
-// signals do not end the process, which would leave the control planes'
-// directories and keys behind: the cleanup goes on (it is bounded: every
-// process it stops gets SIGKILL), and sieve says so.
+// says that it is interruptible, a signal ends sieve at once with its exit
+// code. (A command is interruptible once it is about to make what it must
+// remove: results, control planes, temporary directories.) From then on a
+// signal cancels the command's context, with an *interruption as the
+// cause. The command stops, removes what it made and keeps the results it
+// wrote. Later signals do not end the process, which would leave the
+// control planes' directories and keys behind. The cleanup goes on, and
+// sieve says so; it is bounded, since every process it stops gets SIGKILL.
 //
 // SIGPIPE counts only when stdout or stderr is a pipe whose reader has
 // gone (`sieve run ... | head`): sieve's own connections that break raise

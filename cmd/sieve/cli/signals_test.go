@@ -8,11 +8,11 @@ import (
 	"testing"
 )
 
-// TestCatcher: before the command is interruptible a stop signal exits at
-// once with 128 + its number; after, the first cancels the context with
-// the signal as the cause and later ones only say that sieve still stops;
-// a SIGPIPE while stdout and stderr are whole (a connection of sieve's
-// own broke) is no interruption.
+// TestCatcher: before the command is interruptible, a stop signal exits at
+// once with 128 + its number. After, the first cancels the context with
+// the signal as the cause, and later ones only say that sieve still stops.
+// A SIGPIPE while stdout and stderr are whole (a connection of sieve's own
+// broke) is no interruption.
 func TestCatcher(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	var out strings.Builder

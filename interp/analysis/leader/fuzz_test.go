@@ -8,9 +8,9 @@ import (
 )
 
 // FuzzRead feeds arbitrary objects from the cluster to the reader of
-// leader-election records: it must never panic, an object that carries a
+// leader-election records. It must never panic. An object that carries a
 // record is a heartbeat of itself once a holder is named (nothing
-// changed), and the wait it leads to (Until) is never before the record's
+// changed). The wait it leads to (Until) is never before the record's
 // renewal: a hostile lease duration (negative, or past what a Duration
 // holds) must not wrap around.
 func FuzzRead(f *testing.F) {

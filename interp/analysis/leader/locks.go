@@ -9,7 +9,7 @@ import (
 
 // Locks follows the leader-election locks one controller reads and writes,
 // from its requests and their answers (trace.Request entries, in the
-// order the controller made them): which of them are heartbeats
+// order the controller made them). It tells which of them are heartbeats
 // (Request), and whether the controller waits for a lock another process
 // holds (Until). The zero value is ready; it is safe for concurrent use.
 type Locks struct {
@@ -26,11 +26,11 @@ type seen struct {
 }
 
 // Request notes request e of the controller and reports whether it is a
-// heartbeat: a read of a lock that answers a record, or a write of a lock
-// that only renews its record (Heartbeat, against the state the previous
-// answer about the lock showed). A failed request, a write that creates
-// a lock, takes it over or changes anything else of it, and a request
-// about any other object, are not.
+// heartbeat. A heartbeat is a read of a lock that answers a record, or a
+// write of a lock that only renews its record (Heartbeat, against the
+// state the previous answer about the lock showed). A failed request is
+// not, nor is a write that creates a lock, takes it over or changes
+// anything else of it, nor a request about any other object.
 func (l *Locks) Request(e *trace.Entry) bool {
 	if e.Type != trace.Request || e.Key == nil || e.Key.Name == "" || !Lockable(e.Key.Kind) || e.Code < 200 || e.Code >= 300 {
 		return false
@@ -73,15 +73,17 @@ func (l *Locks) noteRead(key trace.Key, rec Record, ok bool, at time.Time) {
 // Until returns until when the controller waits for a lock another
 // process holds; zero when it waits for none. A controller waits for a
 // lock when its latest request about it read a record that names a holder
-// and it has not written the lock since (client-go's leader election reads
-// the lock every retry period and writes it only to renew it or to take
-// it over once the record has expired). It waits, at most, until the
-// record expires as the controller counts it — a lease duration after the
-// later of the record's renewal and the controller's first read of it,
-// since the holder's clock is not the controller's — plus one more lease
-// duration for the try that takes the lock over (a retry period is shorter
-// than the lease); the latest of these bounds over its locks. A write
-// ends the wait sooner: it is the evidence that the controller runs.
+// and it has not written the lock since. (client-go's leader election reads
+// the lock every retry period and writes it only to renew it, or to take
+// it over once the record has expired.)
+//
+// It waits, at most, until the record expires as the controller counts
+// it, plus one more lease duration for the try that takes the lock over
+// (a retry period is shorter than the lease). The record expires a lease
+// duration after the later of its renewal and the controller's first read
+// of it, since the holder's clock is not the controller's. Until returns
+// the latest of these bounds over the controller's locks. A write ends the
+// wait sooner: it is the evidence that the controller runs.
 func (l *Locks) Until() time.Time {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -9,15 +9,16 @@ import (
 	"github.com/sievetool/sieve/interp/formats/trace"
 )
 
-// TestLocksRestartedController replays testdata/restart.trace.jsonl: a
-// controller creates its ConfigMap lock and renews it, is killed, and its
-// restarted process lists, then reads the lock the killed one never let
-// go every two seconds until the record expires (15s after it first read
-// it), takes the lock over and reconciles. Its reads and the renewal are
-// heartbeats; the creation, the takeover and the reconcile are not. It
-// waits from its first read until the takeover (the old leader's read
-// before its renewal, too, for the moment between them), and never past
-// the bound Until gives: twice the lease after that first read.
+// TestLocksRestartedController replays testdata/restart.trace.jsonl. A
+// controller creates its ConfigMap lock and renews it, and is killed. Its
+// restarted process lists, then reads every two seconds the lock that the
+// killed one never let go, until the record expires (15s after it first
+// read it). It takes the lock over and reconciles. Its reads and the
+// renewal are heartbeats; the creation, the takeover and the reconcile
+// are not. It waits from its first read until the takeover (the old
+// leader's read before its renewal, too, for the moment between them). It
+// never waits past the bound Until gives: twice the lease after that
+// first read.
 func TestLocksRestartedController(t *testing.T) {
 	tr, err := trace.Read("testdata/restart.trace.jsonl")
 	if err != nil {

@@ -66,9 +66,9 @@ func Read(kind string, obj []byte) (Record, bool) {
 }
 
 // leaseDuration is a record's leaseDurationSeconds as a Duration, within
-// what the Lease API holds (0 to an int32 of seconds): a negative one is
-// none, and a larger one, which would wrap around to a negative Duration
-// and end the wait for the lock at once, is the longest.
+// what the Lease API holds (0 to an int32 of seconds). A negative one is
+// none. A larger one is the longest, since it would wrap around to a
+// negative Duration and end the wait for the lock at once.
 func leaseDuration(seconds int64) time.Duration {
 	return time.Duration(min(max(seconds, 0), math.MaxInt32)) * time.Second
 }
@@ -109,8 +109,8 @@ func field(obj []byte, name string) (json.RawMessage, bool) {
 }
 
 // Heartbeat reports whether the change of a lock object of kind from old
-// to new (both JSON) is a heartbeat: both carry a record, the same
-// process holds both, and nothing else changed but the record's renew and
+// to new (both JSON) is a heartbeat. Both must carry a record that the
+// same process holds. Nothing else may change but the record's renew and
 // acquire times and the object's resourceVersion and managedFields. A
 // change of holder (a new leader), of anything else of the object (a
 // ConfigMap's data), or of an object that carries no record is progress.

@@ -12,8 +12,8 @@ import (
 
 // FuzzMask compiles a rule with arbitrary target globs, key and path, and
 // applies it to an arbitrary object, seeded with the rules and objects of
-// testdata: compiling must never panic (a glob is no regular expression
-// of the user's) and fail with a clear error, and stripping leaves the
+// testdata. Compiling must never panic (a glob is no regular expression
+// of the user's) and must fail with a clear error. Stripping leaves the
 // object untouched and is idempotent.
 func FuzzMask(f *testing.F) {
 	pod := []byte(`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "ds-0", "uid": "8c7e", "annotations": {"a": "2026-12-02T10:00:00Z"}}, "spec": {"containers": [{"name": "db", "image": "db:1"}, {"ip": "10.0.0.1"}]}}`)

@@ -83,10 +83,10 @@ func diffLists(a, b []any) (any, any, bool) {
 // Normalise parses an object and redacts it with m: masked fields keep
 // their place as NonNil, so that a field appearing or disappearing still
 // shows while its changing value does not. Objects embedded in it (a
-// StatefulSet's volume claim templates) lose their apiVersion and kind:
-// the API server's JSON carries them, its protobuf, which client-go asks
-// for built-in kinds and the proxy decodes, does not, and the same state
-// must read the same either way. It returns nil for an empty or
+// StatefulSet's volume claim templates) lose their apiVersion and kind.
+// The API server's JSON carries them; its protobuf, which client-go asks
+// for built-in kinds and the proxy decodes, does not. The same state must
+// read the same either way. It returns nil for an empty or
 // unparsable object, or one masked entirely.
 func Normalise(m *mask.Object, raw json.RawMessage) map[string]any {
 	if len(raw) == 0 {
@@ -143,10 +143,10 @@ func StateHash(obj map[string]any) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// Contains reports whether obj contains the fragment: every field of a map
-// fragment is present and contained, a list fragment has the same length
-// with each element contained (Skip matches anything), NonNil matches any
-// present value, and other values are equal.
+// Contains reports whether obj contains the fragment. Every field of a
+// map fragment must be present and contained. A list fragment must have
+// the same length, with each element contained (Skip matches anything).
+// NonNil matches any present value, and other values must be equal.
 func Contains(obj, frag any) bool {
 	switch f := frag.(type) {
 	case string:

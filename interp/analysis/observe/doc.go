@@ -1,14 +1,20 @@
 // Package observe is the observation library that plan generation
-// (interp/analysis/plan) and the trigger engine (interp/analysis/trigger, driven by
-// interp/run/inject) share, so that a generated trigger matches at injection
-// exactly the change it was made from: the Tracker that follows a trace
-// entry by entry (the normalised object, the slim diff against the state
-// before, the signature and its occurrence, per stream), slim diffs and
-// fragment containment, the masks both apply (BuiltinMask plus the test's
-// masks), state hashes, owner references, and matching spec references
-// (globs) against keys.
+// (interp/analysis/plan) and the trigger engine (interp/analysis/trigger,
+// driven by interp/run/inject) share. Sharing it means a generated trigger
+// matches at injection exactly the change it was made from.
 //
-// It does not define plans (interp/formats/planfile), generate them (interp/analysis/plan),
-// decide when actions fire (interp/analysis/trigger), compile masks
-// (interp/analysis/mask) or read traces (interp/formats/trace).
+// It owns the Tracker, which follows a trace entry by entry. Per stream,
+// it gives the normalised object, the slim diff against the state before,
+// and the signature and its occurrence. The package also owns:
+//
+//   - slim diffs and fragment containment (SlimDiff, Contains);
+//   - the masks that both sides apply (BuiltinMask plus the test's: Masks);
+//   - state hashes (StateHash) and owner references (Owners,
+//     ControllingOwner);
+//   - matching spec references (globs) against keys (MatchRef, MatchKey).
+//
+// It does not define plans (interp/formats/planfile), generate them
+// (interp/analysis/plan), decide when actions fire
+// (interp/analysis/trigger), compile masks (interp/analysis/mask) or read
+// traces (interp/formats/trace).
 package observe

@@ -9,11 +9,11 @@ import (
 )
 
 // BuiltinMask is what plan generation always masks when it diffs objects,
-// on top of the test's masks: fields that change on every write or differ
-// between runs (resourceVersion, uid, managedFields, generation, the run's
-// label on an existing cluster) and values
-// that look like timestamps or IP addresses. Masked fields keep their place
-// (see Normalise), so deletionTimestamp appearing is still a change.
+// on top of the test's masks. It masks fields that change on every write
+// or differ between runs (resourceVersion, uid, managedFields, generation,
+// the run's label on an existing cluster). It masks values that look like
+// timestamps or IP addresses. Masked fields keep their place (see
+// Normalise), so deletionTimestamp appearing is still a change.
 func BuiltinMask() *ir.Mask {
 	all := ir.Ref{Kind: "*", Namespace: "*", Name: "*"}
 	return &ir.Mask{

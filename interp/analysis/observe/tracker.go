@@ -57,11 +57,12 @@ func (o *Observed) OK() bool {
 // write, the normalised object, the slim diff against the state before and
 // the signature with its occurrence. Generation and the trigger engine both
 // use it, so that a plan's trigger matches at injection exactly what it was
-// made from. Each stream keeps its own previous states: deliveries diff
-// against the previous delivery of the key, history against the previous
-// history entry, and writes against the controller's view (deliveries, its
-// own reads and the responses to its writes) as it stood when the write was
-// sent, so that a watch echo recorded before the write does not hide it.
+// made from. Each stream keeps its own previous states. Deliveries diff
+// against the previous delivery of the key, and history against the
+// previous history entry. Writes diff against the controller's view
+// (deliveries, its own reads and the responses to its writes) as it stood
+// when the write was sent, so that a watch echo recorded before the write
+// does not hide it.
 type Tracker struct {
 	masks *mask.Matcher
 	prev  map[Stream]map[trace.Key]map[string]any

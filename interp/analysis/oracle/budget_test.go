@@ -11,10 +11,10 @@ import (
 )
 
 // TestInvariantRunBudget evaluates a nested invariant, each evaluation
-// well within its own budget, over the 600 states of a run: past the
-// run's budget (SIEVE_CEL_RUN_TIME) the invariant is evaluated no more,
-// and its finding says which budget ran out and how to raise it, where
-// the run took as long as its states made it.
+// well within its own budget, over the 600 states of a run. Past the
+// run's budget (SIEVE_CEL_RUN_TIME) the invariant is evaluated no more.
+// Its finding says which budget ran out and how to raise it, where the
+// run took as long as its states made it.
 func TestInvariantRunBudget(t *testing.T) {
 	t.Setenv(celenv.RunTimeEnv, "200ms")
 	inv := []*ir.Invariant{{Name: "same", When: ir.Always,

@@ -8,13 +8,13 @@ import (
 	"github.com/sievetool/sieve/interp/formats/trace"
 )
 
-// Convergence follows, while a plan run goes on after its workload and
-// fault, the objects whose state differed from the reference's end state
-// when the run settled, so that the run can wait for the controller to
-// repair them (at a resync: its own, or one the run provokes by making it
-// list again) before it is judged. It
-// rechecks those objects only, each time one of them changes. It is safe
-// for concurrent use.
+// Convergence follows the objects whose state differed from the
+// reference's end state when a plan run settled. The run goes on after its
+// workload and fault, and waits for the controller to repair them before
+// it is judged. A repair comes at a resync: the controller's own, or one
+// the run provokes by making it list again. Convergence rechecks those
+// objects only, each time one of them changes. It is safe for concurrent
+// use.
 type Convergence struct {
 	o  *Oracle
 	mu sync.Mutex
@@ -26,9 +26,9 @@ type Convergence struct {
 // Converge returns the objects of the run so far, t, whose state differs
 // from the reference's end state, to follow as the run goes on. It
 // returns nil when none differs, and when none is of a kind the
-// controller writes (in a reference run or in t): no repair can come
-// from it then, and waiting would only slow down a plan with a true
-// finding. Objects compared by count (generated names) are not followed.
+// controller writes (in a reference run or in t). No repair can come from
+// it then, and waiting would only slow down a plan with a true finding.
+// Objects compared by count (generated names) are not followed.
 func (o *Oracle) Converge(t *trace.Trace) (*Convergence, error) {
 	test, err := replay(t, o.own)
 	if err != nil {
@@ -107,10 +107,10 @@ func writeVerb(verb string) bool {
 }
 
 // Transient returns the end-state differences of a plan run that did not
-// last: those at its converge mark (the trace's converge start entry,
-// written when the run settled) that are gone at its end, each saying
-// how long after the mark its object last changed (RepairedAfter). It
-// returns nil for a run without a mark.
+// last: those at its converge mark that are gone at its end. The mark is
+// the trace's converge start entry, written when the run settled. Each
+// difference says how long after the mark its object last changed
+// (RepairedAfter). It returns nil for a run without a mark.
 func (o *Oracle) Transient(t *trace.Trace) ([]*Finding, error) {
 	mark := convergeMark(t)
 	if mark == nil {

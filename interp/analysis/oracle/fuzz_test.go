@@ -10,11 +10,11 @@ import (
 )
 
 // FuzzCompare judges arbitrary test runs against a reference run of
-// datastore, with an invariant over its objects (sieve report and
+// datastore, with an invariant over its objects. (sieve report and
 // reproduce judge traces from results directories, which may come from
-// anywhere): comparing, converging and checking invariants must never
-// panic, end in bounded time and fail with a clear error. Seeds are
-// prefixes of the plan generator's traces.
+// anywhere.) Comparing, converging and checking invariants must never
+// panic, must end in bounded time and must fail with a clear error. Seeds
+// are prefixes of the plan generator's traces.
 func FuzzCompare(f *testing.F) {
 	hostile.Seeds(f, 6<<10, "../plan/testdata/*.trace.jsonl")
 	ref, err := trace.Read("../plan/testdata/datastore.trace.jsonl")

@@ -77,12 +77,12 @@ type replayer struct {
 	spent    map[*invariant]time.Duration // evaluating, over the run
 }
 
-// evalInvariants replays the history of t and evaluates each invariant
+// evalInvariants replays the history of t. It evaluates each invariant
 // over the history (always, never, eventually) after every history entry
-// inside its window (between two workload steps, each placed after the
-// history entries of what it saw (trace.Aligned); the whole run without
-// one), and each "end" invariant on the end state. It returns the
-// breaches in invariant order.
+// inside its window, and each "end" invariant on the end state. A window
+// lies between two workload steps, each placed after the history entries
+// of what it saw (trace.Aligned); without one it is the whole run. It
+// returns the breaches in invariant order.
 func (o *Oracle) evalInvariants(t *trace.Trace) []*breach {
 	if len(o.invariants) == 0 {
 		return nil

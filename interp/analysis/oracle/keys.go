@@ -26,11 +26,11 @@ type shape struct {
 	set  bool
 }
 
-// listKeys knows the shapes of objects: built-in kinds from the Go types of
-// k8s.io/api (the strategic-merge patchMergeKey and patchStrategy tags, plus
-// the few lists whose list-map keys are more than their patchMergeKey),
-// custom resources from the x-kubernetes-list-type and
-// x-kubernetes-list-map-keys of their CRD schemas as the reference run
+// listKeys knows the shapes of objects. Built-in kinds come from the Go
+// types of k8s.io/api: the strategic-merge patchMergeKey and patchStrategy
+// tags, plus the few lists whose list-map keys are more than their
+// patchMergeKey. Custom resources come from the x-kubernetes-list-type and
+// x-kubernetes-list-map-keys of their CRD schemas, as the reference run
 // recorded them. Lists named "conditions" whose shape says nothing are keyed
 // by "type", as nearly every Kubernetes API and operator defines them. It
 // is safe for concurrent use.

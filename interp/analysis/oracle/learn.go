@@ -10,13 +10,14 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// Learn returns the masks that make two or more reference runs agree: a
-// path rule (list indices as "*") for each field whose end value differs,
-// a whole-object end-state rule for each object present at the end of some
-// runs only, and a whole-object history rule for each object whose
-// creation or deletion count differs. Generated names are learned as
-// kind/ns/prefix*, and so are names that end in a random-looking suffix
-// (see nameGlob), so that the rules hold for the next run. What opts.Masks
+// Learn returns the masks that make two or more reference runs agree. It
+// makes a path rule (list indices as "*") for each field whose end value
+// differs, and a whole-object end-state rule for each object present at
+// the end of some runs only. It makes a whole-object history rule for each
+// object whose creation or deletion count differs. Generated names are
+// learned as kind/ns/prefix*, and so are names that end in a
+// random-looking suffix (see nameGlob), so that the rules hold for the
+// next run. What opts.Masks
 // already masks is not learned again, and objects opts.Own accepts are
 // left out. The rules are sorted.
 func Learn(refs []*trace.Trace, opts Options) ([]*ir.MaskRule, error) {
@@ -94,11 +95,11 @@ func refOf(k trace.Key) ir.Ref {
 	return ir.Ref{Kind: k.Kind, Namespace: k.Namespace, Name: nameGlob(k.Name)}
 }
 
-// nameGlob returns name with a suffix that looks random replaced by "*":
-// a last dash-separated part of 5 to 10 characters of the alphabet
-// Kubernetes draws random and hash suffixes from (no vowels, no 0, 1, 3),
-// with at least one letter, as in "ds-token-x7k2p" or "web-6b474476c4".
-// Other names come back unchanged.
+// nameGlob returns name with a suffix that looks random replaced by "*".
+// Such a suffix is a last dash-separated part of 5 to 10 characters of
+// the alphabet Kubernetes draws random and hash suffixes from (no vowels,
+// no 0, 1, 3), with at least one letter: "ds-token-x7k2p" or
+// "web-6b474476c4". Other names come back unchanged.
 func nameGlob(name string) string {
 	i := strings.LastIndexByte(name, '-')
 	if i < 1 {

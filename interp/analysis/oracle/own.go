@@ -8,13 +8,13 @@ import (
 )
 
 // ownership extends own, over the whole history of t, to what belongs to
-// the controller's own objects and changes with each of its restarts:
-// objects whose owner references chain to an own object (a leader-election
-// lock owned by the controller's pod; a metrics Service it owns and,
-// through that, the Service's EndpointSlices), and the Endpoints of an own
-// Service, which carry its name and no owner reference. The whole history
-// is read first, so that a child the history recorded before its owner is
-// still left out.
+// the controller's own objects and changes with each of its restarts. That
+// is objects whose owner references chain to an own object: a
+// leader-election lock owned by the controller's pod, or a metrics Service
+// it owns and, through that, the Service's EndpointSlices. It is also the
+// Endpoints of an own Service, which carry its name and no owner
+// reference. The whole history is read first, so that a child the history
+// recorded before its owner is still left out.
 func ownership(t *trace.Trace, own func(trace.Key) bool) func(trace.Key, map[string]any) bool {
 	owners := map[string]map[string]bool{} // uid -> the uids its owner references name
 	ownUID := map[string]bool{}

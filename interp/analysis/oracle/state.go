@@ -111,12 +111,15 @@ func decodeObject(e *trace.Entry) (map[string]any, error) {
 }
 
 // foldKey returns the fold key of an object whose name differs from run
-// to run: kind/ns/prefix* for a name generated from metadata.generateName,
-// the name with "*" for its UID-like part for names made from another
-// object's UID (a provisioned volume's "pvc-<uid>"), parent-* for a
-// ControllerRevision named by its parent and the hash of a template (which
-// may hold a restart timestamp), and kind/* for objects named by an IP
-// address the cluster allocated (IPAddress).
+// to run:
+//
+//   - kind/ns/prefix* for a name generated from metadata.generateName;
+//   - the name with "*" for its UID-like part, for names made from another
+//     object's UID (a provisioned volume's "pvc-<uid>");
+//   - parent-* for a ControllerRevision named by its parent and the hash
+//     of a template (which may hold a restart timestamp);
+//   - kind/* for objects named by an IP address the cluster allocated
+//     (IPAddress).
 func foldKey(k trace.Key, obj map[string]any) (trace.Key, bool) {
 	fold := func(name string) (trace.Key, bool) {
 		return trace.Key{Kind: k.Kind, Namespace: k.Namespace, Name: name}, true

@@ -7,13 +7,13 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// holdMargin multiplies, and ir.DefaultHoldFor is added to, the longest
-// time the cancelling event of a hidden event took in the reference runs,
-// to bound the hold of a plan whose policy sets no hold_for: the plan run
-// may be slower than the references (a loaded machine), and a bound is
-// never shorter than the fixed one it replaces. The bound is only the
-// last resort of a hold: the cancelling event ends it, and so does a run
-// that waits for the held state itself (see inject.Options.Stall).
+// holdMargin bounds the hold of a plan whose policy sets no hold_for. It
+// multiplies the longest time the cancelling event of a hidden event took
+// in the reference runs, and ir.DefaultHoldFor is added. The plan run may
+// be slower than the references (a loaded machine), and a bound is never
+// shorter than the fixed one it replaces. The bound is only the last
+// resort of a hold: the cancelling event ends it, and so does a run that
+// waits for the held state itself (see inject.Options.Stall).
 const holdMargin = 2
 
 // learnedHold is a hold bound learned from the reference runs and how.
@@ -26,11 +26,11 @@ type learnedHold struct {
 }
 
 // holdBound learns the bound of the hold of delivered event n, which
-// back cancels in the trace the plans are made from: the longest time
-// from n to its cancelling event in that run and in every other reference
-// run that delivered the same change (the same signature, at the same
-// occurrence), times holdMargin, plus ir.DefaultHoldFor, rounded up to a
-// whole second.
+// back cancels in the trace the plans are made from. It takes the longest
+// time from n to its cancelling event, in that run and in every other
+// reference run that delivered the same change (the same signature, at the
+// same occurrence). The bound is that time times holdMargin, plus
+// ir.DefaultHoldFor, rounded up to a whole second.
 func (g *generator) holdBound(n, back *item) learnedHold {
 	l := learnedHold{gap: back.at().Sub(n.at()), runs: 1}
 	for _, o := range g.others {

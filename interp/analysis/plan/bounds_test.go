@@ -38,11 +38,11 @@ func cancelTrace(t *testing.T, run int, gap time.Duration) *trace.Trace {
 	}}
 }
 
-// TestHoldBound holds the bound of a generated hold to the references: the
-// hold of the pod's deletionTimestamp, whose deletion came 40 s later in
-// one reference run and 25 s later in another, lasts at most twice the
-// longer plus ir.DefaultHoldFor (1m30s, not the fixed 10 s that lifted it
-// before the cancelling event came); a policy's hold_for still wins.
+// TestHoldBound holds the bound of a generated hold to the references. It
+// holds the pod's deletionTimestamp, whose deletion came 40 s later in one
+// reference run and 25 s later in another. The hold lasts at most twice
+// the longer plus ir.DefaultHoldFor (1m30s, not the fixed 10 s that lifted
+// it before the cancelling event came). A policy's hold_for still wins.
 func TestHoldBound(t *testing.T) {
 	m, err := observe.Masks(nil)
 	if err != nil {

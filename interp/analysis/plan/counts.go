@@ -20,12 +20,13 @@ func passOrder() []string {
 const CountsWidth = 80
 
 // WriteCounts prints the counts as a table that reads top-down like a
-// funnel: one column per policy and pattern (the policy above the pattern),
-// one row for the baseline, one per pass with the candidates left after it
-// ("-" when the pass does not apply to the pattern, "off" when the policy
-// switched it off, left unchanged), and the final number of plans. The
-// table fits CountsWidth columns: when the columns do not fit side by side,
-// they are printed in several blocks, one under the other.
+// funnel. It has one column per policy and pattern (the policy above the
+// pattern) and one row for the baseline. It has one row per pass with the
+// candidates left after it: "-" when the pass does not apply to the
+// pattern, "off" when the policy switched it off, left unchanged. The last
+// row is the final number of plans. The table fits CountsWidth columns:
+// when the columns do not fit side by side, they are printed in several
+// blocks, one under the other.
 func WriteCounts(w io.Writer, counts []Count) error {
 	labels := append(append([]string{"baseline"}, passOrder()...), "final")
 	label := 0

@@ -1,17 +1,19 @@
-// Package plan generates sieve's test plans from a reference trace. For
-// the fault patterns a test's policies ask for (intermediate, stale and
-// unobserved state, plus the spec's own plans) it finds the candidates,
-// prunes them pass by pass, counts each pattern, explains what became of
-// each candidate, and samples down to a policy's maximum.
+// Package plan generates sieve's test plans from a reference trace. It
+// serves the fault patterns that a test's policies ask for: intermediate,
+// stale and unobserved state, plus the spec's own plans (FromIR). For each
+// it finds the candidates and prunes them pass by pass. It counts each
+// pattern, explains what became of each candidate, and samples down to a
+// policy's maximum (Generate, Sample).
 //
-// Its reading of a reference trace into reconciles also gives the bounds
-// learned from it: how long a hold lasts, and the controller's own timers
-// (OwnTimer), which interp/pipeline rechecks a difference for.
+// Reading a reference trace into reconciles also gives bounds learned from
+// it: how long a hold lasts, and the controller's own timers (OwnTimer).
+// interp/pipeline rechecks a difference for such a timer.
 //
-// It writes counts and candidates to any writer, but not the plans
-// directory: interp/formats/results (Layout, WritePlanSet) owns that. The plan file
-// format is interp/formats/planfile's; the tracker, slim diffs and masks it shares
-// with the trigger engine are interp/analysis/observe's. It reads traces
-// (interp/formats/trace) but does not record them, run plans (interp/run/inject) or
-// judge results (interp/analysis/oracle).
+// It writes counts and candidates to a writer or a file that it is given.
+// It does not know the plans directory: interp/formats/results owns that
+// (Layout, WritePlanSet). The plan file format is interp/formats/planfile's.
+// The tracker, slim diffs and masks it shares with the trigger engine are
+// interp/analysis/observe's. It reads traces (interp/formats/trace) but
+// does not record them, run plans (interp/run/inject) or judge results
+// (interp/analysis/oracle).
 package plan

@@ -26,9 +26,9 @@ type Candidate struct {
 	// What says what the plan would do, naming trace entries as #SEQ.
 	What string `json:"what"`
 	// Event, Write and Back are the sequence numbers of the trace entries
-	// it was made from (0: none): the event frozen or hidden, the write
-	// crashed after or the delete, and what fires the stale view or
-	// cancels the hidden event.
+	// it was made from (0: none). Event is the event frozen or hidden,
+	// Write the write crashed after or the delete, and Back what fires
+	// the stale view or cancels the hidden event.
 	Event int64 `json:"event,omitempty"`
 	Write int64 `json:"write,omitempty"`
 	Back  int64 `json:"back,omitempty"`

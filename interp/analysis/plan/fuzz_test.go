@@ -14,8 +14,8 @@ import (
 
 // FuzzGenerate makes plans of every pattern from arbitrary reference
 // traces (sieve plan --trace FILE reads any file), seeded with prefixes of
-// testdata's traces: generation must never panic, end in bounded time
-// with few candidates allowed, and every plan it makes must survive its
+// testdata's traces. Generation must never panic, and must end in bounded
+// time with few candidates allowed. Every plan it makes must survive its
 // file (Marshal, then Decode) and its .sieve form (compiled back to the
 // same actions), whatever names and values the trace holds.
 func FuzzGenerate(f *testing.F) {

@@ -19,18 +19,20 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// TestGenerate runs generation on each case in testdata/cases: a txtar
-// archive naming a fixture trace (-- trace --) and, optionally, the other
-// reference runs of the same test (-- others --, one file a line: see
-// Options.Others), and holding the test
-// (-- test.json --, the IR) and, optionally, the plans known to find a bug
-// (-- true --, see checkRecall) and those known to raise a false alarm
-// (-- false --, see checkFalse). The out/ sections are the golden output:
-// the counts table, the plan names, each plan, what became of every
-// candidate (out/explain), why a pattern yields no plans (out/noplans, when
-// one does not), the recall and the false alarms dropped, and, for cases whose single policy
-// has every pass on, the counts with each pass switched off.
-// SIEVE_UPDATE=1 rewrites them.
+// TestGenerate runs generation on each case in testdata/cases. A case is
+// a txtar archive that names a fixture trace (-- trace --) and,
+// optionally, the other reference runs of the same test (-- others --,
+// one file a line: see Options.Others). It holds the test (-- test.json
+// --, the IR). Optionally it holds the plans known to find a bug (-- true
+// --, see checkRecall) and those known to raise a false alarm (-- false
+// --, see checkFalse).
+//
+// The out/ sections are the golden output: the counts table, the plan
+// names, each plan, and what became of every candidate (out/explain).
+// They say why a pattern yields no plans (out/noplans, when one does
+// not), and give the recall and the false alarms dropped. For cases whose
+// single policy has every pass on, they give the counts with each pass
+// switched off. SIEVE_UPDATE=1 rewrites them.
 func TestGenerate(t *testing.T) {
 	eachCase(t, func(t *testing.T, f string, ar *txtar.Archive) {
 		tr, test, opts := caseInputs(t, ar)

@@ -19,8 +19,8 @@ type item struct {
 	workload string
 	burst    int // writes: the burst they belong to
 	// For a write: root is the object its reconcile is about (see
-	// index.subjects), lo the time from which delivered events may have
-	// caused it and loBurst the burst whose reconcile bounds that window
+	// index.subjects). lo is the time from which delivered events may have
+	// caused it, and loBurst the burst whose reconcile bounds that window
 	// (-1: the start of the trace; see index.windows).
 	root    trace.Key
 	lo      time.Time
@@ -53,7 +53,7 @@ type burst struct {
 	firstKey trace.Key
 	writes   []*item
 	// chain is the first burst of the reconcile this one is part of, as
-	// far as the trace can tell (see index.chain); boundary says why this
+	// far as the trace can tell (see index.chain). boundary says why this
 	// burst continues the reconcile of the burst before, or why it may
 	// begin one of its own.
 	chain    int
@@ -165,11 +165,11 @@ func (ix *index) segment() {
 }
 
 // outside returns the first delivery, between the controller sending
-// request prev and request next, that may have begun another reconcile:
-// a change from outside (not the echo of one of the controller's own
-// writes) to an object of a primary kind's tree, or about what next
-// concerns (see about); any change from outside when no kind is primary.
-// Nil when there is none: next continues the reconcile of prev (a
+// request prev and request next, that may have begun another reconcile.
+// That is a change from outside (not the echo of one of the controller's
+// own writes) to an object of a primary kind's tree, or about what next
+// concerns (see about). When no kind is primary, it is any change from
+// outside. Nil when there is none: next continues the reconcile of prev (a
 // requeue without an event is taken for one too).
 func (ix *index) outside(prev, next *trace.Entry, echoes map[trace.Key]map[string]bool) *item {
 	for _, d := range between(ix.deliveries, prev.Time, next.Time) {
@@ -267,11 +267,11 @@ func (ix *index) notePrimary(obj map[string]any) {
 	}
 }
 
-// subjects sets, for each write, the object its reconcile is about: the
-// top of its owner chain when it has an owner or is of a primary kind;
-// otherwise (an unowned object, such as a PVC made from a StatefulSet
-// template) the first such top among the writes of the same burst, or the
-// object itself.
+// subjects sets, for each write, the object its reconcile is about. That
+// is the top of its owner chain when it has an owner or is of a primary
+// kind. For an unowned object, such as a PVC made from a StatefulSet
+// template, it is the first such top among the writes of the same burst,
+// or the object itself.
 func (ix *index) subjects() {
 	byBurst := map[int]trace.Key{}
 	for _, w := range ix.writes {
@@ -303,14 +303,13 @@ func (ix *index) about(d, r trace.Key) bool {
 }
 
 // chain groups the bursts into reconciles. A burst begins one only when
-// something from outside reached the controller before it (see segment),
-// and even then it continues the reconcile of an earlier burst when a
-// write of its carries the resourceVersion of a state that had been
-// replaced in the controller's cache before that burst ended: its
-// reconcile read that state by then, and one reconcile of an object runs
-// at a time (see readBefore). Joining two reconciles into one only widens
-// the causality windows (see windows): where the trace cannot tell, pairs
-// are kept.
+// something from outside reached the controller before it (see segment).
+// Even then it continues the reconcile of an earlier burst when a write of
+// its carries the resourceVersion of a state that had been replaced in the
+// controller's cache before that burst ended. Its reconcile read that
+// state by then, and one reconcile of an object runs at a time (see
+// readBefore). Joining two reconciles into one only widens the causality
+// windows (see windows): where the trace cannot tell, pairs are kept.
 func (ix *index) chain() {
 	for i := range ix.bursts {
 		b := &ix.bursts[i]
@@ -330,11 +329,11 @@ func (ix *index) chain() {
 }
 
 // readBefore finds, for burst i, the earliest burst j whose end its
-// reconcile provably began before: a write of burst i carries the
-// resourceVersion of a state of its object that a delivery of a newer
-// state had replaced in the controller's cache before burst j ended, so
-// the reconcile read it by then. It returns i when no write shows that,
-// and the evidence.
+// reconcile provably began before. The proof is a write of burst i that
+// carries the resourceVersion of a state of its object, where a delivery
+// of a newer state had replaced that state in the controller's cache
+// before burst j ended. The reconcile read it by then. It returns i when
+// no write shows that, and the evidence.
 func (ix *index) readBefore(i int) (int, string) {
 	j, why := i, ""
 	for _, w := range ix.bursts[i].writes {
@@ -375,11 +374,11 @@ func (ix *index) versionReplaced(k trace.Key, v string) *item {
 }
 
 // readFrom is the earliest time the reconcile that sent burst b may have
-// read the controller's cache: when the answer to the last request of the
-// burst before its reconcile's first came back (one reconcile at a time:
-// it began after the one before it, and a reconcile may read its cache
-// and compute for a while before its first request, which the wire does
-// not show), or the start of the trace.
+// read the controller's cache. That is when the answer came back to the
+// last request of the burst before its reconcile's first, or else the
+// start of the trace. Reconciles run one at a time, so it began after the
+// one before it. A reconcile may read its cache and compute for a while
+// before its first request, which the wire does not show.
 func (ix *index) readFrom(b int) time.Time {
 	if b < 0 || b >= len(ix.bursts) {
 		return time.Time{}
@@ -392,15 +391,16 @@ func (ix *index) readFrom(b int) time.Time {
 }
 
 // windows sets, for each write, the start of the span in which the events
-// that may have caused it were delivered: the earliest time the previous
-// reconcile of the same subject may have read its cache (see readFrom),
-// found from the last earlier reconcile (see chain; not the write's own,
-// however many bursts it took) that wrote to that subject (reconciles
-// that only read, that wrote elsewhere, or whose writes to it were refused
-// as conflicts, do not count: a 409 shows the reconcile had not seen the
-// newest state), or the start of the trace. A write with no subject (an
-// unowned object, no primary kind in its burst) uses the last earlier
-// reconcile that wrote anything. The span ends when the write was sent.
+// that may have caused it were delivered. It is the earliest time the
+// previous reconcile of the same subject may have read its cache (see
+// readFrom), or the start of the trace. That reconcile is the last earlier
+// one (see chain; not the write's own, however many bursts it took) that
+// wrote to that subject. Reconciles that only read, that wrote elsewhere,
+// or whose writes to it were refused as conflicts do not count: a 409
+// shows the reconcile had not seen the newest state. A write with no
+// subject (an unowned object, no primary kind in its burst) uses the last
+// earlier reconcile that wrote anything. The span ends when the write was
+// sent.
 func (ix *index) windows() {
 	type state struct{ cur, prev int } // first bursts of reconciles, -1 for none
 	bySubject := map[trace.Key]*state{}
@@ -482,11 +482,16 @@ func after(list []*item, s int64, ok func(*item) bool) *item {
 }
 
 // related reports whether delivered event n may have caused write w, given
-// that n lies in w's window: same object; n's owner tree is the subject of
-// w's reconcile; w is to an unowned object with no known subject and n is
-// in a primary kind's tree; or the controller read n's object or listed its
-// kind between the window's start and the write. With no primary kind
-// known at all, every event in the window is related.
+// that n lies in w's window. It may when:
+//
+//   - n and w are about the same object;
+//   - n's owner tree is the subject of w's reconcile;
+//   - w is to an unowned object with no known subject, and n is in a
+//     primary kind's tree;
+//   - or the controller read n's object or listed its kind between the
+//     window's start and the write.
+//
+// With no primary kind known at all, every event in the window is related.
 func (ix *index) related(n, w *item) bool {
 	if n.Key == w.Key || len(ix.primary) == 0 {
 		return true
@@ -518,26 +523,27 @@ func (ix *index) readBetween(k trace.Key, lo, hi time.Time) bool {
 }
 
 // current reports whether delivered event n carried a state of its object
-// that the reconcile which sent write w may have read: n came before w,
-// and no newer state of the object was delivered before that reconcile
-// may have begun (see readFrom). A controller acts on the newest state in
-// its cache, so an older state, already replaced there, did not lead to
-// w: freezing the controller's view at it tests a different decision
-// than the one w made. A state replaced while the reconcile may already
-// have been under way is kept: the reconcile may have read it before the
-// newer one arrived, then computed for a while before its first request.
+// that the reconcile which sent write w may have read. It did if n came
+// before w, and no newer state of the object was delivered before that
+// reconcile may have begun (see readFrom). A controller acts on the newest
+// state in its cache, so an older state, already replaced there, did not
+// lead to w. Freezing the controller's view at it tests a different decision
+// than the one w made. A state replaced while the reconcile may already have
+// been under way is kept: the reconcile may have read it before the newer
+// one arrived, then computed for a while before its first request.
 //
-// The controller can also show what it had read: an update of n's
-// object that carried a resourceVersion and succeeded was made from the
-// newest state of that object. Once one such update, sent after a newer
-// state than n was delivered and not preceded by a live read of the object
-// that could have supplied its resourceVersion, came from a reconcile of
-// w's subject, no later reconcile of that subject read n: reconciles of one
-// object run one at a time (client-go's workqueue, as windows assumes), so
-// the reconcile that sent w is the same one or began after it, when the
-// cache held that newer state. This keeps a continuous run of requests,
-// which the wire cannot split into reconciles, from reaching back to a
-// state the controller had already moved past (see acknowledged).
+// The controller can also show what it had read: an update of n's object
+// that carried a resourceVersion and succeeded was made from the newest
+// state of that object. Take one such update, sent after a state newer
+// than n was delivered, and not preceded by a live read of the object
+// that could have supplied its resourceVersion. Once it came from a
+// reconcile of w's subject, no later reconcile of that subject read n.
+// Reconciles of one object run one at a time (client-go's workqueue, as
+// windows assumes). So the reconcile that sent w is the same one, or
+// began after it, when the cache held that newer state. This keeps a
+// continuous run of requests, which the wire cannot split into
+// reconciles, from reaching back to a state the controller had already
+// moved past (see acknowledged).
 func (ix *index) current(n, w *item) bool {
 	return n.at().Before(w.at()) && ix.supersededFor(n, w) == nil && ix.acknowledged(n, w) == nil
 }
@@ -545,9 +551,9 @@ func (ix *index) current(n, w *item) bool {
 // supersededFor returns the delivery of a newer state of n's object that
 // reached the controller before the reconcile that sent write w may have
 // begun (see readBy), or nil. The echo of a write of the reconcile just
-// before w's does not count: the trace drew the boundary between the two
+// before w's does not count. The trace drew the boundary between the two
 // at a change from outside, which may have come in the middle of one
-// reconcile, and that reconcile then read n before it wrote.
+// reconcile; that reconcile then read n before it wrote.
 func (ix *index) supersededFor(n, w *item) *item {
 	from := ix.readBy(w)
 	own := ix.echoesBefore(w)
@@ -593,10 +599,10 @@ func (ix *index) plausible(n, w *item) bool {
 }
 
 // repeat returns, in ix (another reference run), the write that repeats w
-// (the same verb on the same object, at the same occurrence) and the
-// deliveries of n's state (see input) before it was sent; nil when that
-// run has no such write or delivery. own says whether the controller
-// writes the status of n's object.
+// (the same verb on the same object, at the same occurrence). It also
+// returns the deliveries of n's state (see input) before it was sent. It
+// returns nil when that run has no such write or delivery. own says
+// whether the controller writes the status of n's object.
 func (ix *index) repeat(n, w *item, own bool) (*item, []*item) {
 	var w2 *item
 	for _, it := range ix.writeByKey[w.Key] {

@@ -52,12 +52,12 @@ func TestCurrent(t *testing.T) {
 }
 
 // TestAcknowledged holds the rule that an accepted update carrying a
-// resourceVersion shows what the controller had read: a state replaced
-// before such an update by a reconcile of the write's subject is not what
-// a later write of that subject was based on, however long the run of
-// requests that the wire cannot split into reconciles; the update proves
-// nothing when it carried no resourceVersion, failed, was made for another
-// subject, or followed a live read of the object.
+// resourceVersion shows what the controller had read. Take a state
+// replaced before such an update by a reconcile of the write's subject. A
+// later write of that subject was not based on it, however long the run
+// of requests that the wire cannot split into reconciles. The update
+// proves nothing when it carried no resourceVersion, failed, was made for
+// another subject, or followed a live read of the object.
 func TestAcknowledged(t *testing.T) {
 	set := trace.Key{Kind: "statefulset.apps", Namespace: "default", Name: "web"}
 	pod := trace.Key{Kind: "pod", Namespace: "default", Name: "web-4"}
@@ -101,10 +101,10 @@ func TestAcknowledged(t *testing.T) {
 }
 
 // TestReconciles holds how the trace is split into reconciles, from its
-// structure alone: a pause with nothing but the echo of the controller's
+// structure alone. A pause with nothing but the echo of the controller's
 // own write in it does not end one, however long; a change from outside
-// does; and a write carrying the resourceVersion of a state replaced
-// before an earlier burst ended joins that burst's reconcile.
+// does. A write carrying the resourceVersion of a state replaced before an
+// earlier burst ended joins that burst's reconcile.
 func TestReconciles(t *testing.T) {
 	kp := trace.Key{Kind: "keeper.example.com", Namespace: "default", Name: "kp"}
 	pvc := trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-kp"}

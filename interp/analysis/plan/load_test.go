@@ -14,11 +14,11 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// stretch returns a copy of tr recorded "under load": every gap between
-// two consecutive instants of the trace (when an entry was recorded, when
-// a request's answer came back) is lengthened by a factor between lo and
-// hi, drawn from a generator seeded with seed. The order of all instants
-// is kept (equal instants stay equal), so the trace shows the same
+// stretch returns a copy of tr recorded "under load". Every gap between two
+// consecutive instants of the trace (when an entry was recorded, when a
+// request's answer came back) is lengthened by a factor between lo and hi.
+// The factors come from a generator seeded with seed. The order of all
+// instants is kept (equal instants stay equal), so the trace shows the same
 // controller doing the same things, only slower and unevenly so.
 func stretch(tr *trace.Trace, seed uint64, lo, hi float64) *trace.Trace {
 	var instants []time.Time
@@ -83,9 +83,9 @@ func TestStretch(t *testing.T) {
 }
 
 // TestPlansDoNotDependOnLoad generates the plans of every case in
-// testdata/cases from its traces as recorded ("idle") and stretched as by
+// testdata/cases from its traces as recorded ("idle"), and stretched as by
 // a loaded machine (every gap 3 to 10 times as long, unevenly; see
-// stretch), and wants the same plan set: no plan kept at idle is lost under
+// stretch). It wants the same plan set: no plan kept at idle is lost under
 // load, none appears. The controller does the same things in the same
 // order; only the wall clock differs, and a bug found on an idle machine
 // must be found on a busy one.
@@ -134,11 +134,12 @@ func setDiff(a, b map[string]bool) []string {
 	return out
 }
 
-// TestSplitReconcile holds issue 38's case: one reconcile recorded idle
+// TestSplitReconcile holds issue 38's case. One reconcile is recorded idle
 // (keeper.trace.jsonl), with a pause that split its requests in two
 // (keeper-split.trace.jsonl: 161 ms, longer than a burst gap and shorter
-// than the controller's pace), and stretched as by a loaded machine gives
-// the same plans, among them the true one (see the cases' true sections).
+// than the controller's pace), and stretched as by a loaded machine. All
+// give the same plans, among them the true one (see the cases' true
+// sections).
 func TestSplitReconcile(t *testing.T) {
 	ar, err := txtar.ParseFile(filepath.Join("testdata", "cases", "keeper.txtar"))
 	if err != nil {

@@ -51,12 +51,12 @@ func (g *generator) caused(w *item) bool {
 	return false
 }
 
-// stale makes one candidate per pair (event N delivered, later delete U):
-// when U's object comes back (or the controller sees newer state of N's
-// object), restart the controller into a view of N's object frozen at N's
-// revision (the one shown when N was delivered), and lift the freeze once
-// the controller has read it and gone quiet, or after the policy's
-// StaleFor at the latest.
+// stale makes one candidate per pair (event N delivered, later delete U).
+// When U's object comes back (or the controller sees newer state of N's
+// object), the candidate restarts the controller into a view of N's
+// object frozen at N's revision (the one shown when N was delivered). It
+// lifts the freeze once the controller has read it and gone quiet, or
+// after the policy's StaleFor at the latest.
 func (g *generator) stale(pol *ir.Policy) ([]*candidate, []pass) {
 	cands := make([]*candidate, 0, g.stalePairs())
 	for _, u := range g.ix.writes {
@@ -110,17 +110,17 @@ type refutation struct {
 }
 
 // refuted returns the evidence of another reference run (Options.Others)
-// that delivered event n did not lead to delete w: that run made the same
+// that delivered event n did not lead to delete w. That run made the same
 // delete after delivering n's state (see input: the same masked object,
-// its status aside when the controller writes it), and by its own trace
-// no delivery of that state may have led to it (see index.plausible). The
+// its status aside when the controller writes it). By its own trace, no
+// delivery of that state may have led to it (see index.plausible). The
 // runs drive one controller through one workload: they make the same
-// decisions, at different paces. Where one run's timing cannot tell which
-// state a delete was made from (a controller that sends requests without
-// pause for seconds, or deletes a few milliseconds after the state that
-// warrants it arrived), another's often can; a view frozen at a state the
-// controller had moved past tests a decision it never made. It is nil
-// when no other run delivered that state before that delete.
+// decisions, at different paces. One run's timing may not tell which
+// state a delete was made from: a controller may send requests without
+// pause for seconds, or delete a few milliseconds after the state that
+// warrants it arrived. Another run's timing often can. A view frozen at a
+// state the controller had moved past tests a decision it never made. It
+// is nil when no other run delivered that state before that delete.
 func (g *generator) refuted(n, w *item) *refutation {
 	for _, o := range g.others {
 		own := g.ix.ownStatus[n.Key] || o.ownStatus[n.Key]
@@ -134,10 +134,10 @@ func (g *generator) refuted(n, w *item) *refutation {
 }
 
 // staleBack finds what fires the stale view of candidate c and completes
-// it: the first time after the delete that the deleted object comes back
-// (delivered to the controller, seen in the cluster, or created by the
-// controller), or else the first newer state of N's object that the
-// controller acted on. It reports false when there is none.
+// it. That is the first time after the delete that the deleted object
+// comes back: delivered to the controller, seen in the cluster, or created
+// by the controller. Else it is the first newer state of N's object that
+// the controller acted on. It reports false when there is none.
 func (g *generator) staleBack(pol *ir.Policy, c *candidate) bool {
 	ix, n, u := g.ix, c.event, c.write
 	isBack := func(it *item) bool { return it.Verb == "create" && it.OK() }
@@ -252,8 +252,9 @@ func (g *generator) cancelled(pol *ir.Policy, c *candidate) bool {
 }
 
 // cancels reports whether event m cancels the earlier event n on the same
-// object: one is a delete and the other is not; n is a creation (any later
-// change hides it); or m's object no longer holds what n changed.
+// object. It does when one is a delete and the other is not, when n is a
+// creation (any later change hides it), or when m's object no longer
+// holds what n changed.
 func cancels(n, m *item) bool {
 	if n.Verb == "delete" || m.Verb == "delete" {
 		return n.Verb != m.Verb

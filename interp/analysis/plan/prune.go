@@ -137,8 +137,8 @@ func filterPass(pol *ir.Policy) pass {
 
 // matchLock reports whether a filter on leases matches an item about a
 // ConfigMap or Endpoints that is a leader-election lock of the same
-// namespace and name (controller-runtime's older lock, the leader
-// annotation, is the same record as a Lease written another way): so
+// namespace and name. controller-runtime's older lock, the leader
+// annotation, is the same record as a Lease written another way. So
 // std/faults' lease/*/* leaves out every lock, whichever object it is.
 func matchLock(f ir.Filter, it *item) bool {
 	if it.Key.Kind == "lease" || !(leader.IsLock(it.Key.Kind, it.Object) || leader.IsLock(it.Key.Kind, it.Prev)) {

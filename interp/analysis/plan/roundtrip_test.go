@@ -30,10 +30,11 @@ test t {
 `
 
 // TestGeneratedPlansRoundTrip holds every plan the generator makes for the
-// cases in testdata/cases expressible as a user plan: written as .sieve
+// cases in testdata/cases expressible as a user plan. Written as .sieve
 // (planfile's Sieve), compiled, and translated back (FromIR), it has the
-// same actions, the same plan file but for its name, pattern and origin
-// (and a hold's learned bound, which the .sieve form gives as its `for`).
+// same actions. It has the same plan file but for its name, pattern and
+// origin (and a hold's learned bound, which the .sieve form gives as its
+// `for`).
 func TestGeneratedPlansRoundTrip(t *testing.T) {
 	files, err := filepath.Glob("testdata/cases/*.txtar")
 	if err != nil || len(files) == 0 {

@@ -7,13 +7,13 @@ import (
 )
 
 // Sample chooses at most n plans by their content, not their place in the
-// list: the same plans are chosen whatever order the list is in, and a
-// plan chosen from a list is chosen from any part of it that still holds
-// it (another recording that lacks some plans, a shard). It spreads the
-// choice over patterns and, within a pattern, over objects: round after
+// list. The same plans are chosen whatever order the list is in. A plan
+// chosen from a list is chosen from any part of it that still holds it
+// (another recording that lacks some plans, a shard). It spreads the
+// choice over patterns and, within a pattern, over objects. Round after
 // round, each pattern in turn gives its next plan, taken from its objects
-// in turn (objects and the plans of one object ordered by a hash of their
-// names). The chosen plans keep their order in the list. n 0 or less
+// in turn; objects, and the plans of one object, are ordered by a hash of
+// their names. The chosen plans keep their order in the list. n 0 or less
 // keeps every plan.
 func Sample(plans []*planfile.Plan, n int) []*planfile.Plan {
 	if n <= 0 || len(plans) <= n {
@@ -43,9 +43,9 @@ func Sample(plans []*planfile.Plan, n int) []*planfile.Plan {
 }
 
 // patternQueues orders the plans of each pattern for Sample: first every
-// object's first plan, then every object's second, and so on; objects in
-// the order of the hash of their key, the plans of an object in the order
-// of the hash of their names (ties: the names).
+// object's first plan, then every object's second, and so on. Objects are
+// in the order of the hash of their key, the plans of an object in the
+// order of the hash of their names (ties: the names).
 func patternQueues(plans []*planfile.Plan) map[string][]*planfile.Plan {
 	type ranked struct {
 		p    *planfile.Plan

@@ -31,10 +31,10 @@ func names(ps []*planfile.Plan) []string {
 	return out
 }
 
-// TestSampleStable: the sample depends on the plans, not on their order,
-// and a plan chosen from a list is chosen from any part of it that still
-// holds it, as from the recording of another reference run that lacks some
-// plans.
+// TestSampleStable: the sample depends on the plans, not on their order.
+// A plan chosen from a list is chosen from any part of it that still
+// holds it, as from the recording of another reference run that lacks
+// some plans.
 func TestSampleStable(t *testing.T) {
 	all := samplePlans()
 	want := names(Sample(all, 10))

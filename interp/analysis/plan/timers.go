@@ -10,9 +10,9 @@ import (
 )
 
 // Timer is the controller's own periodic activity that a reference run
-// shows: the same request (verb, subresource, object) sent twice with
-// nothing from outside reaching the controller in between (one burst, see
-// index.segment), so that the second came from the controller itself: a
+// shows. That is the same request (verb, subresource, object) sent twice
+// with nothing from outside reaching the controller in between (one burst,
+// see index.segment). The second came from the controller itself: a
 // requeue after a delay (controller-runtime's RequeueAfter), a retry with
 // backoff, a poll. A repair can come on such a timer long after the last
 // change a run makes, and no relist wakes it. The renewals and reads of a

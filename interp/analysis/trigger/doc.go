@@ -1,18 +1,19 @@
-// Package trigger is the trigger engine: given a plan and the stream of
-// observations an injection run makes (watch events on their way to the
-// controller, the cluster history, the controller's requests with their
-// results) and the passing of time, it decides when each of the plan's
-// actions fires, and records whether and when each one did. A plan with an
-// action that never fired was not injected.
+// Package trigger is the trigger engine. It is given a plan, the stream of
+// observations that an injection run makes, and the passing of time. The
+// observations are watch events on their way to the controller, the
+// cluster history, and the controller's requests with their results. The
+// engine decides when each of the plan's actions fires, and records
+// whether and when each one did. A plan with an action that never fired
+// was not injected.
 //
-// The engine is synchronous: the caller (interp/run/inject) hands it each
-// observation at the moment the fault could be injected — a write after the
-// API server answered and before the answer is forwarded, a watch event
-// before it is delivered — and carries out the actions it returns before
-// going on. It computes diffs with observe.Tracker, as generation did, so a
-// generated trigger matches exactly the change it was made from. It reads
-// plans in their file format (interp/formats/planfile) and does not depend on the
-// generator (interp/analysis/plan).
+// The engine is synchronous. The caller (interp/run/inject) hands it each
+// observation at the moment the fault could be injected. For a write, that
+// is after the API server answered and before the answer is forwarded; for
+// a watch event, before it is delivered. The caller carries out the
+// actions it returns before going on. The engine computes diffs with observe.Tracker, as
+// generation did, so a generated trigger matches exactly the change it was
+// made from. It reads plans in their file format (interp/formats/planfile)
+// and does not depend on the generator (interp/analysis/plan).
 //
 // It does not carry out actions (interp/run/inject does) and does not know
 // about processes, proxies or clusters.

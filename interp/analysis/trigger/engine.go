@@ -160,10 +160,10 @@ func (e *Engine) Tick() []Fired {
 	return out
 }
 
-// EndStale fires the armed action now if it is a stale-off: its trigger
+// EndStale fires the armed action now if it is a stale-off. Its trigger
 // only bounds the stale window, and the caller has the evidence that
-// waiting on shows nothing more (the workload is over and the controller
-// has settled with the view frozen). It returns what fired.
+// waiting on shows nothing more: the workload is over and the controller
+// has settled with the view frozen. It returns what fired.
 func (e *Engine) EndStale() []Fired {
 	e.mu.Lock()
 	defer e.mu.Unlock()

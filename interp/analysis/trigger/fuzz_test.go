@@ -14,10 +14,10 @@ import (
 
 // FuzzEngine builds the engine of an arbitrary plan file (sieve reproduce
 // and hand-edited plans run any) and replays an arbitrary trace through
-// it, seeded with the report fixtures' plans and the traces of their
-// runs: building and replaying must never panic and end in bounded time,
-// an error is clear, and what fires was completed by an observation of
-// the trace, or by none.
+// it. It is seeded with the report fixtures' plans and the traces of their
+// runs. Building and replaying must never panic and must end in bounded
+// time, and an error must be clear. What fires was completed by an
+// observation of the trace, or by none.
 func FuzzEngine(f *testing.F) {
 	plans, _ := filepath.Glob("../../report/testdata/results/plans/*/plan.json")
 	for _, file := range plans {

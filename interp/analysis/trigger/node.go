@@ -163,14 +163,14 @@ func (n *node) deadline() (time.Time, bool) {
 // activity: a request it made (answered now) or an event delivered to it
 // (the engine leaves out heartbeats: Engine.heartbeat).
 // A write that failed (a 409 on a stale status update, say) leaves the
-// controller quiet but not done: it has not acted on what it saw yet and
+// controller quiet but not done. It has not acted on what it saw yet and
 // will try again, so the leaf waits for a write that succeeds (or for the
 // bound the plan pairs it with). The same write refused with a conflict
-// once more is neither activity nor a failure to wait out: the controller
-// has acted on what it saw, twice, and while its view stays as it is, the
-// API server refuses it so on every retry (a create of an object the
-// view lacks, an update from a past resourceVersion), with the retries
-// ever further apart.
+// once more is neither activity nor a failure to wait out. The controller
+// has acted on what it saw, twice. While its view stays as it is, the API
+// server refuses it so on every retry (a create of an object the view
+// lacks, an update from a past resourceVersion), with the retries ever
+// further apart.
 func (n *node) touch(now time.Time, e *trace.Entry) {
 	if n.done || !n.armed {
 		return

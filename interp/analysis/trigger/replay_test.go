@@ -14,13 +14,13 @@ import (
 )
 
 // TestReplayGenerated replays the fixture reference trace through an
-// engine for every plan generated from it with every pruning pass off (so
-// failed and no-op writes, generated names and repeated signatures are
-// all there): each plan's first action must
-// fire on exactly the entry the plan was made from (the write for
-// intermediate, the object coming back for stale, the hidden event for
-// unobserved), and an unobserved plan's release on the cancelling event.
-// This holds generation and the engine to the same diffs and counts.
+// engine for every plan generated from it with every pruning pass off.
+// (So failed and no-op writes, generated names and repeated signatures
+// are all there.) Each plan's first action must fire on exactly the entry
+// the plan was made from: the write for intermediate, the object coming
+// back for stale, the hidden event for unobserved. An unobserved plan's
+// release must fire on the cancelling event. This holds generation and
+// the engine to the same diffs and counts.
 func TestReplayGenerated(t *testing.T) {
 	for _, name := range []string{"datastore", "podreaper"} {
 		t.Run(name, func(t *testing.T) { replayFixture(t, name) })

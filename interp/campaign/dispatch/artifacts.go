@@ -82,7 +82,7 @@ type Collected struct {
 
 // Collect pulls the campaign's record into dir's references and every
 // shard's results into dir's shard-I (results.Layout), removing what an
-// earlier collect left in shard-I: dir must be sieve's (report's Take). A
+// earlier collect left in shard-I: dir must be sieve's (results' Take). A
 // shard whose artefact is missing (its pod failed before pushing) is in
 // Missing, not an error.
 func Collect(ctx context.Context, artifacts, campaign, dir string) (*Collected, error) {

@@ -208,10 +208,10 @@ func Dynamic(file string) (bool, error) {
 var libDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"}
 
 // Libraries lists what the dynamically linked executables among files
-// need to start on an image with no base: their loader and the shared
-// libraries they name (DT_NEEDED), and those the libraries name in turn,
-// each copied from this machine (libDirs) to the same path in the image,
-// in name order. A static executable needs none.
+// need to start on an image with no base. That is their loader, the shared
+// libraries they name (DT_NEEDED), and those the libraries name in turn.
+// Each is copied from this machine (libDirs) to the same path in the
+// image, in name order. A static executable needs none.
 func Libraries(files ...string) ([]image.Entry, error) {
 	found := map[string]bool{} // path on this machine, and in the image
 	// need adds the libraries that the ELF file names, transitively.

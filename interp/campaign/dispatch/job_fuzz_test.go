@@ -7,9 +7,9 @@ import (
 )
 
 // FuzzResources reads arbitrary --cpu and --memory quantities into a
-// worker's requests: it must never panic, an error is clear, and what it
-// accepts is a request the API server takes: more than zero, with a memory
-// limit of twice the request.
+// worker's requests. It must never panic, and an error must be clear.
+// What it accepts is a request the API server takes: more than zero, with
+// a memory limit of twice the request.
 func FuzzResources(f *testing.F) {
 	for _, s := range [][2]string{{"1", "1Gi"}, {"500m", "800Mi"}, {"", ""}, {"-1", "0"}, {"1e3", "1Ei"}, {"abc", "1Gi "}} {
 		f.Add(s[0], s[1])

@@ -39,10 +39,10 @@ func tarOf(names ...string) []byte {
 
 // FuzzExtract extracts an arbitrary tar stream, as an artefact pulled from
 // a registry (sieve collect) is, into a directory where a symbolic link
-// already points out of it: it must never panic, write nothing outside the
-// directory (by a name with "..", an absolute one, or through the link),
-// and fail with a clear error. Seeds: results directories as sieve pushes
-// them, and names that try to leave.
+// already points out of it. It must never panic, and must fail with a
+// clear error. It must write nothing outside the directory, by a name with
+// "..", an absolute one, or through the link. Seeds: results directories
+// as sieve pushes them, and names that try to leave.
 func FuzzExtract(f *testing.F) {
 	f.Add(tarOf("summary.json", "plans/", "plans/p-1/result.json", "reference/run-1/trace.jsonl"))
 	f.Add(tarOf("../outside/x", "/etc/x", "a/../../outside/y"))

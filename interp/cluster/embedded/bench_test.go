@@ -25,10 +25,10 @@ const settle = 3 * time.Second
 
 // BenchmarkColdStart measures Start: etcd, API server, controller manager,
 // scheduler and node simulator, all ready. It reports the processor time
-// the components used to get there (cpu-s/op, independent of other load on
-// the machine) and memory: pss-MB is the total proportional set size
+// the components used to get there (cpu-s/op, independent of other load
+// on the machine), and memory. pss-MB is the total proportional set size
 // (shared pages divided among the processes that share them) once the
-// cluster has settled; peak-rss-MB sums each process's peak RSS, counting
+// cluster has settled. peak-rss-MB sums each process's peak RSS, counting
 // the pages of the binary that the five processes share five times (an
 // upper bound). BenchmarkColdStartPeakPSS measures the peak PSS, which
 // costs too much to sample while the start is timed. The first start of a

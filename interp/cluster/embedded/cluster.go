@@ -45,11 +45,11 @@ func New(opts Options) *Cluster {
 	return &Cluster{opts: opts.withDefaults()}
 }
 
-// Start brings the control plane up: it returns once the API server is
-// ready, the scheduler is ready, the nodes are Ready, and the kubernetes
+// Start brings the control plane up. It returns once the API server is
+// ready, the scheduler is ready and the nodes are Ready. The kubernetes
 // Service and each system namespace's default service account and root CA
-// config map exist (Start writes them, as the API server and the
-// controller manager would). On failure everything started so far is torn
+// config map exist by then; Start writes them, as the API server and the
+// controller manager would. On failure everything started so far is torn
 // down and the error carries the end of the failed component's log.
 func (c *Cluster) Start(ctx context.Context) error {
 	// Building the binary on first use takes minutes; it is not part of
@@ -280,9 +280,9 @@ func (c *Cluster) Dir() string {
 func (c *Cluster) SimulatesPods() bool { return true }
 
 // Pending reports whether the node simulator has work it has not done
-// yet: a change it has not acted on, or a timer it set (a pod in its
-// termination grace, a Job's pod running), which the cluster's objects do
-// not show. False when it says nothing (not started).
+// yet, which the cluster's objects do not show. That is a change it has
+// not acted on, or a timer it set (a pod in its termination grace, a Job's
+// pod running). False when it says nothing (not started).
 func (c *Cluster) Pending() bool {
 	c.mu.Lock()
 	path := c.layout.pendingFile()

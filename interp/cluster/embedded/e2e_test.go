@@ -263,12 +263,12 @@ func TestParallelClusters(t *testing.T) {
 }
 
 // TestBootstrapObjects checks that a started cluster has what the API
-// server's bootstrap creates (the control plane runs it without the stock
-// hooks' first second, and the roles outside /healthz): the roles and
+// server's bootstrap creates. (The control plane runs it without the stock
+// hooks' first second, and the roles outside /healthz.) The roles and
 // bindings of RBAC's bootstrap policy, the system priority classes and the
-// default ServiceCIDR, present when Start returns. It starts a cluster
-// without the etcd seed, which writes the seed, and one with it, from a
-// cache of its own.
+// default ServiceCIDR must be present when Start returns. It starts a
+// cluster without the etcd seed, which writes the seed, and one with it,
+// from a cache of its own.
 func TestBootstrapObjects(t *testing.T) {
 	build := embeddedtest.ControlPlane(t)
 	cache := t.TempDir()

@@ -19,8 +19,8 @@ import (
 
 // TestEtcdOnlyForOwner holds etcd reachable by the owner of the cluster
 // alone. Its clients (the API server, sieve's reset) reach it through a
-// unix socket in the cluster's directory, which only the owner may enter;
-// its peer port, open to every local user, refuses plaintext HTTP and TLS
+// unix socket in the cluster's directory, which only the owner may enter.
+// Its peer port, open to every local user, refuses plaintext HTTP and TLS
 // without the control plane's client certificate.
 func TestEtcdOnlyForOwner(t *testing.T) {
 	c := embeddedtest.Start(t, embedded.Options{})

@@ -45,7 +45,7 @@ func newCredentials() (*credentials, error) {
 		return nil, err
 	}
 	// Given its certificate, the scheduler does not generate a
-	// self-signed RSA key at start (about 0.1 CPU-seconds).
+	// self-signed RSA key at start, which costs CPU.
 	scheduler, err := newLoopbackCert(ca, "kube-scheduler")
 	if err != nil {
 		return nil, err

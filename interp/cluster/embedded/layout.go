@@ -62,12 +62,11 @@ const maxSocketPath = 103
 // withEtcdSocket returns l with etcd serving its clients on a unix socket
 // in the cluster's directory, when the binary's own API server runs and
 // the path fits in a socket address. The directory is the owner's alone
-// (mode 0700), so the socket needs no TLS, where a loopback port, open to
-// every local user, needs TLS and a client certificate: the API server
-// opens about 65 connections to etcd as it starts, and their TLS
-// handshakes took about 0.2 CPU-seconds of a start, on both sides. An
-// older line keeps the port: its API server's etcd client was not tried
-// on a socket.
+// (mode 0700), so the socket needs no TLS. A loopback port, open to every
+// local user, needs TLS and a client certificate. The API server opens
+// many connections to etcd as it starts, and their TLS handshakes cost
+// CPU on both sides (BenchmarkColdStart measures a start). An older line
+// keeps the port: its API server's etcd client was not tried on a socket.
 func (l layout) withEtcdSocket() layout {
 	if path := l.path("etcd.sock"); l.line == "" && len(path) <= maxSocketPath {
 		l.etcdSocket = path
@@ -105,11 +104,11 @@ type componentSpec struct {
 	line bool
 }
 
-// apiServerEnv trades some memory for start-up time: the API server
+// apiServerEnv trades some memory for start-up time. The API server
 // allocates a few hundred megabytes while it builds its APIs and OpenAPI
-// documents, and with the default GOGC garbage collection takes about a
-// sixth of its start-up CPU. It collects when the heap triples, or when it
-// nears the soft limit (measured: about 30 MB more in total).
+// documents, and with the default GOGC garbage collection takes a good
+// share of its start-up CPU. It collects when the heap triples, or when
+// it nears the soft limit (BenchmarkColdStart measures the memory).
 func apiServerEnv() []string {
 	return []string{"GOGC=200", "GOMEMLIMIT=256MiB"}
 }
@@ -185,9 +184,9 @@ func (l layout) apiServerArgs() []string {
 // disabledAPIs are the API groups the API server serves by default that
 // sieve turns off, as --runtime-config entries. Every API group and
 // version costs start-up time (storage, handlers, OpenAPI documents), and
-// these serve no controller under test: flow control (priority and
-// fairness is off, and its API's post-start hook writes twenty objects
-// before the API server is ready) and storage version migration.
+// these serve no controller under test. They are flow control and storage
+// version migration. Priority and fairness is off, and the flow control
+// API's post-start hook writes objects before the API server is ready.
 func disabledAPIs() []string {
 	return []string{
 		"flowcontrol.apiserver.k8s.io/v1=false",

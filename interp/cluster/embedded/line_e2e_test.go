@@ -18,9 +18,9 @@ import (
 )
 
 // TestKubernetes121 starts the embedded control plane with the API server,
-// controller manager and scheduler of Kubernetes 1.21 and uses what only
+// controller manager and scheduler of Kubernetes 1.21. It uses what only
 // that line serves: a policy/v1beta1 PodDisruptionBudget and an
-// apiextensions.k8s.io/v1beta1 CustomResourceDefinition; the workloads'
+// apiextensions.k8s.io/v1beta1 CustomResourceDefinition. The workloads'
 // controllers run (a ReplicaSet gets its pods), and Reset removes what
 // was made.
 func TestKubernetes121(t *testing.T) {

@@ -29,8 +29,8 @@ func newServingCert(ca *pki.KeyPair, serviceIP net.IP) (*pki.KeyPair, error) {
 	return pki.Issue(tmpl, ca, certValidity)
 }
 
-// newEtcdCert returns etcd's certificate signed by ca: etcd serves its
-// client and peer ports with it and requires it of every client, so only
+// newEtcdCert returns etcd's certificate signed by ca. etcd serves its
+// client and peer ports with it and requires it of every client. So only
 // the components of this control plane (the API server and sieve's own
 // reset client, which are given it) can reach etcd. Any local user can
 // connect to a loopback port; none but the owner can read the key.

@@ -14,8 +14,8 @@ import (
 
 // TestFailureDiskFull: etcd that exits because its data directory's disk
 // is full logs the cause, then a stack trace longer than the tail an
-// error quotes; the error says first that no space is left, in the
-// cluster's directory, and what to do, and is ENOSPC to the pipeline.
+// error quotes. The error says first that no space is left, in the
+// cluster's directory, and what to do. It is ENOSPC to the pipeline.
 func TestFailureDiskFull(t *testing.T) {
 	dir := t.TempDir()
 	logs := filepath.Join(dir, "logs")

@@ -103,18 +103,18 @@ func (c *Cluster) checkpoint(ctx context.Context) error {
 }
 
 // Reset returns the cluster to the last checkpoint (Start takes the
-// first), directly in etcd: every object created since is deleted —
-// finalizers and graceful deletion do not apply — and every object that
-// existed at the checkpoint and was changed or deleted since is written
-// back with its value then (a new resourceVersion, the same UID), the
-// service allocators included. Leases the control plane renews and older
-// events are left as they are.
+// first), directly in etcd. Every object created since is deleted;
+// finalizers and graceful deletion do not apply. Every object that existed
+// at the checkpoint and was changed or deleted since is written back with
+// its value then (a new resourceVersion, the same UID), the service
+// allocators included. Leases the control plane renews and older events
+// are left as they are.
 //
-// Writing in etcd is consistent with the API server: its watch cache
+// Writing in etcd is consistent with the API server. Its watch cache
 // follows etcd's watch, so each deletion or write-back reaches the cache
 // and every watching client (controller manager, scheduler, node
-// simulator) as a DELETED, MODIFIED or ADDED event, in revision order per
-// resource; and a list with no resourceVersion is served at least at
+// simulator). It comes as a DELETED, MODIFIED or ADDED event, in revision
+// order per resource. A list with no resourceVersion is served at least at
 // etcd's current revision. Reset returns once the API server lists the
 // namespaces of the checkpoint.
 func (c *Cluster) Reset(ctx context.Context) error {
@@ -127,8 +127,8 @@ func (c *Cluster) Reset(ctx context.Context) error {
 }
 
 // Sweep timing: a controller acting on a cache that has not yet seen the
-// deletions (the StatefulSet controller recreating a pod and its claim
-// for a StatefulSet just deleted) writes within moments, so Reset sweeps
+// deletions writes within moments. (The StatefulSet controller recreates
+// a pod and its claim for a StatefulSet just deleted.) So Reset sweeps
 // again after sweepGap until a sweep finds nothing, at most sweepPasses
 // times.
 const (
@@ -251,10 +251,10 @@ func (c *Cluster) commit(ctx context.Context, ops []clientv3.Op) error {
 // them first and waits until the API server lists none of them before it
 // deletes their objects. A controller that sees an object deleted while
 // its cache still holds the object's namespace may create it again (the
-// controller manager's service-account controller recreates "default"),
-// and the API server refuses a create in a namespace it no longer has;
-// with everything deleted at once, one reset in three to five needed a
-// second pass after another gap.
+// controller manager's service-account controller recreates "default").
+// The API server refuses a create in a namespace it no longer has. With
+// everything deleted at once, resets often needed a second pass after
+// another gap.
 func (c *Cluster) commitNamespacesFirst(ctx context.Context, client kubernetes.Interface, ops []clientv3.Op) error {
 	names, first, rest := namespaceDeletes(ops)
 	if len(first) > 0 {

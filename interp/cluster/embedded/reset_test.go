@@ -15,11 +15,11 @@ import (
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 )
 
-// TestReset checks that Reset removes what a plan created — including
-// objects held by finalizers and a whole namespace — keeps the system
-// objects, returns to a Checkpoint (objects of the checkpoint that were
-// changed or deleted since come back as they were), and leaves a cluster
-// on which the same workload runs again.
+// TestReset checks that Reset removes what a plan created, including
+// objects held by finalizers and a whole namespace, and keeps the system
+// objects. It returns to a Checkpoint: objects of the checkpoint that were
+// changed or deleted since come back as they were. It leaves a cluster on
+// which the same workload runs again.
 func TestReset(t *testing.T) {
 	c := embeddedtest.Start(t, embedded.Options{})
 	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
@@ -61,9 +61,9 @@ func TestReset(t *testing.T) {
 }
 
 // TestFirstCheckpoint checks that the checkpoint Start takes holds what
-// the control plane writes after its API server serves (the kubernetes
-// Service and its address, the API server's peer lease): a while after
-// Start, a Reset would change nothing but events, so it neither deletes
+// the control plane writes after its API server serves: the kubernetes
+// Service and its address, the API server's peer lease. A while after
+// Start, a Reset would change nothing but events. So it neither deletes
 // the Service nor sweeps against a lease the API server renews.
 func TestFirstCheckpoint(t *testing.T) {
 	c := embeddedtest.Start(t, embedded.Options{})
@@ -86,10 +86,10 @@ func TestFirstCheckpoint(t *testing.T) {
 }
 
 // TestSystemObjects checks the objects Start writes instead of waiting for
-// the control plane to: the default service account and root CA config
-// map of each system namespace against those the controller manager
-// writes in a new namespace, and the kubernetes Service against the one
-// the API server writes once it is deleted. Were they not the same, the
+// the control plane to. It checks the default service account and root CA
+// config map of each system namespace against those the controller manager
+// writes in a new namespace. It checks the kubernetes Service against the
+// one the API server writes once it is deleted. Were they not the same, the
 // control plane would rewrite Start's after the first checkpoint
 // (TestFirstCheckpoint checks that nothing is rewritten).
 func TestSystemObjects(t *testing.T) {

@@ -128,11 +128,11 @@ type Trigger struct {
 
 // Why is one reference-trace entry a plan was made from.
 type Why struct {
-	// Role says what the entry is to the plan: "write" (the write crashed
-	// after), "event" (the state frozen or hidden), "delete" (the
-	// destructive write), "back" (the object coming back, or the newer
-	// state, that fires the stale view), "cancel" (the event that cancels
-	// a hidden one).
+	// Role says what the entry is to the plan. "write" is the write
+	// crashed after, "event" the state frozen or hidden, and "delete" the
+	// destructive write. "back" is the object coming back, or the newer
+	// state, that fires the stale view. "cancel" is the event that cancels
+	// a hidden one.
 	Role string `json:"role"`
 	Seq  int64  `json:"seq"`
 	Key  string `json:"key"`

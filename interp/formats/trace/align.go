@@ -3,9 +3,9 @@ package trace
 import "strconv"
 
 // Aligned returns the entries with each step entry moved after the history
-// entries of what the steps up to it saw (Entry.Seen): sieve's history
-// watch may record a change a moment after the wait that saw it ended, and
-// a reader that takes the step's end as a point of the history (an
+// entries of what the steps up to it saw (Entry.Seen). sieve's history
+// watch may record a change a moment after the wait that saw it ended. A
+// reader that takes the step's end as a point of the history (an
 // invariant's window) must see that change before it. A step entry waits
 // for the history of each kind it saw to reach the resourceVersion it
 // saw, and keeps its place among the other step entries; the other entries

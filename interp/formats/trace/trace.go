@@ -1,10 +1,3 @@
-// Package trace defines the trace that the record and inject stages write
-// and the generate, compare and report stages read: a totally ordered list
-// of entries, stored as JSON Lines with a header line that carries the
-// format version.
-//
-// It owns the format and its reader and writer, nothing else. The format is
-// documented in docs/trace.md.
 package trace
 
 import (
@@ -58,9 +51,9 @@ const (
 	Fault Type = "fault"
 	// Converge is the start ("start") or end ("end") of a plan run's wait
 	// for the objects that differ from the reference's end state to be
-	// repaired, or the relist ("relist") that makes the controller resync
-	// for it (the harness's own action, not a fault), with what the wait
-	// was for, what the relist did or how the wait ended (Message).
+	// repaired. It is also the relist ("relist") that makes the controller
+	// resync for it (the harness's own action, not a fault). Message says
+	// what the wait was for, what the relist did or how the wait ended.
 	Converge Type = "converge"
 )
 
@@ -99,11 +92,12 @@ type Entry struct {
 	// collection watch, Name is empty.
 	Key *Key `json:"key,omitempty"`
 
-	// Request: HTTP verb mapped to an API verb (get, list, watch, create,
-	// update, patch, delete, deletecollection; connect for an exec,
-	// attach or port-forward, whose body is the exec's options), the subresource, the
-	// request body (JSON), the response code and body (JSON; for a list,
-	// omitted), and when the response reached the controller.
+	// Request: the HTTP verb mapped to an API verb (get, list, watch,
+	// create, update, patch, delete, deletecollection; connect for an
+	// exec, attach or port-forward, whose body is the exec's options).
+	// Then the subresource, the request body (JSON), the response code
+	// and body (JSON; omitted for a list), and when the response reached
+	// the controller.
 	Verb        string          `json:"verb,omitempty"`
 	Subresource string          `json:"subresource,omitempty"`
 	Body        json.RawMessage `json:"body,omitempty"`

@@ -1,7 +1,3 @@
-// Package cachedir keeps sieve's caches outside the results directory from
-// growing without end: a cache root holds one directory an entry, an entry
-// is marked when it is used, and entries not used for MaxAge are trimmed,
-// the way the go command trims its build cache.
 package cachedir
 
 import (

@@ -27,7 +27,7 @@ import (
 
 // TestEndToEnd runs the echo controller through the proxy against the
 // embedded control plane, once with a kubeconfig and once as an emulated
-// pod speaking protobuf, and checks that the trace holds every request it
+// pod speaking protobuf. It checks that the trace holds every request it
 // made and every event it received, in order, over one watch.
 func TestEndToEnd(t *testing.T) {
 	if testing.Short() {

@@ -87,13 +87,12 @@ type Mounts struct {
 	ResolvConf string
 }
 
-// HelperMain is the helper that runs the controller: run in a fresh
-// private mount namespace (the runner starts it so), it mounts a fresh
-// /proc when it is PID 1 of a PID namespace of its own (so the controller
-// sees its own processes there, as in a pod), bind-mounts m and replaces
-// itself with argv. It refuses to mount when its mount namespace is its
-// parent's, so it never changes the host's mounts. It returns only on
-// failure.
+// HelperMain is the helper that runs the controller. The runner starts it
+// in a fresh private mount namespace. When it is PID 1 of a PID namespace
+// of its own, it mounts a fresh /proc, so the controller sees its own
+// processes there, as in a pod. It bind-mounts m and replaces itself with
+// argv. It refuses to mount when its mount namespace is its parent's, so
+// it never changes the host's mounts. It returns only on failure.
 func HelperMain(m Mounts, argv []string) error {
 	if len(argv) == 0 {
 		return errors.New("incluster: no command")

@@ -41,11 +41,11 @@ func PodOf(c *ir.Controller) PodInfo {
 }
 
 // CreatePod returns an Options.Pod callback that creates the emulated pod
-// object with an admin client, as its Deployment would: a pod with no
-// owner, the spec's labels and service account (created if missing),
-// Running and Ready (written through the status subresource). A pod left
-// by an earlier start is deleted first, so every start gets a new pod (a
-// new UID), as a restarted real pod would. No node runs it: a scheduling
+// object with an admin client, as its Deployment would. The pod has no
+// owner, and has the spec's labels and service account (created if missing).
+// It is Running and Ready (written through the status subresource). A pod
+// left by an earlier start is deleted first, so every start gets a new pod
+// (a new UID), as a restarted real pod would. No node runs it: a scheduling
 // gate keeps schedulers and kubelets of any backend away.
 func CreatePod(cs kubernetes.Interface) func(context.Context, PodInfo) (*corev1.Pod, error) {
 	return func(ctx context.Context, p PodInfo) (*corev1.Pod, error) {

@@ -11,9 +11,9 @@ import (
 // ports are the host ports a runner picked for the port variables
 // (ir.PortRefs) its controller's args, env and readiness URL name, by
 // index. They are free TCP ports of the host, picked once per runner and
-// kept across restarts, so that controllers sharing the host network
-// (--host-network, or no network namespaces) in parallel workers bind
-// ports of their own where a fixed one would collide.
+// kept across restarts. Controllers that share the host network
+// (--host-network, or no network namespaces) in parallel workers so bind
+// ports of their own, where a fixed one would collide.
 type ports map[int]int
 
 // pickPorts picks a free port for index 0 and for every index texts name.

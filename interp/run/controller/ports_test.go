@@ -47,7 +47,7 @@ func TestExpandPorts(t *testing.T) {
 }
 
 // TestPortsPerRunner runs two controllers that each bind the port named
-// by ${SIEVE_PORT} at once, on the host network: each gets its own port
+// by ${SIEVE_PORT} at once, on the host network. Each gets its own port
 // (readiness is an HTTP GET on it), the env says the same, and a restart
 // keeps the port.
 func TestPortsPerRunner(t *testing.T) {

@@ -328,12 +328,12 @@ func (in *Injector) unhold(scope *ir.Ref) {
 	}
 }
 
-// expireHolds delivers the events of holds older than their bound (the
-// hold action's Duration or learned Bound, or MaxHold; the event
-// that cancels them has not come, and holding on would only stall the
-// run) and of holds that have stalled while the workload waits (stalled).
-// The trace says what happened; the plan's release action still fires
-// when the cancelling event comes.
+// expireHolds delivers the events of holds older than their bound: the
+// hold action's Duration or learned Bound, or MaxHold. The event that
+// cancels them has not come, and holding on would only stall the run. It
+// also delivers the events of holds that have stalled while the workload
+// waits (stalled). The trace says what happened; the plan's release
+// action still fires when the cancelling event comes.
 func (in *Injector) expireHolds() {
 	now := time.Now()
 	in.mu.Lock()
@@ -356,13 +356,17 @@ func (in *Injector) expireHolds() {
 	}
 }
 
-// stalled reports whether a hold in place for held has stalled at now:
-// the workload waits (for the held state itself, it may be), no request
-// of the controller's is under way (but those held until a hold ends),
-// the controller waits for no leader-election lock (proxy.Activity's
-// LockWait: it is not running yet), and either neither the controller nor the cluster has done anything
-// for Stall, or the evidence says they are done (settled) and the hold
-// has lasted Quiet.
+// stalled reports whether a hold in place for held has stalled at now. It
+// has when all of these hold:
+//
+//   - the workload waits (for the held state itself, it may be);
+//   - no request of the controller's is under way (but those held until a
+//     hold ends);
+//   - the controller waits for no leader-election lock (proxy.Activity's
+//     LockWait: it is not running yet);
+//   - neither the controller nor the cluster has done anything for Stall,
+//     or the evidence says they are done (settled) and the hold has lasted
+//     Quiet.
 func (in *Injector) stalled(held time.Duration, now time.Time) bool {
 	a := in.opts.Proxy.Activity()
 	if !in.waitStep.Load() || a.InFlight-in.Waiting() > 0 || now.Before(a.LockWait) {
@@ -377,10 +381,10 @@ func (in *Injector) stalled(held time.Duration, now time.Time) bool {
 
 // settled reports whether the evidence says the controller and the
 // cluster are done at now, the proxy's activity being a, with the fault as
-// it is: the controller is not starting (Restarting), and proxy.Settled
-// holds with the Quiet bound, leaving out what the holds and stale views
-// keep back on purpose (held events, requests waiting for a hold). False
-// when Quiet is 0.
+// it is. The controller must not be starting (Restarting), and
+// proxy.Settled must hold with the Quiet bound. It leaves out what the
+// holds and stale views keep back on purpose (held events, requests
+// waiting for a hold). False when Quiet is 0.
 func (in *Injector) settled(a proxy.Activity, now time.Time) bool {
 	q := in.opts.Quiet
 	if q <= 0 || in.Restarting() {
@@ -405,11 +409,12 @@ func (in *Injector) movedAt(now time.Time) time.Time {
 }
 
 // Finish ends the fault when the workload is over, so that the run is
-// judged once it is: it waits for the plan's actions that a timer will
-// fire (a wait, a stale view's bound: a stale view ends sooner, once the
-// controller has settled with it, see settled), then lifts the holds
-// still in place (endHolds) and lets a paused controller go on. It reports whether it did anything, in which
-// case the controller should be given the chance to settle again.
+// judged once it is. It waits for the plan's actions that a timer will
+// fire: a wait, or a stale view's bound (a stale view ends sooner, once
+// the controller has settled with it; see settled). It then lifts the
+// holds still in place (endHolds) and lets a paused controller go on. It
+// reports whether it did anything, in which case the controller should be
+// given the chance to settle again.
 func (in *Injector) Finish(ctx context.Context) bool {
 	acted := false
 	for {
@@ -466,10 +471,10 @@ const (
 )
 
 // endHolds lifts the holds still in place, as if they had expired (Finish,
-// when the workload is over): a controller can wait for the very state a
-// hold hides (its own status write, say), and the end state is compared
-// once the fault is over and the controller has had the chance to catch
-// up, not in the middle of it.
+// when the workload is over). A controller can wait for the very state a
+// hold hides (its own status write, say). The end state is compared once
+// the fault is over and the controller has had the chance to catch up,
+// not in the middle of it.
 func (in *Injector) endHolds() {
 	in.mu.Lock()
 	holds := slices.Clone(in.holding)

@@ -44,9 +44,9 @@ func (in *Injector) startAts() {
 }
 
 // observeAts shows an entry of the run to the at events that have not
-// come yet; one that comes now keeps the latest revision of its scope
-// delivered so far (the entry's own, for a delivery in the scope:
-// noteRevision has seen it).
+// come yet. One that comes now keeps the latest revision of its scope
+// delivered so far: the entry's own, for a delivery in the scope
+// (noteRevision has seen it).
 func (in *Injector) observeAts(e *trace.Entry) {
 	for _, at := range in.ats {
 		if at.fired || len(at.eng.Observe(e)) == 0 {

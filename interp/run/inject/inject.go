@@ -57,14 +57,14 @@ type Options struct {
 	// default ir.DefaultHoldFor.
 	MaxHold time.Duration
 	// Stall lifts a hold sooner, once it has lasted this long while the
-	// workload waits for a condition and both the controller and the
-	// cluster have been still for as long: no request of the controller's
-	// in flight (but those the hold makes wait), no request or event
-	// through the proxy, no change in the cluster but heartbeats (leader.Beats).
-	// Nothing will then bring the cancelling event: the controller, and
-	// the workload with it, waits for the held state itself. A run passes
-	// its test's settle window; default ir.DefaultSettle. It is the upper
-	// bound: see Quiet.
+	// workload waits for a condition, and both the controller and the
+	// cluster have been still for as long. Still means no request of the
+	// controller's in flight (but those the hold makes wait), no request
+	// or event through the proxy, and no change in the cluster but
+	// heartbeats (leader.Beats). Nothing will then bring the cancelling
+	// event: the controller, and the workload with it, waits for the held
+	// state itself. A run passes its test's settle window; default
+	// ir.DefaultSettle. It is the upper bound: see Quiet.
 	Stall time.Duration
 	// Quiet lifts such a hold sooner still, once it has lasted Quiet and
 	// the evidence says the controller and the cluster are done: still
@@ -192,10 +192,10 @@ func (in *Injector) Observe(e trace.Entry) {
 		// A wait that goes on when it times out cannot fail for a hold:
 		// a hold is not lifted early for it.
 		in.waitStep.Store(e.What == "wait" && e.Phase == "start" && e.Message != trace.ElseContinue)
-		// A step is the cluster moving: the events of the write a step
+		// A step is the cluster moving. The events of the write a step
 		// just made may not have reached any watch yet when the next
-		// step, a wait, starts (on a loaded machine they came after a
-		// hold was lifted for stillness, and the held state was seen).
+		// step, a wait, starts. (On a loaded machine they came after a
+		// hold was lifted for stillness, and the held state was seen.)
 		in.moved.Store(time.Now().UnixNano())
 	case trace.History:
 		if !in.beats.Entry(e) {

@@ -280,8 +280,8 @@ func (p *stillProxy) Activity() proxy.Activity {
 
 // TestStalledHoldIsLifted lifts a hold once, while the workload waits,
 // neither the controller nor the cluster has moved for Stall, long before
-// MaxHold; a workload step other than a wait, and changes in the cluster,
-// keep it in place, lease renewals do not.
+// MaxHold. A workload step other than a wait, and changes in the cluster,
+// keep it in place; lease renewals do not.
 func TestStalledHoldIsLifted(t *testing.T) {
 	px := &stillProxy{}
 	var mu sync.Mutex
@@ -344,8 +344,8 @@ func (p *lockedProxy) Activity() proxy.Activity {
 
 // TestHoldWhileWaitingForLock keeps a hold in place while the workload
 // waits and everything is still, as long as the controller waits for a
-// leader-election lock (it is not running yet: nothing of what it would
-// do has been seen), and lifts it once the wait is over.
+// leader-election lock. (It is not running yet: nothing of what it would
+// do has been seen.) It lifts the hold once the wait is over.
 func TestHoldWhileWaitingForLock(t *testing.T) {
 	px := &lockedProxy{until: time.Now().Add(time.Second)}
 	in, err := New(Options{Plan: holdPodPlan(), Proxy: px, Controller: &fakeController{}, MaxHold: time.Hour, Stall: 100 * time.Millisecond, Quiet: 50 * time.Millisecond})
@@ -389,9 +389,9 @@ func TestHoldWhileClusterPending(t *testing.T) {
 }
 
 // TestHiddenDeletionRefusesWrites holds a StatefulSet's deletion from the
-// controller: while it is hidden, the controller's writes about the
+// controller. While it is hidden, the controller's writes about the
 // StatefulSet (to it, or creating objects it owns) are refused with a
-// conflict and traced; other writes pass, and so does everything once the
+// conflict and traced. Other writes pass, and so does everything once the
 // re-creation releases the hold.
 func TestHiddenDeletionRefusesWrites(t *testing.T) {
 	sts := &ir.Ref{Kind: "statefulset", Namespace: "default", Name: "web"}
@@ -513,9 +513,9 @@ func TestWaitingCountsHeldReads(t *testing.T) {
 }
 
 // TestStaleViewFindsTheSameState freezes the view at the delivery whose
-// whole masked state is the plan's, not at the first one that made the
-// same change from another state (a status change seen before the spec
-// change in this run, after it in the reference).
+// whole masked state is the plan's. It does not freeze at the first one
+// that made the same change from another state (a status change seen
+// before the spec change in this run, after it in the reference).
 func TestStaleViewFindsTheSameState(t *testing.T) {
 	sts := &ir.Ref{Kind: "statefulset", Namespace: "default", Name: "web"}
 	p := &planfile.Plan{Name: "p", Pattern: ir.Stale,
@@ -583,9 +583,9 @@ func TestFinish(t *testing.T) {
 }
 
 // TestFinishEndsSettledStaleView ends, once the workload is over, a stale
-// view whose bound is an hour away as soon as the controller has settled
-// with it; not while a retry of the controller is expected, nor while
-// the restarted controller has sent nothing yet.
+// view whose bound is an hour away, as soon as the controller has settled
+// with it. It does not end it while a retry of the controller is
+// expected, nor while the restarted controller has sent nothing yet.
 func TestFinishEndsSettledStaleView(t *testing.T) {
 	scope := &ir.Ref{Kind: "configmap", Namespace: "default", Name: "c"}
 	for _, c := range []struct {
@@ -635,7 +635,7 @@ func (p *quietProxy) Activity() proxy.Activity {
 
 // TestQuietHoldIsLiftedBeforeStall lifts a hold, while the workload waits,
 // once it has lasted the Quiet bound with the controller and the cluster
-// quiet as long and nothing due, long before its Stall; a retry the
+// quiet as long and nothing due, long before its Stall. A retry the
 // controller is expected to make keeps it in place.
 func TestQuietHoldIsLiftedBeforeStall(t *testing.T) {
 	for _, retries := range []int{0, 1} {

@@ -68,13 +68,14 @@ func (in *Injector) noteRevision(e *trace.Entry) {
 
 // revision finds, in this run, the revision of the state the stale view
 // must show. Resource versions differ between runs, so the plan's
-// reference revision is the last resort: first a delivery of the very
-// state of the plan's "event" (same masked object), then the delivery
-// with the same change and occurrence, then the latest with the same
-// change. A stale-on action with an at event freezes the revision of its
-// scope shown when that event came (after the very state, for a generated
-// plan), and nothing ("") when neither came: its freeze point is not in
-// this run. A plan that names no revision freezes the latest state.
+// reference revision is the last resort. It looks first for a delivery of
+// the very state of the plan's "event" (same masked object), then for the
+// delivery with the same change and occurrence, then for the latest with
+// the same change. A stale-on action with an at event freezes the
+// revision of its scope shown when that event came (after the very
+// state, for a generated plan). It freezes nothing ("") when neither
+// came: its freeze point is not in this run. A plan that names no
+// revision freezes the latest state.
 func (in *Injector) revision(a *planfile.Action, s proxy.Scope) (string, string) {
 	var want *planfile.Why
 	for i := range in.opts.Plan.Why {

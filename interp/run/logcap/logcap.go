@@ -29,8 +29,8 @@ func Limit(n int64) int64 {
 	return DefaultLimit
 }
 
-// Writer writes a log to a file, up to a limit: the first half of the
-// limit goes to the file as it comes; past it, the Writer keeps only the
+// Writer writes a log to a file, up to a limit. The first half of the
+// limit goes to the file as it comes. Past it, the Writer keeps only the
 // latest half in memory and writes it at Close, after a line that says
 // how many bytes were dropped between the two. It is safe for concurrent
 // use.

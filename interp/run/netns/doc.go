@@ -1,8 +1,9 @@
 // Package netns gives a controller a private network: a Linux network
-// namespace with only its loopback, in which sieve listens (the proxy,
-// the DNS responder), dials (readiness checks) and starts processes (the
-// controller, stand-ins) from an OS thread that has entered it, so no
-// veth or route is needed and fixed ports never collide between workers.
+// namespace with only its loopback. sieve listens in it (the proxy, the
+// DNS responder), dials in it (readiness checks) and starts processes in
+// it (the controller, stand-ins), each from an OS thread that has entered
+// it. So no veth or route is needed, and fixed ports never collide between
+// workers.
 //
 // It does not decide what to serve in the namespace (package pipeline
 // does) nor answer DNS (package clusterdns does). On other systems, or

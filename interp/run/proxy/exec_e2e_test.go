@@ -16,8 +16,9 @@ import (
 
 // TestEmbeddedUpgrades: exec and attach requests into a pod of the
 // embedded control plane (simulated by nodesim, no kubelet) pass through
-// the proxy to the real API server, whose answer reaches the client
-// promptly, and are recorded as connect requests with that answer.
+// the proxy to the real API server. Its answer reaches the client
+// promptly, and the requests are recorded as connect requests with that
+// answer.
 func TestEmbeddedUpgrades(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts an embedded control plane; skipped in -short mode")

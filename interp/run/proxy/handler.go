@@ -136,10 +136,10 @@ func (p *Proxy) parse(hr *http.Request) (*Request, error) {
 	return r, nil
 }
 
-// decode sets the request's JSON body and what of its key only the body
-// says, once: when discovery does not know the resource yet (a CRD just
-// created), the kind of the object in the body is learnt, failing that
-// the (plural) resource name stands in; a create names its object in the
+// decode sets, once, the request's JSON body and what of its key only the
+// body says. When discovery does not know the resource yet (a CRD just
+// created), the kind of the object in the body is learnt; failing that,
+// the (plural) resource name stands in. A create names its object in the
 // body.
 func (p *Proxy) decode(r *Request) {
 	if !r.pending {
@@ -247,7 +247,7 @@ func (p *Proxy) fetch(ctx context.Context, r *Request) (*Response, http.Header) 
 	}
 	// The answer comes in the media type the controller asked for
 	// (protobuf), which the API server encodes and the controller decodes
-	// faster than JSON; the proxy decodes it for a hook, and for the
+	// faster than JSON. The proxy decodes it for a hook, and for the
 	// record after it has left (a list's answer is not recorded).
 	r.anyMedia = true
 	return p.roundTrip(ctx, r.Method, r.Path, r.Query, r.RawBody, r)

@@ -96,11 +96,11 @@ func elect(ctx context.Context, t *testing.T, p *Proxy, identity string) (leadin
 
 // TestLeaderElectionThroughProxy runs client-go's leader election (a Lease
 // lock) through two proxies, one per controller, as sieve runs a
-// controller and the one that replaces it after a kill: the leader's
-// renewals are no activity; the second controller, reading the lock the
-// first holds, waits (LockWait: it has not settled, however quiet), and
-// once the first is gone (killed, the lock not released) takes the lock
-// over when the lease expires, which ends its wait and is activity.
+// controller and the one that replaces it after a kill. The leader's
+// renewals are no activity. The second controller, reading the lock the
+// first holds, waits (LockWait: it has not settled, however quiet). Once
+// the first is gone (killed, the lock not released), the second takes the
+// lock over when the lease expires, which ends its wait and is activity.
 func TestLeaderElectionThroughProxy(t *testing.T) {
 	api := &leaseAPI{leases: map[string]map[string]any{}}
 	f := newFakeAPI(t, api.serve)

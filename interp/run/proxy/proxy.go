@@ -37,11 +37,11 @@ type Options struct {
 	// Addr is the listening address; by default 127.0.0.1 on a random port.
 	Addr string
 	// Exec, when set, is asked about every exec into a pod (pods/exec)
-	// and returns how to answer it: a function the proxy serves the exec
-	// with (over SPDY or WebSocket, as the controller asks), an error
-	// (a *StatusError) answered instead of the upgrade, or neither to
-	// forward the exec to the upstream. By default every exec, attach
-	// and port-forward is forwarded.
+	// and returns how to answer it. The proxy serves the exec with a
+	// returned function, over SPDY or WebSocket as the controller asks.
+	// It answers a returned error (a *StatusError) instead of the
+	// upgrade. With neither, it forwards the exec to the upstream. By
+	// default every exec, attach and port-forward is forwarded.
 	Exec func(e *Exec) (ExecFunc, error)
 	// HTTP2 makes the proxy offer HTTP/2 to the controller, as the API
 	// server does. By default it offers only HTTP/1.1: every client

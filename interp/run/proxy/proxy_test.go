@@ -246,7 +246,7 @@ func TestForward(t *testing.T) {
 }
 
 // TestAnyMedia checks that the controller's request is forwarded with its
-// Accept header and a protobuf answer comes back to it as it is, while the
+// Accept header, and that a protobuf answer comes back to it as it is. The
 // After hook and the record see the answer in JSON (a list's answer is
 // not recorded).
 func TestAnyMedia(t *testing.T) {
@@ -439,11 +439,11 @@ func TestHoldAndCoalesce(t *testing.T) {
 	}
 }
 
-// TestReleaseCoalesces holds every event of four pods and releases them:
-// each pod's newest state comes, typed by what the watcher had (a, which
-// it had, deleted and created again; b created meanwhile; c created and
-// deleted meanwhile: nothing; d deleted), in the order of their last
-// events.
+// TestReleaseCoalesces holds every event of four pods and releases them.
+// Each pod's newest state comes, in the order of their last events, typed
+// by what the watcher had. a, which it had, was deleted and created again;
+// b was created meanwhile; c was created and deleted meanwhile and comes
+// as nothing; d was deleted.
 func TestReleaseCoalesces(t *testing.T) {
 	a := &watchAPI{events: make(chan string, 20)}
 	f := newFakeAPI(t, a.handle)

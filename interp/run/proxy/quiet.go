@@ -21,18 +21,18 @@ type Activity struct {
 	// delivered to the controller, held or dropped.
 	Arriving int
 	// Retries counts objects about which the controller is expected to
-	// send a request again and has not: a request answered 409, 429 or
-	// 5xx (controller-runtime, and most controllers, requeue a reconcile
-	// that failed so) with no request about the same object since (the
-	// retry may be another verb: an update refused, a patch that
-	// succeeds).
+	// send a request again and has not. That is a request answered 409,
+	// 429 or 5xx with no request about the same object since.
+	// (controller-runtime, and most controllers, requeue a reconcile that
+	// failed so. The retry may be another verb: an update refused, a patch
+	// that succeeds.)
 	Retries int
 	// RetryAt is the latest time a Retry-After header of an answer asked
 	// the controller to retry at (zero: none asked).
 	RetryAt time.Time
 	// Last is when a request last arrived or was answered, or an event was
 	// last delivered. A request that repeats one that failed, and fails
-	// again, is not activity: a controller that only retries a write the
+	// again, is not activity. A controller that only retries a write the
 	// API server refuses (a 409 every second or two) makes no progress,
 	// and waiting for it to stop would never end. Nor are heartbeats: the
 	// controller's reads and renewals of a leader-election lock, and watch
@@ -182,16 +182,17 @@ type Bounds struct {
 
 // Settled reports whether, at now, a controller whose proxy activity is a,
 // in a cluster that last changed at moved (zero: unknown), has settled. It
-// has if nothing is under way (no request in flight, no watch event
-// arriving or held, no leader-election lock waited for: Activity.LockWait)
-// and either it has been quiet for b.Window (the
-// constant of old, now the upper bound) or the evidence says it is done:
-// quiet for b.Quiet, the cluster unchanged as long, no retry expected
-// (Activity.Retries) and none due later (Activity.RetryAt). What the wire
-// cannot show is a timer the controller set itself (a RequeueAfter, a
-// resync): a controller that polls less often than b.Quiet and changes
-// nothing in between looks settled. The caller leaves out of a what it
-// knows is held on purpose (a hold's events, requests waiting for it).
+// has if nothing is under way: no request in flight, no watch event
+// arriving or held, no leader-election lock waited for
+// (Activity.LockWait). Then either it has been quiet for b.Window (the
+// constant of old, now the upper bound), or the evidence says it is done.
+// The evidence is quiet for b.Quiet, the cluster unchanged as long, no
+// retry expected (Activity.Retries) and none due later (Activity.RetryAt).
+// What the wire cannot show is a timer the controller set itself (a
+// RequeueAfter, a resync). A controller that polls less often than
+// b.Quiet and changes nothing in between looks settled. The caller leaves
+// out of a what it knows is held on purpose (a hold's events, requests
+// waiting for it).
 func Settled(a Activity, moved, now time.Time, b Bounds) bool {
 	if a.InFlight > 0 || a.Held > 0 || a.Arriving > 0 || now.Before(a.LockWait) {
 		return false

@@ -47,10 +47,11 @@ func TestRetriesOfFailedRequestsAreNotActivity(t *testing.T) {
 	}
 }
 
-// TestSettled holds the quiet decision: anything under way keeps a
-// controller busy, and so does a leader-election lock it waits for; quiet for the window settles it whatever else holds;
-// quiet for the quiet bound settles it only with the cluster as quiet, no
-// retry expected and none due; and a zero quiet bound takes no evidence.
+// TestSettled holds the quiet decision. Anything under way keeps a
+// controller busy, and so does a leader-election lock it waits for. Quiet
+// for the window settles it whatever else holds. Quiet for the quiet
+// bound settles it only with the cluster as quiet, no retry expected and
+// none due. A zero quiet bound takes no evidence.
 func TestSettled(t *testing.T) {
 	now := time.Now()
 	ago := func(d time.Duration) time.Time { return now.Add(-d) }
@@ -86,10 +87,10 @@ func TestSettled(t *testing.T) {
 	}
 }
 
-// TestRetriesExpected holds what an answer announces: a conflict, a
+// TestRetriesExpected holds what an answer announces. A conflict, a
 // throttle or a server error makes a retry about the same object expected
 // until a request about it comes, whatever its verb (a Retry-After also
-// says when it is due); a 404 does not; a request about another object
+// says when it is due). A 404 does not. A request about another object
 // does not stand in for it.
 func TestRetriesExpected(t *testing.T) {
 	var a activity

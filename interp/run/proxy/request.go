@@ -82,10 +82,10 @@ type Response struct {
 	// Stale is set when the proxy answered from a past revision.
 	Stale bool
 
-	// wire is the answer as the controller gets it when the upstream sent
-	// it in protobuf (which client-go asks for built-in kinds) or CBOR, of
-	// type media; Body holds it in JSON once decoded (decode), for a hook
-	// or the record.
+	// wire is the answer as the controller gets it, of type media, when
+	// the upstream sent it in protobuf (which client-go asks for built-in
+	// kinds) or CBOR. Body holds it in JSON once decoded (decode), for a
+	// hook or the record.
 	wire  []byte
 	media string
 }

@@ -47,13 +47,14 @@ type staleViews struct {
 }
 
 // StaleView freezes the controller's view of the scope at resourceVersion
-// rv: from now on its lists of the scope's kind are answered at exactly rv
-// (the whole kind, so a list is one consistent snapshot), its gets of the
-// scope's objects too, watch lists (sendInitialEvents) start from rv, and
-// watch events of the scope are held until Resume. Writes still reach the
-// real server. The controller is usually restarted next, so that it rebuilds
-// its cache from the stale view. rv must still be in the API server's
-// history (not compacted) and, for watches, in its watch cache window.
+// rv. From now on its lists of the scope's kind are answered at exactly
+// rv (the whole kind, so a list is one consistent snapshot), and its gets
+// of the scope's objects too. Watch lists (sendInitialEvents) start from
+// rv, and watch events of the scope are held until Resume. Writes still
+// reach the real server. The controller is usually restarted next, so
+// that it rebuilds its cache from the stale view. rv must still be in the
+// API server's history (not compacted) and, for watches, in its watch
+// cache window.
 func (p *Proxy) StaleView(s Scope, rv string) error {
 	if s.Kind == "" || rv == "" {
 		return fmt.Errorf("proxy: stale view needs a kind and a resourceVersion")
@@ -65,7 +66,7 @@ func (p *Proxy) StaleView(s Scope, rv string) error {
 }
 
 // Resume ends the stale views of the scope and delivers the newest state
-// of each object whose watch events they held (see Release): the view
+// of each object whose watch events they held (see Release). The view
 // catches up at once, as after a relist, and the controller acts on no
 // state between the frozen one and the current one. It returns how many
 // events it delivered.

@@ -61,10 +61,10 @@ func TestUpstreamErr(t *testing.T) {
 	}
 }
 
-// TestSyncTransport: requests share kept connections, one at a time; a
-// connection is dropped when the server closes it, the request is given up
-// or it idled too long; a GET on a connection the server closed while idle
-// is sent again.
+// TestSyncTransport: requests share kept connections, one at a time. A
+// connection is dropped when the server closes it, the request is given
+// up or it idled too long. A GET on a connection the server closed while
+// idle is sent again.
 func TestSyncTransport(t *testing.T) {
 	var mu sync.Mutex
 	states := map[http.ConnState]int{}

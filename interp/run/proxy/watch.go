@@ -120,8 +120,8 @@ func (p *Proxy) Streams() []*Stream {
 // watch whose resourceVersion it no longer has: with an ERROR event, 410
 // Gone, reason Expired (a watch cache compacted past it, or restarted).
 // A client-go reflector then lists again (after its backoff, 0.8 to 1.6
-// s) and watches from the new list; its informer delivers every object
-// anew, as an update for those it had, which is what a periodic resync
+// s) and watches from the new list. Its informer delivers every object
+// anew, as an update for those it had. That is what a periodic resync
 // delivers, from the API server instead of the cache. Events held on the
 // streams are lost with them (call it when none is held on purpose). It
 // returns how many watches it ended: 0 when the controller watches
@@ -156,12 +156,12 @@ func (s *Stream) expire() bool {
 }
 
 // Release ends the holding of the events for which match returns true, on
-// every stream, and delivers of each object only its newest held state, in
+// every stream. It delivers of each object only its newest held state, in
 // the order of those states: the controller never sees the states in
 // between, as after a relist (hold-and-coalesce). An object it did not
-// have before the first held event gets ADDED, one it had gets MODIFIED
-// (even when it was deleted and created again meanwhile) or DELETED, and
-// one created and deleted meanwhile gets nothing. An event stays held if
+// have before the first held event gets ADDED. One it had gets MODIFIED
+// (even when it was deleted and created again meanwhile) or DELETED. One
+// created and deleted meanwhile gets nothing. An event stays held if
 // an earlier held event of the same object stays held. Release returns
 // how many events it delivered.
 func (p *Proxy) Release(match func(s *Stream, ev *Event) bool) int {

@@ -33,11 +33,11 @@ type podStandin struct {
 	n    int // connections relayed so far
 }
 
-// pods serves the pod stand-ins of a run: every pod's IP is local to the
-// private network, so a call to a pod nothing serves is refused, and
-// for every pod a stand-in's selector matches, sieve listens on the
-// pod's IP and the stand-in's ports and relays each connection to the
-// stand-in's program, from the pod's IP.
+// pods serves the pod stand-ins of a run. Every pod's IP is local to the
+// private network, so a call to a pod nothing serves is refused. For
+// every pod a stand-in's selector matches, sieve listens on the pod's IP
+// and the stand-in's ports. It relays each connection to the stand-in's
+// program, from the pod's IP.
 type pods struct {
 	net      *netns.NS
 	standins []*podStandin

@@ -62,10 +62,10 @@ func pod(name, ip string, labels map[string]string) *corev1.Pod {
 		Status: corev1.PodStatus{PodIP: ip}}
 }
 
-// TestPodStandin serves the pods with app=agent: a call to each pod's
-// IP reaches the stand-in, which tells the pod from its pod map; a call
-// to a pod that does not match, that is deleted or that stops matching
-// is refused; a pod that appears later is served; sieve's log line says
+// TestPodStandin serves the pods with app=agent. A call to each pod's IP
+// reaches the stand-in, which tells the pod from its pod map. A call to a
+// pod that does not match, that is deleted or that stops matching is
+// refused. A pod that appears later is served. sieve's log line says
 // which pod each connection reached.
 func TestPodStandin(t *testing.T) {
 	n, err := netns.New()

@@ -8,8 +8,8 @@ import (
 )
 
 // FuzzDecodeManifest feeds arbitrary bytes to the reader that applies a
-// manifest, seeded with the example specs' manifests: it must never
-// panic, an error is clear, and a manifest that the check (lang/manifest)
+// manifest, seeded with the example specs' manifests. It must never panic,
+// and an error must be clear. A manifest that the check (lang/manifest)
 // accepts is read here as the same objects, so that what sieve check
 // passes does not fail at run time.
 func FuzzDecodeManifest(f *testing.F) {

@@ -20,8 +20,8 @@ func obj(kind, ns, name string, labels map[string]string) *unstructured.Unstruct
 }
 
 // TestHistoryLeavesOutWhatIsNotTheRuns feeds the history of run r1 the
-// objects of an existing cluster: its own namespace and what is in it
-// stay, the cluster's namespaces, the objects in them and another run's
+// objects of an existing cluster. Its own namespace and what is in it
+// stay. The cluster's namespaces, the objects in them and another run's
 // objects go, whether the namespace was seen first or not.
 func TestHistoryLeavesOutWhatIsNotTheRuns(t *testing.T) {
 	mine := map[string]string{"sieve.dev/run": "r1"}

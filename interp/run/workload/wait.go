@@ -288,16 +288,22 @@ func (w *liveWorld) Object(kind, namespace, name string) map[string]any {
 	return items[0].Object
 }
 
-// isReady says whether an object is ready: a PVC or PV bound; for
-// StatefulSet, ReplicaSet, Deployment and ReplicationController all
-// replicas ready at the current generation; for a DaemonSet a ready pod on
-// every node it schedules to, at the current generation; for a Job its
-// Complete condition, for a Pod its Ready one, for a CRD its Established
-// one; otherwise a Ready or Available condition, or, with no conditions,
-// all replicas ready when the status counts them. A custom resource is
-// ready only through such a condition or replica count (its controller
-// may not have written any status yet); other built-in objects are ready
-// when they exist. grammar.md documents this per kind.
+// isReady says whether an object is ready:
+//
+//   - a PVC or PV: bound;
+//   - a StatefulSet, ReplicaSet, Deployment or ReplicationController: all
+//     replicas ready at the current generation;
+//   - a DaemonSet: a ready pod on every node it schedules to, at the
+//     current generation;
+//   - a Job: its Complete condition; a Pod: its Ready one; a CRD: its
+//     Established one;
+//   - otherwise: a Ready or Available condition, or, with no conditions,
+//     all replicas ready when the status counts them.
+//
+// A custom resource is ready only through such a condition or replica
+// count, since its controller may not have written any status yet. Other
+// built-in objects are ready when they exist. grammar.md documents this
+// per kind.
 func isReady(o map[string]any) bool {
 	kind, _ := o["kind"].(string)
 	switch kind {

@@ -46,9 +46,9 @@ type Executor struct {
 	// longest quiet it needs (the run may take less on evidence); nil
 	// sleeps for the window.
 	Settle func(ctx context.Context, window time.Duration) error
-	// SettleMax bounds a settle step, or twice its window if longer: a
+	// SettleMax bounds a settle step, or twice its window if longer. So a
 	// controller that is never quiet for the window (it polls, or keeps
-	// changing something) does not stall the workload; the step then
+	// changing something) does not stall the workload. The step then
 	// ends, and its end entry says so. Default ir.DefaultSettleMax.
 	SettleMax time.Duration
 	// CEL compiles wait conditions; nil builds an environment on first use.

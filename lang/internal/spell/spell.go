@@ -1,7 +1,3 @@
-// Package spell suggests the nearest known name for a misspelt one, for the
-// "did you mean" hints of the checker and the CLI.
-//
-// It owns only string distance; callers decide which names are candidates.
 package spell
 
 import (
@@ -11,9 +7,10 @@ import (
 )
 
 // Nearest returns the candidate closest to x by edit distance, ignoring
-// case, or "" when none is close enough: the distance must be at most a
-// third of the longer name (and at least 1) and less than the length of x,
-// so "recreat" finds "recreate" but "x" finds nothing. Ties go to the candidate that sorts first.
+// case, or "" when none is close enough. The distance must be at most a
+// third of the longer name (and at least 1) and less than the length of
+// x. So "recreat" finds "recreate" but "x" finds nothing. Ties go to the
+// candidate that sorts first.
 func Nearest(x string, candidates []string) string {
 	best, bestDist := "", 0
 	for _, c := range sorted(candidates) {

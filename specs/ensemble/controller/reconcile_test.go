@@ -87,8 +87,8 @@ func request() ctrl.Request {
 // PVC goes, buggy or fixed. At generation 2 with the members API at
 // generation 3 it is the bug's shape: the user has scaled back up (the
 // controller made ens-1 rejoin at generation 3) and the controller's view
-// is stale; the buggy controller removes the live member and deletes its
-// PVC, the fixed one keeps both and looks again later.
+// is stale. The buggy controller removes the live member and deletes its
+// PVC; the fixed one keeps both and looks again later.
 func TestScaleDown(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -87,7 +87,7 @@ func (r *Reconciler) startDecommission(ctx context.Context, ring *Ring, sts *app
 //
 // The bug: anything but LEAVING is taken for "done". A controller that
 // crashed between recording the decommission and asking the agent finds
-// the node still NORMAL, shrinks the StatefulSet, and the node's pod goes
+// the node still NORMAL and shrinks the StatefulSet. The node's pod goes
 // away without its node ever leaving the ring: the ring keeps a dead
 // member (DN) for good.
 func (r *Reconciler) resume(ctx context.Context, ring *Ring, sts *appsv1.StatefulSet, pods map[string]string) (ctrl.Result, error) {

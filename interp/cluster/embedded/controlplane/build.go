@@ -71,11 +71,11 @@ type buildJob struct {
 }
 
 // buildOnce runs job.build, which writes the binary to a temporary file
-// beside job.out, moves the file to job.out and prunes the older builds of
-// the same binary, all under job.lock; it does nothing if job.out exists
-// once it holds the lock (another process built it meanwhile). While
-// another process holds the lock it says that it waits, and for whom, and
-// the wait ends when ctx does.
+// beside job.out. It then moves the file to job.out and prunes the older
+// builds of the same binary, all under job.lock. It does nothing if
+// job.out exists once it holds the lock (another process built it
+// meanwhile). While another process holds the lock it says that it waits,
+// and for whom, and the wait ends when ctx does.
 func buildOnce(ctx context.Context, job buildJob) error {
 	if err := os.MkdirAll(filepath.Dir(job.out), 0o755); err != nil {
 		return fmt.Errorf("building %s: %w", job.what, err)

@@ -105,10 +105,10 @@ func besideExecutable() string {
 }
 
 // SeedPath returns where the etcd seed called name (see package seed) of
-// the control-plane binary bin is kept: beside it when bin is a build in
-// the default cache, so that pruning the build removes its seed, and ""
-// when bin is elsewhere (SIEVE_CONTROLPLANE, beside the sieve executable),
-// which gets no seed.
+// the control-plane binary bin is kept. It is beside bin when bin is a
+// build in the default cache, so that pruning the build removes its seed.
+// It is "" when bin is elsewhere (SIEVE_CONTROLPLANE, beside the sieve
+// executable), which gets no seed.
 func SeedPath(bin, name string) string {
 	dir, err := cacheDir(Options{})
 	if err != nil || filepath.Dir(filepath.Dir(bin)) != dir {

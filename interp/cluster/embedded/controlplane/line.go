@@ -113,8 +113,8 @@ const openAPIInputs = "openapi-inputs.txt"
 // buildLine builds the line's binary into out. The module zip of
 // k8s.io/kubernetes lacks pkg/generated/openapi/zz_generated.openapi.go,
 // which its Makefile generates, and Go refuses to overlay a file of the
-// module cache; so the build copies the module (70 MB), generates the file
-// into the copy with openapi-gen at the version the line pins, and builds
+// module cache. So the build copies the module and generates the file
+// into the copy with openapi-gen, at the version the line pins. It builds
 // with the copy replacing the module (an alternate go.mod, -modfile).
 func buildLine(ctx context.Context, l Line, moduleDir, out string, progress io.Writer) error {
 	// One build of a line at a time, in one work directory: the copy of

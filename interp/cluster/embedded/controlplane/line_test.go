@@ -12,9 +12,9 @@ import (
 )
 
 // TestLines holds the lines the embedded backend has equal to the ones a
-// spec may choose (ir.KubernetesLines), each with its module in the
-// repository and the version it names in its go.mod, and the default
-// line's name (kinds.DefaultKubernetes) equal to the default binary's.
+// spec may choose (ir.KubernetesLines). Each has its module in the
+// repository and the version it names in its go.mod. The default line's
+// name (kinds.DefaultKubernetes) must equal the default binary's.
 func TestLines(t *testing.T) {
 	if got := LineVersions(); !slices.Equal(got, ir.KubernetesLines) {
 		t.Errorf("controlplane.Lines %v, ir.KubernetesLines %v: want the same", got, ir.KubernetesLines)

@@ -39,9 +39,9 @@ func (b *built) get(t testing.TB, build func() (string, error)) string {
 	return b.path
 }
 
-// Binary returns the path of a sieve binary built from the working tree,
-// building it on the first call of the test process (`go build` skips the
-// link when the binary is up to date), and makes sure the control-plane
+// Binary returns the path of a sieve binary built from the working tree.
+// It builds it on the first call of the test process (`go build` skips the
+// link when the binary is up to date). It makes sure the control-plane
 // binary it runs is built too (see ControlPlane). A build failure fails
 // the test.
 func Binary(t testing.TB) string {
@@ -54,9 +54,10 @@ func Binary(t testing.TB) string {
 }
 
 // ControlPlane returns the path of the sieve-controlplane binary that
-// runs the components of an embedded cluster: $SIEVE_CONTROLPLANE, or the
-// one controlplane.Ensure finds or builds from the working tree into the
-// user cache, where a sieve binary built from the same tree finds it.
+// runs the components of an embedded cluster. That is $SIEVE_CONTROLPLANE,
+// or the one controlplane.Ensure finds or builds from the working tree
+// into the user cache, where a sieve binary built from the same tree finds
+// it.
 func ControlPlane(t testing.TB) string {
 	t.Helper()
 	return controlPlaneBuild.get(t, func() (string, error) {

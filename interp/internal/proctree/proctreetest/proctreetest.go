@@ -70,8 +70,8 @@ func marked(mark string) map[int][]string {
 }
 
 // AwaitRunning waits up to 10 s until a process with mark runs in a
-// session of its own (the daemon, once setsid has made it one), and fails
-// t if none does: a check that it is gone later would prove nothing.
+// session of its own (the daemon, once setsid has made it one). It fails
+// t if none does, since a check that it is gone later would prove nothing.
 func AwaitRunning(t testing.TB, mark string) {
 	t.Helper()
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
