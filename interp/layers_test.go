@@ -45,8 +45,9 @@ var groups = map[string]string{
 }
 
 // allowed says which layers a layer may import besides itself: the
-// pipeline draws on everything below it; a run's runtime on analysis and
-// formats; analysis on formats; formats on lang only. Nothing imports
+// pipeline draws on everything below it; a run's runtime on analysis,
+// formats and the backends it runs on; analysis on formats; formats on
+// lang only. Nothing imports
 // upward or sideways. langbase is the part of lang that knows nothing of
 // specs (diagnostics, bounded reading, the built-in kinds table), which
 // the backends may use; schema is the CUE schema the CUE front end reads;
@@ -61,7 +62,7 @@ var allowed = map[string][]string{
 	"leaf":         {},
 	"formats":      {"internal", "lang", "langbase"},
 	"analysis":     {"formats", "internal", "lang", "langbase"},
-	"run":          {"analysis", "formats", "leaf", "internal", "lang", "langbase"},
+	"run":          {"analysis", "formats", "backend", "leaf", "internal", "lang", "langbase"},
 	"backend":      {"leaf", "internal", "langbase"},
 	"report":       {"analysis", "formats", "internal", "lang", "langbase"},
 	"campaign":     {"report", "formats", "leaf", "internal", "lang", "langbase"},
@@ -78,6 +79,9 @@ var allowed = map[string][]string{
 // removed; a listed edge that no longer exists fails the test too.
 var exceptions = map[string]bool{
 	"interp/analysis/observe -> interp/cluster": true, // cluster.OwnerLabel in the built-in mask
+	// report.Timing and the run's file names, until interp/report's
+	// results format moves to interp/formats/results.
+	"interp/run/session -> interp/report": true,
 }
 
 func group(pkg string) string {

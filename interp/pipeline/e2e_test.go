@@ -19,9 +19,9 @@ import (
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/controller"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -101,7 +101,7 @@ func loadSpecTest(t *testing.T, file, name string) *ir.Test {
 type run struct {
 	test  *ir.Test
 	dir   string
-	out   *pipeline.Outcome
+	out   *session.Outcome
 	err   error
 	trace *trace.Trace
 }
@@ -125,10 +125,10 @@ func execute(t *testing.T, name string, p *planfile.Plan) *run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &pipeline.Worker{Backend: c}
+	w := &session.Worker{Backend: c}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	r.out, r.err = w.Execute(ctx, pipeline.Run{
+	r.out, r.err = w.Execute(ctx, session.Run{
 		Test: settleQuickly(r.test), BaseDir: filepath.Dir(specFile), Dir: r.dir, Plan: p, Masks: masks,
 		Header: trace.Header{Test: name, Spec: specFile, Plan: planName(p)},
 		Errors: func(err error) { t.Errorf("injected action failed: %v", err) },

@@ -12,6 +12,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -70,8 +71,8 @@ func TestExecStandIns(t *testing.T) {
 			dir := t.TempDir()
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			w := &pipeline.Worker{Backend: c}
-			out, err := w.Execute(ctx, pipeline.Run{Test: settleQuickly(loadExecTest(t, tc.test)), BaseDir: filepath.Dir(execSpec), Dir: dir,
+			w := &session.Worker{Backend: c}
+			out, err := w.Execute(ctx, session.Run{Test: settleQuickly(loadExecTest(t, tc.test)), BaseDir: filepath.Dir(execSpec), Dir: dir,
 				Header: trace.Header{Test: tc.test, Spec: execSpec}})
 			if err != nil || out.WorkloadErr != nil {
 				t.Fatalf("run: %v, workload: %v", err, out.WorkloadErr)
@@ -102,7 +103,7 @@ func TestExecNoStandIn(t *testing.T) {
 	var progress bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env := pipeline.Env{Spec: execSpec, BaseDir: filepath.Dir(execSpec), Workers: []*pipeline.Worker{{Backend: c}}, Progress: &progress}
+	env := pipeline.Env{Spec: execSpec, BaseDir: filepath.Dir(execSpec), Workers: []*session.Worker{{Backend: c}}, Progress: &progress}
 	out := report.Layout{Root: t.TempDir()}
 	refs, err := pipeline.References(ctx, env, loadExecTest(t, "none"), out, pipeline.RefOptions{})
 	t.Logf("progress:\n%s", progress.String())

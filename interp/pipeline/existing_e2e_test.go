@@ -19,7 +19,7 @@ import (
 
 	sievecluster "github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/run/session"
 )
 
 // existingSpec holds the kubeconfig backend's tests.
@@ -97,7 +97,7 @@ func (tc *theirCluster) mustKeep(t *testing.T) {
 
 // runExisting runs test name of existingSpec with the kubeconfig backend
 // on tc, then stops the backend as sieve does at the end.
-func runExisting(t *testing.T, tc *theirCluster, name string) (*pipeline.Outcome, error) {
+func runExisting(t *testing.T, tc *theirCluster, name string) (*session.Outcome, error) {
 	t.Helper()
 	e := sievecluster.NewExisting(sievecluster.ExistingOptions{Path: tc.kubeconfig})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -105,8 +105,8 @@ func runExisting(t *testing.T, tc *theirCluster, name string) (*pipeline.Outcome
 	if err := e.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	w := &pipeline.Worker{Backend: e, HostNetwork: true}
-	out, err := w.Execute(ctx, pipeline.Run{
+	w := &session.Worker{Backend: e, HostNetwork: true}
+	out, err := w.Execute(ctx, session.Run{
 		Test: settleQuickly(loadSpecTest(t, existingSpec, name)), BaseDir: filepath.Dir(existingSpec), Dir: t.TempDir(),
 		Header: trace.Header{Test: name, Spec: existingSpec},
 	})

@@ -17,6 +17,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -281,7 +282,7 @@ func TestGeneratedPlans(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := outDir(t)
-	env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: c}}, Progress: logWriter{t}}
+	env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*session.Worker{{Backend: c}}, Progress: logWriter{t}}
 	out, err := pipeline.Test(ctx, env, loadTest(t, "generated"), report.Layout{Root: dir}, pipeline.Options{Select: pipeline.Selection{MaxPlans: 3}})
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/netns"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/load"
 )
 
@@ -40,7 +41,7 @@ func TestFixedPortParallel(t *testing.T) {
 		t.Skipf("no second embedded control plane: %v", err)
 	}
 	helper := []string{embeddedtest.Binary(t), "internal", "incluster"}
-	env := pipeline.Env{Spec: podopSpec, BaseDir: filepath.Dir(podopSpec), Workers: []*pipeline.Worker{
+	env := pipeline.Env{Spec: podopSpec, BaseDir: filepath.Dir(podopSpec), Workers: []*session.Worker{
 		{Backend: c, Helper: helper}, {Backend: second, Helper: helper},
 	}}
 	sp, ds := load.Load(podopSpec, load.Options{})

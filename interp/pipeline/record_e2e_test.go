@@ -16,6 +16,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -137,7 +138,7 @@ func TestReferenceSpecErrors(t *testing.T) {
 			out := t.TempDir()
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: cl}}}
+			env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*session.Worker{{Backend: cl}}}
 			o, err := pipeline.Test(ctx, env, test, report.Layout{Root: out}, pipeline.Options{})
 			var es pipeline.SpecErrors
 			if !errors.As(err, &es) || len(es) != 1 {
@@ -174,7 +175,7 @@ func TestLearnedMasks(t *testing.T) {
 	out := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: c}}}
+	env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*session.Worker{{Backend: c}}}
 	_, err := pipeline.References(ctx, env, test, report.Layout{Root: out}, pipeline.RefOptions{})
 	if err != nil {
 		t.Fatalf("recording the references: %v", err)
