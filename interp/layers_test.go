@@ -78,7 +78,6 @@ var allowed = map[string][]string{
 // exceptions are edges between packages that break the table, each to be
 // removed; a listed edge that no longer exists fails the test too.
 var exceptions = map[string]bool{
-	"interp/analysis/observe -> interp/cluster": true, // cluster.OwnerLabel in the built-in mask
 	// report.Timing and the run's file names, until interp/report's
 	// results format moves to interp/formats/results.
 	"interp/run/session -> interp/report": true,

@@ -25,6 +25,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
+	"github.com/sievetool/sieve/interp/internal/runlabel"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/interp/run/inject"
@@ -568,7 +569,7 @@ const settlePoll = 20 * time.Millisecond
 // to which the workload is confined; nil on the clusters sieve creates.
 func owner(b cluster.Backend) *workload.Owner {
 	if e, ok := b.(*cluster.Existing); ok {
-		return &workload.Owner{Key: cluster.OwnerLabel, Value: e.RunID()}
+		return &workload.Owner{Key: runlabel.Key, Value: e.RunID()}
 	}
 	return nil
 }
