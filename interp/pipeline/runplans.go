@@ -177,7 +177,7 @@ func firstLine(s string) string {
 
 // judgeRun runs plan p into dir (rel, relative to the results root) and
 // judges its trace; unhealthy says that the run's infrastructure failed
-// (UnhealthyError). It fails only when ctx ends or the disk is full
+// (session.UnhealthyError). It fails only when ctx ends or the disk is full
 // (DiskFullError).
 func (pr *planRunner) judgeRun(ctx context.Context, w *session.Worker, p *planfile.Plan, dir, rel string) (result *report.Result, unhealthy bool, err error) {
 	t := pr.refs.Test

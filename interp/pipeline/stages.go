@@ -236,7 +236,7 @@ func recordOne(ctx context.Context, env Env, w *session.Worker, t *ir.Test, out 
 }
 
 // executeReference performs reference run i; if its infrastructure
-// failed (UnhealthyError), it runs it once more on a new control plane,
+// failed (session.UnhealthyError), it runs it once more on a new control plane,
 // with the failed attempt's files set aside in its directory's
 // unhealthy-N, as a plan run is retried.
 func executeReference(ctx context.Context, env Env, w *session.Worker, r session.Run, i int) (*session.Outcome, error) {

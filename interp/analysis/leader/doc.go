@@ -7,6 +7,6 @@
 // process holds (Locks).
 //
 // It reads objects as JSON and decides nothing about settling: the proxy
-// reports what it learns here as activity, and the run (interp/pipeline,
+// reports what it learns here as activity, and the run (interp/run/session,
 // interp/run/inject) judges quiet from it.
 package leader

@@ -6,7 +6,7 @@
 //
 // Its reading of a reference trace into reconciles also gives the bounds
 // learned from it: how long a hold lasts, and the controller's own timers
-// (OwnTimer), which interp/pipeline rechecks a difference for.
+// (OwnTimer), which interp/run/session rechecks a difference for.
 //
 // It writes counts and candidates to any writer, but not the plans
 // directory: interp/report (Layout, WritePlanSet) owns that. The plan file
