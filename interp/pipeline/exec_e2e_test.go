@@ -13,13 +13,14 @@ import (
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/interp/run/session/sessiontest"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
 // execSpec holds the exec stand-in tests and their controller.
 const execSpec = "testdata/exec.sieve"
 
-func loadExecTest(t *testing.T, name string) *ir.Test { return loadSpecTest(t, execSpec, name) }
+func loadExecTest(t *testing.T, name string) *ir.Test { return sessiontest.LoadTest(t, execSpec, name) }
 
 // answer is the data of ConfigMap answer, as the controller wrote it, in
 // a trace.
@@ -72,7 +73,7 @@ func TestExecStandIns(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
 			w := &session.Worker{Backend: c}
-			out, err := w.Execute(ctx, session.Run{Test: settleQuickly(loadExecTest(t, tc.test)), BaseDir: filepath.Dir(execSpec), Dir: dir,
+			out, err := w.Execute(ctx, session.Run{Test: sessiontest.SettleQuickly(loadExecTest(t, tc.test)), BaseDir: filepath.Dir(execSpec), Dir: dir,
 				Header: trace.Header{Test: tc.test, Spec: execSpec}})
 			if err != nil || out.WorkloadErr != nil {
 				t.Fatalf("run: %v, workload: %v", err, out.WorkloadErr)

@@ -28,6 +28,7 @@ import (
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/interp/run/session/sessiontest"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -250,7 +251,7 @@ func (f *faultRun) exec(at time.Duration, fault func()) faulted {
 			fault()
 		}
 	})
-	_, r.err = f.w.Execute(ctx, session.Run{Test: settleQuickly(f.test), BaseDir: filepath.Dir(specFile), Dir: f.t.TempDir(), Plan: f.plan, Masks: masks,
+	_, r.err = f.w.Execute(ctx, session.Run{Test: sessiontest.SettleQuickly(f.test), BaseDir: filepath.Dir(specFile), Dir: f.t.TempDir(), Plan: f.plan, Masks: masks,
 		Header: trace.Header{Test: f.test.Name, Plan: f.plan.Name}})
 	r.took = time.Since(start)
 	if timer.Stop() {

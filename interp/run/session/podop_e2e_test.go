@@ -1,4 +1,4 @@
-package pipeline_test
+package session_test
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/report"
 	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/interp/run/session/sessiontest"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -129,7 +130,7 @@ func executeSpec(t *testing.T, c sievecluster.Backend, spec, name string, p *pla
 	defer cancel()
 	w := &session.Worker{Backend: c, Helper: []string{embeddedtest.Binary(t), "internal", "incluster"}}
 	r.out, r.err = w.Execute(ctx, session.Run{
-		Test: settleQuickly(test), BaseDir: filepath.Dir(spec), Dir: r.dir, Plan: p, Masks: masks,
+		Test: sessiontest.SettleQuickly(test), BaseDir: filepath.Dir(spec), Dir: r.dir, Plan: p, Masks: masks,
 		Header: trace.Header{Test: name, Spec: spec, Plan: planName(p)},
 		Errors: func(err error) { t.Errorf("injected action failed: %v", err) },
 	})

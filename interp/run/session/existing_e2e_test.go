@@ -1,4 +1,4 @@
-package pipeline_test
+package session_test
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	sievecluster "github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/interp/run/session/sessiontest"
 )
 
 // existingSpec holds the kubeconfig backend's tests.
@@ -107,7 +108,7 @@ func runExisting(t *testing.T, tc *theirCluster, name string) (*session.Outcome,
 	}
 	w := &session.Worker{Backend: e, HostNetwork: true}
 	out, err := w.Execute(ctx, session.Run{
-		Test: settleQuickly(loadSpecTest(t, existingSpec, name)), BaseDir: filepath.Dir(existingSpec), Dir: t.TempDir(),
+		Test: sessiontest.SettleQuickly(sessiontest.LoadTest(t, existingSpec, name)), BaseDir: filepath.Dir(existingSpec), Dir: t.TempDir(),
 		Header: trace.Header{Test: name, Spec: existingSpec},
 	})
 	if err := e.Stop(); err != nil {
