@@ -12,6 +12,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/run/session"
 )
 
 // runPlans runs each plan of p as a subtest of t named by the plan, on
@@ -50,7 +51,7 @@ func runPlans(t *testing.T, env pipeline.Env, p *pipeline.Prepared, out results.
 
 // runPlan runs plan pl on worker w and turns its result into the
 // subtest's verdict.
-func runPlan(t *testing.T, env pipeline.Env, w *pipeline.Worker, refs *pipeline.Refs, pl *planfile.Plan, out results.Layout, o pipeline.RunOptions) {
+func runPlan(t *testing.T, env pipeline.Env, w *session.Worker, refs *pipeline.Refs, pl *planfile.Plan, out results.Layout, o pipeline.RunOptions) {
 	r, err := pipeline.RunPlan(t.Context(), env, w, refs, pl, out, o)
 	if err != nil {
 		t.Fatalf("sievetest: plan %s: %v", pl.Name, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/run/controller"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -24,12 +25,12 @@ import (
 type pool struct {
 	mu     sync.Mutex
 	shared bool
-	idle   map[string][]*pipeline.Worker
+	idle   map[string][]*session.Worker
 }
 
 // planes is the test binary's pool. Package state is the point here, as
 // for flags: the tests of one binary share its control planes.
-var planes = &pool{idle: map[string][]*pipeline.Worker{}}
+var planes = &pool{idle: map[string][]*session.Worker{}}
 
 // poolKey says which control planes can run a controller's tests: those
 // of the same backend (and Kubernetes line), with the same built-in
@@ -44,7 +45,7 @@ func poolKey(b pipeline.Backend, c *ir.Controller, baseDir string) string {
 
 // acquire returns n workers for controller c: idle ones of the same key
 // first (shared says how many), then new ones.
-func (p *pool) acquire(ctx context.Context, key string, b pipeline.Backend, c *ir.Controller, n int) (ws []*pipeline.Worker, shared int, err error) {
+func (p *pool) acquire(ctx context.Context, key string, b pipeline.Backend, c *ir.Controller, n int) (ws []*session.Worker, shared int, err error) {
 	p.mu.Lock()
 	idle := p.idle[key]
 	k := min(n, len(idle))
@@ -64,7 +65,7 @@ func (p *pool) acquire(ctx context.Context, key string, b pipeline.Backend, c *i
 }
 
 // release gives workers back: to the idle ones with Main, else stopped.
-func (p *pool) release(key string, ws []*pipeline.Worker) error {
+func (p *pool) release(key string, ws []*session.Worker) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.shared {
@@ -86,7 +87,7 @@ func (p *pool) stopIdle() error {
 	return errors.Join(errs...)
 }
 
-func stopAll(ws []*pipeline.Worker) error {
+func stopAll(ws []*session.Worker) error {
 	var errs []error
 	for _, w := range ws {
 		errs = append(errs, w.Backend.Stop())

@@ -14,6 +14,7 @@ import (
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/interp/internal/runlabel"
 )
 
 // TestExistingTouchesOnlyWhatItCreated runs the kubeconfig backend against
@@ -46,7 +47,7 @@ func TestExistingTouchesOnlyWhatItCreated(t *testing.T) {
 		t.Fatal(err)
 	}
 	ns, err := admin.CoreV1().Namespaces().Get(ctx, "mine", metav1.GetOptions{})
-	if err != nil || ns.Labels[cluster.OwnerLabel] != "run-1" {
+	if err != nil || ns.Labels[runlabel.Key] != "run-1" {
 		t.Fatalf("claimed namespace: %v, labels %v", err, ns.Labels)
 	}
 	if err := e.Claim(ctx, []string{"mine"}); err != nil {

@@ -22,6 +22,7 @@ import (
 	clientcmdv1 "k8s.io/client-go/tools/clientcmd/api/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/sievetool/sieve/interp/internal/runlabel"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/input"
 )
@@ -33,7 +34,7 @@ type ExistingOptions struct {
 	Path string
 	// Context in it; empty means its current context.
 	Context string
-	// RunID labels what sieve creates (OwnerLabel); default "sieve-"
+	// RunID labels what sieve creates (runlabel.Key); default "sieve-"
 	// and 8 random hex digits, so that runs from any host, in containers
 	// that share a PID, never take each other's objects for their own.
 	RunID string
@@ -63,7 +64,7 @@ func newRunID() string {
 	return "sieve-" + hex.EncodeToString(b[:])
 }
 
-// RunID is the value of OwnerLabel on what this run creates.
+// RunID is the value of runlabel.Key on what this run creates.
 func (e *Existing) RunID() string { return e.opts.RunID }
 
 // Start loads the kubeconfig, checks the cluster answers and writes a
@@ -226,7 +227,7 @@ func (e *Existing) Kubeconfig() string { return filepath.Join(e.dir, "kubeconfig
 // Labels are the labels this run puts on the namespaces and
 // cluster-scoped objects it creates, so that Reset and Stop delete them and
 // nothing else.
-func (e *Existing) Labels() map[string]string { return map[string]string{OwnerLabel: e.opts.RunID} }
+func (e *Existing) Labels() map[string]string { return map[string]string{runlabel.Key: e.opts.RunID} }
 
 // Claim creates and labels the given namespaces. A namespace that exists
 // without sieve's label is refused: sieve will not run in, or later delete,
@@ -239,7 +240,7 @@ func (e *Existing) Claim(ctx context.Context, namespaces []string) error {
 	for _, name := range namespaces {
 		ns, err := cs.CoreV1().Namespaces().Get(ctx, name, metav1.GetOptions{})
 		switch {
-		case err == nil && ns.Labels[OwnerLabel] != e.opts.RunID:
+		case err == nil && ns.Labels[runlabel.Key] != e.opts.RunID:
 			return fmt.Errorf("kubeconfig: namespace %q already exists and sieve did not create it (hint: on an existing cluster, give the controller namespaces that do not exist yet)", name)
 		case err == nil:
 			continue
@@ -262,7 +263,7 @@ func (e *Existing) Reset(ctx context.Context) error {
 		return errors.New("kubeconfig: reset before start")
 	}
 	e.claims = nil
-	return wipe(ctx, e.cfg, scope{selector: OwnerLabel + "=" + e.opts.RunID})
+	return wipe(ctx, e.cfg, scope{selector: runlabel.Key + "=" + e.opts.RunID})
 }
 
 // Stop deletes what this run created and its temporary kubeconfig.

@@ -16,10 +16,6 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// OwnerLabel marks namespaces and cluster-scoped objects that sieve created
-// on a cluster it does not own; its value is the run ID.
-const OwnerLabel = "sieve.dev/run"
-
 // scope says what a wipe deletes.
 type scope struct {
 	// selector picks the namespaces and CRDs to delete ("" for all

@@ -14,6 +14,7 @@ import (
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 	"github.com/sievetool/sieve/interp/internal/proctree"
 	"github.com/sievetool/sieve/interp/run/netns"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/kinds"
 )
@@ -138,7 +139,7 @@ func WorkerCount(b Backend, parallel, maxPlans int) (n int, notes []string) {
 // in parallel (one only for an existing cluster: plans share it one after
 // the other). The returned stop function stops every backend that
 // started; it is never nil.
-func StartWorkers(ctx context.Context, b Backend, c *ir.Controller, n int) ([]*Worker, func() error, error) {
+func StartWorkers(ctx context.Context, b Backend, c *ir.Controller, n int) ([]*session.Worker, func() error, error) {
 	if kind(b) == "kubeconfig" {
 		n = 1
 	}
@@ -169,11 +170,11 @@ func StartWorkers(ctx context.Context, b Backend, c *ir.Controller, n int) ([]*W
 	if err := joinDistinct(errs); err != nil {
 		return nil, stop, err
 	}
-	ws := make([]*Worker, n)
+	ws := make([]*session.Worker, n)
 	host := b.HostNetwork || hostNetwork(b.Progress)
 	notePIDNamespaces(b.Progress)
 	for i, be := range backends {
-		ws[i] = &Worker{Backend: be, HostNetwork: host}
+		ws[i] = &session.Worker{Backend: be, HostNetwork: host}
 		// A built-in controller can be left out of clusters sieve creates,
 		// not out of an existing one.
 		if kind(b) != "kubeconfig" {

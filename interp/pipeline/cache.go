@@ -18,6 +18,7 @@ import (
 	"github.com/sievetool/sieve/interp/internal/cachedir"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/run/controller"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -85,7 +86,7 @@ func buildVersion() (v string, exact bool) {
 // cacheKey hashes what the reference runs of test t (its paths relative
 // to baseDir) depend on. w is the worker that records them (its backend
 // kind and binary cache).
-func (c *Cache) cacheKey(ctx context.Context, t *ir.Test, baseDir string, w *Worker) (string, error) {
+func (c *Cache) cacheKey(ctx context.Context, t *ir.Test, baseDir string, w *session.Worker) (string, error) {
 	version, err := c.version()
 	if err != nil {
 		return "", fmt.Errorf("reference cache: sieve version: %w", err)

@@ -11,6 +11,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/internal/cachedir"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -39,7 +40,7 @@ func cacheTest(t *testing.T, dir string) *ir.Test {
 
 func key(t *testing.T, o *keyInputs) string {
 	t.Helper()
-	k, err := o.Cache.cacheKey(context.Background(), o.Test, o.BaseDir, &Worker{})
+	k, err := o.Cache.cacheKey(context.Background(), o.Test, o.BaseDir, &session.Worker{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestCacheKeyRunFiles(t *testing.T) {
 		if tc.standin != nil {
 			o.Test.Controller.Standins[0].Command = tc.standin
 		}
-		_, err := o.Cache.cacheKey(context.Background(), o.Test, o.BaseDir, &Worker{})
+		_, err := o.Cache.cacheKey(context.Background(), o.Test, o.BaseDir, &session.Worker{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q, stand-in %q: got %v, want an error with %q", tc.controller, tc.standin, err, tc.want)
 		}

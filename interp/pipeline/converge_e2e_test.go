@@ -14,6 +14,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -71,7 +72,7 @@ func runConvergePlan(t *testing.T, name string) (*results.Result, *trace.Trace) 
 	var progress bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env := pipeline.Env{Spec: convergeSpec, BaseDir: filepath.Dir(convergeSpec), Workers: []*pipeline.Worker{{Backend: c}}, Progress: &progress}
+	env := pipeline.Env{Spec: convergeSpec, BaseDir: filepath.Dir(convergeSpec), Workers: []*session.Worker{{Backend: c}}, Progress: &progress}
 	out := results.Layout{Root: t.TempDir()}
 	refs, err := pipeline.References(ctx, env, test, out, pipeline.RefOptions{})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -41,13 +42,13 @@ func fullDisk(path string, _ trace.Header) (*trace.Writer, error) {
 // gives the hint; the later plans are not run.
 func TestDiskFullStopsTheRun(t *testing.T) {
 	out := results.Layout{Root: t.TempDir()}
-	env := Env{Workers: []*Worker{{Backend: idle{}, createTrace: fullDisk}, {Backend: idle{}, createTrace: fullDisk}}}
+	env := Env{Workers: []*session.Worker{{Backend: idle{}, CreateTrace: fullDisk}, {Backend: idle{}, CreateTrace: fullDisk}}}
 	refs := &Refs{Test: &ir.Test{Name: "t"}}
 	var plans []*planfile.Plan
 	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
 		plans = append(plans, &planfile.Plan{Name: name, Pattern: ir.Intermediate})
 	}
-	done, err := RunPlans(context.Background(), env, refs, plans, out, RunOptions{})
+	got, err := RunPlans(context.Background(), env, refs, plans, out, RunOptions{})
 	var d *DiskFullError
 	switch {
 	case !errors.As(err, &d) || !errors.Is(err, syscall.ENOSPC):
@@ -57,7 +58,7 @@ func TestDiskFullStopsTheRun(t *testing.T) {
 	case !strings.HasPrefix(err.Error(), "no space left on device in "+out.Root+"/plans/") || !strings.Contains(err.Error(), "/"+results.TraceFile) || !strings.Contains(err.Error(), "(free some space"):
 		t.Errorf("run on a full disk: %q, want it said first, in the plan's directory, with the file and the hint", err)
 	}
-	if n := len(done); n != 0 {
+	if n := len(got); n != 0 {
 		t.Errorf("%d results, want none", n)
 	}
 	started := 0
@@ -68,20 +69,6 @@ func TestDiskFullStopsTheRun(t *testing.T) {
 	}
 	if started > 4 { // each of the two workers may take one more plan as the first fails
 		t.Errorf("%d of 6 plans were started, want the run stopped at the first failure", started)
-	}
-}
-
-// TestFailOnce: a run's trace error, the same for every entry, is kept
-// once.
-func TestFailOnce(t *testing.T) {
-	s := &session{}
-	full := errors.New("trace: write x: no space left on device")
-	for range 3 {
-		s.fail(full)
-	}
-	s.fail(errors.New("other"))
-	if got := s.err().Error(); got != "trace: write x: no space left on device\nother" {
-		t.Errorf("errors: %q", got)
 	}
 }
 

@@ -12,13 +12,15 @@ import (
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/interp/run/session/sessiontest"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
 // execSpec holds the exec stand-in tests and their controller.
 const execSpec = "testdata/exec.sieve"
 
-func loadExecTest(t *testing.T, name string) *ir.Test { return loadSpecTest(t, execSpec, name) }
+func loadExecTest(t *testing.T, name string) *ir.Test { return sessiontest.LoadTest(t, execSpec, name) }
 
 // answer is the data of ConfigMap answer, as the controller wrote it, in
 // a trace.
@@ -70,8 +72,8 @@ func TestExecStandIns(t *testing.T) {
 			dir := t.TempDir()
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			w := &pipeline.Worker{Backend: c}
-			out, err := w.Execute(ctx, pipeline.Run{Test: settleQuickly(loadExecTest(t, tc.test)), BaseDir: filepath.Dir(execSpec), Dir: dir,
+			w := &session.Worker{Backend: c}
+			out, err := w.Execute(ctx, session.Run{Test: sessiontest.SettleQuickly(loadExecTest(t, tc.test)), BaseDir: filepath.Dir(execSpec), Dir: dir,
 				Header: trace.Header{Test: tc.test, Spec: execSpec}})
 			if err != nil || out.WorkloadErr != nil {
 				t.Fatalf("run: %v, workload: %v", err, out.WorkloadErr)
@@ -102,7 +104,7 @@ func TestExecNoStandIn(t *testing.T) {
 	var progress bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env := pipeline.Env{Spec: execSpec, BaseDir: filepath.Dir(execSpec), Workers: []*pipeline.Worker{{Backend: c}}, Progress: &progress}
+	env := pipeline.Env{Spec: execSpec, BaseDir: filepath.Dir(execSpec), Workers: []*session.Worker{{Backend: c}}, Progress: &progress}
 	out := results.Layout{Root: t.TempDir()}
 	refs, err := pipeline.References(ctx, env, loadExecTest(t, "none"), out, pipeline.RefOptions{})
 	t.Logf("progress:\n%s", progress.String())

@@ -27,6 +27,8 @@ import (
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/interp/run/session/sessiontest"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -56,7 +58,7 @@ func TestComponentDeath(t *testing.T) {
 	seed := faultSeed(t)
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	t.Logf("fault moments from seed %d (SIEVE_FAULT_SEED=%d replays them)", seed, seed)
-	f := &faultRun{t: t, w: &pipeline.Worker{Backend: b}, test: loadTest(t, "linger")}
+	f := &faultRun{t: t, w: &session.Worker{Backend: b}, test: loadTest(t, "linger")}
 	f.plan = &planfile.Plan{Name: "restart-out-a", Pattern: ir.Intermediate, Actions: []*planfile.Action{
 		{Kind: ir.ActRestart, Trigger: &planfile.Trigger{Op: ir.TrigWrite, On: "create", Target: ref("configmap", "out-a")}},
 	}}
@@ -141,7 +143,7 @@ func TestReferenceComponentDeath(t *testing.T) {
 			var progress bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*pipeline.Worker{{Backend: c}}, Progress: &progress}
+			env := pipeline.Env{Spec: specFile, BaseDir: filepath.Dir(specFile), Workers: []*session.Worker{{Backend: c}}, Progress: &progress}
 			_, err := pipeline.References(ctx, env, test, results.Layout{Root: out}, pipeline.RefOptions{})
 			<-done
 			t.Logf("progress:\n%s", progress.String())
@@ -217,7 +219,7 @@ func waitUnhealthy(b *relayed) {
 // faultRun runs one plan on one worker, with a fault at a given moment.
 type faultRun struct {
 	t    *testing.T
-	w    *pipeline.Worker
+	w    *session.Worker
 	test *ir.Test
 	plan *planfile.Plan
 }
@@ -249,7 +251,7 @@ func (f *faultRun) exec(at time.Duration, fault func()) faulted {
 			fault()
 		}
 	})
-	_, r.err = f.w.Execute(ctx, pipeline.Run{Test: settleQuickly(f.test), BaseDir: filepath.Dir(specFile), Dir: f.t.TempDir(), Plan: f.plan, Masks: masks,
+	_, r.err = f.w.Execute(ctx, session.Run{Test: sessiontest.SettleQuickly(f.test), BaseDir: filepath.Dir(specFile), Dir: f.t.TempDir(), Plan: f.plan, Masks: masks,
 		Header: trace.Header{Test: f.test.Name, Plan: f.plan.Name}})
 	r.took = time.Since(start)
 	if timer.Stop() {
@@ -293,7 +295,7 @@ func (r faulted) judge(t *testing.T, victim string) {
 	if victim == "upstream" {
 		want = "upstream"
 	}
-	var u *pipeline.UnhealthyError
+	var u *session.UnhealthyError
 	switch {
 	case r.late:
 	case r.err == nil && r.took-r.at > lateStop:

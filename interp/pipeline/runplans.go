@@ -12,6 +12,8 @@ import (
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // RunOptions configure RunPlans and RunPlan. The zero value runs each
@@ -43,7 +45,7 @@ func RunPlans(ctx context.Context, env Env, refs *Refs, plans []*planfile.Plan, 
 // RunPlan runs one plan on worker w, as RunPlans does, and returns its
 // result. A run that could not be done is a result with status error, not
 // an error; the error is ctx's when it ended, or one writing to out.
-func RunPlan(ctx context.Context, env Env, w *Worker, refs *Refs, p *planfile.Plan, out results.Layout, opts RunOptions) (*results.Result, error) {
+func RunPlan(ctx context.Context, env Env, w *session.Worker, refs *Refs, p *planfile.Plan, out results.Layout, opts RunOptions) (*results.Result, error) {
 	env.shareNotes()
 	return newPlanRunner(env, refs, out, opts).runPlan(ctx, w, p)
 }
@@ -63,7 +65,7 @@ type planRunner struct {
 func newPlanRunner(env Env, refs *Refs, out results.Layout, opts RunOptions) *planRunner {
 	window, _ := refs.Test.SettleBounds()
 	pr := &planRunner{env: env, refs: refs, out: out, opts: opts}
-	pr.recheck, pr.timer = recheckBound(refs.Traces, refs.Masks.Plan, window)
+	pr.recheck, pr.timer = session.RecheckBound(refs.Traces, refs.Masks.Plan, window)
 	return pr
 }
 
@@ -120,7 +122,7 @@ send:
 // runPlan runs one plan and writes its result; a failed plan is then run
 // again to confirm its findings (RunOptions.Confirm). A run that could not be
 // done is a result with status error, not an error, unless ctx ended.
-func (pr *planRunner) runPlan(ctx context.Context, w *Worker, p *planfile.Plan) (*results.Result, error) {
+func (pr *planRunner) runPlan(ctx context.Context, w *session.Worker, p *planfile.Plan) (*results.Result, error) {
 	dir, err := pr.out.WritePlan(p)
 	if err != nil {
 		return nil, err
@@ -152,7 +154,7 @@ func (pr *planRunner) runPlan(ctx context.Context, w *Worker, p *planfile.Plan) 
 // infrastructure (first): the worker has replaced its control plane, and
 // the first attempt's files are set aside in dir/unhealthy-N. It fails
 // only when ctx ends.
-func (pr *planRunner) retry(ctx context.Context, w *Worker, p *planfile.Plan, dir string, first *results.Result) (*results.Result, error) {
+func (pr *planRunner) retry(ctx context.Context, w *session.Worker, p *planfile.Plan, dir string, first *results.Result) (*results.Result, error) {
 	aside, err := setAside(dir, results.PlanFile)
 	if err != nil {
 		first.Error += fmt.Sprintf(" (not retried: %v)", err)
@@ -175,22 +177,22 @@ func firstLine(s string) string {
 
 // judgeRun runs plan p into dir (rel, relative to the results root) and
 // judges its trace; unhealthy says that the run's infrastructure failed
-// (UnhealthyError). It fails only when ctx ends or the disk is full
+// (session.UnhealthyError). It fails only when ctx ends or the disk is full
 // (DiskFullError).
-func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan, dir, rel string) (result *results.Result, unhealthy bool, err error) {
+func (pr *planRunner) judgeRun(ctx context.Context, w *session.Worker, p *planfile.Plan, dir, rel string) (result *results.Result, unhealthy bool, err error) {
 	t := pr.refs.Test
 	start := time.Now()
-	r := Run{Test: t, BaseDir: pr.env.BaseDir, Dir: dir, Plan: p, Masks: pr.refs.Masks.Plan,
+	r := session.Run{Test: t, BaseDir: pr.env.BaseDir, Dir: dir, Plan: p, Masks: pr.refs.Masks.Plan,
 		Header:   trace.Header{Test: t.Name, Spec: pr.env.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
 		Errors:   func(err error) { pr.env.progressf("%v", err) },
-		Converge: &Converge{Oracle: pr.refs.Oracle, Bound: convergeBound(t), Recheck: pr.recheck, Timer: pr.timer}}
+		Converge: &session.Converge{Oracle: pr.refs.Oracle, Bound: convergeBound(t), Recheck: pr.recheck, Timer: pr.timer}}
 	res, runErr := w.Execute(ctx, r)
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}
 	result = &results.Result{Test: t.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: rel}
 	if res != nil {
-		res.clock.enter(results.PhaseJudge, "")
+		res.Enter(results.PhaseJudge)
 	}
 	if runErr == nil {
 		var tr *trace.Trace
@@ -217,7 +219,7 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *Worker, p *planfile.Plan,
 // confirm runs a failed plan again into its rerun directories, up to
 // RunOptions.Confirm times or until every finding has been found again, and
 // settles its findings with the reruns (results.Result.Confirm).
-func (pr *planRunner) confirm(ctx context.Context, w *Worker, p *planfile.Plan, res *results.Result) {
+func (pr *planRunner) confirm(ctx context.Context, w *session.Worker, p *planfile.Plan, res *results.Result) {
 	var reruns []*results.Result
 	for i := 1; i <= pr.opts.Confirm && !res.FoundAgain(reruns); i++ {
 		rerun, rel := pr.out.Rerun(p.Name, i)
@@ -252,4 +254,13 @@ func notFiredNote(r *results.Result) string {
 		return "; the release never came: " + r.Unreleased.String()
 	}
 	return ""
+}
+
+// convergeBound is test t's converge bound (ir.DefaultConverge unless it
+// sets one).
+func convergeBound(t *ir.Test) time.Duration {
+	if t.Converge == nil {
+		return ir.DefaultConverge
+	}
+	return time.Duration(*t.Converge)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/controller"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -24,7 +25,7 @@ type Env struct {
 	// Workers run one run at a time each, on a backend of their own. The
 	// stages that run something need at least one; References records on
 	// all of them at once, RunPlans runs plans on them in parallel.
-	Workers []*Worker
+	Workers []*session.Worker
 	// Progress receives one line per event worth telling (stderr). If
 	// nil, nothing is told.
 	Progress io.Writer
@@ -34,6 +35,25 @@ type Env struct {
 func (e Env) progressf(format string, args ...any) {
 	if e.Progress != nil {
 		fmt.Fprintf(e.Progress, format+"\n", args...)
+	}
+}
+
+// shareNotes gives the env's workers one session.Notes, kept from an
+// earlier stage, printing to env's progress output.
+func (e Env) shareNotes() {
+	var n *session.Notes
+	for _, w := range e.Workers {
+		if w.Notes != nil {
+			n = w.Notes
+			break
+		}
+	}
+	if n == nil {
+		n = &session.Notes{}
+	}
+	n.SetOutput(e.Progress)
+	for _, w := range e.Workers {
+		w.Notes = n
 	}
 }
 
@@ -195,10 +215,10 @@ func recordRefs(ctx context.Context, env Env, t *ir.Test, out results.Layout, n 
 
 // recordOne records reference run i of n on worker w, its header naming
 // workload.
-func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out results.Layout, i, n int, workload string) (*trace.Trace, results.Timing, error) {
+func recordOne(ctx context.Context, env Env, w *session.Worker, t *ir.Test, out results.Layout, i, n int, workload string) (*trace.Trace, results.Timing, error) {
 	env.progressf("reference run %d/%d", i, n)
 	start := time.Now()
-	r := Run{Test: t, BaseDir: env.BaseDir, Dir: out.ReferenceDir(i),
+	r := session.Run{Test: t, BaseDir: env.BaseDir, Dir: out.ReferenceDir(i),
 		Header: trace.Header{Test: t.Name, Spec: env.Spec, Run: i, Workload: workload}}
 	res, err := executeReference(ctx, env, w, r, i)
 	if err != nil {
@@ -216,10 +236,10 @@ func recordOne(ctx context.Context, env Env, w *Worker, t *ir.Test, out results.
 }
 
 // executeReference performs reference run i; if its infrastructure
-// failed (UnhealthyError), it runs it once more on a new control plane,
+// failed (session.UnhealthyError), it runs it once more on a new control plane,
 // with the failed attempt's files set aside in its directory's
 // unhealthy-N, as a plan run is retried.
-func executeReference(ctx context.Context, env Env, w *Worker, r Run, i int) (*Outcome, error) {
+func executeReference(ctx context.Context, env Env, w *session.Worker, r session.Run, i int) (*session.Outcome, error) {
 	res, err := w.Execute(ctx, r)
 	if !isUnhealthy(err) || ctx.Err() != nil {
 		return res, err

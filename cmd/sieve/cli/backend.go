@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/kinds"
 	"github.com/sievetool/sieve/lang/load"
@@ -47,6 +48,6 @@ func (f *backendFlags) loadOptions(includes []string) load.Options {
 
 // workers starts n backends for test t's controller, in parallel. The
 // returned stop function stops every backend that started.
-func (f *backendFlags) workers(ctx context.Context, t *ir.Test, n int) ([]*pipeline.Worker, func() error, error) {
+func (f *backendFlags) workers(ctx context.Context, t *ir.Test, n int) ([]*session.Worker, func() error, error) {
 	return pipeline.StartWorkers(ctx, f.of().For(t), t.Controller, n)
 }

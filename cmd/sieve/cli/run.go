@@ -16,6 +16,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/interp/report"
+	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
@@ -386,7 +387,7 @@ func (p prefixWriter) Write(b []byte) (int, error) {
 }
 
 // stopSpare stops the control planes of workers that no plan needs.
-func stopSpare(g *globals, spare []*pipeline.Worker) {
+func stopSpare(g *globals, spare []*session.Worker) {
 	for _, w := range spare {
 		if err := w.Backend.Stop(); err != nil {
 			g.note("stopping a spare control plane: %v", err)

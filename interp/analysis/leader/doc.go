@@ -7,7 +7,7 @@
 // lock that another process holds (Locks).
 //
 // It reads objects as JSON and decides nothing about settling. The proxy
-// reports what it learns here as activity, and the run (interp/pipeline,
+// reports what it learns here as activity, and the run (interp/run/session,
 // interp/run/inject) judges quiet from it. Plan pruning
 // (interp/analysis/plan) asks it which objects are locks (IsLock).
 package leader

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sievetool/sieve/interp/analysis/mask"
-	"github.com/sievetool/sieve/interp/cluster"
+	"github.com/sievetool/sieve/interp/internal/runlabel"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -23,7 +23,7 @@ func BuiltinMask() *ir.Mask {
 			{Target: all, Key: "uid"},
 			{Target: all, Key: "managedFields"},
 			{Target: all, Path: "metadata.generation"},
-			{Target: all, Path: ir.Path{ir.FieldElem("metadata"), ir.FieldElem("labels"), ir.FieldElem(cluster.OwnerLabel)}.String()},
+			{Target: all, Path: ir.Path{ir.FieldElem("metadata"), ir.FieldElem("labels"), ir.FieldElem(runlabel.Key)}.String()},
 			{Target: all, Value: mask.ValueTimestamp},
 			{Target: all, Value: mask.ValueIP},
 		},

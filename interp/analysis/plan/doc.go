@@ -7,7 +7,7 @@
 //
 // Reading a reference trace into reconciles also gives bounds learned from
 // it: how long a hold lasts, and the controller's own timers (OwnTimer).
-// interp/pipeline rechecks a difference for such a timer.
+// interp/run/session rechecks a difference for such a timer.
 //
 // It writes counts and candidates to a writer or a file that it is given.
 // It does not know the plans directory: interp/formats/results owns that

@@ -5,7 +5,7 @@
 // it. So no veth or route is needed, and fixed ports never collide between
 // workers.
 //
-// It does not decide what to serve in the namespace (package pipeline
+// It does not decide what to serve in the namespace (package session
 // does) nor answer DNS (package clusterdns does). On other systems, or
 // without the privilege to create namespaces, New returns an error that
 // wraps ErrUnsupported, and callers fall back to the host's network.

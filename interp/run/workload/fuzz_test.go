@@ -13,7 +13,7 @@ import (
 // accepts is read here as the same objects, so that what sieve check
 // passes does not fail at run time.
 func FuzzDecodeManifest(f *testing.F) {
-	hostile.Seeds(f, 4<<10, "../../../specs/*/*.yaml", "../../pipeline/testdata/existing/*.yaml")
+	hostile.Seeds(f, 4<<10, "../../../specs/*/*.yaml", "../session/testdata/existing/*.yaml")
 	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  ? [a, b]\n  : x\n"))
 	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {~: x}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -1,4 +1,4 @@
-package pipeline
+package session
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ import (
 // oracle, and the test run split at its converge mark.
 func convergeFixture(t *testing.T, name string) (*oracle.Oracle, *trace.Trace, []trace.Entry) {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("..", "analysis", "oracle", "testdata", name+".txtar"))
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "analysis", "oracle", "testdata", name+".txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,9 +200,9 @@ func TestRecheckBound(t *testing.T) {
 				tc.refs[i].Entries[j].Seq = int64(j + 1)
 			}
 		}
-		got, timer := recheckBound(tc.refs, m, 2*time.Second)
+		got, timer := RecheckBound(tc.refs, m, 2*time.Second)
 		if got != tc.want || timer.Period != tc.period {
-			t.Errorf("%s: recheckBound %s (timer %s), want %s (a timer of %s)", tc.name, got, timer, tc.want, tc.period)
+			t.Errorf("%s: RecheckBound %s (timer %s), want %s (a timer of %s)", tc.name, got, timer, tc.want, tc.period)
 		}
 	}
 }

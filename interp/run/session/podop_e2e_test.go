@@ -1,4 +1,4 @@
-package pipeline_test
+package session_test
 
 import (
 	"context"
@@ -19,7 +19,8 @@ import (
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/interp/run/session/sessiontest"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -127,9 +128,9 @@ func executeSpec(t *testing.T, c sievecluster.Backend, spec, name string, p *pla
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	w := &pipeline.Worker{Backend: c, Helper: []string{embeddedtest.Binary(t), "internal", "incluster"}}
-	r.out, r.err = w.Execute(ctx, pipeline.Run{
-		Test: settleQuickly(test), BaseDir: filepath.Dir(spec), Dir: r.dir, Plan: p, Masks: masks,
+	w := &session.Worker{Backend: c, Helper: []string{embeddedtest.Binary(t), "internal", "incluster"}}
+	r.out, r.err = w.Execute(ctx, session.Run{
+		Test: sessiontest.SettleQuickly(test), BaseDir: filepath.Dir(spec), Dir: r.dir, Plan: p, Masks: masks,
 		Header: trace.Header{Test: name, Spec: spec, Plan: planName(p)},
 		Errors: func(err error) { t.Errorf("injected action failed: %v", err) },
 	})

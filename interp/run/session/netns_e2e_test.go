@@ -1,4 +1,4 @@
-package pipeline_test
+package session_test
 
 import (
 	"context"
@@ -8,22 +8,25 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	sievecluster "github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/formats/results"
-	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/netns"
-	"github.com/sievetool/sieve/lang/load"
+	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/interp/run/session/sessiontest"
 )
 
-// TestFixedPortParallel records two reference runs of a controller that
-// binds the fixed address 127.0.0.1:18080 on two workers at once (as
-// sieve run --parallel 2 does), while the test holds that address on the
-// host: each controller has its own loopback, so neither collides, and
-// the readiness check reaches each one's own port.
+// TestFixedPortParallel runs a controller that binds the fixed address
+// 127.0.0.1:18080 on two workers at once (as sieve run --parallel 2
+// does), while the test holds that address on the host: each controller
+// has its own loopback, so neither collides, and the readiness check
+// reaches each one's own port.
 func TestFixedPortParallel(t *testing.T) {
 	if err := netns.Check(); errors.Is(err, netns.ErrUnsupported) {
 		t.Skipf("no private networks here: %v", err)
@@ -39,30 +42,32 @@ func TestFixedPortParallel(t *testing.T) {
 	if err := second.Start(context.Background()); err != nil {
 		t.Skipf("no second embedded control plane: %v", err)
 	}
+	test := sessiontest.LoadTest(t, podopSpec, "fixedport")
 	helper := []string{embeddedtest.Binary(t), "internal", "incluster"}
-	env := pipeline.Env{Spec: podopSpec, BaseDir: filepath.Dir(podopSpec), Workers: []*pipeline.Worker{
-		{Backend: c, Helper: helper}, {Backend: second, Helper: helper},
-	}}
-	sp, ds := load.Load(podopSpec, load.Options{})
-	if ds.HasErrors() {
-		t.Fatal(ds)
-	}
-	test, d := load.SelectTest(sp, "fixedport")
-	if d != nil {
-		t.Fatal(d)
-	}
-	out := results.Layout{Root: t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	_, err = pipeline.References(ctx, env, test, out, pipeline.RefOptions{})
-	for i := 1; i <= 2; i++ {
-		b, _ := os.ReadFile(filepath.Join(out.ReferenceDir(i), results.ControllerLog))
-		if !strings.Contains(string(b), "LISTEN 127.0.0.1:18080") {
-			t.Errorf("reference run %d: the controller did not listen on 127.0.0.1:18080:\n%s", i, b)
-		}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	outs := make([]*session.Outcome, 2)
+	dirs := []string{t.TempDir(), t.TempDir()}
+	for i, b := range []sievecluster.Backend{c, second} {
+		wg.Go(func() {
+			w := &session.Worker{Backend: b, Helper: helper}
+			outs[i], errs[i] = w.Execute(ctx, session.Run{Test: test, BaseDir: filepath.Dir(podopSpec), Dir: dirs[i],
+				Header: trace.Header{Test: test.Name, Spec: podopSpec, Run: i + 1}})
+		})
 	}
-	if err != nil {
-		t.Fatalf("reference runs: %v", err)
+	wg.Wait()
+	for i, dir := range dirs {
+		b, _ := os.ReadFile(filepath.Join(dir, results.ControllerLog))
+		if !strings.Contains(string(b), "LISTEN 127.0.0.1:18080") {
+			t.Errorf("run %d: the controller did not listen on 127.0.0.1:18080:\n%s", i+1, b)
+		}
+		if errs[i] != nil {
+			t.Errorf("run %d: %v", i+1, errs[i])
+		} else if outs[i].WorkloadErr != nil {
+			t.Errorf("run %d: workload: %v", i+1, outs[i].WorkloadErr)
+		}
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package pipeline_test
+package session_test
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package pipeline
+package session
 
 import (
 	"fmt"
@@ -25,20 +25,28 @@ func (s *session) execAnswers() func(*proxy.Exec) (proxy.ExecFunc, error) {
 	if len(c.Exec) == 0 && !simulated {
 		return nil
 	}
-	return podexec.Answer(podexec.Options{StandIns: c.Exec, BaseDir: s.r.BaseDir, Simulated: simulated, Warn: s.w.notes.warn})
+	return podexec.Answer(podexec.Options{StandIns: c.Exec, BaseDir: s.r.BaseDir, Simulated: simulated, Warn: s.w.Notes.warn})
 }
 
-// notes prints each warning once for all the runs of a set of workers
-// (the progress output).
-type notes struct {
+// Notes prints each warning once for all the runs of the workers that
+// share it (the progress output). The zero value prints nothing until
+// SetOutput.
+type Notes struct {
 	mu   sync.Mutex
 	out  io.Writer
 	seen map[string]bool
 }
 
+// SetOutput makes n print to out from now on; it keeps what was printed.
+func (n *Notes) SetOutput(out io.Writer) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.out = out
+}
+
 // warn prints msg unless a warning of the same key was printed; a nil
-// notes prints nothing.
-func (n *notes) warn(key, msg string) {
+// Notes prints nothing.
+func (n *Notes) warn(key, msg string) {
 	if n == nil {
 		return
 	}
@@ -47,27 +55,9 @@ func (n *notes) warn(key, msg string) {
 	if n.seen[key] || n.out == nil {
 		return
 	}
+	if n.seen == nil {
+		n.seen = map[string]bool{}
+	}
 	n.seen[key] = true
 	fmt.Fprintf(n.out, "warning: %s\n", msg)
-}
-
-// shareNotes gives the env's workers one notes, kept from an earlier
-// stage, printing to env's progress output.
-func (e Env) shareNotes() {
-	var n *notes
-	for _, w := range e.Workers {
-		if w.notes != nil {
-			n = w.notes
-			break
-		}
-	}
-	if n == nil {
-		n = &notes{seen: map[string]bool{}}
-	}
-	n.mu.Lock()
-	n.out = e.Progress
-	n.mu.Unlock()
-	for _, w := range e.Workers {
-		w.notes = n
-	}
 }

@@ -1,4 +1,4 @@
-package pipeline
+package session
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/proxy"
-	"github.com/sievetool/sieve/lang/ir"
 )
 
 // Converge is how a plan run waits, after its workload and fault, for the
@@ -28,21 +27,12 @@ type Converge struct {
 	Bound time.Duration
 	// Recheck is how long the run rechecks after the controller listed
 	// again: how long it took to go quiet after a burst of events in the
-	// reference runs, or one period of its own timer (recheckBound). If 0,
+	// reference runs, or one period of its own timer (RecheckBound). If 0,
 	// the run does not make it list again and waits up to Bound.
 	Recheck time.Duration
 	// Timer is the controller's own timer that Recheck waits for, when the
 	// reference runs show one (zero Period: none).
 	Timer plan.Timer
-}
-
-// convergeBound is test t's converge bound (ir.DefaultConverge unless it
-// sets one).
-func convergeBound(t *ir.Test) time.Duration {
-	if t.Converge == nil {
-		return ir.DefaultConverge
-	}
-	return time.Duration(*t.Converge)
 }
 
 // convergePoll is how often a run waiting for convergence looks again.
@@ -231,7 +221,7 @@ func (s *session) waitConverged(ctx context.Context, c *oracle.Convergence, star
 	}
 }
 
-// recheckBound is how long a plan run rechecks the objects that differ
+// RecheckBound is how long a plan run rechecks the objects that differ
 // after the controller listed again, and the controller's own timer it
 // waits for: the longer of twice the longest burst of the controller's
 // activity in the reference runs refs (the events delivered to it and its
@@ -247,7 +237,7 @@ func (s *session) waitConverged(ctx context.Context, c *oracle.Convergence, star
 // relist wakes) come before the verdict, so a loaded machine, which
 // stretches the references' gaps, can only make the wait longer. The
 // converge bound caps it (see relist).
-func recheckBound(refs []*trace.Trace, m *mask.Matcher, window time.Duration) (time.Duration, plan.Timer) {
+func RecheckBound(refs []*trace.Trace, m *mask.Matcher, window time.Duration) (time.Duration, plan.Timer) {
 	d := max(minRecheck, 2*longestBurst(refs, window)+window)
 	timer, ok := plan.OwnTimer(refs, m)
 	if !ok || timer.Period < window {
@@ -257,7 +247,7 @@ func recheckBound(refs []*trace.Trace, m *mask.Matcher, window time.Duration) (t
 }
 
 // longestBurst is the longest burst of the controller's activity in refs
-// (see recheckBound).
+// (see RecheckBound).
 func longestBurst(refs []*trace.Trace, window time.Duration) time.Duration {
 	longest := time.Duration(0)
 	for _, t := range refs {
@@ -282,7 +272,7 @@ func longestBurst(refs []*trace.Trace, window time.Duration) time.Duration {
 // minRecheck is the shortest recheck after a relist.
 const minRecheck = 2 * time.Second
 
-// burstEntry reports whether e is the controller's activity as recheckBound
+// burstEntry reports whether e is the controller's activity as RecheckBound
 // counts it, heartbeats aside (a leader renewing its lock every few
 // seconds is no burst; the caller tells them): an event delivered to it,
 // or a write.

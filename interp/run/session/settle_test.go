@@ -1,4 +1,4 @@
-package pipeline
+package session
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
+	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/run/proxy"
 	"github.com/sievetool/sieve/lang/ir"
@@ -52,9 +53,9 @@ func TestSettleBoundsFromTest(t *testing.T) {
 }
 
 // busyBackend is a backend whose own simulation has work scheduled while
-// busy holds (pender).
+// busy holds (pender); the run never calls its other methods.
 type busyBackend struct {
-	idle
+	cluster.Backend
 	busy *atomic.Bool
 }
 

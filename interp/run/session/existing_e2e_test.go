@@ -1,4 +1,4 @@
-package pipeline_test
+package session_test
 
 import (
 	"context"
@@ -19,7 +19,8 @@ import (
 
 	sievecluster "github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/formats/trace"
-	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/interp/run/session/sessiontest"
 )
 
 // existingSpec holds the kubeconfig backend's tests.
@@ -97,7 +98,7 @@ func (tc *theirCluster) mustKeep(t *testing.T) {
 
 // runExisting runs test name of existingSpec with the kubeconfig backend
 // on tc, then stops the backend as sieve does at the end.
-func runExisting(t *testing.T, tc *theirCluster, name string) (*pipeline.Outcome, error) {
+func runExisting(t *testing.T, tc *theirCluster, name string) (*session.Outcome, error) {
 	t.Helper()
 	e := sievecluster.NewExisting(sievecluster.ExistingOptions{Path: tc.kubeconfig})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -105,9 +106,9 @@ func runExisting(t *testing.T, tc *theirCluster, name string) (*pipeline.Outcome
 	if err := e.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	w := &pipeline.Worker{Backend: e, HostNetwork: true}
-	out, err := w.Execute(ctx, pipeline.Run{
-		Test: settleQuickly(loadSpecTest(t, existingSpec, name)), BaseDir: filepath.Dir(existingSpec), Dir: t.TempDir(),
+	w := &session.Worker{Backend: e, HostNetwork: true}
+	out, err := w.Execute(ctx, session.Run{
+		Test: sessiontest.SettleQuickly(sessiontest.LoadTest(t, existingSpec, name)), BaseDir: filepath.Dir(existingSpec), Dir: t.TempDir(),
 		Header: trace.Header{Test: name, Spec: existingSpec},
 	})
 	if err := e.Stop(); err != nil {

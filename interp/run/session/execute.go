@@ -1,4 +1,4 @@
-package pipeline
+package session
 
 import (
 	"context"
@@ -26,6 +26,7 @@ import (
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
+	"github.com/sievetool/sieve/interp/internal/runlabel"
 	"github.com/sievetool/sieve/interp/run/controller"
 	"github.com/sievetool/sieve/interp/run/inject"
 	"github.com/sievetool/sieve/interp/run/proxy"
@@ -52,6 +53,12 @@ type Worker struct {
 	// HostNetwork runs controllers on the host's network instead of a
 	// private one each (netns.Check fails: not Linux, not root).
 	HostNetwork bool
+	// Notes prints the runs' warnings once for all the workers that share
+	// it (nil: none printed).
+	Notes *Notes
+	// CreateTrace creates a run's trace (nil: trace.Create); tests make
+	// it fail.
+	CreateTrace func(path string, h trace.Header) (*trace.Writer, error)
 
 	used bool
 	// unhealthy says that the backend failed during the last run: it is
@@ -60,11 +67,6 @@ type Worker struct {
 	// checkpointed says the backend's resets keep the CRDs installed by
 	// the first run.
 	checkpointed bool
-	// notes prints warnings once for all the workers of a run.
-	notes *notes
-	// createTrace creates a run's trace (nil: trace.Create); tests make
-	// it fail.
-	createTrace func(path string, h trace.Header) (*trace.Writer, error)
 }
 
 // checkpointer is a backend whose Reset returns to a state it can be
@@ -108,6 +110,10 @@ type Outcome struct {
 
 // Timing ends the run's last phase and returns where its time went.
 func (o *Outcome) Timing() results.Timing { return o.clock.stop() }
+
+// Enter ends the run's phase under way and begins phase (results.Phase*),
+// for a stage that goes on with the run's timing (judging its trace).
+func (o *Outcome) Enter(phase string) { o.clock.enter(phase, "") }
 
 // ActionStatus is whether one plan action fired.
 type ActionStatus struct {
@@ -153,8 +159,8 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	out = &Outcome{Trace: filepath.Join(r.Dir, results.TraceFile), clock: c}
 	r.Header.Started = time.Now()
 	create := trace.Create
-	if w.createTrace != nil {
-		create = w.createTrace
+	if w.CreateTrace != nil {
+		create = w.CreateTrace
 	}
 	tw, err := create(out.Trace, r.Header)
 	if err != nil {
@@ -563,7 +569,7 @@ const settlePoll = 20 * time.Millisecond
 // to which the workload is confined; nil on the clusters sieve creates.
 func owner(b cluster.Backend) *workload.Owner {
 	if e, ok := b.(*cluster.Existing); ok {
-		return &workload.Owner{Key: cluster.OwnerLabel, Value: e.RunID()}
+		return &workload.Owner{Key: runlabel.Key, Value: e.RunID()}
 	}
 	return nil
 }
