@@ -39,6 +39,12 @@ type Options struct {
 // files are specs one by one.
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	spec, ds := frontEnd(path, opts)
+	return lint(path, spec, ds, opts)
+}
+
+// lint adds the checks that read beyond the spec (manifests, CRDs, the
+// Kubernetes line) to what a front end found, when it found no error.
+func lint(path string, spec *ir.Spec, ds diag.Diagnostics, opts Options) (*ir.Spec, diag.Diagnostics) {
 	if !ds.HasErrors() {
 		dir := baseDir(path)
 		ds = append(append(append(ds, check.Lint(spec, dir)...), check.UnknownKinds(spec, dir)...), check.OlderAPIs(spec, dir, opts.Kubernetes)...).Sort()
@@ -79,7 +85,7 @@ func loadSieve(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	if err != nil {
 		return nil, diag.Diagnostics{readError(path, err)}
 	}
-	return check.File(path, src, check.Options{SearchPath: opts.SearchPath, Std: stdlib.FS()})
+	return check.File(path, src, CheckOptions(opts))
 }
 
 // loadCUE is the CUE front end's branch. CUE has its own imports (its

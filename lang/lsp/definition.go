@@ -1,0 +1,114 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/sievetool/sieve/lang/check"
+	"github.com/sievetool/sieve/lang/load"
+	"github.com/sievetool/sieve/lang/syntax"
+)
+
+// target is where a name is declared: the file (on disk) and the
+// declaration there.
+type target struct {
+	file string
+	decl declared
+}
+
+// definition jumps from a name to its declaration (a workload, policy,
+// mask, invariant, plan, controller or test, here or in an imported file)
+// and from an import's path to the file it names.
+func (s *server) definition(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[protocol.DefinitionParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := s.docOrErr(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	off := doc.text.offset(p.Position)
+	decls := declarations(doc.path, doc.text.src)
+	if im := importAt(decls, off); im != nil {
+		files, std, ok := check.ResolveImport(doc.path, importPath(im), load.CheckOptions(s.opts.Load))
+		if !ok || std {
+			return []protocol.Location{}, nil
+		}
+		return []protocol.Location{{URI: uri.File(absPath(files[0]))}}, nil
+	}
+	word, _, _ := doc.text.wordAt(off)
+	t, ok := s.lookup(doc, decls, word)
+	if !ok {
+		return []protocol.Location{}, nil
+	}
+	tt := s.textOf(t.file)
+	if tt == nil {
+		return []protocol.Location{}, nil
+	}
+	return []protocol.Location{{URI: uri.File(absPath(t.file)), Range: tt.rangeOf(t.decl.nameRng)}}, nil
+}
+
+// importAt returns the import whose path string holds off, or nil.
+func importAt(decls []declared, off int) *syntax.Import {
+	for _, d := range decls {
+		im, ok := d.node.(*syntax.Import)
+		if ok && im.Path != nil && im.Path.Pos.Offset <= off && off < im.Path.EndPos.Offset {
+			return im
+		}
+	}
+	return nil
+}
+
+// lookup resolves a name as the document would: a declaration of its own
+// file, or alias.name from an import (not one of the standard library,
+// which has no file to open).
+func (s *server) lookup(doc *document, decls []declared, word string) (target, bool) {
+	alias, name, qualified := strings.Cut(word, ".")
+	for _, d := range decls {
+		if !qualified && d.keyword != "import" && d.name == word {
+			return target{file: doc.path, decl: d}, true
+		}
+		if qualified && d.keyword == "import" && d.name == alias {
+			return s.lookupIn(doc.path, d.node.(*syntax.Import), name)
+		}
+	}
+	return target{}, false
+}
+
+// lookupIn finds name among the declarations of the files import im of
+// the file importer brings in.
+func (s *server) lookupIn(importer string, im *syntax.Import, name string) (target, bool) {
+	for _, f := range s.importedFiles(importer, im) {
+		for _, d := range declarations(f, s.textOf(f).src) {
+			if d.keyword != "import" && d.name == name {
+				return target{file: f, decl: d}, true
+			}
+		}
+	}
+	return target{}, false
+}
+
+// importedFiles are the files on disk an import brings in: none for the
+// standard library or an import that does not resolve.
+func (s *server) importedFiles(importer string, im *syntax.Import) []string {
+	files, std, ok := check.ResolveImport(importer, importPath(im), load.CheckOptions(s.opts.Load))
+	if !ok || std {
+		return nil
+	}
+	var out []string
+	for _, f := range files {
+		if !filepath.IsAbs(f) {
+			f = absPath(f)
+		}
+		if s.textOf(f) != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,152 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/load"
+)
+
+// document is an open file: its text as the editor holds it and the
+// diagnostics last found in it.
+type document struct {
+	uri     uri.URI
+	path    string
+	version int32
+	text    *text
+	diags   diag.Diagnostics // those whose subject is in this file
+}
+
+func (s *server) didOpen(ctx context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[protocol.DidOpenTextDocumentParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	s.setText(ctx, p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
+	return nil, nil
+}
+
+func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[protocol.DidChangeTextDocumentParams](raw)
+	if err != nil || len(p.ContentChanges) == 0 {
+		return nil, err
+	}
+	// Full synchronisation: the last change holds the whole text.
+	s.setText(ctx, p.TextDocument.URI, p.TextDocument.Version, []byte(p.ContentChanges[len(p.ContentChanges)-1].Text))
+	return nil, nil
+}
+
+// didSave checks the document again: a file it imports may have changed.
+func (s *server) didSave(ctx context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[protocol.DidSaveTextDocumentParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	if d := s.doc(p.TextDocument.URI); d != nil {
+		s.setText(ctx, d.uri, d.version, d.text.src)
+	}
+	return nil, nil
+}
+
+func (s *server) didClose(ctx context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[protocol.DidCloseTextDocumentParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	delete(s.docs, p.TextDocument.URI)
+	stale := s.published[p.TextDocument.URI]
+	delete(s.published, p.TextDocument.URI)
+	s.mu.Unlock()
+	for u := range stale {
+		s.publish(ctx, u, 0, nil)
+	}
+	return nil, nil
+}
+
+// doc returns the open document at u, or nil.
+func (s *server) doc(u uri.URI) *document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[u]
+}
+
+// docOrErr returns the open document at u, or the error a request about
+// a document that is not open gets.
+func (s *server) docOrErr(u uri.URI) (*document, error) {
+	if d := s.doc(u); d != nil {
+		return d, nil
+	}
+	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document not open: %s", u)
+}
+
+// setText records the document's new text, checks it and publishes its
+// diagnostics.
+func (s *server) setText(ctx context.Context, u uri.URI, version int32, src []byte) {
+	d := &document{uri: u, path: filepath.Clean(u.Filename()), version: version, text: newText(src)}
+	_, ds := load.LoadSource(d.path, src, s.opts.Load)
+	byFile := map[string]diag.Diagnostics{}
+	for _, x := range ds {
+		f := d.path
+		if x.Subject != nil && x.Subject.Start.Filename != "" {
+			f = x.Subject.Start.Filename
+		}
+		byFile[f] = append(byFile[f], x)
+	}
+	d.diags = byFile[d.path]
+	s.mu.Lock()
+	s.docs[u] = d
+	before := s.published[u]
+	s.mu.Unlock()
+	now := map[uri.URI]bool{u: true}
+	s.publish(ctx, u, version, s.convert(d.text, d.diags))
+	for f, fds := range byFile {
+		if f == d.path {
+			continue
+		}
+		if t := s.textOf(f); t != nil {
+			fu := uri.File(absPath(f))
+			now[fu] = true
+			s.publish(ctx, fu, 0, s.convert(t, fds))
+		}
+	}
+	for old := range before {
+		if !now[old] {
+			s.publish(ctx, old, 0, nil)
+		}
+	}
+	s.mu.Lock()
+	s.published[u] = now
+	s.mu.Unlock()
+}
+
+func (s *server) publish(ctx context.Context, u uri.URI, version int32, ds []protocol.Diagnostic) {
+	if ds == nil {
+		ds = []protocol.Diagnostic{}
+	}
+	_ = s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+		URI: u, Version: uint32(max(version, 0)), Diagnostics: ds,
+	})
+}
+
+// textOf returns the text of a file named in a diagnostic: the editor's
+// if it is open, else the file on disk; nil for the standard library,
+// which has no file an editor could open.
+func (s *server) textOf(filename string) *text {
+	if !filepath.IsAbs(filename) && !fileExists(filename) {
+		return nil
+	}
+	if d := s.doc(uri.File(absPath(filename))); d != nil {
+		return d.text
+	}
+	if src, ok := load.Source(filename); ok {
+		return newText(src)
+	}
+	return nil
+}
