@@ -39,15 +39,16 @@ type Options struct {
 // files are specs one by one.
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	spec, ds := frontEnd(path, opts)
-	return lint(path, spec, ds, opts)
+	return lint(path, spec, ds, opts, nil)
 }
 
 // lint adds the checks that read beyond the spec (manifests, CRDs, the
 // Kubernetes line) to what a front end found, when it found no error.
-func lint(path string, spec *ir.Spec, ds diag.Diagnostics, opts Options) (*ir.Spec, diag.Diagnostics) {
+// sources are the spec files the caller holds (see check.LintSources).
+func lint(path string, spec *ir.Spec, ds diag.Diagnostics, opts Options, sources map[string][]byte) (*ir.Spec, diag.Diagnostics) {
 	if !ds.HasErrors() {
 		dir := baseDir(path)
-		ds = append(append(append(ds, check.Lint(spec, dir)...), check.UnknownKinds(spec, dir)...), check.OlderAPIs(spec, dir, opts.Kubernetes)...).Sort()
+		ds = append(append(append(ds, check.LintSources(spec, dir, sources)...), check.UnknownKinds(spec, dir)...), check.OlderAPIs(spec, dir, opts.Kubernetes)...).Sort()
 	}
 	if ds.HasErrors() {
 		return nil, ds

@@ -18,7 +18,7 @@ func LoadSource(path string, src []byte, opts Options) (*ir.Spec, diag.Diagnosti
 		return Load(path, opts)
 	}
 	spec, ds := check.File(path, src, CheckOptions(opts))
-	return lint(path, spec, ds, opts)
+	return lint(path, spec, ds, opts, map[string][]byte{path: src})
 }
 
 // CheckOptions are the checker's options for a .sieve spec loaded with

@@ -99,7 +99,7 @@ func (s *server) codeAction(_ context.Context, raw json.RawMessage) (any, error)
 		if d.Subject == nil {
 			continue
 		}
-		r := doc.text.rangeOf(*d.Subject)
+		r := doc.text.nameRange(*d.Subject)
 		if !overlaps(r, p.Range) {
 			continue
 		}
@@ -110,7 +110,7 @@ func (s *server) codeAction(_ context.Context, raw json.RawMessage) (any, error)
 	return actions, nil
 }
 
-// quickFix is the action replacing the text of d's subject, at r, by the
+// quickFix is the action replacing the name at r (d's subject) by the
 // name d's hint suggests; ok is false when there is none or the subject is
 // not a single name.
 func (s *server) quickFix(doc *document, d *diag.Diagnostic, r protocol.Range) (protocol.CodeAction, bool) {
@@ -159,4 +159,21 @@ func overlaps(a, b protocol.Range) bool {
 
 func before(p, q protocol.Position) bool {
 	return p.Line < q.Line || p.Line == q.Line && p.Character < q.Character
+}
+
+// nameRange is r, a diagnostic's subject, extended to the end of the
+// identifier it starts: the field lint marks only a field's first
+// character.
+func (t *text) nameRange(r diag.Range) protocol.Range {
+	pr := t.rangeOf(r)
+	end := t.offset(pr.End)
+	for end < len(t.src) && end > t.offset(pr.Start) && isIdentByte(t.src[end]) {
+		end++
+	}
+	pr.End = t.position(end)
+	return pr
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }

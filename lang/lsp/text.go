@@ -120,6 +120,4 @@ func (t *text) wordAt(off int) (string, int, int) {
 	return string(t.src[start:end]), start, end
 }
 
-func isWordByte(b byte) bool {
-	return b == '_' || b == '.' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
-}
+func isWordByte(b byte) bool { return b == '.' || isIdentByte(b) }
