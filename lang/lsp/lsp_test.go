@@ -81,6 +81,8 @@ type client struct {
 	conn jsonrpc2.Conn
 	mu   sync.Mutex
 	diag map[uri.URI]json.RawMessage // the last diagnostics published per file
+	// published receives the URI of each publication, when not nil.
+	published chan uri.URI
 }
 
 // startClient starts a server on a pipe and initializes it; the session
@@ -119,6 +121,9 @@ func (c *client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			c.mu.Lock()
 			c.diag[p.URI] = p.Diagnostics
 			c.mu.Unlock()
+			if c.published != nil {
+				c.published <- p.URI
+			}
 		}
 	}
 	return reply(ctx, nil, nil)
