@@ -72,7 +72,7 @@ func (s *server) nameItems(doc *document) []protocol.CompletionItem {
 			continue
 		}
 		for _, f := range s.importedFiles(doc.path, d.node.(*syntax.Import)) {
-			for _, x := range declarations(f, s.textOf(f).src) {
+			for _, x := range declarations(f.name, f.text.src) {
 				if x.keyword != "import" && x.keyword != "test" {
 					out = append(out, nameItem(d.name+"."+x.name, x.keyword))
 				}

@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -85,29 +84,33 @@ func (s *server) lookup(doc *document, decls []declared, word string) (target, b
 // the file importer brings in.
 func (s *server) lookupIn(importer string, im *syntax.Import, name string) (target, bool) {
 	for _, f := range s.importedFiles(importer, im) {
-		for _, d := range declarations(f, s.textOf(f).src) {
+		for _, d := range declarations(f.name, f.text.src) {
 			if d.keyword != "import" && d.name == name {
-				return target{file: f, decl: d}, true
+				return target{file: f.name, decl: d}, true
 			}
 		}
 	}
 	return target{}, false
 }
 
+// importedFile is a file an import brings in, and its text.
+type importedFile struct {
+	name string
+	text *text
+}
+
 // importedFiles are the files on disk an import brings in: none for the
 // standard library or an import that does not resolve.
-func (s *server) importedFiles(importer string, im *syntax.Import) []string {
+func (s *server) importedFiles(importer string, im *syntax.Import) []importedFile {
 	files, std, ok := check.ResolveImport(importer, importPath(im), load.CheckOptions(s.opts.Load))
 	if !ok || std {
 		return nil
 	}
-	var out []string
+	var out []importedFile
 	for _, f := range files {
-		if !filepath.IsAbs(f) {
-			f = absPath(f)
-		}
-		if s.textOf(f) != nil {
-			out = append(out, f)
+		f = absPath(f)
+		if t := s.textOf(f); t != nil {
+			out = append(out, importedFile{f, t})
 		}
 	}
 	return out

@@ -122,7 +122,11 @@ func (s *server) quickFix(doc *document, d *diag.Diagnostic, r protocol.Range) (
 	if err != nil {
 		return protocol.CodeAction{}, false
 	}
-	old := string(doc.text.src[doc.text.offset(r.Start):doc.text.offset(r.End)])
+	start, end := doc.text.offset(r.Start), doc.text.offset(r.End)
+	if end < start {
+		return protocol.CodeAction{}, false
+	}
+	old := string(doc.text.src[start:end])
 	switch {
 	case isName(old):
 	case len(old) > 1 && old[0] == '"':

@@ -105,11 +105,22 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		return nil
 	}
-	res, err := h(ctx, req.Params())
+	res, err := safely(ctx, h, req.Params())
 	if _, isCall := req.(*jsonrpc2.Call); !isCall {
 		return nil
 	}
 	return reply(ctx, res, err)
+}
+
+// safely calls h, turning a panic into an error answer: a bug met on
+// one request must not end the editor's session.
+func safely(ctx context.Context, h func(context.Context, json.RawMessage) (any, error), params json.RawMessage) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error: %v", r)
+		}
+	}()
+	return h(ctx, params)
 }
 
 // decode unmarshals a request's parameters.
