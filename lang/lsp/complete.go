@@ -20,11 +20,7 @@ var stepKeywords = []string{"apply", "patch", "delete", "scale", "wait", "settle
 // start of a line inside a block, and elsewhere the declared names, the
 // qualified names of imported files and the built-in kinds.
 func (s *server) completion(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.CompletionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := s.docOrErr(p.TextDocument.URI)
+	p, doc, err := request[protocol.CompletionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

@@ -24,11 +24,7 @@ type target struct {
 // mask, invariant, plan, controller or test, here or in an imported file)
 // and from an import's path to the file it names.
 func (s *server) definition(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.DefinitionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := s.docOrErr(p.TextDocument.URI)
+	p, doc, err := request[protocol.DefinitionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

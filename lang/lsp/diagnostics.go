@@ -86,11 +86,7 @@ var didYouMean = regexp.MustCompile(`did you mean ("(?:[^"\\]|\\.)*")\?`)
 // codeAction offers, for each diagnostic in the range that suggests a name,
 // the quick fix that writes that name in place of the misspelt one.
 func (s *server) codeAction(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.CodeActionParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := s.docOrErr(p.TextDocument.URI)
+	p, doc, err := request[protocol.CodeActionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

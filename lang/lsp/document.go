@@ -77,13 +77,23 @@ func (s *server) doc(u uri.URI) *document {
 	return s.docs[u]
 }
 
-// docOrErr returns the open document at u, or the error a request about
-// a document that is not open gets.
-func (s *server) docOrErr(u uri.URI) (*document, error) {
-	if d := s.doc(u); d != nil {
-		return d, nil
+// request decodes the parameters of a request about an open document,
+// and finds the document; a document that is not open is an error.
+func request[T any](s *server, raw json.RawMessage) (*T, *document, error) {
+	p, err := decode[T](raw)
+	if err != nil {
+		return nil, nil, err
 	}
-	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document not open: %s", u)
+	id, err := decode[struct {
+		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+	}](raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d := s.doc(id.TextDocument.URI); d != nil {
+		return p, d, nil
+	}
+	return nil, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document not open: %s", id.TextDocument.URI)
 }
 
 // setText records the document's new text, checks it and publishes its

@@ -15,11 +15,7 @@ import (
 // the whole text, none when it is formatted already, and an error when it
 // does not parse.
 func (s *server) formatting(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.DocumentFormattingParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := s.docOrErr(p.TextDocument.URI)
+	_, doc, err := request[protocol.DocumentFormattingParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

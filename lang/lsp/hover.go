@@ -14,11 +14,7 @@ import (
 // hover describes the word under the cursor: a declaration keyword or an
 // attribute by grammar.md's words, a declared name by its declaration.
 func (s *server) hover(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.HoverParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := s.docOrErr(p.TextDocument.URI)
+	p, doc, err := request[protocol.HoverParams](s, raw)
 	if err != nil {
 		return nil, err
 	}

@@ -106,11 +106,7 @@ var symbolKinds = map[string]protocol.SymbolKind{
 
 // documentSymbol lists the document's declarations.
 func (s *server) documentSymbol(_ context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.DocumentSymbolParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := s.docOrErr(p.TextDocument.URI)
+	_, doc, err := request[protocol.DocumentSymbolParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
