@@ -59,7 +59,7 @@ var allowed = map[string][]string{
 	"testonly":     {"langbase", "lang"},
 	"langbase":     {},
 	"lang":         {"langbase", "stdlib", "schema"},
-	"lsp":          {"lang", "langbase"},
+	"lsp":          {"lang", "langbase", "stdlib"},
 	"internal":     {},
 	"leaf":         {},
 	"formats":      {"internal", "lang", "langbase"},

@@ -3,13 +3,16 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"sort"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/sievetool/sieve/lang/check"
 	"github.com/sievetool/sieve/lang/kinds"
 	"github.com/sievetool/sieve/lang/syntax"
+	"github.com/sievetool/sieve/stdlib"
 )
 
 // stepKeywords start the steps of a workload (grammar.md, workload).
@@ -27,6 +30,8 @@ func (s *server) completion(_ context.Context, raw json.RawMessage) (any, error)
 	w := doc.text.whereAt(doc.text.offset(p.Position))
 	var items []protocol.CompletionItem
 	switch {
+	case w.depth == 0 && inImportPath(doc.text, doc.text.offset(p.Position)):
+		items = stdItems()
 	case w.lineStart && w.depth == 0:
 		items = keywordItems(append([]string{"import"}, check.DeclKeywords()...), docs())
 	case w.lineStart && w.depth == 1 && w.block == "workload":
@@ -101,4 +106,23 @@ func markdown(s string) any {
 		return nil
 	}
 	return protocol.MarkupContent{Kind: protocol.Markdown, Value: s}
+}
+
+// inImportPath reports whether off is inside the quotes of an import on
+// its line.
+func inImportPath(t *text, off int) bool {
+	l := t.line(int(t.position(off).Line))
+	before := string(l[:min(len(l), int(t.position(off).Character))])
+	rest, ok := strings.CutPrefix(strings.TrimSpace(before), "import")
+	return ok && strings.Count(rest, `"`) == 1
+}
+
+// stdItems are the import paths of the standard library.
+func stdItems() []protocol.CompletionItem {
+	names, _ := fs.Glob(stdlib.FS(), "std/*.sieve")
+	var out []protocol.CompletionItem
+	for _, n := range names {
+		out = append(out, protocol.CompletionItem{Label: strings.TrimSuffix(n, ".sieve"), Kind: protocol.CompletionItemKindModule, Detail: "standard library"})
+	}
+	return out
 }

@@ -80,6 +80,9 @@ func (s *server) lookup(doc *document, decls []declared, word string) (target, b
 // the file importer brings in.
 func (s *server) lookupIn(importer string, im *syntax.Import, name string) (target, bool) {
 	for _, f := range s.importedFiles(importer, im) {
+		if f.std {
+			continue // no file to open
+		}
 		for _, d := range declarations(f.name, f.text.src) {
 			if d.keyword != "import" && d.name == name {
 				return target{file: f.name, decl: d}, true
@@ -89,24 +92,34 @@ func (s *server) lookupIn(importer string, im *syntax.Import, name string) (targ
 	return target{}, false
 }
 
-// importedFile is a file an import brings in, and its text.
+// importedFile is a file an import brings in, and its text; std is set
+// for a file of the standard library, which has no file on disk.
 type importedFile struct {
 	name string
 	text *text
+	std  bool
 }
 
-// importedFiles are the files on disk an import brings in: none for the
-// standard library or an import that does not resolve.
+// importedFiles are the files an import brings in: none for an import
+// that does not resolve.
 func (s *server) importedFiles(importer string, im *syntax.Import) []importedFile {
 	files, std, ok := check.ResolveImport(importer, importPath(im), load.CheckOptions(s.opts.Load))
-	if !ok || std {
+	if !ok {
 		return nil
 	}
 	var out []importedFile
 	for _, f := range files {
-		f = absPath(f)
-		if t := s.textOf(f); t != nil {
-			out = append(out, importedFile{f, t})
+		var t *text
+		if std {
+			if src, ok := load.Source(f); ok {
+				t = newText(src)
+			}
+		} else {
+			f = absPath(f)
+			t = s.textOf(f)
+		}
+		if t != nil {
+			out = append(out, importedFile{f, t, std})
 		}
 	}
 	return out

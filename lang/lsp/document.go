@@ -120,8 +120,11 @@ func (s *server) setText(ctx context.Context, u uri.URI, version int32, src []by
 		if f == d.path {
 			continue
 		}
+		fu := uri.File(absPath(f))
+		if s.doc(fu) != nil {
+			continue // an open file's diagnostics are its own checks
+		}
 		if t := s.textOf(f); t != nil {
-			fu := uri.File(absPath(f))
 			now[fu] = true
 			s.publish(ctx, fu, 0, s.convert(t, fds))
 		}
