@@ -13,10 +13,13 @@ import (
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
-// target is where a name is declared: the file (on disk) and the
-// declaration there.
+// target is where a name is declared: the file, its text and the
+// declaration there; std is set for the standard library, which has no
+// file on disk.
 type target struct {
 	file string
+	text *text
+	std  bool
 	decl declared
 }
 
@@ -39,14 +42,10 @@ func (s *server) definition(_ context.Context, raw json.RawMessage) (any, error)
 	}
 	word, _, _ := doc.text.wordAt(off)
 	t, ok := s.lookup(doc, decls, word)
-	if !ok {
+	if !ok || t.std {
 		return []protocol.Location{}, nil
 	}
-	tt := s.textOf(t.file)
-	if tt == nil {
-		return []protocol.Location{}, nil
-	}
-	return []protocol.Location{{URI: uri.File(absPath(t.file)), Range: tt.rangeOf(t.decl.nameRng)}}, nil
+	return []protocol.Location{{URI: uri.File(absPath(t.file)), Range: t.text.rangeOf(t.decl.nameRng)}}, nil
 }
 
 // importAt returns the import whose path string holds off, or nil.
@@ -61,13 +60,12 @@ func importAt(decls []declared, off int) *syntax.Import {
 }
 
 // lookup resolves a name as the document would: a declaration of its own
-// file, or alias.name from an import (not one of the standard library,
-// which has no file to open).
+// file, or alias.name from an import.
 func (s *server) lookup(doc *document, decls []declared, word string) (target, bool) {
 	alias, name, qualified := strings.Cut(word, ".")
 	for _, d := range decls {
 		if !qualified && d.keyword != "import" && d.name == word {
-			return target{file: doc.path, decl: d}, true
+			return target{file: doc.path, text: doc.text, decl: d}, true
 		}
 		if qualified && d.keyword == "import" && d.name == alias {
 			return s.lookupIn(doc.path, d.node.(*syntax.Import), name)
@@ -80,12 +78,9 @@ func (s *server) lookup(doc *document, decls []declared, word string) (target, b
 // the file importer brings in.
 func (s *server) lookupIn(importer string, im *syntax.Import, name string) (target, bool) {
 	for _, f := range s.importedFiles(importer, im) {
-		if f.std {
-			continue // no file to open
-		}
 		for _, d := range declarations(f.name, f.text.src) {
 			if d.keyword != "import" && d.name == name {
-				return target{file: f.name, decl: d}, true
+				return target{file: f.name, text: f.text, std: f.std, decl: d}, true
 			}
 		}
 	}

@@ -42,7 +42,11 @@ func (s *server) hoverText(doc *document, w where, word string) string {
 	if !ok {
 		return ""
 	}
-	return "```sieve\n" + declLine(s.textOf(t.file), t.decl) + "\n```"
+	md := "```sieve\n" + declLine(t.text, t.decl) + "\n```"
+	if c := leadingComment(t.text, t.decl); c != "" {
+		md += "\n\n" + c
+	}
+	return md
 }
 
 func isKeyword(w string) bool {
@@ -51,11 +55,20 @@ func isKeyword(w string) bool {
 
 // declLine is the first line of a declaration, without its opening brace.
 func declLine(t *text, d declared) string {
-	if t == nil {
-		return d.keyword + " " + d.name
+	l := string(t.line(d.node.Range().Start.Line - 1))
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "{"))
+}
+
+// leadingComment is the text of the // comment lines right above a
+// declaration, its documentation.
+func leadingComment(t *text, d declared) string {
+	var lines []string
+	for n := d.node.Range().Start.Line - 2; n >= 0; n-- {
+		l, ok := strings.CutPrefix(strings.TrimSpace(string(t.line(n))), "//")
+		if !ok {
+			break
+		}
+		lines = append([]string{strings.TrimPrefix(l, " ")}, lines...)
 	}
-	r := d.node.Range()
-	l := string(t.line(r.Start.Line - 1))
-	l = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "{"))
-	return l
+	return strings.Join(lines, "\n")
 }
