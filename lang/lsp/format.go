@@ -8,10 +8,10 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/sievetool/sieve/lang/format"
+	"github.com/sievetool/sieve/lang/load"
 )
 
-// formatting formats the document as sieve fmt does: one edit replacing
+// formatting formats the document as sieve fmt does (a .cue one too): one edit replacing
 // the whole text, none when it is formatted already, and an error when it
 // does not parse.
 func (s *server) formatting(_ context.Context, raw json.RawMessage) (any, error) {
@@ -19,7 +19,7 @@ func (s *server) formatting(_ context.Context, raw json.RawMessage) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	out, ds := format.Source(doc.path, doc.text.src)
+	out, ds := load.Format(doc.path, doc.text.src)
 	if ds.HasErrors() {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "format: %s does not parse: %s", doc.path, message(ds[0]))
 	}
