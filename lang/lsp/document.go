@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"net/url"
 	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
@@ -99,7 +100,11 @@ func request[T any](s *server, raw json.RawMessage) (*T, *document, error) {
 // setText records the document's new text, checks it and publishes its
 // diagnostics.
 func (s *server) setText(ctx context.Context, u uri.URI, version int32, src []byte) {
-	d := &document{uri: u, path: filepath.Clean(u.Filename()), version: version, text: newText(src)}
+	path, ok := filePath(u)
+	if !ok {
+		return // not a file (an editor's untitled buffer): nothing to check it as
+	}
+	d := &document{uri: u, path: path, version: version, text: newText(src)}
 	_, ds := load.LoadSource(d.path, src, s.opts.Load)
 	byFile := map[string]diag.Diagnostics{}
 	for _, x := range ds {
@@ -162,4 +167,13 @@ func (s *server) textOf(filename string) *text {
 		return newText(src)
 	}
 	return nil
+}
+
+// filePath is the path of a file: URI; ok is false for any other URI.
+func filePath(u uri.URI) (string, bool) {
+	x, err := url.Parse(string(u))
+	if err != nil || x.Scheme != uri.FileScheme || x.Path == "" {
+		return "", false
+	}
+	return filepath.Clean(filepath.FromSlash(x.Path)), true
 }

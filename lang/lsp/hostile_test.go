@@ -3,6 +3,7 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -34,6 +35,14 @@ func TestHostilePositions(t *testing.T) {
 				t.Errorf("%s at %v: %v", method, pos, err)
 			}
 		}
+	}
+	// A buffer that is not a file is not checked, and ends nothing.
+	untitled := protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: "untitled:Untitled-1", LanguageID: "sieve", Version: 1, Text: "test {"}}
+	if err := c.conn.Notify(t.Context(), protocol.MethodTextDocumentDidOpen, untitled); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.call(protocol.MethodTextDocumentHover, map[string]any{"textDocument": map[string]any{"uri": "untitled:Untitled-1"}, "position": map[string]any{"line": 0, "character": 0}}); err == nil || !strings.Contains(err.Error(), "not open") {
+		t.Errorf("hover in an untitled buffer: %v, want not open", err)
 	}
 	if _, err := c.call(protocol.MethodTextDocumentFormatting, map[string]any{"textDocument": doc}); err == nil {
 		t.Error("formatting a file that does not parse: no error")

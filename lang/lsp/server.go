@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
@@ -82,12 +83,26 @@ func (s *server) handlers() map[string]func(context.Context, json.RawMessage) (a
 		protocol.MethodTextDocumentDidChange:      s.didChange,
 		protocol.MethodTextDocumentDidSave:        s.didSave,
 		protocol.MethodTextDocumentDidClose:       s.didClose,
-		protocol.MethodTextDocumentHover:          s.hover,
-		protocol.MethodTextDocumentCompletion:     s.completion,
-		protocol.MethodTextDocumentDefinition:     s.definition,
-		protocol.MethodTextDocumentDocumentSymbol: s.documentSymbol,
+		protocol.MethodTextDocumentHover:          sieveOnly(s.hover, nil),
+		protocol.MethodTextDocumentCompletion:     sieveOnly(s.completion, &protocol.CompletionList{Items: []protocol.CompletionItem{}}),
+		protocol.MethodTextDocumentDefinition:     sieveOnly(s.definition, []protocol.Location{}),
+		protocol.MethodTextDocumentDocumentSymbol: sieveOnly(s.documentSymbol, []protocol.DocumentSymbol{}),
 		protocol.MethodTextDocumentFormatting:     s.formatting,
 		protocol.MethodTextDocumentCodeAction:     s.codeAction,
+	}
+}
+
+// sieveOnly answers a request about a document that is not a .sieve file
+// (a .cue spec, which gets diagnostics and formatting only) with empty.
+func sieveOnly(h func(context.Context, json.RawMessage) (any, error), empty any) func(context.Context, json.RawMessage) (any, error) {
+	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		id, err := decode[struct {
+			TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+		}](raw)
+		if path, ok := filePath(id.TextDocument.URI); err == nil && ok && filepath.Ext(path) != ".sieve" {
+			return empty, nil
+		}
+		return h(ctx, raw)
 	}
 }
 
