@@ -19,8 +19,8 @@ func newLSPCmd(g *globals) *cobra.Command {
 		Long: "Lsp is a language server for .sieve specs, for editors: it reads the\n" +
 			"protocol's messages on stdin and answers on stdout. Diagnostics are those\n" +
 			"of sieve check (with the same -I and SIEVE_PATH); it also serves hover,\n" +
-			"completion, go to definition, document symbols, formatting (as sieve fmt)\n" +
-			"and quick fixes for \"did you mean\" hints. See docs/lsp.md.",
+			"completion, go to definition, references, document symbols, formatting (as\n" +
+			"sieve fmt) and quick fixes for \"did you mean\" hints. See docs/lsp.md.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runLSP(cmd, g, f) },
 	}
