@@ -25,9 +25,7 @@ func BenchmarkDiagnosticsAfterKeystroke5000(b *testing.B) {
 		b.Fatal(err)
 	}
 	c := startClient(b, Options{})
-	c.published = make(chan uri.URI, 16)
 	c.open(b, path)
-	<-c.published
 	if d := string(c.diagnostics(uri.File(path))); d != "[]" {
 		b.Fatalf("the generated spec has diagnostics: %s", d)
 	}
@@ -40,11 +38,7 @@ func BenchmarkDiagnosticsAfterKeystroke5000(b *testing.B) {
 		if v%2 == 0 {
 			text = edited
 		}
-		c.conn.Notify(b.Context(), protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
-			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri.File(path)}, Version: v},
-			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: string(text)}},
-		})
-		<-c.published
+		c.change(b, protocol.MethodTextDocumentDidChange, path, v, text)
 	}
 }
 

@@ -29,7 +29,7 @@ func (s *server) didOpen(ctx context.Context, raw json.RawMessage) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	s.setText(ctx, p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
+	s.setText(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
 	return nil, nil
 }
 
@@ -39,7 +39,7 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 		return nil, err
 	}
 	// Full synchronisation: the last change holds the whole text.
-	s.setText(ctx, p.TextDocument.URI, p.TextDocument.Version, []byte(p.ContentChanges[len(p.ContentChanges)-1].Text))
+	s.setText(p.TextDocument.URI, p.TextDocument.Version, []byte(p.ContentChanges[len(p.ContentChanges)-1].Text))
 	return nil, nil
 }
 
@@ -50,7 +50,7 @@ func (s *server) didSave(ctx context.Context, raw json.RawMessage) (any, error) 
 		return nil, err
 	}
 	if d := s.doc(p.TextDocument.URI); d != nil {
-		s.setText(ctx, d.uri, d.version, d.text.src)
+		s.setText(d.uri, d.version, d.text.src)
 	}
 	return nil, nil
 }
@@ -97,15 +97,62 @@ func request[T any](s *server, raw json.RawMessage) (*T, *document, error) {
 	return nil, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document not open: %s", id.TextDocument.URI)
 }
 
-// setText records the document's new text, checks it and publishes its
-// diagnostics.
-func (s *server) setText(ctx context.Context, u uri.URI, version int32, src []byte) {
+// setText records the document's new text and has checkLoop check it.
+// Until that check ends, the document keeps the diagnostics of its last.
+func (s *server) setText(u uri.URI, version int32, src []byte) {
 	path, ok := filePath(u)
 	if !ok {
 		return // not a file (an editor's untitled buffer): nothing to check it as
 	}
 	d := &document{uri: u, path: path, version: version, text: newText(src)}
-	_, ds := load.LoadSource(d.path, src, s.opts.Load)
+	s.mu.Lock()
+	if old := s.docs[u]; old != nil {
+		d.diags = old.diags
+	}
+	s.docs[u] = d
+	s.dirty[u] = true
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// checkLoop checks the documents that changed, each at its latest text,
+// until ctx ends. Edits that arrive during a check are checked together
+// after it, so a fast typist waits for one check, not one per keystroke.
+func (s *server) checkLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.wake:
+		}
+		for _, d := range s.takeDirty() {
+			s.check(ctx, d)
+		}
+	}
+}
+
+// takeDirty returns the open documents that changed since they were last
+// taken.
+func (s *server) takeDirty() []*document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*document
+	for u := range s.dirty {
+		if d := s.docs[u]; d != nil {
+			out = append(out, d)
+		}
+	}
+	clear(s.dirty)
+	return out
+}
+
+// check loads d as sieve check would and publishes its diagnostics, per
+// file, unless d changed or closed meanwhile (a newer check comes then).
+func (s *server) check(ctx context.Context, d *document) {
+	_, ds := load.LoadSource(d.path, d.text.src, s.opts.Load)
 	byFile := map[string]diag.Diagnostics{}
 	for _, x := range ds {
 		f := d.path
@@ -114,20 +161,22 @@ func (s *server) setText(ctx context.Context, u uri.URI, version int32, src []by
 		}
 		byFile[f] = append(byFile[f], x)
 	}
-	d.diags = byFile[d.path]
 	s.mu.Lock()
-	s.docs[u] = d
-	before := s.published[u]
+	if s.docs[d.uri] != d {
+		s.mu.Unlock()
+		return
+	}
+	checked := *d
+	checked.diags = byFile[d.path]
+	s.docs[d.uri] = &checked
+	before := s.published[d.uri]
 	s.mu.Unlock()
-	now := map[uri.URI]bool{u: true}
-	s.publish(ctx, u, version, s.convert(d.text, d.diags))
+	now := map[uri.URI]bool{d.uri: true}
+	s.publish(ctx, d.uri, d.version, s.convert(d.text, checked.diags))
 	for f, fds := range byFile {
-		if f == d.path {
-			continue
-		}
 		fu := uri.File(absPath(f))
-		if s.doc(fu) != nil {
-			continue // an open file's diagnostics are its own checks
+		if f == d.path || s.doc(fu) != nil {
+			continue // an open file's diagnostics are its own check's
 		}
 		if t := s.textOf(f); t != nil {
 			now[fu] = true
@@ -140,7 +189,7 @@ func (s *server) setText(ctx context.Context, u uri.URI, version int32, src []by
 		}
 	}
 	s.mu.Lock()
-	s.published[u] = now
+	s.published[d.uri] = now
 	s.mu.Unlock()
 }
 

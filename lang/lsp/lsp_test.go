@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.lsp.dev/jsonrpc2"
@@ -81,8 +82,9 @@ type client struct {
 	conn jsonrpc2.Conn
 	mu   sync.Mutex
 	diag map[uri.URI]json.RawMessage // the last diagnostics published per file
-	// published receives the URI of each publication, when not nil.
-	published chan uri.URI
+	pubs map[uri.URI]int             // how many publications each file had
+	// versions are the document versions of each file's publications.
+	versions map[uri.URI][]int32
 }
 
 // startClient starts a server on a pipe and initializes it; the session
@@ -93,7 +95,7 @@ func startClient(t testing.TB, opts Options) *client {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, sr, sw, opts) }()
-	c := &client{conn: jsonrpc2.NewConn(jsonrpc2.NewStream(readWriteCloser{cr, cw})), diag: map[uri.URI]json.RawMessage{}}
+	c := &client{conn: jsonrpc2.NewConn(jsonrpc2.NewStream(readWriteCloser{cr, cw})), diag: map[uri.URI]json.RawMessage{}, pubs: map[uri.URI]int{}, versions: map[uri.URI][]int32{}}
 	c.conn.Go(ctx, c.handle)
 	t.Cleanup(func() {
 		c.call(protocol.MethodShutdown, nil)
@@ -115,15 +117,15 @@ func (c *client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
 		var p struct {
 			URI         uri.URI         `json:"uri"`
+			Version     int32           `json:"version"`
 			Diagnostics json.RawMessage `json:"diagnostics"`
 		}
 		if err := json.Unmarshal(req.Params(), &p); err == nil {
 			c.mu.Lock()
 			c.diag[p.URI] = p.Diagnostics
+			c.pubs[p.URI]++
+			c.versions[p.URI] = append(c.versions[p.URI], p.Version)
 			c.mu.Unlock()
-			if c.published != nil {
-				c.published <- p.URI
-			}
 		}
 	}
 	return reply(ctx, nil, nil)
@@ -135,8 +137,8 @@ func (c *client) call(method string, params any) (json.RawMessage, error) {
 	return res, err
 }
 
-// open sends didOpen with the file's text, then waits for the server to
-// have handled it (a request after it is answered after it).
+// open sends didOpen with the file's text, then waits for its
+// diagnostics.
 func (c *client) open(t testing.TB, path string) {
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -145,7 +147,8 @@ func (c *client) open(t testing.TB, path string) {
 	c.change(t, protocol.MethodTextDocumentDidOpen, path, 1, src)
 }
 
-// change sends didOpen or didChange with the full text, and waits as open.
+// change sends didOpen or didChange with the full text, and waits for the
+// file's next diagnostics.
 func (c *client) change(t testing.TB, method, path string, version int32, src []byte) {
 	var params any = protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
 		URI: uri.File(path), LanguageID: "sieve", Version: version, Text: string(src)}}
@@ -155,12 +158,22 @@ func (c *client) change(t testing.TB, method, path string, version int32, src []
 			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: string(src)}},
 		}
 	}
+	n := c.published(uri.File(path))
 	if err := c.conn.Notify(context.Background(), method, params); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.call(protocol.MethodTextDocumentDocumentSymbol, map[string]any{"textDocument": map[string]any{"uri": uri.File(path)}}); err != nil {
-		t.Fatal(err)
+	for deadline := time.Now().Add(time.Minute); c.published(uri.File(path)) == n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: no diagnostics after a minute", path)
+		}
 	}
+}
+
+// published is how many times the server published diagnostics for u.
+func (c *client) published(u uri.URI) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pubs[u]
 }
 
 func (c *client) diagnostics(u uri.URI) json.RawMessage {

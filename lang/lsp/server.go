@@ -29,7 +29,11 @@ type Options struct {
 // shutdown and exit.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(readWriteCloser{in, out}))
-	s := &server{conn: conn, opts: opts, docs: map[uri.URI]*document{}, published: map[uri.URI]map[uri.URI]bool{}, exit: make(chan struct{})}
+	s := &server{conn: conn, opts: opts, docs: map[uri.URI]*document{}, published: map[uri.URI]map[uri.URI]bool{},
+		dirty: map[uri.URI]bool{}, wake: make(chan struct{}, 1), exit: make(chan struct{})}
+	checks, stop := context.WithCancel(ctx)
+	defer stop()
+	go s.checkLoop(checks)
 	conn.Go(ctx, s.handle)
 	defer conn.Close()
 	select {
@@ -67,6 +71,8 @@ type server struct {
 	mu        sync.Mutex
 	docs      map[uri.URI]*document
 	published map[uri.URI]map[uri.URI]bool // per open document: the files it published diagnostics for
+	dirty     map[uri.URI]bool             // documents changed since checkLoop took them
+	wake      chan struct{}                // tells checkLoop of a change
 	shutdown  bool
 	exit      chan struct{} // closed by the exit notification
 }
