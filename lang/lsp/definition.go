@@ -3,12 +3,14 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/sievetool/sieve/lang/check"
+	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/load"
 	"github.com/sievetool/sieve/lang/syntax"
 )
@@ -24,8 +26,9 @@ type target struct {
 }
 
 // definition jumps from a name to its declaration (a workload, policy,
-// mask, invariant, plan, controller or test, here or in an imported file)
-// and from an import's path to the file it names.
+// mask, invariant, plan, controller or test, here or in an imported file),
+// from the index of a step reference W[i] to that step, and from an
+// import's path to the file it names.
 func (s *server) definition(_ context.Context, raw json.RawMessage) (any, error) {
 	p, doc, err := request[protocol.DefinitionParams](s, raw)
 	if err != nil {
@@ -41,11 +44,42 @@ func (s *server) definition(_ context.Context, raw json.RawMessage) (any, error)
 		return []protocol.Location{{URI: uri.File(absPath(files[0]))}}, nil
 	}
 	word, _, _ := doc.text.wordAt(off)
+	at := func(t target) diag.Range { return t.decl.nameRng }
+	if ref := stepAt(doc, off); ref != nil {
+		word, at = ref.Workload.Name, stepRange(ref)
+	}
 	t, ok := s.lookup(doc, decls, word)
 	if !ok || t.std {
 		return []protocol.Location{}, nil
 	}
-	return []protocol.Location{{URI: uri.File(absPath(t.file)), Range: t.text.rangeOf(t.decl.nameRng)}}, nil
+	return []protocol.Location{{URI: uri.File(absPath(t.file)), Range: t.text.rangeOf(at(t))}}, nil
+}
+
+// stepAt returns the step reference W[i] whose brackets hold off, or nil.
+func stepAt(doc *document, off int) *syntax.StepRef {
+	f, _ := syntax.Parse(doc.path, doc.text.src)
+	var out *syntax.StepRef
+	syntax.Walk(f, func(n syntax.Node) bool {
+		r, ok := n.(*syntax.StepRef)
+		if ok && r.Workload != nil && r.Step != nil && r.Workload.EndPos.Offset <= off && off < r.EndPos.Offset {
+			out = r
+		}
+		return out == nil
+	})
+	return out
+}
+
+// stepRange finds the step that ref names in the workload it resolves
+// to: the workload's name when there is no such step.
+func stepRange(ref *syntax.StepRef) func(target) diag.Range {
+	return func(t target) diag.Range {
+		w, ok := t.decl.node.(*syntax.Workload)
+		i, err := strconv.Atoi(ref.Step.Text)
+		if !ok || err != nil || i < 1 || i > len(w.Steps) {
+			return t.decl.nameRng
+		}
+		return w.Steps[i-1].Range()
+	}
 }
 
 // importAt returns the import whose path string holds off, or nil.
