@@ -9,10 +9,12 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/sievetool/sieve/lang/check"
+	"github.com/sievetool/sieve/lang/syntax"
 )
 
 // hover describes the word under the cursor: a declaration keyword or an
-// attribute by grammar.md's words, a declared name by its declaration.
+// attribute by grammar.md's words, a parameter of the workload or
+// invariant it is in by its default, a declared name by its declaration.
 func (s *server) hover(_ context.Context, raw json.RawMessage) (any, error) {
 	p, doc, err := request[protocol.HoverParams](s, raw)
 	if err != nil {
@@ -23,7 +25,7 @@ func (s *server) hover(_ context.Context, raw json.RawMessage) (any, error) {
 	if word == "" {
 		return nil, nil
 	}
-	md := s.hoverText(doc, doc.text.whereAt(off), word)
+	md := s.hoverText(doc, off, doc.text.whereAt(off), word)
 	if md == "" {
 		return nil, nil
 	}
@@ -31,14 +33,18 @@ func (s *server) hover(_ context.Context, raw json.RawMessage) (any, error) {
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}, nil
 }
 
-func (s *server) hoverText(doc *document, w where, word string) string {
+func (s *server) hoverText(doc *document, off int, w where, word string) string {
 	switch {
 	case w.lineStart && w.depth == 0 && isKeyword(word):
 		return docs()[word]
 	case w.lineStart && w.depth == 1 && slices.Contains(check.Attributes(w.block), word):
 		return "`" + word + "` (" + w.block + " attribute)\n\n" + attrDoc(w.block, word)
 	}
-	t, ok := s.lookup(doc, declarations(doc.path, doc.text.src), word)
+	decls := declarations(doc.path, doc.text.src)
+	if md := paramDoc(doc.text, decls, off, word); md != "" {
+		return md
+	}
+	t, ok := s.lookup(doc, decls, word)
 	if !ok {
 		return ""
 	}
@@ -71,4 +77,38 @@ func leadingComment(t *text, d declared) string {
 		lines = append([]string{strings.TrimPrefix(l, " ")}, lines...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// paramDoc describes word as a parameter of the workload or invariant
+// whose declaration holds off, with its default as written; "" when it is
+// none.
+func paramDoc(t *text, decls []declared, off int, word string) string {
+	for _, d := range decls {
+		r := d.node.Range()
+		if off < r.Start.Offset || off >= r.End.Offset {
+			continue
+		}
+		var params []*syntax.Param
+		switch n := d.node.(type) {
+		case *syntax.Workload:
+			params = n.Params
+		case *syntax.Invariant:
+			params = n.Params
+		}
+		for _, p := range params {
+			if p.Name == nil || p.Name.Name != word {
+				continue
+			}
+			md := "`" + word + "` (parameter of " + d.keyword + " " + d.name + ")\n\n"
+			if p.Default == nil {
+				return md + "no default: every caller gives it"
+			}
+			dr := p.Default.Range()
+			if dr.Start.Offset > dr.End.Offset || dr.End.Offset > len(t.src) {
+				return md
+			}
+			return md + "default: `" + string(t.src[dr.Start.Offset:dr.End.Offset]) + "`"
+		}
+	}
+	return ""
 }
