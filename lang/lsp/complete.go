@@ -35,7 +35,7 @@ func (s *server) completion(_ context.Context, raw json.RawMessage) (any, error)
 	case w.lineStart && w.depth == 0:
 		items = keywordItems(append([]string{"import"}, check.DeclKeywords()...), docs())
 	case w.lineStart && w.depth == 1 && w.block == "workload":
-		items = keywordItems(stepKeywords, nil)
+		items = keywordItems(stepKeywords, stepDocs())
 	case w.lineStart && w.depth == 1 && check.Attributes(w.block) != nil:
 		items = attrItems(w.block)
 	default:
@@ -123,6 +123,15 @@ func stdItems() []protocol.CompletionItem {
 	var out []protocol.CompletionItem
 	for _, n := range names {
 		out = append(out, protocol.CompletionItem{Label: strings.TrimSuffix(n, ".sieve"), Kind: protocol.CompletionItemKindModule, Detail: "standard library"})
+	}
+	return out
+}
+
+// stepDocs are the hover texts of the workload steps, by keyword.
+func stepDocs() map[string]string {
+	out := map[string]string{}
+	for _, k := range stepKeywords {
+		out[k] = docs()["workload."+k]
 	}
 	return out
 }

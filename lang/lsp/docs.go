@@ -9,7 +9,8 @@ import (
 // docs.txt holds the hover text of keywords and attributes, taken from
 // grammar.md by TestDocsFromGrammar (SIEVE_UPDATE=1 rewrites it): for each
 // declaration keyword, the paragraph that follows its section's first
-// example; for each attribute, the comment its example line carries. An
+// example; for each attribute, the comment its example line carries; for
+// each workload step, its rows of the step table (workload.STEP). An
 // entry is a line "== KEY" (a keyword, or KEYWORD.ATTRIBUTE), then its
 // text.
 //

@@ -19,7 +19,7 @@ func TestDocsFromGrammar(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := docsFromGrammar(string(md))
-	for _, want := range []string{"== test", "== policy.stale_quiet", "== test.settle_max", "== controller.crds"} {
+	for _, want := range []string{"== test", "== policy.stale_quiet", "== test.settle_max", "== controller.crds", "== workload.wait", "== workload.settle"} {
 		if !strings.Contains(got, want+"\n") {
 			t.Errorf("docs from grammar.md lack %q", want)
 		}
@@ -30,6 +30,7 @@ func TestDocsFromGrammar(t *testing.T) {
 var (
 	sectionRE = regexp.MustCompile(`(?m)^### (\w+)\n`)
 	attrRE    = regexp.MustCompile(`^  ([a-z_]+)\s+(?:\+=\s*)?\S.*?\s//\s*(.+)$`)
+	stepRE    = regexp.MustCompile("^\\| `(([a-z]+)[^`]*)` \\| (.+) \\|$")
 )
 
 // docsFromGrammar builds docs.txt from grammar.md's declaration sections.
@@ -50,6 +51,9 @@ func docsFromGrammar(md string) string {
 		b.WriteString("== " + kw + "\n" + para + "\n")
 		for _, a := range exampleComments(kw, code) {
 			b.WriteString("== " + kw + "." + a[0] + "\n" + a[1] + "\n")
+		}
+		for _, st := range stepRows(md[loc[1]:end]) {
+			b.WriteString("== " + kw + "." + st[0] + "\n" + st[1] + "\n")
 		}
 	}
 	return b.String()
@@ -81,6 +85,27 @@ func exampleComments(kw, code string) [][2]string {
 		}
 		seen[m[1]] = true
 		out = append(out, [2]string{m[1], m[2]})
+	}
+	return out
+}
+
+// stepRows returns, for each step keyword of a section's step table
+// (| `SYNTAX` | meaning |), its rows as markdown lines, in table order.
+func stepRows(sec string) [][2]string {
+	var out [][2]string
+	at := map[string]int{}
+	for _, l := range strings.Split(sec, "\n") {
+		m := stepRE.FindStringSubmatch(l)
+		if m == nil || !slices.Contains(stepKeywords, m[2]) {
+			continue
+		}
+		row := strings.ReplaceAll("`"+m[1]+"`: "+m[3], `\|`, "|") // a table cell's escape
+		if i, ok := at[m[2]]; ok {
+			out[i][1] += "\n\n" + row
+			continue
+		}
+		at[m[2]] = len(out)
+		out = append(out, [2]string{m[2], row})
 	}
 	return out
 }

@@ -37,6 +37,8 @@ func (s *server) hoverText(doc *document, off int, w where, word string) string 
 	switch {
 	case w.lineStart && w.depth == 0 && isKeyword(word):
 		return docs()[word]
+	case w.lineStart && w.depth == 1 && w.block == "workload" && slices.Contains(stepKeywords, word):
+		return docs()["workload."+word]
 	case w.lineStart && w.depth == 1 && slices.Contains(check.Attributes(w.block), word):
 		return "`" + word + "` (" + w.block + " attribute)\n\n" + attrDoc(w.block, word)
 	}
