@@ -53,3 +53,34 @@ func TestEditsCoalesce(t *testing.T) {
 		t.Errorf("the last text (a misspelt attribute) has no diagnostics")
 	}
 }
+
+// TestSaveRechecksImporters saves a fix to an imported file: the open
+// file that imports it is checked again, and its error goes.
+func TestSaveRechecksImporters(t *testing.T) {
+	dir := t.TempDir()
+	lib, spec := filepath.Join(dir, "lib.sieve"), filepath.Join(dir, "spec.sieve")
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(lib, "controller other {\n  builtin \"statefulset\"\n}\n")
+	write(spec, "import \"./lib.sieve\"\n\nworkload w {\n  settle\n}\n\ntest t {\n  controller lib.c\n  workloads  [w]\n}\n")
+	c := startClient(t, Options{})
+	c.open(t, spec)
+	if d := string(c.diagnostics(uri.File(spec))); d == "[]" {
+		t.Fatal("lib.c is undefined, but spec.sieve has no diagnostics")
+	}
+	write(lib, "controller c {\n  builtin \"statefulset\"\n}\n")
+	c.open(t, lib)
+	n := c.published(uri.File(spec))
+	c.conn.Notify(context.Background(), protocol.MethodTextDocumentDidSave, protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(lib)}})
+	for deadline := time.Now().Add(time.Minute); c.published(uri.File(spec)) == n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("spec.sieve not checked again after lib.sieve was saved")
+		}
+	}
+	if d := string(c.diagnostics(uri.File(spec))); d != "[]" {
+		t.Errorf("spec.sieve after the fix of lib.sieve: %s", d)
+	}
+}

@@ -43,14 +43,17 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 	return nil, nil
 }
 
-// didSave checks the document again: a file it imports may have changed.
-func (s *server) didSave(ctx context.Context, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.DidSaveTextDocumentParams](raw)
-	if err != nil {
-		return nil, err
+// didSave checks every open document again: the saved file may be one
+// they import, which their checks read from disk.
+func (s *server) didSave(context.Context, json.RawMessage) (any, error) {
+	s.mu.Lock()
+	for u := range s.docs {
+		s.dirty[u] = true
 	}
-	if d := s.doc(p.TextDocument.URI); d != nil {
-		s.setText(d.uri, d.version, d.text.src)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 	return nil, nil
 }
