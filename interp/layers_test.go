@@ -21,6 +21,7 @@ var groups = map[string]string{
 	"lang/diag":              "langbase",
 	"lang/input":             "langbase",
 	"lang/kinds":             "langbase",
+	"lang/lsp":               "lsp",
 	"lang/internal":          "langbase",
 	"stdlib":                 "stdlib",
 	"cue/schema":             "schema",
@@ -55,13 +56,15 @@ var groups = map[string]string{
 // upward or sideways. langbase is the part of lang that knows nothing of
 // specs (diagnostics, bounded reading, the built-in kinds table), which
 // the backends may use. schema is the CUE schema the CUE front end reads.
-// testonly are the helpers of tests, which no other code imports.
+// testonly are the helpers of tests, which no other code imports. lsp is
+// the language server, which only the CLI imports.
 var allowed = map[string][]string{
 	"stdlib":       {},
 	"schema":       {},
 	"testonly":     {"langbase", "lang"},
 	"langbase":     {},
 	"lang":         {"langbase", "stdlib", "schema"},
+	"lsp":          {"lang", "langbase", "stdlib"},
 	"internal":     {},
 	"leaf":         {},
 	"formats":      {"internal", "lang", "langbase"},
@@ -73,7 +76,7 @@ var allowed = map[string][]string{
 	"campaign":     {"results", "formats", "leaf", "internal", "lang", "langbase"},
 	"pipeline":     {"run", "analysis", "formats", "results", "backend", "leaf", "internal", "lang", "langbase"},
 	"sievetest":    {"pipeline", "run", "analysis", "formats", "results", "report", "lang", "langbase"},
-	"cmd":          {"pipeline", "campaign", "run", "analysis", "formats", "results", "report", "backend", "leaf", "lang", "langbase"},
+	"cmd":          {"lsp", "pipeline", "campaign", "run", "analysis", "formats", "results", "report", "backend", "leaf", "lang", "langbase"},
 	"tool":         {},
 	"specs":        {},
 	"doc":          {},

@@ -21,6 +21,14 @@ const staleRule = "a stale plan starts at an object the controller deletes in th
 // make a spec fail). baseDir is the directory the IR's paths (CRD files)
 // are relative to.
 func Lint(spec *ir.Spec, baseDir string) diag.Diagnostics {
+	return LintSources(spec, baseDir, nil)
+}
+
+// LintSources is Lint for a spec some of whose files the caller holds
+// (an editor's unsaved buffers): sources maps a file name, as the spec's
+// positions give it, to its text, and other files are read from disk to
+// place diagnostics inside expressions.
+func LintSources(spec *ir.Spec, baseDir string, sources map[string][]byte) diag.Diagnostics {
 	if spec == nil {
 		return nil
 	}
@@ -30,7 +38,7 @@ func Lint(spec *ir.Spec, baseDir string) diag.Diagnostics {
 			ds = append(ds, d)
 		}
 	}
-	return append(ds, lintFields(spec, baseDir)...)
+	return append(ds, lintFields(spec, baseDir, sources)...)
 }
 
 // lintStale warns when a policy of t asks for stale plans only and no

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,12 +39,15 @@ type fieldLinter struct {
 // has() tests are never reported. It also reports an apply's set that
 // fits no document of its manifest, or that fits one whose kind has no
 // such field (sets).
-func lintFields(spec *ir.Spec, baseDir string) diag.Diagnostics {
+func lintFields(spec *ir.Spec, baseDir string, sources map[string][]byte) diag.Diagnostics {
 	env, err := celenv.New()
 	if err != nil {
 		return nil
 	}
-	l := &fieldLinter{env: env, schemas: newSchemas(baseDir), seen: map[any]bool{}, sources: map[string][]byte{}}
+	l := &fieldLinter{env: env, schemas: newSchemas(baseDir), seen: map[any]bool{}, sources: maps.Clone(sources)}
+	if l.sources == nil {
+		l.sources = map[string][]byte{}
+	}
 	for _, t := range spec.Tests {
 		kinds := l.schemas.forTest(t)
 		for _, w := range t.Workloads {

@@ -40,9 +40,16 @@ type Options struct {
 // files are specs one by one.
 func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	spec, ds := frontEnd(path, opts)
+	return withLint(path, spec, ds, opts, nil)
+}
+
+// withLint adds the checks that read beyond the spec (manifests, CRDs, the
+// Kubernetes line) to what a front end found, when it found no error.
+// sources are the spec files the caller holds (see lint.LintSources).
+func withLint(path string, spec *ir.Spec, ds diag.Diagnostics, opts Options, sources map[string][]byte) (*ir.Spec, diag.Diagnostics) {
 	if !ds.HasErrors() {
 		dir := baseDir(path)
-		ds = append(append(append(ds, lint.Lint(spec, dir)...), lint.UnknownKinds(spec, dir)...), lint.OlderAPIs(spec, dir, opts.Kubernetes)...).Sort()
+		ds = append(append(append(ds, lint.LintSources(spec, dir, sources)...), lint.UnknownKinds(spec, dir)...), lint.OlderAPIs(spec, dir, opts.Kubernetes)...).Sort()
 	}
 	if ds.HasErrors() {
 		return nil, ds
@@ -80,7 +87,7 @@ func loadSieve(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	if err != nil {
 		return nil, diag.Diagnostics{readError(path, err)}
 	}
-	return check.File(path, src, check.Options{SearchPath: opts.SearchPath, Std: stdlib.FS()})
+	return check.File(path, src, CheckOptions(opts))
 }
 
 // loadCUE is the CUE front end's branch. CUE has its own imports (its

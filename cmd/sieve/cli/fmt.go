@@ -10,10 +10,9 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 
-	"github.com/sievetool/sieve/lang/cuefront"
 	"github.com/sievetool/sieve/lang/diag"
-	"github.com/sievetool/sieve/lang/format"
 	"github.com/sievetool/sieve/lang/input"
+	"github.com/sievetool/sieve/lang/load"
 )
 
 // fmtFlags are the flags of `sieve fmt`.
@@ -83,7 +82,7 @@ func fmtFile(g *globals, f *fmtFlags, file string) (bool, diag.Diagnostics, erro
 	if err != nil {
 		return false, nil, fmt.Errorf("fmt: %w", err)
 	}
-	out, ds := formatSource(file, src)
+	out, ds := load.Format(file, src)
 	if ds.HasErrors() {
 		return false, ds, nil
 	}
@@ -104,23 +103,6 @@ func fmtFile(g *globals, f *fmtFlags, file string) (bool, diag.Diagnostics, erro
 		_, err = g.stdout.Write(out)
 	}
 	return changed, ds, err
-}
-
-// formatSource formats a spec file, dispatching on its extension. This is
-// the one place that knows which front end formats which files.
-func formatSource(file string, src []byte) ([]byte, diag.Diagnostics) {
-	switch filepath.Ext(file) {
-	case ".sieve":
-		return format.Source(file, src)
-	case ".cue":
-		return cuefront.Format(file, src)
-	}
-	return nil, fileError(file, "cannot format %s: not a .sieve or .cue file", filepath.Base(file))
-}
-
-func fileError(file, format string, args ...any) diag.Diagnostics {
-	p := diag.Position{Filename: file}
-	return diag.Diagnostics{diag.Errorf(diag.Range{Start: p, End: p}, "fmt", format, args...)}
 }
 
 // writeAtomic replaces file with data through a temporary file in the same
