@@ -6,11 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/sievetool/sieve/interp/analysis/leader"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/formats/results"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/standin"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -78,9 +81,13 @@ func TestE2EEnsemble(t *testing.T) {
 // TestE2ERing does the same for ring, whose controller elects its leader
 // with a ConfigMap and a Lease. It calls an agent in each of its pods by
 // the pod's IP, answered by the spec's pod stand-in. Each run must also
-// show that the calls reached the agents of the pods they were meant for.
+// show that the calls reached the agents of the pods they were meant for,
+// and that the crash let go the killed leader's locks.
 func TestE2ERing(t *testing.T) {
-	runE2E(t, ringE2ESpec, []e2eCase{{"buggy", 1, deadNode}, {"fixed", 0, nil}}, agentsReached)
+	runE2E(t, ringE2ESpec, []e2eCase{{"buggy", 1, deadNode}, {"fixed", 0, nil}}, func(t *testing.T, out string) {
+		agentsReached(t, out)
+		locksLetGo(t, out)
+	})
 }
 
 // runE2E runs the cases of spec side by side, and beside the other
@@ -161,6 +168,39 @@ func agentsReached(t *testing.T, out string) {
 		if err != nil || !strings.Contains(string(b), want) {
 			t.Errorf("the stand-in's log does not say %q (%v):\n%s", want, err, b)
 		}
+	}
+}
+
+// locksLetGo holds that the crash of the ring run in out let go both of
+// the killed leader's locks (an unlock fault entry each, without error),
+// and that the restarted controller's first read of its ConfigMap lock
+// found no holder: it did not wait out the killed one's lease.
+func locksLetGo(t *testing.T, out string) {
+	t.Helper()
+	traces, _ := filepath.Glob(filepath.Join(out, "plans", "user-crash-after-record-*", results.TraceFile))
+	if len(traces) != 1 {
+		t.Fatalf("want the trace of the one plan, found %v", traces)
+	}
+	tr, err := trace.Read(traces[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlocked := map[string]bool{}
+	restarted, firstRead := false, ""
+	for i := range tr.Entries {
+		e := &tr.Entries[i]
+		switch {
+		case e.Type == trace.Fault && e.What == "unlock" && e.Error == "":
+			unlocked[e.Key.Kind] = true
+		case e.Type == trace.Controller && e.What == "restart" && len(unlocked) > 0:
+			restarted = true
+		case restarted && firstRead == "" && e.Type == trace.Request && e.Verb == "get" && e.Key.Kind == "configmap" && e.Key.Name == "ring-operator-lock":
+			rec, _ := leader.Read("configmap", e.Response)
+			firstRead = "holder " + strconv.Quote(rec.Holder)
+		}
+	}
+	if !unlocked["configmap"] || !unlocked["lease"] || firstRead != `holder ""` {
+		t.Errorf("the crash let go the locks %v; the restarted controller's first read of its lock: %q, want no holder", unlocked, firstRead)
 	}
 }
 

@@ -1,6 +1,7 @@
 package leader
 
 import (
+	"maps"
 	"sync"
 	"time"
 
@@ -10,13 +11,15 @@ import (
 // Locks follows the leader-election locks one controller reads and writes,
 // from its requests and their answers (trace.Request entries, in the
 // order the controller made them). It tells which of them are heartbeats
-// (Request), and whether the controller waits for a lock another process
-// holds (Until). The zero value is ready; it is safe for concurrent use.
+// (Request), whether the controller waits for a lock another process
+// holds (Until), and which locks it holds (Held). The zero value is
+// ready; it is safe for concurrent use.
 type Locks struct {
 	state Beats // the latest state of each lock, from the answers
 
 	mu   sync.Mutex
-	read map[trace.Key]seen // locks whose latest request read a record with a holder
+	read map[trace.Key]seen   // locks whose latest request read a record with a holder
+	held map[trace.Key]string // locks whose latest write named a holder, and that holder
 }
 
 // seen is a record the controller read, and when it first read it.
@@ -44,9 +47,12 @@ func (l *Locks) Request(e *trace.Entry) bool {
 		return ok
 	case "create", "update", "patch":
 		l.noteRead(key, Record{}, false, e.Time) // it wrote the lock: it holds it, or let it go
+		rec, _ := Read(key.Kind, e.Response)
+		l.noteHeld(key, rec.Holder)
 		return l.state.Beat(key, e.Response)
 	case "delete":
 		l.noteRead(key, Record{}, false, e.Time)
+		l.noteHeld(key, "")
 		l.state.Beat(key, nil)
 	}
 	return false
@@ -68,6 +74,30 @@ func (l *Locks) noteRead(key trace.Key, rec Record, ok bool, at time.Time) {
 		l.read = map[trace.Key]seen{}
 	}
 	l.read[key] = seen{rec: rec, at: at}
+}
+
+// noteHeld remembers the holder that the controller's latest write of the
+// lock key named ("": none, or it deleted the lock).
+func (l *Locks) noteHeld(key trace.Key, holder string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if holder == "" {
+		delete(l.held, key)
+		return
+	}
+	if l.held == nil {
+		l.held = map[trace.Key]string{}
+	}
+	l.held[key] = holder
+}
+
+// Held returns the locks whose latest write by the controller named a
+// holder, each with that holder: what the controller held when it last
+// wrote its locks.
+func (l *Locks) Held() map[trace.Key]string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return maps.Clone(l.held)
 }
 
 // Until returns until when the controller waits for a lock another

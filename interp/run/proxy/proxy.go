@@ -269,3 +269,7 @@ func (p *Proxy) authorized(r *http.Request) bool {
 	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(p.token)) == 1
 }
+
+// HeldLocks returns the leader-election locks the controller held when it
+// last wrote them, each with its holder identity (leader.Locks.Held).
+func (p *Proxy) HeldLocks() map[trace.Key]string { return p.locks.Held() }

@@ -395,7 +395,7 @@ func (s *session) startController(ctx context.Context, kubeconfig string, admin 
 	s.onClose(func() { s.runner.Stop() })
 	if s.r.Plan != nil {
 		window, _ := s.r.Test.SettleBounds()
-		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: timedRestarts{s.runner, s.clock}, Masks: s.r.Masks,
+		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: timedRestarts{s.runner, s.clock, s.killer(admin)}, Masks: s.r.Masks,
 			Stall: window, Quiet: quietBound(s.r.Test), Sink: s.sink, Errors: s.onInjectError, Pending: s.pending})
 		if err != nil {
 			return err
@@ -477,13 +477,17 @@ func (s *session) workloads(ctx context.Context) error {
 	return failed
 }
 
-// timedRestarts is the controller as the injector drives it, with each
-// restart closing the restart window its kill opened (when the controller
+// timedRestarts is the controller as the injector drives it: each kill
+// lets go the locks the killed process held (killAndUnlock), and each
+// restart closes the restart window its kill opened (when the controller
 // is ready again).
 type timedRestarts struct {
 	*controller.Runner
 	clock *clock
+	kill  func() error // kills the controller (killAndUnlock)
 }
+
+func (t timedRestarts) Kill() error { return t.kill() }
 
 func (t timedRestarts) Restart(ctx context.Context) error {
 	defer t.clock.closeWindow(results.WindowRestart, "")
