@@ -17,8 +17,14 @@ func (g *generator) intermediate(pol *ir.Policy) ([]*candidate, []pass) {
 	for _, w := range g.ix.writes {
 		cands = append(cands, g.crashAfter(w))
 	}
+	return cands, g.writePasses(pol)
+}
+
+// writePasses are the pruning passes of the patterns made of one write
+// each (intermediate, apierror).
+func (g *generator) writePasses(pol *ir.Policy) []pass {
 	pr := pol.Prune
-	return cands, []pass{
+	return []pass{
 		filterPass(pol),
 		{PassFailed, pr.Failed, func(c *candidate) bool { return c.write.OK() }, writeWhy(failedWhy)},
 		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.write) }, writeWhy(noOpWhy)},
@@ -26,6 +32,40 @@ func (g *generator) intermediate(pol *ir.Policy) ([]*candidate, []pass) {
 		{PassCausality, pr.Causality, func(c *candidate) bool { return g.caused(c.write) }, writeWhy(g.uncausedWhy)},
 		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return !g.duplicate(c.write) }, writeWhy(g.duplicateWhy)},
 	}
+}
+
+// apiError makes one candidate per controller write and API error of the
+// policy (ir.DefaultAPIErrors when it names none): answer the write, as
+// the controller sends it, with that error in the API server's place
+// (for timeout_applied: once the server has applied it). The candidates
+// are pruned as intermediate's are: a write that failed, changed nothing,
+// names a generated object, followed from no event, or repeats, makes no
+// plan.
+func (g *generator) apiError(pol *ir.Policy) ([]*candidate, []pass) {
+	kinds := pol.APIErrors
+	if len(kinds) == 0 {
+		kinds = ir.DefaultAPIErrors()
+	}
+	cands := make([]*candidate, 0, len(g.ix.writes)*len(kinds))
+	for _, w := range g.ix.writes {
+		for _, k := range kinds {
+			cands = append(cands, g.answerWith(w, k))
+		}
+	}
+	return cands, g.writePasses(pol)
+}
+
+// answerWith is the apierror candidate that answers write w with error k.
+func (g *generator) answerWith(w *item, k ir.APIErrorKind) *candidate {
+	c := &candidate{write: w, apiError: k, slug: string(k) + "-" + w.Key.String() + "-" + w.Verb + "-" + w.Subresource}
+	c.build = func() *planfile.Plan {
+		return &planfile.Plan{
+			Workload: w.workload,
+			Actions:  []*planfile.Action{{Kind: ir.ActError, Error: k, Trigger: sentLeaf(w)}},
+			Why:      []planfile.Why{why("write", w)},
+		}
+	}
+	return c
 }
 
 // crashAfter is the intermediate-state candidate for write w.
