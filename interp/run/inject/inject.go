@@ -97,6 +97,7 @@ type Injector struct {
 	paused   *hold                         // when the pause in force began, and its bound
 	ats      map[*planfile.Action]*atEvent // the at events of stale-on actions
 	verdicts map[string]proxy.Verdict      // per event, so every stream agrees
+	late     map[int64]*proxy.StatusError  // per request ID: the answer that replaces the API server's (timeout_applied)
 	revs     []seenRev                     // deliveries, for stale-on revisions
 	waiting  atomic.Int32                  // requests held until a hold ends
 	moved    atomic.Int64                  // when the cluster last changed (Unix ns), heartbeats aside
@@ -140,7 +141,7 @@ func New(opts Options) (*Injector, error) {
 		return nil, err
 	}
 	return &Injector{opts: opts, eng: eng, tracker: observe.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
-		heldAt: map[*ir.Ref]hold{}, ats: ats}, nil
+		late: map[int64]*proxy.StatusError{}, heldAt: map[*ir.Ref]hold{}, ats: ats}, nil
 }
 
 // hold is a hold in place: when it began and how long it may last.
