@@ -31,7 +31,7 @@ type candidate struct {
 	// apiError is the error an apierror candidate answers its write with.
 	apiError ir.APIErrorKind
 	slug     string
-	build              func() *planfile.Plan
+	build    func() *planfile.Plan
 	// dropped names the pass that dropped the candidate ("" while it
 	// survives); evidence says what in the trace showed it.
 	dropped, evidence string
