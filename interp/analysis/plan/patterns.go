@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -35,7 +36,8 @@ func (g *generator) writePasses(pol *ir.Policy) []pass {
 }
 
 // apiError makes one candidate per controller write and API error of the
-// policy (ir.DefaultAPIErrors when it names none): answer the write, as
+// policy (ir.DefaultAPIErrors when it names none) that the API server
+// could give that write (conditional): answer the write, as
 // the controller sends it, with that error in the API server's place
 // (for timeout_applied: once the server has applied it). The candidates
 // are pruned as intermediate's are: a write that failed, changed nothing,
@@ -49,10 +51,30 @@ func (g *generator) apiError(pol *ir.Policy) ([]*candidate, []pass) {
 	cands := make([]*candidate, 0, len(g.ix.writes)*len(kinds))
 	for _, w := range g.ix.writes {
 		for _, k := range kinds {
-			cands = append(cands, g.answerWith(w, k))
+			if k != ir.ErrConflict || conditional(w) {
+				cands = append(cands, g.answerWith(w, k))
+			}
 		}
 	}
 	return cands, g.writePasses(pol)
+}
+
+// conditional reports whether the API server could refuse write w with
+// a 409 Conflict: an update or patch that carries the resourceVersion it
+// was made from (optimistic concurrency). A create of an object that
+// exists is refused as AlreadyExists, not Conflict, and a delete only
+// when its precondition fails, which tells the controller the object was
+// replaced: a conflict there would be a lie a correct controller believes.
+func conditional(w *item) bool {
+	if w.Verb != "update" && w.Verb != "patch" {
+		return false
+	}
+	var body struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+	}
+	return json.Unmarshal(w.Entry.Body, &body) == nil && body.Metadata.ResourceVersion != ""
 }
 
 // answerWith is the apierror candidate that answers write w with error k.
