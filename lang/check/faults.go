@@ -67,10 +67,7 @@ func (c *checker) lowerPolicy(d *decl) *ir.Policy {
 
 // apiErrors is a list of API error words (ir.APIErrorKinds).
 func (c *checker) apiErrors(v *value) []ir.APIErrorKind {
-	var words []string
-	for _, k := range ir.APIErrorKinds() {
-		words = append(words, string(k))
-	}
+	words := ir.APIErrorNames()
 	var out []ir.APIErrorKind
 	for _, e := range elems(v) {
 		if w, ok := c.word(e, "api error", words...); ok {

@@ -446,6 +446,15 @@ func APIErrorKinds() []APIErrorKind {
 	return []APIErrorKind{ErrConflict, ErrTooManyRequests, ErrInternal, ErrTimeout, ErrTimeoutApplied}
 }
 
+// APIErrorNames returns the names of APIErrorKinds, in the same order.
+func APIErrorNames() []string {
+	var out []string
+	for _, k := range APIErrorKinds() {
+		out = append(out, string(k))
+	}
+	return out
+}
+
 // DefaultAPIErrors are the errors an apierror plan is made with when the
 // policy names none: the two that reach the controller's code with
 // client-go (a 429 with Retry-After is retried inside client-go).

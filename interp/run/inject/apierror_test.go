@@ -93,3 +93,14 @@ func TestTimeoutAppliedAnswersAfterTheServer(t *testing.T) {
 		t.Errorf("another write's answer was replaced: %v", err)
 	}
 }
+
+// TestErrorActionUnknownError refuses a plan whose error action names no
+// API error sieve knows, when the injector is made.
+func TestErrorActionUnknownError(t *testing.T) {
+	p := errorPlan("teapot")
+	_, err := New(Options{Plan: p, Proxy: &fakeProxy{}, Controller: &fakeController{}})
+	want := `inject: plan p: action 1 (error): unknown API error "teapot" (want one of conflict, too_many_requests, internal_error, timeout, timeout_applied)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}

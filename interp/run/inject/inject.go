@@ -3,6 +3,9 @@ package inject
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -124,6 +127,9 @@ func New(opts Options) (*Injector, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkErrors(opts.Plan); err != nil {
+		return nil, err
+	}
 	masks := opts.Masks
 	if masks == nil {
 		if masks, err = observe.Masks(nil); err != nil {
@@ -142,6 +148,17 @@ func New(opts Options) (*Injector, error) {
 	}
 	return &Injector{opts: opts, eng: eng, tracker: observe.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
 		late: map[int64]*proxy.StatusError{}, heldAt: map[*ir.Ref]hold{}, ats: ats}, nil
+}
+
+// checkErrors refuses a plan with an error action whose API error is
+// unknown (a hand-edited plan file), before the run, not when it fires.
+func checkErrors(p *planfile.Plan) error {
+	for i, a := range p.Actions {
+		if a.Kind == ir.ActError && !slices.Contains(ir.APIErrorKinds(), a.Error) {
+			return fmt.Errorf("inject: plan %s: action %d (error): unknown API error %q (want one of %s)", p.Name, i+1, a.Error, strings.Join(ir.APIErrorNames(), ", "))
+		}
+	}
+	return nil
 }
 
 // hold is a hold in place: when it began and how long it may last.
