@@ -134,6 +134,23 @@ type Trigger struct {
 	Args []*Trigger `json:"args,omitempty"`
 }
 
+// Sends reports whether the tree has a write leaf with Sent: its engine
+// must be shown writes as they are sent (trigger.Engine.Send).
+func (t *Trigger) Sends() bool {
+	if t == nil {
+		return false
+	}
+	if t.Op == ir.TrigWrite && t.Sent {
+		return true
+	}
+	for _, a := range t.Args {
+		if a.Sends() {
+			return true
+		}
+	}
+	return false
+}
+
 // Why is one reference-trace entry a plan was made from.
 type Why struct {
 	// Role says what the entry is to the plan. "write" is the write

@@ -53,6 +53,9 @@ func (in *Injector) before(ctx context.Context, r *proxy.Request) error {
 // (the error returned), or, with the write applied, once the server has
 // answered (after).
 func (in *Injector) send(r *proxy.Request) error {
+	if !in.sends {
+		return nil // nothing in the plan looks at writes as sent
+	}
 	sent := r.Start // the controller's view when it sent the write is the write's basis
 	if sent.IsZero() {
 		sent = time.Now()

@@ -101,6 +101,7 @@ type Injector struct {
 	ats      map[*planfile.Action]*atEvent // the at events of stale-on actions
 	verdicts map[string]proxy.Verdict      // per event, so every stream agrees
 	late     map[int64]*proxy.StatusError  // per request ID: the answer that replaces the API server's (timeout_applied)
+	sends    bool                          // a trigger of the plan matches writes as sent (planfile.Trigger.Sends)
 	revs     []seenRev                     // deliveries, for stale-on revisions
 	waiting  atomic.Int32                  // requests held until a hold ends
 	moved    atomic.Int64                  // when the cluster last changed (Unix ns), heartbeats aside
@@ -146,8 +147,12 @@ func New(opts Options) (*Injector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Injector{opts: opts, eng: eng, tracker: observe.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
-		late: map[int64]*proxy.StatusError{}, heldAt: map[*ir.Ref]hold{}, ats: ats}, nil
+	in := &Injector{opts: opts, eng: eng, tracker: observe.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
+		late: map[int64]*proxy.StatusError{}, heldAt: map[*ir.Ref]hold{}, ats: ats}
+	for _, a := range opts.Plan.Actions {
+		in.sends = in.sends || a.Trigger.Sends()
+	}
+	return in, nil
 }
 
 // checkErrors refuses a plan with an error action whose API error is
