@@ -265,12 +265,14 @@ func printPlans(g *globals, f *planFlags, set *plan.Set) error {
 
 // printSievePlans prints each plan as a .sieve plan declaration, named
 // after the plan (an identifier: dashes and dots become underscores), with
-// a comment naming the plan and where it came from.
+// a comment naming the plan and where it came from; a plan the language
+// cannot say (an apierror plan's error action) is a comment that says why.
 func printSievePlans(g *globals, set *plan.Set) error {
 	for _, p := range set.Plans {
 		text, err := p.Sieve(sieveIdent(p.Name), fmt.Sprintf("%s (%s, %s)", p.Name, p.Pattern, p.Policy))
 		if err != nil {
-			return infraErr(err)
+			fmt.Fprintf(g.stdout, "// %s (%s, %s): no .sieve form: %v\n\n", p.Name, p.Pattern, p.Policy, err)
+			continue
 		}
 		fmt.Fprintln(g.stdout, text)
 	}
