@@ -113,7 +113,7 @@ func allInjected(t *testing.T, out string) {
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		if r.Pattern != string(ir.APIError) || r.Status != string(report.Passed) {
+		if r.Pattern != string(ir.APIError) || r.Status != string(results.Passed) {
 			t.Errorf("%s: pattern %s, status %s; want apierror, passed", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status)
 		}
 		tr, err := os.ReadFile(filepath.Join(filepath.Dir(f), "trace.jsonl"))
