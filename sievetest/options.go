@@ -108,9 +108,9 @@ func newConfig(opts []Option) *config {
 // flags.
 func (c *config) check() error {
 	switch ir.Pattern(c.pattern) {
-	case "", ir.Intermediate, ir.Stale, ir.Unobserved, planfile.User:
+	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, planfile.User:
 	default:
-		return fmt.Errorf("Pattern: unknown pattern %q (want intermediate, stale, unobserved or user)", c.pattern)
+		return fmt.Errorf("Pattern: unknown pattern %q (want intermediate, stale, unobserved, apierror or user)", c.pattern)
 	}
 	if c.parallel < 0 || c.maxPlans < 0 || c.confirm < 0 {
 		return fmt.Errorf("Parallel, MaxPlans and Confirm: %d, %d, %d (want 0 or more)", c.parallel, c.maxPlans, c.confirm)

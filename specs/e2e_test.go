@@ -27,6 +27,7 @@ const (
 	volresizeE2ESpec = "specs/testdata/volresize_e2e.sieve"
 	ensembleE2ESpec  = "specs/testdata/ensemble_e2e.sieve"
 	ringE2ESpec      = "specs/testdata/ring_e2e.sieve"
+	apierrorE2ESpec  = "specs/testdata/datastore_apierror_e2e.sieve"
 )
 
 // finding is the part of a plan's result.json finding these tests look at.
@@ -88,6 +89,45 @@ func TestE2ERing(t *testing.T) {
 		agentsReached(t, out)
 		locksLetGo(t, out)
 	})
+}
+
+// TestE2EAPIError runs the fixed datastore test under the apierror
+// pattern (a server error and an applied timeout for its StatefulSet's
+// create, a conflict for its Datastore's updates): the controller handles
+// each, so the run must exit 0 with no finding, and each plan must have
+// had its write answered with its error (injected, not not-injected).
+func TestE2EAPIError(t *testing.T) {
+	runE2E(t, apierrorE2ESpec, []e2eCase{{"fixed", 0, nil}}, allInjected)
+}
+
+// allInjected holds that every plan of a run in out was injected and
+// passed, the write answered with its error.
+func allInjected(t *testing.T, out string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(out, "plans", "*", "result.json"))
+	if len(files) < 5 {
+		t.Fatalf("%d plan results, want the 7 the spec's policies make", len(files))
+	}
+	for _, f := range files {
+		var r struct {
+			Pattern string `json:"pattern"`
+			Status  string `json:"status"`
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if r.Pattern != string(ir.APIError) || r.Status != string(results.Passed) {
+			t.Errorf("%s: pattern %s, status %s; want apierror, passed", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status)
+		}
+		tr, err := os.ReadFile(filepath.Join(filepath.Dir(f), "trace.jsonl"))
+		if err != nil || !strings.Contains(string(tr), `"what":"error"`) {
+			t.Errorf("%s: no error fault entry in the trace (%v)", filepath.Base(filepath.Dir(f)), err)
+		}
+	}
 }
 
 // runE2E runs the cases of spec side by side, and beside the other

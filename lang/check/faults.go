@@ -11,9 +11,9 @@ import (
 
 // Words the checker accepts.
 func policyAttrs() []string {
-	return strings.Fields("patterns include exclude max_plans prune stale_for stale_quiet hold_for")
+	return strings.Fields("patterns include exclude max_plans prune stale_for stale_quiet hold_for api_errors")
 }
-func patterns() []string   { return strings.Fields("intermediate stale unobserved") }
+func patterns() []string   { return strings.Fields("intermediate stale unobserved apierror") }
 func writeVerbs() []string { return strings.Fields("create update patch delete") }
 func pruneNames() []string {
 	return strings.Fields("causality noop failed nondeterministic duplicates")
@@ -59,7 +59,25 @@ func (c *checker) lowerPolicy(d *decl) *ir.Policy {
 	if v := val("hold_for"); v != nil {
 		p.HoldFor = c.toDuration(v, "hold_for", true)
 	}
+	if v := val("api_errors"); v != nil {
+		p.APIErrors = c.apiErrors(v)
+	}
 	return p
+}
+
+// apiErrors is a list of API error words (ir.APIErrorKinds).
+func (c *checker) apiErrors(v *value) []ir.APIErrorKind {
+	words := ir.APIErrorNames()
+	var out []ir.APIErrorKind
+	for _, e := range elems(v) {
+		if w, ok := c.word(e, "api error", words...); ok {
+			out = append(out, ir.APIErrorKind(w))
+		}
+	}
+	if v.kind == kList && len(v.list) == 0 {
+		c.errorf(v.rng, "policy", "api_errors: empty list (name at least one of %s, or leave api_errors out for the default)", strings.Join(words, ", "))
+	}
+	return out
 }
 
 // filters are resource keys (any verb) or { target: KEY, verbs: [...] }.

@@ -37,6 +37,9 @@ func (l *lowerer) policy(v cue.Value) *ir.Policy {
 	if has(v, "hold_for") {
 		p.HoldFor = l.positive(v, "hold_for", 0)
 	}
+	for _, s := range strs(v, "api_errors") {
+		p.APIErrors = append(p.APIErrors, ir.APIErrorKind(s))
+	}
 	return p
 }
 

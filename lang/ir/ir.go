@@ -424,7 +424,41 @@ const (
 	Intermediate Pattern = "intermediate"
 	Stale        Pattern = "stale"
 	Unobserved   Pattern = "unobserved"
+	APIError     Pattern = "apierror"
 )
+
+// APIErrorKind names an error a real API server answers a write with,
+// which an apierror plan gives the controller in place of the server's
+// answer (interp/run/proxy makes the Status client-go decodes).
+type APIErrorKind string
+
+// API errors.
+const (
+	ErrConflict        APIErrorKind = "conflict"          // 409 Conflict, the write not applied
+	ErrTooManyRequests APIErrorKind = "too_many_requests" // 429 with Retry-After, the write not applied
+	ErrInternal        APIErrorKind = "internal_error"    // 500 InternalError, the write not applied
+	ErrTimeout         APIErrorKind = "timeout"           // 504 Timeout, the write not applied
+	ErrTimeoutApplied  APIErrorKind = "timeout_applied"   // 504 Timeout, the write applied all the same
+)
+
+// APIErrorKinds lists every API error, in the order they are documented.
+func APIErrorKinds() []APIErrorKind {
+	return []APIErrorKind{ErrConflict, ErrTooManyRequests, ErrInternal, ErrTimeout, ErrTimeoutApplied}
+}
+
+// APIErrorNames returns the names of APIErrorKinds, in the same order.
+func APIErrorNames() []string {
+	var out []string
+	for _, k := range APIErrorKinds() {
+		out = append(out, string(k))
+	}
+	return out
+}
+
+// DefaultAPIErrors are the errors an apierror plan is made with when the
+// policy names none: the two that reach the controller's code with
+// client-go (a 429 with Retry-After is retried inside client-go).
+func DefaultAPIErrors() []APIErrorKind { return []APIErrorKind{ErrConflict, ErrInternal} }
 
 // Policy selects which fault plans to generate.
 type Policy struct {
@@ -448,6 +482,9 @@ type Policy struct {
 	// that cancels them does not come (0: learned from the reference runs,
 	// see interp/analysis/plan).
 	HoldFor Duration `json:"holdFor,omitempty"`
+	// APIErrors are the errors an apierror plan answers a write with, one
+	// plan each (empty: DefaultAPIErrors).
+	APIErrors []APIErrorKind `json:"apiErrors,omitempty"`
 }
 
 // Filter matches writes or events by object and verb. Empty fields match
@@ -598,6 +635,7 @@ const (
 	ActWait     ActionKind = "wait"      // pause the plan for Duration
 	ActPause    ActionKind = "pause"     // stop the controller (SIGSTOP) until resume, for Duration at most
 	ActResume   ActionKind = "resume"    // let it go on (SIGCONT)
+	ActError    ActionKind = "error"     // answer the write about to be sent with an API error
 )
 
 // DefaultPauseFor bounds a pause that gives no bound of its own (pause

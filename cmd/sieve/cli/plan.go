@@ -67,7 +67,7 @@ func newPlanCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, includeUsage)
 	cmd.Flags().StringVar(&f.test, "test", "", "the test NAME (default: the trace's)")
 	cmd.Flags().StringArrayVar(&f.traces, "trace", nil, "generate from the reference trace FILE instead of recording one (repeat for the test's other reference runs)")
-	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved or user")
+	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved, apierror or user")
 	cmd.Flags().StringVar(&f.out, "out", "", "write the plans and counts.json (and recorded reference runs) to DIR")
 	cmd.Flags().BoolVar(&f.force, "force", false, forceUsage)
 	cmd.Flags().IntVar(&f.maxCandidates, "max-candidates", 0, maxCandidatesUsage())
@@ -204,10 +204,10 @@ func sameWorkload(refs []*trace.Trace, files []string, t *ir.Test, baseDir strin
 // checkPattern validates --pattern.
 func checkPattern(p string) error {
 	switch ir.Pattern(p) {
-	case "", ir.Intermediate, ir.Stale, ir.Unobserved, planfile.User:
+	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, planfile.User:
 		return nil
 	}
-	return fmt.Errorf("--pattern: unknown pattern %q (want intermediate, stale, unobserved or user)", p)
+	return fmt.Errorf("--pattern: unknown pattern %q (want intermediate, stale, unobserved, apierror or user)", p)
 }
 
 // planTestName picks the test: --test, else the trace's, else the spec's
@@ -265,12 +265,14 @@ func printPlans(g *globals, f *planFlags, set *plan.Set) error {
 
 // printSievePlans prints each plan as a .sieve plan declaration, named
 // after the plan (an identifier: dashes and dots become underscores), with
-// a comment naming the plan and where it came from.
+// a comment naming the plan and where it came from; a plan the language
+// cannot say (an apierror plan's error action) is a comment that says why.
 func printSievePlans(g *globals, set *plan.Set) error {
 	for _, p := range set.Plans {
 		text, err := p.Sieve(sieveIdent(p.Name), fmt.Sprintf("%s (%s, %s)", p.Name, p.Pattern, p.Policy))
 		if err != nil {
-			return infraErr(err)
+			fmt.Fprintf(g.stdout, "// %s (%s, %s): no .sieve form: %v\n\n", p.Name, p.Pattern, p.Policy, err)
+			continue
 		}
 		fmt.Fprintln(g.stdout, text)
 	}

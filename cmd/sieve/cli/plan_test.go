@@ -214,6 +214,24 @@ func TestPlanSieve(t *testing.T) {
 	}
 }
 
+// TestPlanSieveAPIError prints apierror plans, whose error action the
+// language cannot say, as comments that say so: the command succeeds and
+// the output parses.
+func TestPlanSieveAPIError(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"plan", planSpec, "--trace", planTrace, "--pattern", "apierror", "--sieve", "-q"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errb.String())
+	}
+	text := out.String()
+	want := "// apierror-conflict-datastorecluster.example.com-default-ds-update-0ba7e8b2 (apierror, faults.apierror): no .sieve form: "
+	if !strings.Contains(text, want) || strings.Contains(text, "\nplan ") {
+		t.Errorf("--sieve output: want comments such as %q and no plan:\n%s", want, text)
+	}
+	if _, ds := syntax.Parse("plans.sieve", out.Bytes()); len(ds) > 0 {
+		t.Errorf("--sieve output does not parse: %v\n%s", ds, text)
+	}
+}
+
 // TestPlanCmdErrors checks the usage errors.
 func TestPlanCmdErrors(t *testing.T) {
 	cases := []struct {

@@ -20,6 +20,9 @@ const (
 	Cluster Stream = "cluster"
 	// Written is a write the controller made.
 	Written Stream = "written"
+	// Sent is a write as the controller sends it, before the API server
+	// has seen it (Tracker.Sent).
+	Sent Stream = "sent"
 )
 
 // Observed is a trace entry as the Tracker understood it.
@@ -174,6 +177,38 @@ func (t *Tracker) write(e *trace.Entry) (Observed, bool) {
 	}
 	if ok {
 		t.afterWrite(o)
+	}
+	t.count(&o)
+	return o, true
+}
+
+// Sent observes write e as the controller sends it, before the API server
+// has answered (or seen) it, which is when a fault that answers the write
+// in the server's place must decide: its object is the request body, its
+// diff that body against the controller's view when it was sent (for an
+// update; for a patch, the patch itself as the diff's cur), and its
+// signature and occurrence count in a stream of their own, Sent. It does
+// not change the view (Observe of the answered write does). It returns
+// false for an entry that is not a write.
+func (t *Tracker) Sent(e *trace.Entry) (Observed, bool) {
+	if e.Type != trace.Request || !IsWrite(e.Verb) || e.Key == nil {
+		return Observed{}, false
+	}
+	o := Observed{Entry: e, Stream: Sent, Key: *e.Key, Verb: e.Verb, Subresource: e.Subresource}
+	if e.Verb != "delete" && e.Verb != "deletecollection" {
+		o.Object = t.normalise(o.Key, e.Body)
+	}
+	if o.Key.Name == "" && e.Verb == "create" {
+		o.Key.Name = metaString(o.Object, "name")
+	}
+	o.Prev = t.basis(o.Key, e.Time)
+	switch e.Verb {
+	case "update":
+		o.Diff = SlimDiff(o.Prev, o.Object)
+	case "patch":
+		if len(o.Object) > 0 {
+			o.Diff = &planfile.Diff{Cur: o.Object}
+		}
 	}
 	t.count(&o)
 	return o, true

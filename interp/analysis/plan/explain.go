@@ -54,6 +54,8 @@ func (c *candidate) record(pol *ir.Policy, pat Pattern, plan string) Candidate {
 	switch pat {
 	case ir.Intermediate:
 		r.What = "crash after " + desc(c.write)
+	case ir.APIError:
+		r.What = "answer " + desc(c.write) + " with " + string(c.apiError)
 	case ir.Stale:
 		r.What = "stale view at " + desc(c.event) + ", paired with " + desc(c.write)
 	default:

@@ -126,8 +126,10 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*planfile.Plan, C
 		all, passes = g.stale(pol)
 	case ir.Unobserved:
 		all, passes = g.unobserved(pol)
+	case ir.APIError:
+		all, passes = g.apiError(pol)
 	default:
-		return nil, Count{}, nil, fmt.Errorf("plan: policy %s: unknown pattern %q (want intermediate, stale or unobserved)", pol.Name, pat)
+		return nil, Count{}, nil, fmt.Errorf("plan: policy %s: unknown pattern %q (want intermediate, stale, unobserved or apierror)", pol.Name, pat)
 	}
 	if len(all) > g.opts.MaxCandidates {
 		return nil, Count{}, nil, tooMany(pol, pat, len(all), g.opts.MaxCandidates)
@@ -215,6 +217,19 @@ func leaf(it *item) *planfile.Trigger {
 	}
 	if !it.Diff.Empty() || it.Verb == "update" || it.Verb == "patch" {
 		t.Diff = it.Diff
+	}
+	return t
+}
+
+// sentLeaf returns the trigger that matches write w as the controller
+// sends it, before the API server has seen it: its verb, object and diff
+// as sent (the request body against the controller's view), at the same
+// occurrence (observe.Tracker.Sent).
+func sentLeaf(w *item) *planfile.Trigger {
+	s := w.sent
+	t := &planfile.Trigger{Op: ir.TrigWrite, Sent: true, On: s.Verb, Target: ref(s.Key), Subresource: s.Subresource, Count: s.Occurrence}
+	if !s.Diff.Empty() || s.Verb == "update" || s.Verb == "patch" {
+		t.Diff = s.Diff
 	}
 	return t
 }

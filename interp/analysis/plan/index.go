@@ -25,6 +25,9 @@ type item struct {
 	root    trace.Key
 	lo      time.Time
 	loBurst int
+	// sent is a write as the controller sent it (observe.Tracker.Sent),
+	// what an apierror plan's trigger matches.
+	sent *observe.Observed
 }
 
 // at is when the item happened: when an event was delivered or recorded,
@@ -104,11 +107,16 @@ func newIndex(tr *trace.Trace, m *mask.Matcher) *index {
 		if e.Type == trace.Request && e.Verb != "watch" {
 			ix.addRequest(e)
 		}
+		sent, isWrite := t.Sent(e)
 		o, ok := t.Observe(e)
 		if !ok {
 			continue
 		}
-		ix.add(&item{Observed: o, workload: workload, burst: -1}, m)
+		it := &item{Observed: o, workload: workload, burst: -1}
+		if isWrite {
+			it.sent = &sent
+		}
+		ix.add(it, m)
 	}
 	ix.resolveRoots()
 	ix.segment()

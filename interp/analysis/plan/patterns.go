@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -17,8 +18,14 @@ func (g *generator) intermediate(pol *ir.Policy) ([]*candidate, []pass) {
 	for _, w := range g.ix.writes {
 		cands = append(cands, g.crashAfter(w))
 	}
+	return cands, g.writePasses(pol)
+}
+
+// writePasses are the pruning passes of the patterns made of one write
+// each (intermediate, apierror).
+func (g *generator) writePasses(pol *ir.Policy) []pass {
 	pr := pol.Prune
-	return cands, []pass{
+	return []pass{
 		filterPass(pol),
 		{PassFailed, pr.Failed, func(c *candidate) bool { return c.write.OK() }, writeWhy(failedWhy)},
 		{PassNoOp, pr.NoOp, func(c *candidate) bool { return !isNoOp(c.write) }, writeWhy(noOpWhy)},
@@ -26,6 +33,61 @@ func (g *generator) intermediate(pol *ir.Policy) ([]*candidate, []pass) {
 		{PassCausality, pr.Causality, func(c *candidate) bool { return g.caused(c.write) }, writeWhy(g.uncausedWhy)},
 		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return !g.duplicate(c.write) }, writeWhy(g.duplicateWhy)},
 	}
+}
+
+// apiError makes one candidate per controller write and API error of the
+// policy (ir.DefaultAPIErrors when it names none) that the API server
+// could give that write (conditional): answer the write, as
+// the controller sends it, with that error in the API server's place
+// (for timeout_applied: once the server has applied it). The candidates
+// are pruned as intermediate's are: a write that failed, changed nothing,
+// names a generated object, followed from no event, or repeats, makes no
+// plan.
+func (g *generator) apiError(pol *ir.Policy) ([]*candidate, []pass) {
+	kinds := pol.APIErrors
+	if len(kinds) == 0 {
+		kinds = ir.DefaultAPIErrors()
+	}
+	cands := make([]*candidate, 0, len(g.ix.writes)*len(kinds))
+	for _, w := range g.ix.writes {
+		for _, k := range kinds {
+			if k != ir.ErrConflict || conditional(w) {
+				cands = append(cands, g.answerWith(w, k))
+			}
+		}
+	}
+	return cands, g.writePasses(pol)
+}
+
+// conditional reports whether the API server could refuse write w with
+// a 409 Conflict: an update or patch that carries the resourceVersion it
+// was made from (optimistic concurrency). A create of an object that
+// exists is refused as AlreadyExists, not Conflict, and a delete only
+// when its precondition fails, which tells the controller the object was
+// replaced: a conflict there would be a lie a correct controller believes.
+func conditional(w *item) bool {
+	if w.Verb != "update" && w.Verb != "patch" {
+		return false
+	}
+	var body struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+	}
+	return json.Unmarshal(w.Entry.Body, &body) == nil && body.Metadata.ResourceVersion != ""
+}
+
+// answerWith is the apierror candidate that answers write w with error k.
+func (g *generator) answerWith(w *item, k ir.APIErrorKind) *candidate {
+	c := &candidate{write: w, apiError: k, slug: string(k) + "-" + w.Key.String() + "-" + w.Verb + "-" + w.Subresource}
+	c.build = func() *planfile.Plan {
+		return &planfile.Plan{
+			Workload: w.workload,
+			Actions:  []*planfile.Action{{Kind: ir.ActError, Error: k, Trigger: sentLeaf(w)}},
+			Why:      []planfile.Why{why("write", w)},
+		}
+	}
+	return c
 }
 
 // crashAfter is the intermediate-state candidate for write w.

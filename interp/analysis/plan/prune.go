@@ -28,8 +28,10 @@ type candidate struct {
 	// filters are matched against both); back is the item that fires a
 	// stale view or cancels a hidden event.
 	event, write, back *item
-	slug               string
-	build              func() *planfile.Plan
+	// apiError is the error an apierror candidate answers its write with.
+	apiError ir.APIErrorKind
+	slug     string
+	build    func() *planfile.Plan
 	// dropped names the pass that dropped the candidate ("" while it
 	// survives); evidence says what in the trace showed it.
 	dropped, evidence string

@@ -9,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
 
@@ -55,6 +56,9 @@ func TestGeneratedPlansRoundTrip(t *testing.T) {
 		for _, p := range set.Plans {
 			if p.Pattern == planfile.User {
 				continue // written by hand in the case's IR
+			}
+			if p.Pattern == ir.APIError {
+				continue // an API error answer has no .sieve form yet (planfile's Sieve says so)
 			}
 			n++
 			roundTrip(t, filepath.Join(dir, p.Name+".sieve"), p)

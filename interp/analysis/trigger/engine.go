@@ -134,6 +134,26 @@ func (e *Engine) Observe(ent *trace.Entry) []Fired {
 	return out
 }
 
+// Send takes a write the controller is about to send, before it is
+// forwarded (the trace.Request entry of the request, with no answer yet),
+// and returns the actions it fires: those whose trigger ends on a write
+// leaf with Sent, which answer the write in the API server's place. The
+// answered write is then given to Observe as usual (unless an action
+// answered it instead).
+func (e *Engine) Send(ent *trace.Entry) []Fired {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	o, ok := e.tracker.Sent(ent)
+	if !e.started || !ok {
+		return nil
+	}
+	var out []Fired
+	now := e.clock.Now()
+	e.poll(now, nil, 0, &out)
+	e.poll(now, &obs{Observed: o}, ent.Seq, &out)
+	return out
+}
+
 // heartbeat reports whether ent is a heartbeat of the controller: a
 // request that reads or renews its leader-election lock, a delivery that
 // only shows a lock renewed (package leader).

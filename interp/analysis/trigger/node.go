@@ -29,6 +29,9 @@ func (o *obs) rawObject() map[string]any {
 	o.parsed = true
 	e := o.Entry
 	b := e.Object
+	if o.Stream == observe.Sent {
+		b = e.Body
+	}
 	if o.Stream == observe.Written {
 		b = e.Response
 		if len(b) == 0 {
@@ -335,11 +338,15 @@ func match(t *planfile.Trigger, o *obs) bool {
 }
 
 // matchStream reports whether the observation comes from where the leaf
-// looks: a successful write (a failed one for a Failed leaf), or an event
+// looks: a successful write (a failed one for a Failed leaf, one about to
+// be sent for a Sent leaf), or an event
 // delivered to the controller (default) or seen in the cluster.
 func matchStream(t *planfile.Trigger, o *obs) bool {
 	switch t.Op {
 	case ir.TrigWrite:
+		if t.Sent {
+			return o.Stream == observe.Sent
+		}
 		return o.Stream == observe.Written && o.OK() != t.Failed
 	case ir.TrigEvent:
 		if t.Seen == planfile.SeenCluster {

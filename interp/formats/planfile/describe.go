@@ -22,6 +22,8 @@ func (a *Action) String() string {
 		return string(a.Kind) + " " + a.Scope.String()
 	case a.Kind == ir.ActWait:
 		return "wait " + a.Duration.String()
+	case a.Kind == ir.ActError:
+		return "answer " + string(a.Error)
 	case a.Kind == ir.ActPause && a.Duration > 0:
 		return "pause for " + a.Duration.String()
 	}
@@ -64,6 +66,9 @@ func (t *Trigger) leaf() string {
 		s = "after write " + on + " " + t.target()
 		if t.Failed {
 			s = "after failed write " + on + " " + t.target()
+		}
+		if t.Sent {
+			s = "on sending write " + on + " " + t.target()
 		}
 	}
 	if t.Subresource != "" {

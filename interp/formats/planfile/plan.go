@@ -64,8 +64,11 @@ type Action struct {
 	// cancelling event took there, with a margin; 0: ir.DefaultHoldFor).
 	// It is not part of the plan's name: it follows the pace of the
 	// machine that recorded the references, and the plan is the same.
-	Bound   ir.Duration `json:"bound,omitempty"`
-	Trigger *Trigger    `json:"trigger,omitempty"`
+	Bound ir.Duration `json:"bound,omitempty"`
+	// Error, on an error action, is the API error the write its trigger
+	// completed on is answered with, in the API server's place.
+	Error   ir.APIErrorKind `json:"error,omitempty"`
+	Trigger *Trigger        `json:"trigger,omitempty"`
 	// Src is the spec position of a user plan's action.
 	Src string `json:"src,omitempty"`
 }
@@ -103,6 +106,11 @@ type Trigger struct {
 	// Failed, on a write leaf, matches a write the API server refused
 	// (not 2xx) instead of a successful one.
 	Failed bool `json:"failed,omitempty"`
+	// Sent, on a write leaf, matches the write as the controller sends it,
+	// before the API server has seen it (its diff from the request body,
+	// observe.Tracker.Sent), instead of once it has been answered; Failed
+	// does not apply. An error action's trigger ends on such a leaf.
+	Sent bool `json:"sent,omitempty"`
 	// Seen is where an event leaf looks: SeenController (default) or
 	// SeenCluster.
 	Seen string `json:"seen,omitempty"`
@@ -124,6 +132,23 @@ type Trigger struct {
 
 	// Combinators: then (in order), all (in any order), any.
 	Args []*Trigger `json:"args,omitempty"`
+}
+
+// Sends reports whether the tree has a write leaf with Sent: its engine
+// must be shown writes as they are sent (trigger.Engine.Send).
+func (t *Trigger) Sends() bool {
+	if t == nil {
+		return false
+	}
+	if t.Op == ir.TrigWrite && t.Sent {
+		return true
+	}
+	for _, a := range t.Args {
+		if a.Sends() {
+			return true
+		}
+	}
+	return false
 }
 
 // Why is one reference-trace entry a plan was made from.

@@ -52,6 +52,8 @@ func (a *Action) sieve() (syntax.Action, error) {
 	case ir.ActWait:
 		d, err := duration(a.Duration.D())
 		return &syntax.Pause{Duration: d}, err
+	case ir.ActError:
+		return nil, fmt.Errorf("error %s: an API error answer has no .sieve form (run the plan file itself)", a.Error)
 	case ir.ActPause:
 		f, err := holdFor(a.Duration.D())
 		return &syntax.PauseController{Pause: true, For: f}, err

@@ -17,10 +17,18 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// event is the watch event a Filter call is deciding, if any.
+// event is what the call that observed it is deciding: the watch event a
+// Filter call is deciding (ev), or the write a Before call is about to
+// send (req), which an error action answers in the API server's place.
 type event struct {
 	ev      *proxy.Event
 	verdict proxy.Verdict
+	req     *proxy.Request
+	// answer is what an error action answers req with; late says that req
+	// goes to the API server first, and the answer replaces the server's
+	// (timeout_applied).
+	answer *proxy.StatusError
+	late   bool
 }
 
 // before makes reads of an object whose events are held wait until they
@@ -35,7 +43,58 @@ func (in *Injector) before(ctx context.Context, r *proxy.Request) error {
 		if k, ok := in.aboutHidden(r); ok {
 			return in.refuse(ctx, r, k)
 		}
+		return in.send(r)
 	}
+	return nil
+}
+
+// send shows the engine a write about to be sent and carries out the
+// actions it fires: an error action answers it in the API server's place
+// (the error returned), or, with the write applied, once the server has
+// answered (after).
+func (in *Injector) send(r *proxy.Request) error {
+	if !in.sends {
+		return nil // nothing in the plan looks at writes as sent
+	}
+	sent := r.Start // the controller's view when it sent the write is the write's basis
+	if sent.IsZero() {
+		sent = time.Now()
+	}
+	key := r.Key
+	e := trace.Entry{Time: sent, Type: trace.Request, Key: &key, Verb: r.Verb, Subresource: r.Subresource, Body: r.Body}
+	cur := &event{req: r}
+	in.advance(func() []trigger.Fired { return in.eng.Send(&e) }, cur)
+	switch {
+	case cur.answer == nil:
+		return nil
+	case cur.late:
+		in.mu.Lock()
+		in.late[r.ID] = cur.answer
+		in.mu.Unlock()
+		return nil
+	}
+	return cur.answer
+}
+
+// answer carries out an error action: the write about to be sent is
+// answered with the action's API error (proxy.APIError) instead of the
+// API server's answer, and, but for timeout_applied, never sent.
+func (in *Injector) answer(a *planfile.Action, cur *event, note func(string, *trace.Key)) error {
+	if cur == nil || cur.req == nil {
+		return missedError("no write was about to be sent when the trigger completed (an error action's trigger ends on a write leaf with sent)")
+	}
+	se, err := proxy.APIError(a.Error, cur.req)
+	if err != nil {
+		return err
+	}
+	r := cur.req
+	key := r.Key
+	how := "without sending it"
+	if a.Error == ir.ErrTimeoutApplied {
+		how = "once the API server has applied it"
+	}
+	note(fmt.Sprintf("%s %s answered %d %s (%s) %s", r.Verb, r.Key, se.Code, se.Reason, a.Error, how), &key)
+	cur.answer, cur.late = se, a.Error == ir.ErrTimeoutApplied
 	return nil
 }
 
@@ -110,6 +169,13 @@ func (in *Injector) after(ctx context.Context, r *proxy.Request, resp *proxy.Res
 		Body: r.Body, Code: resp.Code, Response: resp.Body, Done: &now}
 	if in.observe(&e, nil) {
 		return proxy.ErrAbort
+	}
+	in.mu.Lock()
+	se := in.late[r.ID]
+	delete(in.late, r.ID)
+	in.mu.Unlock()
+	if se != nil {
+		return se // the write applied, its answer replaced (timeout_applied)
 	}
 	return nil
 }
@@ -219,15 +285,17 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 			bound = in.opts.MaxHold
 		}
 		in.heldAt[a.Scope] = hold{at: time.Now(), bound: bound}
-		if cur != nil && cur.ev.Type == "DELETED" && in.covers(a.Scope, cur.ev.Key) {
+		if cur != nil && cur.ev != nil && cur.ev.Type == "DELETED" && in.covers(a.Scope, cur.ev.Key) {
 			in.hidden = append(in.hidden, cur.ev.Key)
 		}
 		in.mu.Unlock()
-		if cur != nil && in.covers(a.Scope, cur.ev.Key) {
+		if cur != nil && cur.ev != nil && in.covers(a.Scope, cur.ev.Key) {
 			cur.verdict = proxy.Hold
 		}
 	case ir.ActRelease:
 		in.release(a.Scope, cur, note)
+	case ir.ActError:
+		return in.answer(a, cur, note)
 	case ir.ActPause:
 		return in.pause(a, note)
 	case ir.ActResume:
@@ -298,7 +366,7 @@ func (in *Injector) unpause(why string) {
 // newest held state of each object is delivered.
 func (in *Injector) release(scope *ir.Ref, cur *event, note func(string, *trace.Key)) {
 	in.unhold(scope)
-	if cur != nil && in.covers(scope, cur.ev.Key) {
+	if cur != nil && cur.ev != nil && in.covers(scope, cur.ev.Key) {
 		note("held events dropped, "+cur.ev.Type+" "+cur.ev.ResourceVersion+" delivered instead", refKey(scope))
 		cur.verdict = proxy.Supersede
 		return

@@ -3,6 +3,9 @@ package inject
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -97,6 +100,8 @@ type Injector struct {
 	paused   *hold                         // when the pause in force began, and its bound
 	ats      map[*planfile.Action]*atEvent // the at events of stale-on actions
 	verdicts map[string]proxy.Verdict      // per event, so every stream agrees
+	late     map[int64]*proxy.StatusError  // per request ID: the answer that replaces the API server's (timeout_applied)
+	sends    bool                          // a trigger of the plan matches writes as sent (planfile.Trigger.Sends)
 	revs     []seenRev                     // deliveries, for stale-on revisions
 	waiting  atomic.Int32                  // requests held until a hold ends
 	moved    atomic.Int64                  // when the cluster last changed (Unix ns), heartbeats aside
@@ -123,6 +128,9 @@ func New(opts Options) (*Injector, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkErrors(opts.Plan); err != nil {
+		return nil, err
+	}
 	masks := opts.Masks
 	if masks == nil {
 		if masks, err = observe.Masks(nil); err != nil {
@@ -139,8 +147,23 @@ func New(opts Options) (*Injector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Injector{opts: opts, eng: eng, tracker: observe.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
-		heldAt: map[*ir.Ref]hold{}, ats: ats}, nil
+	in := &Injector{opts: opts, eng: eng, tracker: observe.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
+		late: map[int64]*proxy.StatusError{}, heldAt: map[*ir.Ref]hold{}, ats: ats}
+	for _, a := range opts.Plan.Actions {
+		in.sends = in.sends || a.Trigger.Sends()
+	}
+	return in, nil
+}
+
+// checkErrors refuses a plan with an error action whose API error is
+// unknown (a hand-edited plan file), before the run, not when it fires.
+func checkErrors(p *planfile.Plan) error {
+	for i, a := range p.Actions {
+		if a.Kind == ir.ActError && !slices.Contains(ir.APIErrorKinds(), a.Error) {
+			return fmt.Errorf("inject: plan %s: action %d (error): unknown API error %q (want one of %s)", p.Name, i+1, a.Error, strings.Join(ir.APIErrorNames(), ", "))
+		}
+	}
+	return nil
 }
 
 // hold is a hold in place: when it began and how long it may last.

@@ -232,7 +232,7 @@ func (p *Proxy) runHook(w http.ResponseWriter, err error) bool {
 	}
 	var se *StatusError
 	if errors.As(err, &se) {
-		writeStatus(w, se.Code, se.Reason, se.Message)
+		se.write(w)
 		return false
 	}
 	writeStatus(w, http.StatusInternalServerError, "InternalError", "sieve proxy: "+err.Error())

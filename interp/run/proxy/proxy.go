@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 
 	"github.com/sievetool/sieve/interp/analysis/leader"
@@ -69,6 +70,12 @@ type StatusError struct {
 	Code    int    // HTTP status, e.g. 409
 	Reason  string // metav1.StatusReason, e.g. "Conflict"
 	Message string
+	// Details, when set, are the Status's details (the object concerned,
+	// how long to wait before a retry), as the API server gives them.
+	Details *metav1.StatusDetails
+	// RetryAfter, when positive, is sent as the Retry-After header, in
+	// seconds: client-go waits that long and sends the request again.
+	RetryAfter int
 }
 
 func (e *StatusError) Error() string { return e.Message }

@@ -26,7 +26,7 @@ plan crash_on_pvc_delete {
 test buggy {
   controller ds
   workloads  [recreate]
-  policies   [capped, faults.stale]
+  policies   [capped, faults.stale, faults.apierror]
   plans      [crash_on_pvc_delete]
 }
 

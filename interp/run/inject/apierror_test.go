@@ -1,0 +1,106 @@
+package inject
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/interp/run/proxy"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// errorPlan answers the update of pvc that sets spec.x to 1, as sent,
+// with kind.
+func errorPlan(kind ir.APIErrorKind) *planfile.Plan {
+	return &planfile.Plan{Name: "p", Pattern: ir.APIError, Actions: []*planfile.Action{{
+		Kind: ir.ActError, Error: kind,
+		Trigger: &planfile.Trigger{Op: ir.TrigWrite, Sent: true, On: "update", Target: pvc,
+			Diff: &planfile.Diff{Prev: map[string]any{}, Cur: map[string]any{"spec": map[string]any{"x": 1.0}}}, Count: 1},
+	}}}
+}
+
+// pvcUpdate is an update of pvc whose body sets spec.x to x.
+func pvcUpdate(x int) *proxy.Request {
+	return &proxy.Request{ID: int64(10 + x), Verb: "update", Resource: "persistentvolumeclaims",
+		Key:  trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-ds-0"},
+		Body: obj("data-ds-0", "5", map[string]any{"spec": map[string]any{"x": x}})}
+}
+
+// learnPVC has the controller read pvc, with no spec, so that the
+// update's diff is against it.
+func learnPVC(t *testing.T, in *Injector) {
+	t.Helper()
+	get := &proxy.Request{Verb: "get", Resource: "persistentvolumeclaims", Key: pvcUpdate(0).Key}
+	if err := in.Hooks().After(context.Background(), get, &proxy.Response{Code: 200, Body: obj("data-ds-0", "5", nil)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestErrorActionAnswersTheWrite answers the matching write, as it is
+// about to be sent, with a conflict, once: a write with another change
+// goes through, and so does the same write sent again.
+func TestErrorActionAnswersTheWrite(t *testing.T) {
+	in, c, _, faults := start(t, errorPlan(ir.ErrConflict))
+	learnPVC(t, in)
+	ctx := context.Background()
+	if err := in.Hooks().Before(ctx, pvcUpdate(2)); err != nil {
+		t.Fatalf("a write with another change was refused: %v", err)
+	}
+	err := in.Hooks().Before(ctx, pvcUpdate(1))
+	var se *proxy.StatusError
+	if !errors.As(err, &se) || se.Code != 409 || se.Reason != "Conflict" {
+		t.Fatalf("the matching write: got %v, want a 409 Conflict", err)
+	}
+	if err := in.Hooks().Before(ctx, pvcUpdate(1)); err != nil {
+		t.Errorf("the write sent again was refused again: %v", err)
+	}
+	if !in.Injected() || c.kills != 0 || len(*faults) != 1 || (*faults)[0].What != "error" {
+		t.Errorf("injected %v, kills %d, faults %+v", in.Injected(), c.kills, *faults)
+	}
+}
+
+// TestErrorActionWaitsForTheSentWrite does not fire on the answered
+// write: a sent leaf matches a write before the API server has seen it.
+func TestErrorActionWaitsForTheSentWrite(t *testing.T) {
+	in, _, _, _ := start(t, errorPlan(ir.ErrInternal))
+	learnPVC(t, in)
+	if err := in.Hooks().After(context.Background(), pvcUpdate(1), &proxy.Response{Code: 200, Body: pvcUpdate(1).Body}); err != nil {
+		t.Fatalf("the answered write was refused: %v", err)
+	}
+	if in.Injected() {
+		t.Error("the answered write fired the error action")
+	}
+}
+
+// TestTimeoutAppliedAnswersAfterTheServer lets the matching write go to
+// the API server, then replaces the server's answer with a timeout.
+func TestTimeoutAppliedAnswersAfterTheServer(t *testing.T) {
+	in, _, _, _ := start(t, errorPlan(ir.ErrTimeoutApplied))
+	learnPVC(t, in)
+	ctx := context.Background()
+	r := pvcUpdate(1)
+	if err := in.Hooks().Before(ctx, r); err != nil {
+		t.Fatalf("the write was not sent: %v", err)
+	}
+	err := in.Hooks().After(ctx, r, &proxy.Response{Code: 200, Body: r.Body})
+	var se *proxy.StatusError
+	if !errors.As(err, &se) || se.Code != 504 || se.Reason != "Timeout" {
+		t.Fatalf("the answer: got %v, want a 504 Timeout", err)
+	}
+	if err := in.Hooks().After(ctx, pvcUpdate(2), &proxy.Response{Code: 200, Body: pvcUpdate(2).Body}); err != nil {
+		t.Errorf("another write's answer was replaced: %v", err)
+	}
+}
+
+// TestErrorActionUnknownError refuses a plan whose error action names no
+// API error sieve knows, when the injector is made.
+func TestErrorActionUnknownError(t *testing.T) {
+	p := errorPlan("teapot")
+	_, err := New(Options{Plan: p, Proxy: &fakeProxy{}, Controller: &fakeController{}})
+	want := `inject: plan p: action 1 (error): unknown API error "teapot" (want one of conflict, too_many_requests, internal_error, timeout, timeout_applied)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
