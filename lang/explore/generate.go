@@ -83,7 +83,7 @@ var skipped = []string{"apiVersion", "kind", "metadata", "status"}
 // removed. Properties that keep unknown fields, or combine schemas
 // (anyOf, oneOf, allOf), are left alone.
 func Generate(r *Resource, o Options) []Operation {
-	g := &gen{rng: rand.New(rand.NewPCG(o.Seed, 0))}
+	g := &gen{rng: newRand(o.Seed)}
 	props, _ := r.Schema["properties"].(map[string]any)
 	for _, name := range sortedKeys(props) {
 		if slices.Contains(skipped, name) {
@@ -96,6 +96,9 @@ func Generate(r *Resource, o Options) []Operation {
 	}
 	return g.pick(filter(g.ops, o), cmp.Or(o.Max, DefaultMax))
 }
+
+// newRand returns the generator's random numbers for a seed number.
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0)) }
 
 // gen collects operations in the order of a walk of the schema.
 type gen struct {

@@ -80,7 +80,8 @@ func (g *gen) minimalObject(s map[string]any, depth int) map[string]any {
 
 // newItem returns an item to append to the list l of schema s: a minimal
 // item, whose string map keys (x-kubernetes-list-map-keys) or, in a set,
-// whose string value is made distinct from the items of l.
+// whose string value is made distinct from the items of l (but a string
+// of a format, or one the schema's pattern or length would refuse).
 func (g *gen) newItem(s, items map[string]any, l []any) any {
 	item := g.minimal(items, 1)
 	keys, _ := s["x-kubernetes-list-map-keys"].([]any)
@@ -94,7 +95,7 @@ func (g *gen) newItem(s, items map[string]any, l []any) any {
 				}
 			}
 		default:
-			if str, ok := item.(string); ok {
+			if str, ok := item.(string); ok && items["format"] == nil && stringAllowed(items, str+"-x") {
 				item = str + "-" + g.word()
 			}
 		}
