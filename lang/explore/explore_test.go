@@ -64,7 +64,7 @@ func TestValues(t *testing.T) {
 // its required fields), a present one unset after the changes inside it.
 func TestSetAndUnset(t *testing.T) {
 	s := map[string]any{"type": "object", "properties": map[string]any{
-		"on":  map[string]any{"type": "object", "properties": map[string]any{"b": map[string]any{"type": "boolean"}}},
+		"on": map[string]any{"type": "object", "properties": map[string]any{"b": map[string]any{"type": "boolean"}}},
 		"off": map[string]any{"type": "object", "required": []any{"n", "l"}, "properties": map[string]any{
 			"n": map[string]any{"type": "integer", "minimum": 3.0},
 			"l": map[string]any{"type": "array", "minItems": 2.0, "items": map[string]any{"type": "string", "format": "ipv4"}},

@@ -1,8 +1,8 @@
 package explore
 
 import (
-	"encoding/json"
 	"cmp"
+	"encoding/json"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -299,4 +299,3 @@ func equal(a, b any) bool {
 	y, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(x) == string(y)
 }
-
