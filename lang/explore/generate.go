@@ -134,13 +134,18 @@ func (g *gen) property(p ir.Path, s map[string]any, v any, present, required boo
 	}
 }
 
-// byType adds the changes of a property by its schema's type.
+// byType adds the changes of a property by its schema's type; a seed
+// value not of that type is left alone (the API server would refuse it).
 func (g *gen) byType(p ir.Path, s map[string]any, v any) {
 	switch s["type"] {
 	case "object":
-		g.object(p, s, v)
+		if m, ok := v.(map[string]any); ok {
+			g.object(p, s, m)
+		}
 	case "array":
-		g.array(p, s, v)
+		if l, ok := v.([]any); ok {
+			g.array(p, s, l)
+		}
 	case "boolean":
 		if b, ok := v.(bool); ok {
 			g.add(p, Flip, !b)
@@ -166,8 +171,7 @@ func (g *gen) enum(p ir.Path, s map[string]any, v any) {
 
 // object explores the declared properties of an object, or the entries
 // of a map (additionalProperties).
-func (g *gen) object(p ir.Path, s map[string]any, v any) {
-	m, _ := v.(map[string]any)
+func (g *gen) object(p ir.Path, s map[string]any, m map[string]any) {
 	if props, ok := s["properties"].(map[string]any); ok {
 		required := requiredSet(s)
 		for _, name := range sortedKeys(props) {
@@ -188,7 +192,7 @@ func (g *gen) entries(p ir.Path, s, vs map[string]any, m map[string]any) {
 	n := len(m)
 	if max, ok := number(s, "maxProperties"); !ok || float64(n+1) <= max {
 		key := "sieve-explore"
-		for m[key] != nil {
+		for _, taken := m[key]; taken; _, taken = m[key] {
 			key += "-x"
 		}
 		g.add(append(p, ir.FieldElem(key)), AddEntry, g.minimal(vs, 0))
@@ -201,15 +205,14 @@ func (g *gen) entries(p ir.Path, s, vs map[string]any, m map[string]any) {
 
 // array explores each item, then appends one and removes the last,
 // within minItems and maxItems.
-func (g *gen) array(p ir.Path, s map[string]any, v any) {
-	l, _ := v.([]any)
+func (g *gen) array(p ir.Path, s map[string]any, l []any) {
 	items, _ := s["items"].(map[string]any)
 	for i, item := range l {
 		g.property(append(p, ir.IndexElem(i)), items, item, true, true)
 	}
 	n := len(l)
 	if max, ok := number(s, "maxItems"); (!ok || float64(n+1) <= max) && !opaque(items) {
-		g.add(append(p, ir.IndexElem(n)), AddItem, g.newItem(s, items, l))
+		g.add(append(p, ir.IndexElem(n)), AddItem, g.newItem(s, items, l, 1))
 	}
 	if min, _ := number(s, "minItems"); n > 0 && float64(n-1) >= min {
 		g.add(append(p, ir.IndexElem(n-1)), RemoveItem, nil)

@@ -32,6 +32,9 @@ func Load(seed, crds []byte) (*Resource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("seed: %w", err)
 	}
+	if len(objs) == 0 {
+		return nil, errors.New("seed: no object")
+	}
 	obj := objs[0]
 	docs, err := decode(crds)
 	if err != nil {
@@ -68,7 +71,7 @@ func decode(src []byte) ([]map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := json.Marshal(v)
+		b, err := json.Marshal(stringKeys(v))
 		if err != nil {
 			return nil, err
 		}
@@ -77,6 +80,28 @@ func decode(src []byte) ([]map[string]any, error) {
 			out = append(out, m)
 		}
 	}
+}
+
+// stringKeys returns v with the keys of its maps as strings (1: x is
+// "1": x), as the API server reads YAML.
+func stringKeys(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = stringKeys(x)
+		}
+	case map[any]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[fmt.Sprint(k)] = stringKeys(x)
+		}
+		return m
+	case []any:
+		for i, x := range t {
+			t[i] = stringKeys(x)
+		}
+	}
+	return v
 }
 
 // crdSchema returns the openAPIV3Schema of version's kind when doc is

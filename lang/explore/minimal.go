@@ -2,8 +2,13 @@ package explore
 
 import "math"
 
-// maxDepth bounds how deep minimal fills required fields.
-const maxDepth = 16
+// maxDepth bounds how deep minimal fills required fields, and maxItems
+// the items of a list it makes (a schema's minItems may be larger: the
+// API server then refuses the value, as it would a too short list).
+const (
+	maxDepth = 16
+	maxItems = 16
+)
 
 // minimal returns a value that s allows, for a property that is set
 // where it was absent: a member of its enum, its lowest allowed number,
@@ -58,8 +63,8 @@ func (g *gen) minimalList(s map[string]any, depth int) []any {
 	items, _ := s["items"].(map[string]any)
 	n, _ := number(s, "minItems")
 	out := []any{}
-	for i := 0; i < max(int(n), 1) && depth < maxDepth; i++ {
-		out = append(out, g.newItem(s, items, out))
+	for i := 0; i < min(max(int(n), 1), maxItems) && depth < maxDepth; i++ {
+		out = append(out, g.newItem(s, items, out, depth+1))
 	}
 	return out
 }
@@ -82,16 +87,17 @@ func (g *gen) minimalObject(s map[string]any, depth int) map[string]any {
 // item, whose string map keys (x-kubernetes-list-map-keys) or, in a set,
 // whose string value is made distinct from the items of l (but a string
 // of a format, or one the schema's pattern or length would refuse).
-func (g *gen) newItem(s, items map[string]any, l []any) any {
-	item := g.minimal(items, 1)
+func (g *gen) newItem(s, items map[string]any, l []any, depth int) any {
+	item := g.minimal(items, depth)
 	keys, _ := s["x-kubernetes-list-map-keys"].([]any)
 	m, isMap := item.(map[string]any)
 	for n := 0; n < 8 && collides(item, l, keys); n++ {
 		switch {
 		case isMap:
 			for _, k := range keys {
-				if str, ok := m[k.(string)].(string); ok {
-					m[k.(string)] = str + "-" + g.word()
+				name, _ := k.(string)
+				if str, ok := m[name].(string); ok {
+					m[name] = str + "-" + g.word()
 				}
 			}
 		default:
