@@ -137,6 +137,24 @@ func TestBounds(t *testing.T) {
 	}
 }
 
+// TestLoadFindsTheCR: the seed is the manifest's first object of a kind
+// the CRDs define, after a namespace, say.
+func TestLoadFindsTheCR(t *testing.T) {
+	crd, err := os.ReadFile("../../specs/datastore/crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := "apiVersion: v1\nkind: Namespace\nmetadata: {name: db}\n---\n" +
+		"apiVersion: datastore.sieve.dev/v1\nkind: Datastore\nmetadata: {name: ds, namespace: db}\nspec: {replicas: 1, storage: 1Gi}\n"
+	r, err := Load([]byte(seed), crd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key := r.Key(); key != "datastore/db/ds" {
+		t.Errorf("key %s, want datastore/db/ds", key)
+	}
+}
+
 // TestLoadErrors: a seed without its CRD, or a version the CRD lacks,
 // is an error that says which.
 func TestLoadErrors(t *testing.T) {

@@ -25,8 +25,10 @@ type Resource struct {
 	Namespaced bool
 }
 
-// Load reads the seed manifest (its first object is the seed) and finds
-// the schema of the seed's kind and version among the CRDs of crds.
+// Load reads the seed manifest and finds, among the CRDs of crds, the
+// schema of its first object of a kind they define (a manifest may
+// create a namespace or a secret before its custom resource) at that
+// object's version.
 func Load(seed, crds []byte) (*Resource, error) {
 	objs, err := decode(seed)
 	if err != nil {
@@ -35,11 +37,23 @@ func Load(seed, crds []byte) (*Resource, error) {
 	if len(objs) == 0 {
 		return nil, errors.New("seed: no object")
 	}
-	obj := objs[0]
 	docs, err := decode(crds)
 	if err != nil {
 		return nil, fmt.Errorf("crd: %w", err)
 	}
+	for _, obj := range objs {
+		r, err := resource(obj, docs)
+		if r != nil || err != nil {
+			return r, err
+		}
+	}
+	kind, _ := objs[0]["kind"].(string)
+	apiVersion, _ := objs[0]["apiVersion"].(string)
+	return nil, fmt.Errorf("crd: no CustomResourceDefinition of kind %s in group and version %s (the seed's apiVersion and kind)", kind, apiVersion)
+}
+
+// resource returns obj's resource when a CRD of docs defines its kind.
+func resource(obj map[string]any, docs []map[string]any) (*Resource, error) {
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	for _, d := range docs {
@@ -51,7 +65,7 @@ func Load(seed, crds []byte) (*Resource, error) {
 			return &Resource{Object: obj, Schema: schema, Namespaced: namespaced}, nil
 		}
 	}
-	return nil, fmt.Errorf("crd: no CustomResourceDefinition of kind %s in group and version %s (the seed's apiVersion and kind)", kind, apiVersion)
+	return nil, nil
 }
 
 // decode returns the objects of a manifest, after lang/manifest has

@@ -32,8 +32,8 @@ func newExploreCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explore SPEC --seed FILE [--crd FILE] [--max N] [--only PATH] [--skip PATH] [--print]",
 		Short: "List the operations explored from a CRD's schema and a seed CR",
-		Long: "Explore generates operations on the seed custom resource (--seed, a manifest\n" +
-			"whose first object is the seed) from the openAPIV3Schema of its CRD: one\n" +
+		Long: "Explore generates operations on the seed custom resource (--seed, a manifest:\n" +
+			"its first object of a kind the CRDs define) from the openAPIV3Schema of its CRD: one\n" +
 			"property changed per operation to another value the schema allows. The CRD\n" +
 			"comes from --crd or else from the crds of SPEC's controllers. It prints the\n" +
 			"operations, one a line (path, kind of change, new value); with --print, a\n" +
