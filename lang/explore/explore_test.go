@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"encoding/json"
 	"os"
 	"reflect"
 	"slices"
@@ -170,6 +171,25 @@ func TestLoadErrors(t *testing.T) {
 		_, err := Load([]byte(tc.seed), crd)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("seed %q: error %v, want %q", tc.seed, err, tc.want)
+		}
+	}
+}
+
+// TestJSON: an operation's JSON has its path as text, and no value when
+// it removes the property (a null value is a value).
+func TestJSON(t *testing.T) {
+	p := ir.Path{ir.FieldElem("spec"), ir.FieldElem("a.b")}
+	for _, tc := range []struct {
+		op   Operation
+		want string
+	}{
+		{Operation{Path: p, Change: Set, Value: nil}, `{"path":"spec.\"a.b\"","change":"set","value":null}`},
+		{Operation{Path: p, Change: Unset}, `{"path":"spec.\"a.b\"","change":"unset"}`},
+		{Operation{Path: p, Change: Quantity, Value: "2Gi"}, `{"path":"spec.\"a.b\"","change":"quantity","value":"2Gi"}`},
+	} {
+		b, err := json.Marshal(tc.op)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("got %s, %v\nwant %s", b, err, tc.want)
 		}
 	}
 }

@@ -49,6 +49,21 @@ func (o Operation) String() string {
 	return s + " " + string(b)
 }
 
+// MarshalJSON writes the operation as {"path": PATH, "change": CHANGE,
+// "value": VALUE}, the path in its text form and no value when the
+// change removes the property.
+func (o Operation) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Path   string `json:"path"`
+		Change Change `json:"change"`
+		Value  *any   `json:"value,omitempty"`
+	}{Path: o.Path.String(), Change: o.Change}
+	if !o.removes() {
+		out.Value = &o.Value
+	}
+	return json.Marshal(out)
+}
+
 // removes reports whether the operation takes its property away.
 func (o Operation) removes() bool {
 	return o.Change == Unset || o.Change == RemoveItem || o.Change == RemoveEntry

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -36,7 +37,8 @@ func newExploreCmd(g *globals) *cobra.Command {
 			"its first object of a kind the CRDs define) from the openAPIV3Schema of its CRD: one\n" +
 			"property changed per operation to another value the schema allows. The CRD\n" +
 			"comes from --crd or else from the crds of SPEC's controllers. It prints the\n" +
-			"operations, one a line (path, kind of change, new value); with --print, a\n" +
+			"operations, one a line (path, kind of change, new value; --output json: a\n" +
+			"JSON array of {path, change, value}); with --print, a\n" +
 			".sieve workload instead (the seed applied, then a merge patch and a settle\n" +
 			"per operation; the seed's path relative to SPEC) to keep as a hand-written\n" +
 			"workload. The same --seed-number gives the same operations; --max bounds\n" +
@@ -81,12 +83,31 @@ func runExplore(g *globals, f *exploreFlags, file string) error {
 	if f.print {
 		return printExplored(g, f, spec, r, ops)
 	}
-	for i, op := range ops {
-		fmt.Fprintf(g.stdout, "%d. %s\n", i+1, op)
+	if err := writeOperations(g, ops); err != nil {
+		return err
 	}
-	if !g.quiet {
+	if !g.quiet && g.output != "json" {
 		fmt.Fprintf(g.stderr, "%d %s on %s (nothing run: running explored workloads is not built yet)\n",
 			len(ops), plural(len(ops), "operation", "operations"), r.Key())
+	}
+	return nil
+}
+
+// writeOperations prints the operations one a line, numbered, or as a
+// JSON array with --output json.
+func writeOperations(g *globals, ops []explore.Operation) error {
+	if g.output == "json" {
+		b, err := json.MarshalIndent(ops, "", "  ")
+		if err != nil {
+			return infraErr(err)
+		}
+		_, err = fmt.Fprintf(g.stdout, "%s\n", b)
+		return err
+	}
+	for i, op := range ops {
+		if _, err := fmt.Fprintf(g.stdout, "%d. %s\n", i+1, op); err != nil {
+			return err
+		}
 	}
 	return nil
 }
