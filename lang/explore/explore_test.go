@@ -121,6 +121,9 @@ func TestBounds(t *testing.T) {
 	if len(all) <= 10 || len(all) > DefaultMax {
 		t.Fatalf("types.txtar has %d operations; the test needs more than 10, at most %d", len(all), DefaultMax)
 	}
+	if n := len(Generate(r, Options{Max: -1})); n != len(all) {
+		t.Errorf("max -1: %d operations, want the default bound's %d", n, len(all))
+	}
 	for _, max := range []int{1, 5, 10} {
 		for seed := range uint64(20) {
 			ops := Generate(r, Options{Seed: seed, Max: max})

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"cmp"
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
@@ -80,7 +79,8 @@ type Options struct {
 	// the strings made up for changed values; the same seed gives the
 	// same operations.
 	Seed uint64
-	// Max is the largest number of operations; 0 means DefaultMax.
+	// Max is the largest number of operations; 0 (or less) means
+	// DefaultMax.
 	Max int
 	// Only, if not empty, keeps the operations on properties that one of
 	// these patterns names (or lies inside); Skip drops those that one of
@@ -109,7 +109,11 @@ func Generate(r *Resource, o Options) []Operation {
 		// A top-level field is not unset: it holds the seed.
 		g.property(ir.Path{ir.FieldElem(name)}, s, v, present, true)
 	}
-	return g.pick(filter(g.ops, o), cmp.Or(o.Max, DefaultMax))
+	max := o.Max
+	if max <= 0 {
+		max = DefaultMax
+	}
+	return g.pick(filter(g.ops, o), max)
 }
 
 // newRand returns the generator's random numbers for a seed number.
