@@ -153,6 +153,7 @@ func newRoot(g *globals) *cobra.Command {
 		newReportCmd(g),
 		newPlanCmd(g),
 		newFmtCmd(g),
+		newExploreCmd(g),
 		newLSPCmd(g),
 		newImageCmd(g),
 		newCollectCmd(g),

@@ -1,0 +1,15 @@
+// Package explore generates the operations of an explored workload: given
+// a seed custom resource and the openAPIV3Schema of its CRD, it changes
+// one property per operation to another value the schema allows (enum
+// members, values at and beside bounds, flipped booleans, changed strings
+// and quantities, list items added and removed, optional fields set and
+// unset), deterministically for a seed number and within bounds (a
+// maximum number of operations, properties in or out by path pattern).
+// Workload prints a sequence of operations as a .sieve workload (an
+// apply of the seed, then one merge patch and a settle per operation),
+// built with lang/syntax's builders for lang/format to print.
+//
+// It reads only the files it is given and runs nothing: running explored
+// workloads and judging them (differential, consistency, rollback
+// oracles) belong to the interpreter and are not built yet.
+package explore

@@ -1,0 +1,111 @@
+package explore
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/sievetool/sieve/internal/golden"
+	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/load"
+)
+
+// TestGolden explores the seed and CRD of each archive in testdata: its
+// seed.yaml and crd.yaml, or with an example section ("datastore
+// datastore.yaml") the CRD and a seed of that example spec in specs/.
+// An options section sets the options, one a line: seed N, max N, only
+// PATTERN, skip PATTERN. out/ops lists the operations and
+// out/workload.sieve is the printed workload, which the test also checks
+// as part of a spec.
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	if len(files) < 6 {
+		t.Fatalf("only %d archives in testdata", len(files))
+	}
+	specs, err := filepath.Abs(filepath.Join("..", "..", "specs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Archives(t, files, func(t *testing.T, ar *txtar.Archive) map[string][]byte {
+		in := golden.Files(ar)
+		seed, crd := inputs(t, specs, in)
+		r, err := Load(seed, crd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops := Generate(r, options(t, string(in["options"])))
+		var list strings.Builder
+		for _, op := range ops {
+			list.WriteString(op.String() + "\n")
+		}
+		text, err := Print("explored", "seed.yaml", r, ops)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSpec(t, seed, crd, text)
+		return map[string][]byte{"out/ops": []byte(list.String()), "out/workload.sieve": text}
+	})
+}
+
+// inputs returns the seed and CRD an archive names.
+func inputs(t *testing.T, specs string, in map[string][]byte) (seed, crd []byte) {
+	ex := strings.Fields(string(in["example"]))
+	if len(ex) != 2 {
+		return in["seed.yaml"], in["crd.yaml"]
+	}
+	dir := filepath.Join(specs, ex[0])
+	seed, err1 := os.ReadFile(filepath.Join(dir, ex[1]))
+	crd, err2 := os.ReadFile(filepath.Join(dir, "crd.yaml"))
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	return seed, crd
+}
+
+func options(t *testing.T, text string) Options {
+	var o Options
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		word, arg, _ := strings.Cut(line, " ")
+		var err error
+		switch word {
+		case "":
+		case "seed":
+			o.Seed, err = strconv.ParseUint(arg, 10, 64)
+		case "max":
+			o.Max, err = strconv.Atoi(arg)
+		case "only", "skip":
+			p, perr := ir.ParsePattern(arg)
+			if err = perr; word == "only" {
+				o.Only = append(o.Only, p)
+			} else {
+				o.Skip = append(o.Skip, p)
+			}
+		default:
+			t.Fatalf("options: unknown %q", word)
+		}
+		if err != nil {
+			t.Fatalf("options: %s: %v", line, err)
+		}
+	}
+	return o
+}
+
+// checkSpec checks the printed workload as the workload of a test whose
+// controller has the CRD: it parses, checks and lints without errors.
+func checkSpec(t *testing.T, seed, crd, workload []byte) {
+	dir := t.TempDir()
+	spec := "controller c {\n  command [\"true\"]\n  crds [\"crd.yaml\"]\n}\n\n" + string(workload) +
+		"\ntest t {\n  controller c\n  workloads [explored]\n}\n"
+	for name, data := range map[string][]byte{"seed.yaml": seed, "crd.yaml": crd, "spec.sieve": []byte(spec)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ds := load.Load(filepath.Join(dir, "spec.sieve"), load.Options{}); ds.HasErrors() {
+		t.Errorf("printed workload does not check: %v\n%s", ds, spec)
+	}
+}
