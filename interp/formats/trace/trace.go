@@ -150,8 +150,8 @@ type Entry struct {
 	Action   *int   `json:"action,omitempty"`
 
 	// Connection, HTTP: the relayed connection. HTTP: the exchange, its
-	// request's arrival in Time and its response's end in Done, or
-	// Error when no whole response came.
+	// request's arrival in Time and its response's end in Done; Error
+	// says why no whole response came, or why a body is cut.
 	Conn *Conn     `json:"conn,omitempty"`
 	HTTP *Exchange `json:"http,omitempty"`
 }

@@ -23,6 +23,7 @@ type request struct {
 	at   time.Time
 	x    trace.Exchange
 	done chan struct{} // closed once its body was read
+	err  error         // why its body is cut, once done
 }
 
 // parse records the HTTP exchanges of the two copies, if the controller
@@ -84,9 +85,9 @@ func (c *Conn) requests(r *bufio.Reader, t *tap, queue chan<- *request) {
 		q := &request{at: time.Now(), done: make(chan struct{}), x: trace.Exchange{N: n, Method: hr.Method,
 			Target: hr.RequestURI, Host: hr.Host, RequestHeaders: names(hr.Header)}}
 		queue <- q
-		q.x.RequestBody, q.x.RequestBytes, err = excerpt(hr.Body)
+		q.x.RequestBody, q.x.RequestBytes, q.err = excerpt(hr.Body)
 		close(q.done)
-		if err != nil || hr.Method == http.MethodConnect || hr.Header.Get("Upgrade") != "" {
+		if q.err != nil || hr.Method == http.MethodConnect || hr.Header.Get("Upgrade") != "" {
 			return
 		}
 	}
@@ -136,6 +137,8 @@ func (c *Conn) exchange(q *request, err error) {
 	done := time.Now()
 	e := trace.Entry{Time: q.at, Type: trace.HTTP, Conn: &info, HTTP: &q.x, Done: &done}
 	switch {
+	case err == nil && q.err != nil:
+		e.Error = fmt.Sprintf("the request's body: %v", q.err)
 	case err == nil:
 	case q.x.Status == 0 && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)):
 		e.Error = "the connection ended before a response"

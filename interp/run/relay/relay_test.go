@@ -315,3 +315,27 @@ func TestRelayClosedBySieve(t *testing.T) {
 		t.Errorf("the stand-in read %v, want EOF", err)
 	}
 }
+
+// TestRelayHTTPCutBody sends a request whose body ends early, which the
+// server answers anyway: the exchange is recorded with its status and
+// says that the request's body was cut.
+func TestRelayHTTPCutBody(t *testing.T) {
+	answer := "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+	r := relayTo(t, stock(answer))
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "PUT /members/1 HTTP/1.1\r\nHost: db\r\nContent-Length: 10\r\n\r\nabcde"); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.(*net.TCPConn).CloseWrite()
+	if got, err := io.ReadAll(c); string(got) != answer {
+		t.Fatalf("through the relay: %q (%v), want %q", got, err, answer)
+	}
+	xs, _ := split(t, r.wait(t))
+	if len(xs) != 1 || xs[0].HTTP.Status != 400 || xs[0].HTTP.RequestBody != "abcde" || xs[0].Error != "the request's body: unexpected EOF" {
+		t.Errorf("exchanges %+v, want PUT -> 400 with its body cut", xs)
+	}
+}

@@ -134,7 +134,9 @@ func checkStandinCalls(t *testing.T, tr *trace.Trace) {
 // by IP, with a stand-in for the pods labelled app=agent
 // (testdata/fakeagent): each call to agent-0 and agent-1 reaches the
 // stand-in, which answers with the pod it reached, the call to web-0 is
-// refused, and the stand-in's log names the pod of each connection.
+// refused, and the stand-in's log names the pod of each connection. The
+// trace holds an HTTP exchange with each agent pod, naming it, and none
+// with web-0.
 func TestStandinByPod(t *testing.T) {
 	if err := netns.Check(); errors.Is(err, netns.ErrUnsupported) {
 		t.Skipf("no private networks here: %v", err)
@@ -155,5 +157,14 @@ func TestStandinByPod(t *testing.T) {
 		if err != nil || !strings.Contains(string(b), want) {
 			t.Errorf("the stand-in's log does not say %q (%v):\n%s", want, err, b)
 		}
+	}
+	pods := map[string]int{}
+	for _, e := range r.trace.Entries {
+		if e.Type == trace.HTTP && e.Conn.Standin == "pods app=agent" && e.HTTP.Status == 200 {
+			pods[e.Conn.Pod]++
+		}
+	}
+	if pods["e2e/agent-0"] == 0 || pods["e2e/agent-1"] == 0 || len(pods) != 2 {
+		t.Errorf("calls to pods recorded: %v, want e2e/agent-0 and e2e/agent-1", pods)
 	}
 }
