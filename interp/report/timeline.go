@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,14 +22,17 @@ const (
 	tlBottom = 10
 )
 
-// laneNames are the lanes of the timeline, top to bottom; the phases
-// lane (lanePhases) only when the run's timing is known.
+// laneNames are the lanes of the timeline, top to bottom; then the
+// application lane (laneApp) only when the trace holds calls to
+// stand-ins, and the phases lane (the last) only when the run's timing
+// is known.
 func laneNames() []string {
 	return []string{"workload", "controller writes", "cluster events", "deliveries", "controller"}
 }
 
-// lanePhases is the index of the lane of phases and fault windows.
-const lanePhases = 5
+// laneApp is the index of the lane of the controller's calls to its
+// application (stand-ins).
+const laneApp = 5
 
 // timeline draws one run's trace as an inline SVG: workload steps as bars,
 // controller writes, cluster events and deliveries as ticks, controller
@@ -50,6 +54,9 @@ type timeline struct {
 func TimelineSVG(t *trace.Trace, title string, marks []int64, tm results.Timing) string {
 	tl := &timeline{lanes: laneNames(), plotW: tlWidth - tlLeft - tlRight, seqPos: map[int64]float64{}, stepStarts: map[[2]string]*trace.Entry{}}
 	tl.scale(t.Entries)
+	if slices.ContainsFunc(t.Entries, func(e trace.Entry) bool { return e.Type == trace.Connection || e.Type == trace.HTTP }) {
+		tl.lanes = append(tl.lanes, "application")
+	}
 	zero, timed := phaseZero(t, tm)
 	timed = timed && !tl.bySeq
 	if timed {
@@ -178,6 +185,30 @@ func (tl *timeline) entry(e *trace.Entry) {
 		tl.dot(x, e)
 	case trace.Fault:
 		tl.fault(x, e)
+	case trace.Connection, trace.HTTP:
+		tl.call(x, e)
+	}
+}
+
+// call draws a call to a stand-in: a connection that opens (grey) or
+// ends other than in order (red), an HTTP exchange (green, or red for a
+// status of 500 or more or none).
+func (tl *timeline) call(x float64, e *trace.Entry) {
+	if e.Conn == nil {
+		return
+	}
+	what := fmt.Sprintf("#%d connection %d to %s", e.Seq, e.Conn.ID, e.Conn.Standin)
+	switch {
+	case e.Type == trace.HTTP && e.HTTP != nil:
+		color := "#2e7d32"
+		if e.HTTP.Status == 0 || e.HTTP.Status >= 500 {
+			color = "#c62828"
+		}
+		tl.tick(laneApp, x, color, fmt.Sprintf("#%d %s: %s", e.Seq, e.Conn.Standin, e.HTTP), "call")
+	case e.What == "open":
+		tl.tick(laneApp, x, "#b0bec5", what+" opened", "call")
+	case e.What == "close" && e.Conn.End != trace.ConnEOF:
+		tl.tick(laneApp, x, "#c62828", what+" ended: "+e.Conn.End+" ("+e.Message+")", "call")
 	}
 }
 
@@ -313,7 +344,7 @@ var phaseColors = map[string]string{
 // phases draws the run's phases as bars and its fault windows beneath
 // them, in the phases lane.
 func (tl *timeline) phases(zero float64, tm results.Timing) {
-	y := laneY(lanePhases)
+	y := laneY(len(tl.lanes) - 1)
 	for _, p := range tm.Phases {
 		x0, x1 := tl.x(zero+p.At), tl.x(zero+p.At+p.Seconds)
 		fill := phaseColors[p.Phase]

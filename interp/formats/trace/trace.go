@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -55,6 +56,15 @@ const (
 	// resync for it (the harness's own action, not a fault). Message says
 	// what the wait was for, what the relist did or how the wait ended.
 	Converge Type = "converge"
+	// Connection is a connection the controller made to a stand-in,
+	// relayed by sieve: What is "open" when it arrives and "close" when
+	// both ends are done (Conn says how). A reader that does not know
+	// the type ignores it.
+	Connection Type = "connection"
+	// HTTP is one HTTP/1.x exchange on a relayed connection, written when
+	// the response was read (Conn names the connection, HTTP holds the
+	// exchange).
+	HTTP Type = "http"
 )
 
 // Key identifies an object: its kind as KindName gives it ("statefulset",
@@ -138,6 +148,76 @@ type Entry struct {
 	ExitCode *int   `json:"exitCode,omitempty"`
 	Message  string `json:"message,omitempty"`
 	Action   *int   `json:"action,omitempty"`
+
+	// Connection, HTTP: the relayed connection. HTTP: the exchange, its
+	// request's arrival in Time and its response's end in Done; Error
+	// says why no whole response came, or why a body is cut.
+	Conn *Conn     `json:"conn,omitempty"`
+	HTTP *Exchange `json:"http,omitempty"`
+}
+
+// Conn is a connection of the controller to a stand-in. Sent, Received
+// and End are set on its close entry only.
+type Conn struct {
+	// ID numbers the run's relayed connections, from 1.
+	ID int64 `json:"id"`
+	// Standin is the stand-in's name: its Service, or "pods SELECTOR".
+	Standin string `json:"standin"`
+	// Addr is the address the controller connected to (IP:PORT).
+	Addr string `json:"addr"`
+	// Pod is the pod (NAMESPACE/NAME) a pod stand-in answered for.
+	Pod string `json:"pod,omitempty"`
+	// Sent and Received count the bytes from the controller to the
+	// stand-in and back.
+	Sent     int64 `json:"sent,omitempty"`
+	Received int64 `json:"received,omitempty"`
+	// End says how the connection ended: ConnEOF, ConnReset, ConnClosed
+	// or ConnError; the entry's Message says which end and why.
+	End string `json:"end,omitempty"`
+}
+
+// How a relayed connection ended (Conn.End).
+const (
+	// ConnEOF: both ends closed their side in order.
+	ConnEOF = "eof"
+	// ConnReset: one end reset the connection; sieve reset the other.
+	ConnReset = "reset"
+	// ConnClosed: sieve closed it (its pod is no longer served, the run
+	// ended).
+	ConnClosed = "closed"
+	// ConnError: reaching the stand-in, or reading or writing an end,
+	// failed otherwise.
+	ConnError = "error"
+)
+
+// Exchange is an HTTP/1.x request of the controller and the response it
+// got. Headers are names only (canonical, sorted); bodies are excerpts
+// of their first BodyExcerpt bytes, after chunked decoding, with
+// invalid UTF-8 as U+FFFD, and their full length in bytes.
+type Exchange struct {
+	// N is the exchange's place on its connection, from 1.
+	N               int      `json:"n"`
+	Method          string   `json:"method"`
+	Target          string   `json:"target"` // as sent: path and query
+	Host            string   `json:"host,omitempty"`
+	RequestHeaders  []string `json:"requestHeaders,omitempty"`
+	RequestBody     string   `json:"requestBody,omitempty"`
+	RequestBytes    int64    `json:"requestBytes,omitempty"`
+	Status          int      `json:"status,omitempty"` // 0: no response
+	ResponseHeaders []string `json:"responseHeaders,omitempty"`
+	ResponseBody    string   `json:"responseBody,omitempty"`
+	ResponseBytes   int64    `json:"responseBytes,omitempty"`
+}
+
+// BodyExcerpt bounds an Exchange's body excerpts, in bytes.
+const BodyExcerpt = 1024
+
+// String names an exchange as "METHOD TARGET -> STATUS".
+func (x *Exchange) String() string {
+	if x.Status == 0 {
+		return x.Method + " " + x.Target + " -> no response"
+	}
+	return x.Method + " " + x.Target + " -> " + strconv.Itoa(x.Status)
 }
 
 // Missed is the What of a Fault entry for an action whose trigger fired

@@ -74,7 +74,8 @@ func TestFixedPortParallel(t *testing.T) {
 // TestStandinByName runs podop with a stand-in for Service db-client
 // (testdata/fakedb): in its private network the operator reaches it by
 // the short name, the .svc name and the full cluster name, and the
-// stand-in's log is in the run's directory.
+// stand-in's log is in the run's directory. The trace holds each call,
+// an HTTP exchange relayed by sieve, before the write it led to.
 func TestStandinByName(t *testing.T) {
 	if err := netns.Check(); errors.Is(err, netns.ErrUnsupported) {
 		t.Skipf("no private networks here: %v", err)
@@ -94,13 +95,48 @@ func TestStandinByName(t *testing.T) {
 	if err != nil || strings.Count(string(b), "GET / from 127.") < 3 {
 		t.Errorf("the stand-in's log does not show the operator's three requests (%v):\n%s", err, b)
 	}
+	checkStandinCalls(t, r.trace)
+}
+
+// checkStandinCalls checks that the trace holds podop's three calls to
+// db-client, by its three names, each on a connection opened and closed
+// in order, before podop wrote out-a with their answers.
+func checkStandinCalls(t *testing.T, tr *trace.Trace) {
+	t.Helper()
+	var hosts []string
+	var last int64
+	conns := map[int64][]string{}
+	for _, e := range tr.Entries {
+		switch {
+		case e.Type == trace.HTTP && e.Conn.Standin == "db-client":
+			if x := e.HTTP; x.String() == "GET / -> 200" && x.ResponseBody == "fakedb\n" && e.Error == "" {
+				hosts, last = append(hosts, x.Host), e.Seq
+			}
+		case e.Type == trace.Connection && e.Conn.Standin == "db-client":
+			conns[e.Conn.ID] = append(conns[e.Conn.ID], e.What+" "+e.Conn.End)
+		case e.Type == trace.Request && e.Verb == "create" && e.Key != nil && e.Key.Name == "out-a":
+			if last == 0 || len(hosts) < 3 {
+				t.Errorf("podop wrote out-a (#%d) before its calls to db-client were recorded (%v)", e.Seq, hosts)
+			}
+		}
+	}
+	if want := "db-client:5000 db-client.e2e.svc:5000 db-client.e2e.svc.cluster.local:5000"; !strings.HasPrefix(strings.Join(hosts, " "), want) {
+		t.Errorf("calls to db-client recorded for hosts %v, want first %s", hosts, want)
+	}
+	for id, what := range conns {
+		if strings.Join(what, ",") != "open ,close eof" {
+			t.Errorf("connection %d recorded as %v, want open then close at eof", id, what)
+		}
+	}
 }
 
 // TestStandinByPod runs podop calling every other pod of its namespace
 // by IP, with a stand-in for the pods labelled app=agent
 // (testdata/fakeagent): each call to agent-0 and agent-1 reaches the
 // stand-in, which answers with the pod it reached, the call to web-0 is
-// refused, and the stand-in's log names the pod of each connection.
+// refused, and the stand-in's log names the pod of each connection. The
+// trace holds an HTTP exchange with each agent pod, naming it, and none
+// with web-0.
 func TestStandinByPod(t *testing.T) {
 	if err := netns.Check(); errors.Is(err, netns.ErrUnsupported) {
 		t.Skipf("no private networks here: %v", err)
@@ -121,5 +157,14 @@ func TestStandinByPod(t *testing.T) {
 		if err != nil || !strings.Contains(string(b), want) {
 			t.Errorf("the stand-in's log does not say %q (%v):\n%s", want, err, b)
 		}
+	}
+	pods := map[string]int{}
+	for _, e := range r.trace.Entries {
+		if e.Type == trace.HTTP && e.Conn.Standin == "pods app=agent" && e.HTTP.Status == 200 {
+			pods[e.Conn.Pod]++
+		}
+	}
+	if pods["e2e/agent-0"] == 0 || pods["e2e/agent-1"] == 0 || len(pods) != 2 {
+		t.Errorf("calls to pods recorded: %v, want e2e/agent-0 and e2e/agent-1", pods)
 	}
 }

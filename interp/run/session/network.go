@@ -79,7 +79,7 @@ func (s *session) startStandins(ctx context.Context, admin kubernetes.Interface)
 	if len(c.Standins) == 0 {
 		return nil
 	}
-	opts := standin.Options{Standins: c.Standins, Dir: s.r.Dir, BaseDir: s.r.BaseDir, Client: admin}
+	opts := standin.Options{Standins: c.Standins, Dir: s.r.Dir, BaseDir: s.r.BaseDir, Client: admin, Sink: s.sink}
 	if s.net != nil {
 		opts.Net = s.net.ns
 	}

@@ -19,7 +19,9 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/netns"
+	"github.com/sievetool/sieve/interp/run/relay"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -30,7 +32,6 @@ type podStandin struct {
 	sel  labels.Selector
 	file string // its pod map, STANDIN_PODS
 	log  io.Writer
-	n    int // connections relayed so far
 }
 
 // pods serves the pod stand-ins of a run. Every pod's IP is local to the
@@ -40,6 +41,7 @@ type podStandin struct {
 // program, from the pod's IP.
 type pods struct {
 	net      *netns.NS
+	rec      *relay.Recorder
 	standins []*podStandin
 	factory  informers.SharedInformerFactory
 	stop     chan struct{}
@@ -54,15 +56,6 @@ type pods struct {
 type servedKey struct {
 	i   int
 	pod string
-}
-
-// served is what sieve listens on for one pod of one stand-in, and the
-// connections it relays for it.
-type served struct {
-	ip    netip.Addr
-	uid   string
-	ls    []net.Listener
-	conns map[net.Conn]bool
 }
 
 // PodsFile is the name of a pod stand-in's pod map in the run's
@@ -87,7 +80,7 @@ func slug(s *ir.Standin) string {
 // the pod stand-ins among the started ones until Stop. It returns once
 // the pods that exist are served.
 func (set *Set) startPods(ctx context.Context, opts Options) error {
-	p := &pods{net: opts.Net, local: map[netip.Addr]bool{}, served: map[servedKey]*served{}, stop: make(chan struct{})}
+	p := &pods{net: opts.Net, rec: set.rec, local: map[netip.Addr]bool{}, served: map[servedKey]*served{}, stop: make(chan struct{})}
 	for i, s := range opts.Standins {
 		if s.Pods == "" {
 			continue
@@ -193,7 +186,7 @@ func podAddr(pod *corev1.Pod) netip.Addr {
 // serve listens on the pod's IP and ps's ports, writes ps's pod map,
 // then relays what arrives. The caller holds p.mu.
 func (p *pods) serve(ps *podStandin, k servedKey, ip netip.Addr, uid string) {
-	sv := &served{ip: ip, uid: uid, conns: map[net.Conn]bool{}}
+	sv := &served{ip: ip, uid: uid}
 	for _, port := range ps.s.Ports {
 		addr := netip.AddrPortFrom(ip, uint16(port)).String()
 		l, err := p.net.Listen(addr)
@@ -209,7 +202,8 @@ func (p *pods) serve(ps *podStandin, k servedKey, ip netip.Addr, uid string) {
 	}
 	fmt.Fprintf(ps.log, "sieve: pod %s at %s: serving %s\n", k.pod, ip, portList(ps.s.Ports))
 	for j, l := range sv.ls {
-		go p.accept(ps, k, sv, l, ps.s.Ports[j])
+		port := ps.s.Ports[j]
+		go sv.accept(l, func(c net.Conn) { p.relay(ps, k.pod, sv.ip, c, port) })
 	}
 }
 
@@ -226,56 +220,18 @@ func (p *pods) unserve(ps *podStandin, k servedKey, why string) {
 	fmt.Fprintf(ps.log, "sieve: pod %s at %s: %s, no longer served\n", k.pod, sv.ip, why)
 }
 
-// accept relays each connection to the pod's port to ps's program.
-func (p *pods) accept(ps *podStandin, k servedKey, sv *served, l net.Listener, port int) {
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		if p.served[k] != sv { // the pod went while this one arrived
-			p.mu.Unlock()
-			c.Close()
-			return
-		}
-		ps.n++
-		fmt.Fprintf(ps.log, "sieve: connection %d to pod %s at %s:%d\n", ps.n, k.pod, sv.ip, port)
-		sv.conns[c] = true
-		p.mu.Unlock()
-		go p.relay(ps, sv, c, port)
-	}
-}
-
-// relay copies between the controller's connection c and one to ps's
-// program from the pod's IP, until both ends are done.
-func (p *pods) relay(ps *podStandin, sv *served, c net.Conn, port int) {
-	defer func() {
-		c.Close()
-		p.mu.Lock()
-		delete(sv.conns, c)
-		p.mu.Unlock()
-	}()
-	up, err := dialFrom(p.net, sv.ip, net.JoinHostPort(Addr(ps.i).String(), strconv.Itoa(port)))
+// relay relays the controller's connection c to a pod's port to ps's
+// program, from the pod's IP, and records it.
+func (p *pods) relay(ps *podStandin, pod string, ip netip.Addr, c net.Conn, port int) {
+	rc := p.rec.Open(trace.Conn{Standin: ps.s.Name(), Addr: c.LocalAddr().String(), Pod: pod})
+	fmt.Fprintf(ps.log, "sieve: connection %d to pod %s at %s:%d\n", rc.ID(), pod, ip, port)
+	up, err := dialFrom(p.net, ip, net.JoinHostPort(Addr(ps.i).String(), strconv.Itoa(port)))
 	if err != nil {
-		fmt.Fprintf(ps.log, "sieve: pod %s:%d: reaching the stand-in: %v\n", sv.ip, port, err)
+		fmt.Fprintf(ps.log, "sieve: pod %s:%d: reaching the stand-in: %v\n", ip, port, err)
+		rc.Fail(c, err)
 		return
 	}
-	defer up.Close()
-	done := make(chan struct{})
-	go func() { copyHalf(up, c); close(done) }()
-	copyHalf(c, up)
-	<-done
-}
-
-// copyHalf copies src to dst, then closes dst's writing half.
-func copyHalf(dst, src net.Conn) {
-	_, _ = io.Copy(dst, src)
-	if w, ok := dst.(interface{ CloseWrite() error }); ok {
-		_ = w.CloseWrite()
-	} else {
-		dst.Close()
-	}
+	rc.Relay(c, up)
 }
 
 // dialFrom connects to addr inside n from local address from.
@@ -329,17 +285,6 @@ func (p *pods) close() {
 	for k, sv := range p.served {
 		sv.close()
 		delete(p.served, k)
-	}
-}
-
-// close closes what sieve listens on for the pod and the connections it
-// relays for it. The caller holds p.mu.
-func (sv *served) close() {
-	for _, l := range sv.ls {
-		l.Close()
-	}
-	for c := range sv.conns {
-		c.Close()
 	}
 }
 

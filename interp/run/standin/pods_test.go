@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/netns"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -84,7 +86,8 @@ func TestPodStandin(t *testing.T) {
 	s.Command, s.Env = []string{os.Args[0]}, []ir.EnvVar{{Name: agentEnv, Value: "1"}}
 	dir := t.TempDir()
 	ctx := context.Background()
-	set, err := Start(ctx, Options{Standins: []*ir.Standin{s}, Net: n, Client: client, Dir: dir, BaseDir: dir})
+	var rec entries
+	set, err := Start(ctx, Options{Standins: []*ir.Standin{s}, Net: n, Client: client, Dir: dir, BaseDir: dir, Sink: rec.add})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,11 +127,88 @@ func TestPodStandin(t *testing.T) {
 	if b, _ := os.ReadFile(dir + "/" + PodsFile(s)); string(b) != "10.130.0.4 e2e/pending uid-pending\n" {
 		t.Errorf("pod map at the end:\n%s", b)
 	}
+	if !rec.has(trace.Conn{ID: 1, Standin: "pods app=agent", Addr: "10.130.0.1:9090", Pod: "e2e/agent-0"}) &&
+		!rec.has(trace.Conn{ID: 1, Standin: "pods app=agent", Addr: "10.130.0.2:9090", Pod: "e2e/agent-1"}) {
+		t.Errorf("no record of the first connection, to agent-0 or agent-1: %+v", rec.all())
+	}
 	log, _ := os.ReadFile(dir + "/" + LogFile(s))
 	for _, want := range []string{"connection 1 to pod e2e/agent-", "to pod e2e/pending at 10.130.0.4:9090", "pod e2e/agent-1 at 10.130.0.2: deleted"} {
 		if !strings.Contains(string(log), want) {
 			t.Errorf("the log does not say %q:\n%s", want, log)
 		}
+	}
+}
+
+// entries collects trace entries from many goroutines.
+type entries struct {
+	mu sync.Mutex
+	es []trace.Entry
+}
+
+func (r *entries) add(e trace.Entry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.es = append(r.es, e)
+}
+
+func (r *entries) all() []trace.Entry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]trace.Entry(nil), r.es...)
+}
+
+// has reports whether a connection was opened and closed in order, with
+// what the stand-in answered received, as conn says.
+func (r *entries) has(conn trace.Conn) bool {
+	var open, closed bool
+	for _, e := range r.all() {
+		if e.Type != trace.Connection || e.Conn.ID != conn.ID {
+			continue
+		}
+		c := *e.Conn
+		c.Sent, c.Received, c.End = 0, 0, ""
+		open = open || e.What == "open" && c == conn
+		closed = closed || e.What == "close" && c == conn && e.Conn.End == trace.ConnEOF && e.Conn.Received > 0
+	}
+	return open && closed
+}
+
+// TestServiceStandinRelayed calls a Service stand-in at the address its
+// names resolve to: sieve relays the call to the program and records the
+// connection.
+func TestServiceStandinRelayed(t *testing.T) {
+	n, err := netns.New()
+	if errors.Is(err, netns.ErrUnsupported) {
+		t.Skipf("no private network here: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	s := &ir.Standin{Service: "db", Ports: []int{9090}, Command: []string{os.Args[0]}, Env: []ir.EnvVar{{Name: agentEnv, Value: "1"}}}
+	dir := t.TempDir()
+	var rec entries
+	set, err := Start(context.Background(), Options{Standins: []*ir.Standin{s}, Net: n, Dir: dir, BaseDir: dir, Sink: rec.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Stop()
+	addr := Names([]*ir.Standin{s}, "e2e")["db.e2e"]
+	c, err := n.Dial(context.Background(), "tcp", addr.String()+":9090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	c.Close()
+	if !strings.Contains(line, "unknown 127.") {
+		t.Errorf("the stand-in answered %q (%v), want its answer to an unknown pod", line, err)
+	}
+	if addr == Addr(0) {
+		t.Errorf("db resolves to the program's own address %s: sieve does not relay it", addr)
+	}
+	eventually(t, "the connection recorded", func() bool { return rec.has(trace.Conn{ID: 1, Standin: "db", Addr: addr.String() + ":9090"}) })
+	if log, _ := os.ReadFile(dir + "/" + LogFile(s)); !strings.Contains(string(log), "sieve: connection 1 to db at "+addr.String()+":9090") {
+		t.Errorf("the log does not name the connection:\n%s", log)
 	}
 }
 

@@ -15,10 +15,12 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/internal/nofollow"
 	"github.com/sievetool/sieve/interp/internal/proctree"
 	"github.com/sievetool/sieve/interp/run/logcap"
 	"github.com/sievetool/sieve/interp/run/netns"
+	"github.com/sievetool/sieve/interp/run/relay"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -40,14 +42,20 @@ type Options struct {
 	// LogLimit bounds each stand-in's log in bytes (see logcap.Writer).
 	// If 0, logcap.Limit's default: 64 MiB, or $SIEVE_LOG_LIMIT.
 	LogLimit int64
+	// Sink receives the trace entries of the connections sieve relays to
+	// the stand-ins (package relay), from many goroutines; if nil, they
+	// are relayed unrecorded.
+	Sink func(trace.Entry)
 }
 
 // Set is the running stand-ins of one run.
 type Set struct {
-	cmds []*exec.Cmd
-	done []chan struct{}
-	logs []*logcap.Writer
-	pods *pods // nil without pod stand-ins
+	cmds     []*exec.Cmd
+	done     []chan struct{}
+	logs     []*logcap.Writer
+	rec      *relay.Recorder
+	services []*served
+	pods     *pods // nil without pod stand-ins
 }
 
 // Addr is the loopback address stand-in i listens on: 127.1.0.i+1.
@@ -55,13 +63,13 @@ func Addr(i int) netip.Addr {
 	return netip.AddrFrom4([4]byte{127, 1, byte((i + 1) / 256), byte((i + 1) % 256)})
 }
 
-// Names maps SERVICE.NS of each Service stand-in to its address, for the
-// DNS responder's Fixed.
+// Names maps SERVICE.NS of each Service stand-in to the address where
+// sieve relays its calls, for the DNS responder's Fixed.
 func Names(ss []*ir.Standin, ns string) map[string]netip.Addr {
 	m := map[string]netip.Addr{}
 	for i, s := range ss {
 		if s.Service != "" {
-			m[s.Service+"."+ns] = Addr(i)
+			m[s.Service+"."+ns] = serviceAddr(i)
 		}
 	}
 	return m
@@ -78,7 +86,7 @@ func Start(ctx context.Context, opts Options) (*Set, error) {
 	if len(opts.Standins) > 0 && opts.Net == nil {
 		return nil, fmt.Errorf("%s: standin %s: stand-ins need a private network (root on Linux)", opts.Standins[0].Src, opts.Standins[0].Name())
 	}
-	set := &Set{}
+	set := &Set{rec: &relay.Recorder{Sink: opts.Sink}}
 	for i, s := range opts.Standins {
 		if err := set.start(opts, i, s); err != nil {
 			set.Stop()
@@ -91,6 +99,7 @@ func Start(ctx context.Context, opts Options) (*Set, error) {
 			return nil, fmt.Errorf("%s: standin %s: %w", s.Src, s.Name(), err)
 		}
 	}
+	set.serveServices(opts)
 	if err := set.startPods(ctx, opts); err != nil {
 		set.Stop()
 		return nil, err
@@ -171,10 +180,13 @@ func (set *Set) wait(ctx context.Context, opts Options, i int, s *ir.Standin) er
 	return nil
 }
 
-// Stop stops serving pods, kills every stand-in (its process tree, see
-// package proctree) and
-// waits for it.
+// Stop stops relaying to the Service stand-ins and serving pods, kills
+// every stand-in (its process tree, see package proctree) and waits for
+// it.
 func (set *Set) Stop() {
+	for _, sv := range set.services {
+		sv.close()
+	}
 	if set.pods != nil {
 		set.pods.close()
 	}
