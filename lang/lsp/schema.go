@@ -1,0 +1,248 @@
+package lsp
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/lint"
+	"github.com/sievetool/sieve/lang/manifest"
+	"github.com/sievetool/sieve/lang/syntax"
+)
+
+// specCRDs are the CRD files of the controllers of spec's tests.
+func specCRDs(spec *ir.Spec) []string {
+	var out []string
+	for _, t := range spec.Tests {
+		if t.Controller != nil {
+			out = append(out, t.Controller.CRDs...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// quoted is a string literal without escapes.
+var quoted = regexp.MustCompile(`"([^"\\]+)"`)
+
+// writtenCRDs are the CRD files that the controllers of a spec that does
+// not compile name in their crds attributes, as written, and those of
+// before (the spec's last check that compiled).
+func writtenCRDs(filename string, src []byte, before []string) []string {
+	f, _ := syntax.Parse(filename, src)
+	out := slices.Clone(before)
+	for _, d := range f.Decls {
+		c, ok := d.(*syntax.Controller)
+		if !ok || c.Body == nil {
+			continue
+		}
+		for _, a := range c.Body.Attrs {
+			r := a.Range()
+			if a.Name == nil || a.Name.Name != "crds" || r.Start.Offset >= r.End.Offset || r.End.Offset > len(src) {
+				continue
+			}
+			for _, m := range quoted.FindAllSubmatch(src[r.Start.Offset:r.End.Offset], -1) {
+				out = append(out, string(m[1]))
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// schemas are the schemas of the kinds doc may name: built in, or defined
+// by its controllers' CRD files.
+func schemas(doc *document) *lint.Schemas {
+	return lint.NewSchemas(filepath.Dir(doc.path), doc.crds)
+}
+
+// fieldSite is a field path being written: the kinds of the objects it
+// starts at (those of a manifest for a set) and the path up to the element
+// at the cursor.
+type fieldSite struct {
+	kinds []string
+	path  ir.Path
+}
+
+// fields are the fields the schemas give for the element at site.
+func (f fieldSite) fields(sc *lint.Schemas) []lint.Field {
+	var out []lint.Field
+	for _, k := range f.kinds {
+		for _, x := range sc.Fields(k, f.path) {
+			if !slices.ContainsFunc(out, func(y lint.Field) bool { return y.Name == x.Name }) {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
+}
+
+var (
+	// keyBefore finds the kind of the last resource key before a where,
+	// the one the condition is on.
+	keyBefore = regexp.MustCompile(`(?:^|\s)([a-z][a-z0-9.-]*)/\S*\s+(?:\S+\s+)*?where\s*$`)
+	// maskPath is a mask rule's key and path keyword.
+	maskPath = regexp.MustCompile(`^\s*([a-z][a-z0-9.-]*)/\S*\s+path\s+$`)
+	// setKey is the start of a set field in an apply step on one line.
+	setKey = regexp.MustCompile(`apply\s+"([^"]+)".*\bset\s*\{(?:[^{}]*,)?\s*$`)
+	// objectCall is object("kind", ...) right before a field selection.
+	objectCall = regexp.MustCompile(`\bobject\(\s*"([^"]+)"[^()]*\)$`)
+	// objectsLit is a literal kind of objects() or object().
+	objectsLit = regexp.MustCompile(`\bobjects?\(\s*"([^"]+)"`)
+)
+
+// fieldSiteAt finds the field path whose element starts at off in doc:
+// after a key's where or a mask's path, a set key of an apply, or a field
+// selected in CEL from object, object("kind", ...) or a variable bound
+// over objects("kind", ...). ok is false elsewhere.
+func fieldSiteAt(doc *document, off int) (fieldSite, bool) {
+	t := doc.text
+	start := off
+	for start > 0 && isWordByte(t.src[start-1]) {
+		start--
+	}
+	written := string(t.src[start:off])
+	elems := strings.Split(written, ".")
+	elems = elems[:len(elems)-1] // the last is the element at off
+	w := t.whereAt(start)
+	if w.str >= 0 {
+		return celSite(doc, w.str, start, elems)
+	}
+	line := string(t.src[lineStartOf(t, start):start])
+	path := fieldPath(elems)
+	if m := keyBefore.FindStringSubmatch(line); m != nil {
+		return fieldSite{kinds: []string{m[1]}, path: path}, true
+	}
+	if m := maskPath.FindStringSubmatch(line); m != nil && w.block == "mask" {
+		return fieldSite{kinds: []string{m[1]}, path: path}, true
+	}
+	if m := setKey.FindStringSubmatch(line); m != nil && w.block == "workload" {
+		return fieldSite{kinds: manifestKinds(filepath.Join(filepath.Dir(doc.path), m[1])), path: path}, true
+	}
+	return fieldSite{}, false
+}
+
+// celSite is fieldSiteAt inside the CEL string that starts at str.
+func celSite(doc *document, str, start int, elems []string) (fieldSite, bool) {
+	t := doc.text
+	cel := string(t.src[str+1 : start])
+	if len(elems) == 0 {
+		return fieldSite{}, false
+	}
+	if elems[0] == "" { // a selection from a call: object("kind", ...).
+		m := objectCall.FindStringSubmatch(strings.TrimSpace(cel))
+		if m == nil {
+			return fieldSite{}, false
+		}
+		return fieldSite{kinds: []string{m[1]}, path: fieldPath(elems[1:])}, true
+	}
+	path := fieldPath(elems[1:])
+	if elems[0] == "object" {
+		m := keyBefore.FindStringSubmatch(string(t.src[lineStartOf(t, str):str]))
+		if m == nil {
+			return fieldSite{}, false
+		}
+		return fieldSite{kinds: []string{m[1]}, path: path}, true
+	}
+	if kind := boundKind(cel, elems[0]); kind != "" {
+		return fieldSite{kinds: []string{kind}, path: path}, true
+	}
+	return fieldSite{}, false
+}
+
+// boundKind is the kind of the objects a CEL macro binds name to, when
+// the nearest objects("kind", ...) or object("kind", ...) before the
+// binding names it literally; "" otherwise.
+func boundKind(cel, name string) string {
+	bind := regexp.MustCompile(`\.\s*(?:all|exists|exists_one|filter|map)\(\s*` + regexp.QuoteMeta(name) + `\s*,`)
+	locs := bind.FindAllStringIndex(cel, -1)
+	if len(locs) == 0 {
+		return ""
+	}
+	lits := objectsLit.FindAllStringSubmatch(cel[:locs[len(locs)-1][0]], -1)
+	if len(lits) == 0 {
+		return ""
+	}
+	return lits[len(lits)-1][1]
+}
+
+// fieldPath is the path of dotted elements; a quoted or empty element
+// (a map key, a typo) ends what is known of it.
+func fieldPath(elems []string) ir.Path {
+	out := make(ir.Path, 0, len(elems))
+	for _, e := range elems {
+		out = append(out, ir.FieldElem(e))
+	}
+	return out
+}
+
+// manifestKinds are the kinds of the documents of a manifest file.
+func manifestKinds(path string) []string {
+	objs, _ := manifest.ReadFile(path)
+	var out []string
+	for _, o := range objs {
+		if o.Kind != "" {
+			out = append(out, strings.ToLower(o.Kind))
+		}
+	}
+	return out
+}
+
+func lineStartOf(t *text, off int) int {
+	for off > 0 && t.src[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
+// fieldItems are the fields the schemas give at site, with their types
+// and descriptions.
+func fieldItems(sc *lint.Schemas, site fieldSite) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	for _, f := range site.fields(sc) {
+		out = append(out, protocol.CompletionItem{
+			Label: f.Name, Kind: protocol.CompletionItemKindField, Detail: f.Type, Documentation: markdown(f.Doc),
+		})
+	}
+	return out
+}
+
+// fieldHover describes the field element of a path or CEL selection
+// around off: its type and description; "" when off is on none the
+// schemas know.
+func fieldHover(doc *document, off int) (string, int, int) {
+	t := doc.text
+	start, end := off, off
+	for start > 0 && isIdentByte(t.src[start-1]) {
+		start--
+	}
+	for end < len(t.src) && isIdentByte(t.src[end]) {
+		end++
+	}
+	if start == end {
+		return "", 0, 0
+	}
+	site, ok := fieldSiteAt(doc, start)
+	if !ok {
+		return "", 0, 0
+	}
+	name := string(t.src[start:end])
+	for _, f := range site.fields(schemas(doc)) {
+		if f.Name == name {
+			md := "`" + name + "`"
+			if f.Type != "" {
+				md += " `" + f.Type + "`"
+			}
+			md += " (field of " + strings.Join(site.kinds, ", ") + ")"
+			if f.Doc != "" {
+				md += "\n\n" + f.Doc
+			}
+			return md, start, end
+		}
+	}
+	return "", 0, 0
+}
