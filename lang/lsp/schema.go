@@ -205,7 +205,7 @@ func fieldItems(sc *lint.Schemas, site fieldSite) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
 	for _, f := range site.fields(sc) {
 		out = append(out, protocol.CompletionItem{
-			Label: f.Name, Kind: protocol.CompletionItemKindField, Detail: f.Type, Documentation: markdown(f.Doc),
+			Label: f.Name, Kind: protocol.CompletionItemKindField, Detail: typeLabel(f.Type), Documentation: markdown(f.Doc),
 		})
 	}
 	return out
@@ -235,7 +235,7 @@ func fieldHover(doc *document, off int) (string, int, int) {
 		if f.Name == name {
 			md := "`" + name + "`"
 			if f.Type != "" {
-				md += " `" + f.Type + "`"
+				md += " `" + typeLabel(f.Type) + "`"
 			}
 			md += " (field of " + strings.Join(site.kinds, ", ") + ")"
 			if f.Doc != "" {
@@ -245,4 +245,13 @@ func fieldHover(doc *document, off int) (string, int, int) {
 		}
 	}
 	return "", 0, 0
+}
+
+// typeLabel is how a field's type reads in an editor: the kinds table's
+// "{}" (a map, a quantity, a time: any value) as "any".
+func typeLabel(t string) string {
+	if t == "{}" {
+		return "any"
+	}
+	return t
 }
