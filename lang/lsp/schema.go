@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -68,7 +69,8 @@ type fieldSite struct {
 	path  ir.Path
 }
 
-// fields are the fields the schemas give for the element at site.
+// fields are the fields the schemas give for the element at site, by
+// name (the first kind's where two have one).
 func (f fieldSite) fields(sc *lint.Schemas) []lint.Field {
 	var out []lint.Field
 	for _, k := range f.kinds {
@@ -78,6 +80,7 @@ func (f fieldSite) fields(sc *lint.Schemas) []lint.Field {
 			}
 		}
 	}
+	slices.SortFunc(out, func(a, b lint.Field) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
@@ -87,8 +90,8 @@ var (
 	keyBefore = regexp.MustCompile(`(?:^|\s)([a-z][a-z0-9.-]*)/\S*\s+(?:\S+\s+)*?where\s*$`)
 	// maskPath is a mask rule's key and path keyword.
 	maskPath = regexp.MustCompile(`^\s*([a-z][a-z0-9.-]*)/\S*\s+path\s+$`)
-	// setKey is the start of a set field in an apply step on one line.
-	setKey = regexp.MustCompile(`apply\s+"([^"]+)".*\bset\s*\{(?:[^{}]*,)?\s*$`)
+	// setKey is an apply step up to the start of a key of its set block.
+	setKey = regexp.MustCompile(`^apply\s+"([^"]+)"[^{}]*\bset\s*\{(?:[^{}]*[,\n])?[ \t]*$`)
 	// objectCall is object("kind", ...) right before a field selection.
 	objectCall = regexp.MustCompile(`\bobject\(\s*"([^"]+)"[^()]*\)$`)
 	// objectsLit is a literal kind of objects() or object().
@@ -96,7 +99,7 @@ var (
 )
 
 // fieldSiteAt finds the field path whose element starts at off in doc:
-// after a key's where or a mask's path, a set key of an apply, or a field
+// after a key's where or a mask's path, a key of an apply's set, or a field
 // selected in CEL from object, object("kind", ...) or a variable bound
 // over objects("kind", ...). ok is false elsewhere.
 func fieldSiteAt(doc *document, off int) (fieldSite, bool) {
@@ -120,10 +123,24 @@ func fieldSiteAt(doc *document, off int) (fieldSite, bool) {
 	if m := maskPath.FindStringSubmatch(line); m != nil && w.block == "mask" {
 		return fieldSite{kinds: []string{m[1]}, path: path}, true
 	}
-	if m := setKey.FindStringSubmatch(line); m != nil && w.block == "workload" {
-		return fieldSite{kinds: manifestKinds(filepath.Join(filepath.Dir(doc.path), m[1])), path: path}, true
+	if file, ok := setFile(t.src, start); ok && w.block == "workload" {
+		return fieldSite{kinds: manifestKinds(filepath.Join(filepath.Dir(doc.path), file)), path: path}, true
 	}
 	return fieldSite{}, false
+}
+
+// setFile is the manifest file of the apply step whose set block has a
+// key start at off.
+func setFile(src []byte, off int) (string, bool) {
+	i := bytes.LastIndex(src[:off], []byte("apply"))
+	if i < 0 {
+		return "", false
+	}
+	m := setKey.FindSubmatch(src[i:off])
+	if m == nil {
+		return "", false
+	}
+	return string(m[1]), true
 }
 
 // celSite is fieldSiteAt inside the CEL string that starts at str.
