@@ -22,7 +22,7 @@ type document struct {
 	version int32
 	text    *text
 	diags   diag.Diagnostics // those whose subject is in this file
-	crds    []string         // its controllers' CRD files at its last check that compiled
+	crds    []string         // its controllers' CRD files at its last check that compiled (see schemas)
 }
 
 func (s *server) didOpen(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -174,8 +174,6 @@ func (s *server) check(ctx context.Context, d *document) {
 	checked.diags = byFile[d.path]
 	if spec != nil {
 		checked.crds = specCRDs(spec)
-	} else {
-		checked.crds = writtenCRDs(d.path, d.text.src, d.crds)
 	}
 	s.docs[d.uri] = &checked
 	before := s.published[d.uri]

@@ -30,9 +30,9 @@ func specCRDs(spec *ir.Spec) []string {
 // quoted is a string literal without escapes.
 var quoted = regexp.MustCompile(`"([^"\\]+)"`)
 
-// writtenCRDs are the CRD files that the controllers of a spec that does
-// not compile name in their crds attributes, as written, and those of
-// before (the spec's last check that compiled).
+// writtenCRDs are the CRD files that the controllers of a spec, which may
+// not compile, name in their crds attributes, as written, and those of
+// before (from the spec's last check that compiled).
 func writtenCRDs(filename string, src []byte, before []string) []string {
 	f, _ := syntax.Parse(filename, src)
 	out := slices.Clone(before)
@@ -56,9 +56,10 @@ func writtenCRDs(filename string, src []byte, before []string) []string {
 }
 
 // schemas are the schemas of the kinds doc may name: built in, or defined
-// by its controllers' CRD files.
+// by its controllers' CRD files, as written now or at its last check that
+// compiled (found here, not at each check, which this would slow).
 func schemas(doc *document) *lint.Schemas {
-	return lint.NewSchemas(filepath.Dir(doc.path), doc.crds)
+	return lint.NewSchemas(filepath.Dir(doc.path), writtenCRDs(doc.path, doc.text.src, doc.crds))
 }
 
 // fieldSite is a field path being written: the kinds of the objects it
