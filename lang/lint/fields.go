@@ -6,13 +6,14 @@ import (
 
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/kinds"
 )
 
 // Field is what a kind's schema says of one field of an object, for an
 // editor: its name, its type (a type name of lang/kinds' table or "[]T"
-// for a built-in kind, an OpenAPI type such as "integer" for a custom
-// resource; "" when the schema names none) and its description (only
-// CRDs have one: the built-in kinds table holds none).
+// for a built-in kind, "{}" for any value there; an OpenAPI type such as
+// "integer" for a custom resource; "" when the schema names none) and its
+// description (lang/kinds.FieldDocs for a built-in kind, the CRD's).
 type Field struct{ Name, Type, Doc string }
 
 // Schemas answers an editor's questions about kinds' fields from the
@@ -57,10 +58,17 @@ func (x *Schemas) Fields(kind string, p ir.Path) []Field {
 	}
 	out := make([]Field, 0, len(sh.Fields))
 	info := x.s.fields[sh]
+	var docs map[string]string
+	if name, ok := x.s.names[sh]; ok {
+		docs = kinds.FieldDocs()[name]
+	}
 	for f := range sh.Fields {
 		fi, ok := info[f]
 		if !ok {
 			fi = Field{Name: f}
+		}
+		if fi.Doc == "" {
+			fi.Doc = docs[f]
 		}
 		out = append(out, fi)
 	}

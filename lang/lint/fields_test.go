@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sievetool/sieve/lang/ir"
@@ -48,7 +49,8 @@ spec:
 
 // TestSchemasFields checks what an editor is told of a CRD's fields: those
 // of every version with their types and descriptions, through a list to
-// its elements, and nothing for an unknown kind or a scalar.
+// its elements, and nothing for an unknown kind or a scalar; a built-in
+// kind's fields with the descriptions of the k8s.io/api types.
 func TestSchemasFields(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "crd.yaml"), []byte(twoVersions), 0o644); err != nil {
@@ -61,7 +63,6 @@ func TestSchemasFields(t *testing.T) {
 		{"gizmo", "spec.parts[0]", `[{name string the part's name}]`},
 		{"gizmo", "spec.size", `[]`},
 		{"widget", "spec", `[]`},
-		{"configmap", "metadata.ownerReferences", `[{apiVersion  } {blockOwnerDeletion  } {controller  } {kind  } {name  } {uid  }]`},
 	} {
 		p, err := ir.ParsePath(c.path)
 		if err != nil {
@@ -70,6 +71,16 @@ func TestSchemasFields(t *testing.T) {
 		if got := fmt.Sprint(sc.Fields(c.kind, p)); got != c.want {
 			t.Errorf("Fields(%s, %s) = %s, want %s", c.kind, c.path, got, c.want)
 		}
+	}
+	// A built-in kind's field, through a list, with its type and the
+	// description of lang/kinds.FieldDocs.
+	p, _ := ir.ParsePath("metadata.ownerReferences")
+	if got, want := fmt.Sprint(sc.Fields("configmap", p)), "{controller  If true, this reference points to the managing controller.}"; !strings.Contains(got, want) {
+		t.Errorf("Fields(configmap, metadata.ownerReferences) = %s, want %s among them", got, want)
+	}
+	p, _ = ir.ParsePath("spec")
+	if got, want := fmt.Sprint(sc.Fields("statefulset", p)), "{template core/v1.PodTemplateSpec template is the object"; !strings.Contains(got, want) {
+		t.Errorf("Fields(statefulset, spec) = %s, want %s among them", got, want)
 	}
 	if got := fmt.Sprint(sc.CRDKinds()); got != "[gizmo]" {
 		t.Errorf("CRDKinds() = %s, want [gizmo]", got)

@@ -17,17 +17,18 @@ import (
 // from lang/kinds, custom resources from their CRD's openAPIV3Schema.
 type schemas struct {
 	baseDir string
-	kinds   map[string]string            // kind → type name
-	types   map[string]map[string]string // type name → field → type
-	shapes  map[string]*celenv.Shape     // by type name, as built
-	crds    map[string]*celenv.Shape     // by CRD file list and kind
-	fields  map[*celenv.Shape]map[string]Field
+	kinds   map[string]string                  // kind → type name
+	types   map[string]map[string]string       // type name → field → type
+	shapes  map[string]*celenv.Shape           // by type name, as built
+	crds    map[string]*celenv.Shape           // by CRD file list and kind
+	fields  map[*celenv.Shape]map[string]Field // what a schema says of an object's fields
+	names   map[*celenv.Shape]string           // type names of the kinds table, by shape
 }
 
 func newSchemas(baseDir string) *schemas {
 	t := kinds.Builtin()
 	return &schemas{baseDir: baseDir, kinds: t.Kinds, types: t.Types, shapes: map[string]*celenv.Shape{}, crds: map[string]*celenv.Shape{},
-		fields: map[*celenv.Shape]map[string]Field{}}
+		fields: map[*celenv.Shape]map[string]Field{}, names: map[*celenv.Shape]string{}}
 }
 
 // forTest returns the shape of a kind (as a spec writes it) in test t: a
@@ -81,7 +82,7 @@ func (s *schemas) typeShape(t string) *celenv.Shape {
 		sh.Fields[f] = s.typeShape(ft)
 		info[f] = Field{Name: f, Type: ft}
 	}
-	s.fields[sh] = info
+	s.fields[sh], s.names[sh] = info, t
 	return sh
 }
 

@@ -223,7 +223,7 @@ func fieldItems(sc *lint.Schemas, site fieldSite) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
 	for _, f := range site.fields(sc) {
 		out = append(out, protocol.CompletionItem{
-			Label: f.Name, Kind: protocol.CompletionItemKindField, Detail: typeLabel(f.Type), Documentation: markdown(f.Doc),
+			Label: f.Name, Kind: protocol.CompletionItemKindField, Detail: typeLabel(f.Type), Documentation: plainText(f.Doc),
 		})
 	}
 	return out
@@ -257,7 +257,7 @@ func fieldHover(doc *document, off int) (string, int, int) {
 			}
 			md += " (field of " + strings.Join(site.kinds, ", ") + ")"
 			if f.Doc != "" {
-				md += "\n\n" + f.Doc
+				md += "\n\n" + markdownEscaper.Replace(f.Doc)
 			}
 			return md, start, end
 		}
@@ -273,3 +273,15 @@ func typeLabel(t string) string {
 	}
 	return t
 }
+
+// plainText is a field's description as documentation; a schema's text is
+// not Markdown (a pod's is named "<statefulsetname>-<podindex>").
+func plainText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return protocol.MarkupContent{Kind: protocol.PlainText, Value: s}
+}
+
+// markdownEscaper keeps a schema's text as written inside Markdown.
+var markdownEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `<`, `\<`, `>`, `\>`, `[`, `\[`, `]`, `\]`)
