@@ -93,10 +93,6 @@ var (
 	maskPath = regexp.MustCompile(`^\s*([a-z][a-z0-9.-]*)/\S*\s+path\s+$`)
 	// setKey is an apply step up to the start of a key of its set block.
 	setKey = regexp.MustCompile(`^apply\s+"([^"]+)"[^{}]*\bset\s*\{(?:[^{}]*[,\n])?[ \t]*$`)
-	// objectCall is object("kind", ...) right before a field selection.
-	objectCall = regexp.MustCompile(`\bobject\(\s*"([^"]+)"[^()]*\)$`)
-	// objectsLit is a literal kind of objects() or object().
-	objectsLit = regexp.MustCompile(`\bobjects?\(\s*"([^"]+)"`)
 )
 
 // fieldSiteAt finds the field path whose element starts at off in doc:
@@ -142,50 +138,6 @@ func setFile(src []byte, off int) (string, bool) {
 		return "", false
 	}
 	return string(m[1]), true
-}
-
-// celSite is fieldSiteAt inside the CEL string that starts at str.
-func celSite(doc *document, str, start int, elems []string) (fieldSite, bool) {
-	t := doc.text
-	cel := string(t.src[str+1 : start])
-	if len(elems) == 0 {
-		return fieldSite{}, false
-	}
-	if elems[0] == "" { // a selection from a call: object("kind", ...).
-		m := objectCall.FindStringSubmatch(strings.TrimSpace(cel))
-		if m == nil {
-			return fieldSite{}, false
-		}
-		return fieldSite{kinds: []string{m[1]}, path: fieldPath(elems[1:])}, true
-	}
-	path := fieldPath(elems[1:])
-	if elems[0] == "object" {
-		m := keyBefore.FindStringSubmatch(string(t.src[lineStartOf(t, str):str]))
-		if m == nil {
-			return fieldSite{}, false
-		}
-		return fieldSite{kinds: []string{m[1]}, path: path}, true
-	}
-	if kind := boundKind(cel, elems[0]); kind != "" {
-		return fieldSite{kinds: []string{kind}, path: path}, true
-	}
-	return fieldSite{}, false
-}
-
-// boundKind is the kind of the objects a CEL macro binds name to, when
-// the nearest objects("kind", ...) or object("kind", ...) before the
-// binding names it literally; "" otherwise.
-func boundKind(cel, name string) string {
-	bind := regexp.MustCompile(`\.\s*(?:all|exists|exists_one|filter|map)\(\s*` + regexp.QuoteMeta(name) + `\s*,`)
-	locs := bind.FindAllStringIndex(cel, -1)
-	if len(locs) == 0 {
-		return ""
-	}
-	lits := objectsLit.FindAllStringSubmatch(cel[:locs[len(locs)-1][0]], -1)
-	if len(lits) == 0 {
-		return ""
-	}
-	return lits[len(lits)-1][1]
 }
 
 // fieldPath is the path of dotted elements; a quoted or empty element
