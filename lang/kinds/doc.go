@@ -1,8 +1,8 @@
 // Package kinds holds what the spec language knows of Kubernetes' built-in
 // kinds. Its table says which kinds an API server serves without a CRD,
 // the short and plural names that resource keys may use, and each kind's
-// fields. The table is data (kinds.json) because lang imports no k8s.io
-// package.
+// fields; FieldDocs (docs.json) describes the fields, for editors. Both are
+// data because lang imports no k8s.io package.
 // interp/cluster/kindschema generates it (go generate ./lang/kinds), and a
 // test there keeps it fresh.
 //

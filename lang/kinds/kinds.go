@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-//go:generate go run ../../interp/cluster/kindschema/gen kinds.json
+//go:generate go run ../../interp/cluster/kindschema/gen kinds.json docs.json
 
 // Table is the layout of kinds.json. A field's type is "" for a scalar,
 // or "[]T" for a list of T, or the name of an entry of Types. It is "{}"
@@ -39,4 +39,21 @@ var load = sync.OnceValue(func() *Table {
 		panic("kinds: kinds.json: " + err.Error()) // generated and tested, never user input
 	}
 	return &t
+})
+
+//go:embed docs.json
+var docsJSON []byte
+
+// FieldDocs returns the descriptions of the fields of the table's types
+// (type name → field → description, from the k8s.io/api types' docs),
+// read once, on first use: only an editor asks for them. Callers must not
+// modify it.
+func FieldDocs() map[string]map[string]string { return loadDocs() }
+
+var loadDocs = sync.OnceValue(func() map[string]map[string]string {
+	var d map[string]map[string]string
+	if err := json.Unmarshal(docsJSON, &d); err != nil {
+		panic("kinds: docs.json: " + err.Error()) // generated and tested, never user input
+	}
+	return d
 })

@@ -7,7 +7,8 @@
 // warns about applied objects of kinds neither built in nor defined by the
 // test's CRDs; OlderAPIs refuses CRD files and applied objects written in
 // an API version that only an older Kubernetes line serves, in a test on
-// the default line.
+// the default line. Schemas gives an editor the fields of kinds from the
+// same schemas the field lint reads.
 //
 // It does not parse, check or lower a spec (lang/syntax, lang/check,
 // lang/cuefront do) and does not run anything.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sievetool/sieve/lang/check"
 	"github.com/sievetool/sieve/lang/kinds"
+	"github.com/sievetool/sieve/lang/lint"
 	"github.com/sievetool/sieve/lang/syntax"
 	"github.com/sievetool/sieve/stdlib"
 )
@@ -18,18 +19,23 @@ import (
 // stepKeywords start the steps of a workload (grammar.md, workload).
 var stepKeywords = []string{"apply", "patch", "delete", "scale", "wait", "settle", "sleep"}
 
-// completion offers what may be written at the cursor: declaration
+// completion offers what may be written at the cursor: the fields of a
+// field path or CEL selection whose kind is known (schema.go), declaration
 // keywords at the top level, attribute names (or workload steps) at the
 // start of a line inside a block, and elsewhere the declared names, the
-// qualified names of imported files and the built-in kinds.
+// qualified names of imported files and the kinds (built in and CRDs).
 func (s *server) completion(_ context.Context, raw json.RawMessage) (any, error) {
 	p, doc, err := request[protocol.CompletionParams](s, raw)
 	if err != nil {
 		return nil, err
 	}
-	w := doc.text.whereAt(doc.text.offset(p.Position))
+	off := doc.text.offset(p.Position)
+	w := doc.text.whereAt(off)
 	var items []protocol.CompletionItem
+	site, inPath := fieldSiteAt(doc, off)
 	switch {
+	case inPath:
+		items = append([]protocol.CompletionItem{}, fieldItems(schemas(doc), site)...)
 	case w.depth == 0 && inImportPath(doc.text, doc.text.offset(p.Position)):
 		items = stdItems()
 	case w.lineStart && w.depth == 0:
@@ -39,7 +45,7 @@ func (s *server) completion(_ context.Context, raw json.RawMessage) (any, error)
 	case w.lineStart && w.depth == 1 && check.Attributes(w.block) != nil:
 		items = attrItems(w.block)
 	default:
-		items = append(s.nameItems(doc), kindItems()...)
+		items = append(s.nameItems(doc), kindItems(schemas(doc))...)
 	}
 	return &protocol.CompletionList{Items: items}, nil
 }
@@ -87,14 +93,18 @@ func nameItem(name, keyword string) protocol.CompletionItem {
 	return protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindReference, Detail: keyword}
 }
 
-// kindItems are the built-in kinds, as resource keys spell them.
-func kindItems() []protocol.CompletionItem {
+// kindItems are the built-in kinds and those of the CRDs of sc, as
+// resource keys spell them.
+func kindItems(sc *lint.Schemas) []protocol.CompletionItem {
 	var names []string
 	for k := range kinds.Builtin().Kinds {
 		names = append(names, k)
 	}
 	sort.Strings(names)
 	out := make([]protocol.CompletionItem, 0, len(names))
+	for _, k := range sc.CRDKinds() {
+		out = append(out, protocol.CompletionItem{Label: k, Kind: protocol.CompletionItemKindClass, Detail: "kind (CRD)"})
+	}
 	for _, k := range names {
 		out = append(out, protocol.CompletionItem{Label: k, Kind: protocol.CompletionItemKindClass, Detail: "kind"})
 	}

@@ -7,29 +7,35 @@ import (
 
 // where says what surrounds an offset in possibly broken text: the keyword
 // of the top-level block it is in ("" at the top level), its brace depth,
-// and whether the word there starts its line (an attribute or step name,
-// or a declaration keyword) rather than being a value.
+// whether the word there starts its line (an attribute or step name, or
+// a declaration keyword) rather than being a value, and where the string
+// that holds it starts (-1 when it is in none).
 type where struct {
 	block     string
 	depth     int
 	lineStart bool
+	str       int
 }
 
 // whereAt scans t up to off, skipping strings and comments, so that it
 // works while the text does not parse.
 func (t *text) whereAt(off int) where {
-	var w where
+	w := where{str: -1}
 	src := t.src[:min(off, len(t.src))]
 	blockStart := 0
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; {
 		case c == '"':
-			i = skipString(src, i)
+			if j := skipString(src, i); j < len(src) {
+				i = j
+			} else {
+				w.str, i = i, j
+			}
 		case c == '`':
 			if j := bytes.IndexByte(src[i+1:], '`'); j >= 0 {
 				i += j + 1
 			} else {
-				i = len(src)
+				w.str, i = i, len(src)
 			}
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			i = skipLine(src, i)

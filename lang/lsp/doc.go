@@ -7,7 +7,8 @@
 // protocol's (lines and UTF-16 columns), and the translation of diagnostics,
 // declarations and formatting into protocol messages. Diagnostics come from
 // lang/load, exactly as sieve check reports them; formatting from
-// lang/format; attribute names from lang/check; hover text for attributes
+// lang/format; attribute names from lang/check; kinds' fields for
+// completion and hover from lang/lint's Schemas; hover text for attributes
 // and keywords from grammar.md, through docs.txt (generated from it and
 // held equal to it by a test). JSON-RPC framing and the protocol's types
 // come from go.lsp.dev/jsonrpc2 and go.lsp.dev/protocol.

@@ -22,6 +22,7 @@ type document struct {
 	version int32
 	text    *text
 	diags   diag.Diagnostics // those whose subject is in this file
+	crds    []string         // its controllers' CRD files at its last check that compiled (see schemas)
 }
 
 func (s *server) didOpen(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -110,7 +111,7 @@ func (s *server) setText(u uri.URI, version int32, src []byte) {
 	d := &document{uri: u, path: path, version: version, text: newText(src)}
 	s.mu.Lock()
 	if old := s.docs[u]; old != nil {
-		d.diags = old.diags
+		d.diags, d.crds = old.diags, old.crds
 	}
 	s.docs[u] = d
 	s.dirty[u] = true
@@ -155,7 +156,7 @@ func (s *server) takeDirty() []*document {
 // check loads d as sieve check would and publishes its diagnostics, per
 // file, unless d changed or closed meanwhile (a newer check comes then).
 func (s *server) check(ctx context.Context, d *document) {
-	_, ds := load.LoadSource(d.path, d.text.src, s.opts.Load)
+	spec, ds := load.LoadSource(d.path, d.text.src, s.opts.Load)
 	byFile := map[string]diag.Diagnostics{}
 	for _, x := range ds {
 		f := d.path
@@ -171,6 +172,9 @@ func (s *server) check(ctx context.Context, d *document) {
 	}
 	checked := *d
 	checked.diags = byFile[d.path]
+	if spec != nil {
+		checked.crds = specCRDs(spec)
+	}
 	s.docs[d.uri] = &checked
 	before := s.published[d.uri]
 	s.mu.Unlock()

@@ -12,7 +12,8 @@ import (
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
-// hover describes the word under the cursor: a declaration keyword or an
+// hover describes the word under the cursor: a field of a path or CEL
+// selection by its kind's schema (schema.go), a declaration keyword or an
 // attribute by grammar.md's words, a parameter of the workload or
 // invariant it is in by its default, a declared name by its declaration.
 func (s *server) hover(_ context.Context, raw json.RawMessage) (any, error) {
@@ -21,11 +22,14 @@ func (s *server) hover(_ context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	off := doc.text.offset(p.Position)
-	word, start, end := doc.text.wordAt(off)
-	if word == "" {
-		return nil, nil
+	md, start, end := fieldHover(doc, off)
+	if md == "" {
+		var word string
+		if word, start, end = doc.text.wordAt(off); word == "" {
+			return nil, nil
+		}
+		md = s.hoverText(doc, off, doc.text.whereAt(off), word)
 	}
-	md := s.hoverText(doc, off, doc.text.whereAt(off), word)
 	if md == "" {
 		return nil, nil
 	}

@@ -103,16 +103,39 @@ func served() []string {
 // Generate returns the table of built-in kinds (lang/kinds.Table), as
 // indented JSON.
 func Generate() ([]byte, error) {
-	t := table{Table: kinds.Table{Served: served(), Aliases: aliases(), Kinds: map[string]string{}, Types: map[string]map[string]string{}}}
-	for kind, v := range kindTypes() {
-		t.Kinds[kind] = t.typeOf(reflect.TypeOf(v))
-	}
+	t := walk()
 	b, err := json.MarshalIndent(t.Table, "", "\t")
 	return append(b, '\n'), err
 }
 
-// table is the table being generated.
-type table struct{ kinds.Table }
+// GenerateDocs returns the descriptions of the fields of the table's
+// types (lang/kinds.FieldDocs), from the k8s.io/api types' SwaggerDoc, as
+// JSON: type name → field → description.
+func GenerateDocs() ([]byte, error) {
+	t := walk()
+	b, err := json.MarshalIndent(t.docs, "", "\t")
+	return append(b, '\n'), err
+}
+
+// walk builds the table from the kinds' types.
+func walk() table {
+	t := table{Table: kinds.Table{Served: served(), Aliases: aliases(), Kinds: map[string]string{}, Types: map[string]map[string]string{}},
+		docs: map[string]map[string]string{}}
+	for kind, v := range kindTypes() {
+		t.Kinds[kind] = t.typeOf(reflect.TypeOf(v))
+	}
+	return t
+}
+
+// table is the table being generated, and the descriptions of its types'
+// fields.
+type table struct {
+	kinds.Table
+	docs map[string]map[string]string
+}
+
+// swaggerDoc is what the k8s.io/api types say of their fields.
+type swaggerDoc interface{ SwaggerDoc() map[string]string }
 
 // marshaler is a type that writes its own JSON.
 var marshaler = reflect.TypeFor[json.Marshaler]()
@@ -139,15 +162,22 @@ func (t table) typeOf(rt reflect.Type) string {
 	if _, ok := t.Types[name]; ok {
 		return name
 	}
-	fields := map[string]string{}
+	fields, docs := map[string]string{}, map[string]string{}
 	t.Types[name] = fields // before the fields: types may refer to themselves
-	t.addFields(fields, rt)
+	t.addFields(fields, docs, rt)
+	if len(docs) > 0 {
+		t.docs[name] = docs
+	}
 	return name
 }
 
-// addFields adds the JSON fields of struct type rt to fields, those of
-// inlined structs included.
-func (t table) addFields(fields map[string]string, rt reflect.Type) {
+// addFields adds the JSON fields of struct type rt to fields, and their
+// descriptions to docs, those of inlined structs included.
+func (t table) addFields(fields, docs map[string]string, rt reflect.Type) {
+	var said map[string]string
+	if d, ok := reflect.New(rt).Elem().Interface().(swaggerDoc); ok {
+		said = d.SwaggerDoc()
+	}
 	for i := range rt.NumField() {
 		f := rt.Field(i)
 		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -158,11 +188,14 @@ func (t table) addFields(fields map[string]string, rt reflect.Type) {
 			for ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
-			t.addFields(fields, ft)
+			t.addFields(fields, docs, ft)
 		case tag == "":
 			fields[f.Name] = t.typeOf(f.Type)
 		default:
 			fields[tag] = t.typeOf(f.Type)
+			if said[tag] != "" {
+				docs[tag] = said[tag]
+			}
 		}
 	}
 }

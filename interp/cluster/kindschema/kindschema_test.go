@@ -29,6 +29,30 @@ func TestTableInSync(t *testing.T) {
 	}
 }
 
+// docsFile is the descriptions of fields that lang/kinds embeds.
+const docsFile = "../../../lang/kinds/docs.json"
+
+// TestDocsInSync holds lang/kinds/docs.json equal to what GenerateDocs
+// writes, as TestTableInSync does the table.
+func TestDocsInSync(t *testing.T) {
+	want, err := kindschema.GenerateDocs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(docsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from what GenerateDocs writes (run go generate ./lang/kinds and read the diff)", docsFile)
+	}
+	for _, s := range []string{`"apps/v1.StatefulSetSpec": {`, `"replicas": "replicas is the desired number of replicas`, `"meta/v1.ObjectMeta": {`} {
+		if !bytes.Contains(want, []byte(s)) {
+			t.Errorf("docs lack %s", s)
+		}
+	}
+}
+
 // TestTableShape checks a few facts of the table that the checker relies
 // on: fields of nested structs, inlined type metadata, lists and open maps,
 // kinds served by each of the three schemes, and aliases.
