@@ -31,11 +31,27 @@ type Options struct {
 	// Warn, if not nil, is told about each refused exec: key names the
 	// command (the same for every exec of it), msg says what happened.
 	Warn func(key, msg string)
+	// Fault, if not nil, is asked first about each exec: when it returns
+	// a fault, the exec is answered with it instead of its stand-in's
+	// answer or the pod's (an application fault of a plan).
+	Fault func(e *proxy.Exec) (Fault, bool)
+}
+
+// Fault is a wrong answer to an exec: the command fails with Exit and
+// writes Stderr, and nothing on its standard output.
+type Fault struct {
+	Exit   int
+	Stderr string
 }
 
 // Answer returns the proxy's Exec option for o.
 func Answer(o Options) func(e *proxy.Exec) (proxy.ExecFunc, error) {
 	return func(e *proxy.Exec) (proxy.ExecFunc, error) {
+		if o.Fault != nil {
+			if f, ok := o.Fault(e); ok {
+				return f.answer, nil
+			}
+		}
 		for _, s := range o.StandIns {
 			if Matches(s, e) {
 				return o.answer(s), nil
@@ -115,6 +131,14 @@ func reply(s *ir.ExecStandIn, sio proxy.ExecIO) (int, error) {
 		return 0, err
 	}
 	return s.Exit, nil
+}
+
+// answer writes f's standard error and returns its exit code.
+func (f Fault) answer(_ context.Context, _ *proxy.Exec, sio proxy.ExecIO) (int, error) {
+	if _, err := io.WriteString(sio.Stderr, f.Stderr); err != nil {
+		return 0, err
+	}
+	return f.Exit, nil
 }
 
 // waitDelay bounds the wait for the exec's streams once the program has

@@ -77,3 +77,27 @@ func TestAnswer(t *testing.T) {
 		t.Errorf("unmatched on real pods: %v %v, want forwarded", fn, err)
 	}
 }
+
+// TestFault: an exec the fault hook claims is answered with the fault's
+// exit code and standard error instead of its stand-in's reply, and the
+// next exec, unclaimed, gets the stand-in's reply again.
+func TestFault(t *testing.T) {
+	calls := 0
+	o := Options{Simulated: true, BaseDir: t.TempDir(),
+		StandIns: []*ir.ExecStandIn{{Pod: "zk-*", Command: []string{"zkCli.sh", "..."}, Stdout: "ok\n"}},
+		Fault: func(e *proxy.Exec) (Fault, bool) {
+			calls++
+			return Fault{Exit: 1, Stderr: "sieve: injected failure\n"}, calls == 1 && e.Pod == "zk-0"
+		},
+	}
+	e := &proxy.Exec{Namespace: "default", Pod: "zk-0", Command: []string{"zkCli.sh", "remove", "3"}}
+	if rc, out, errOut, err := answer(t, o, e, ""); rc != 1 || out != "" || errOut != "sieve: injected failure\n" || err != nil {
+		t.Errorf("faulted: %d %q %q %v, want exit 1 with the fault's stderr and no stdout", rc, out, errOut, err)
+	}
+	if rc, out, errOut, err := answer(t, o, e, ""); rc != 0 || out != "ok\n" || errOut != "" || err != nil {
+		t.Errorf("next: %d %q %q %v, want the stand-in's reply", rc, out, errOut, err)
+	}
+	if calls != 2 {
+		t.Errorf("fault hook asked %d times, want once per exec (2)", calls)
+	}
+}
