@@ -13,6 +13,11 @@
 // controller receives. An exchange's entry is written once its response
 // is parsed, a moment after its last byte was relayed.
 //
+// A Recorder's Fault hook, when set, is asked about each HTTP request
+// before it is forwarded, and may have the relay answer it wrongly in the
+// stand-in's place (a 503, or a reset before any response: Fault); the
+// requests are then forwarded one at a time, as parsed.
+//
 // It does not listen nor dial (package standin does) and knows nothing
 // of pods or Services: the caller names the stand-in in trace.Conn.
 package relay

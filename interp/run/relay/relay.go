@@ -18,6 +18,12 @@ import (
 type Recorder struct {
 	// Sink receives the entries, from many goroutines; nil drops them.
 	Sink func(trace.Entry)
+	// Fault, if not nil, is asked about each HTTP request a controller
+	// sends, with its connection, method and target, before it is
+	// forwarded: when it returns a fault, the relay answers the request
+	// so in the stand-in's place (an application fault of a plan). With
+	// it, requests are forwarded one at a time as parsed (see forward).
+	Fault func(c trace.Conn, method, target string) (Fault, bool)
 
 	n atomic.Int64
 }
@@ -62,7 +68,14 @@ func (c *Conn) Relay(ctl, up net.Conn) {
 	go func() { c.parse(reqs, resps); close(parsed) }()
 	var sent int64
 	done := make(chan struct{})
-	go func() { sent = c.half(up, ctl, reqs, "controller", "stand-in"); close(done) }()
+	go func() {
+		if c.rec.Fault != nil {
+			sent = c.forward(up, ctl, reqs, resps)
+		} else {
+			sent = c.half(up, ctl, reqs, "controller", "stand-in")
+		}
+		close(done)
+	}()
 	received := c.half(ctl, up, resps, "stand-in", "controller")
 	<-done
 	ctl.Close()

@@ -27,6 +27,12 @@ type recorded struct {
 // that serve runs for each connection it accepts.
 func relayTo(t *testing.T, serve func(net.Conn)) *recorded {
 	t.Helper()
+	return relayWith(t, nil, serve)
+}
+
+// relayWith is relayTo with the recorder's Fault hook.
+func relayWith(t *testing.T, fault func(trace.Conn, string, string) (Fault, bool), serve func(net.Conn)) *recorded {
+	t.Helper()
 	srv := listen(t)
 	go func() {
 		for {
@@ -39,7 +45,7 @@ func relayTo(t *testing.T, serve func(net.Conn)) *recorded {
 	}()
 	front := listen(t)
 	r := &recorded{addr: front.Addr().String(), closed: make(chan struct{}, 16)}
-	rec := &Recorder{Sink: func(e trace.Entry) {
+	rec := &Recorder{Fault: fault, Sink: func(e trace.Entry) {
 		r.mu.Lock()
 		r.entries = append(r.entries, e)
 		r.mu.Unlock()

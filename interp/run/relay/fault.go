@@ -1,0 +1,130 @@
+package relay
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+
+	"github.com/sievetool/sieve/interp/formats/trace"
+)
+
+// Fault is a wrong answer the relay gives to one HTTP request of the
+// controller in the stand-in's place.
+type Fault string
+
+const (
+	// Unavailable answers 503 with a short body, and closes the
+	// connection (the request is not forwarded).
+	Unavailable Fault = "unavailable"
+	// Reset resets the connection before any response (the request is
+	// not forwarded).
+	Reset Fault = "reset"
+)
+
+// unavailableBody is the body of an Unavailable answer.
+const unavailableBody = "service unavailable (sieve: application fault)\n"
+
+// Describe says what the relay answered, for the fault's trace entry.
+func (f Fault) Describe() string {
+	if f == Reset {
+		return "reset the connection before a response"
+	}
+	return "answered 503 Service Unavailable"
+}
+
+// bufConn is a connection read through a buffered reader.
+type bufConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (b bufConn) Read(p []byte) (int, error) { return b.r.Read(p) }
+
+// forward copies the controller's HTTP requests from ctl to up one at a
+// time, asking the recorder's Fault hook about each before it is sent,
+// and returns the bytes sent. What is not HTTP/1.x, and what follows a
+// request that may switch protocols, is copied as it comes (half). A
+// request is sent as parsed (net/http's serialization), not byte for
+// byte; a malformed one ends the connection.
+func (c *Conn) forward(up, ctl net.Conn, reqs, resps *tap) int64 {
+	src := bufConn{ctl, bufio.NewReaderSize(ctl, sniffLimit)}
+	if !peekRequestLine(src.r) {
+		return c.half(up, src, reqs, "controller", "stand-in")
+	}
+	defer reqs.Close()
+	w := &counter{w: io.MultiWriter(up, reqs)}
+	for {
+		req, err := http.ReadRequest(src.r)
+		switch {
+		case errors.Is(err, io.EOF):
+			closeWrite(up)
+			return w.n
+		case err != nil:
+			c.broken("controller", err, up, ctl)
+			return w.n
+		}
+		if f, ok := c.rec.Fault(c.info, req.Method, req.RequestURI); ok {
+			c.answer(f, req, ctl, up, reqs, resps)
+			return w.n
+		}
+		if err := req.Write(w); err != nil {
+			c.broken("stand-in", err, ctl, up)
+			return w.n
+		}
+		if req.Method == http.MethodConnect || req.Header.Get("Upgrade") != "" {
+			return w.n + c.half(up, src, reqs, "controller", "stand-in")
+		}
+	}
+}
+
+// answer gives the controller fault f in place of req's response,
+// records the request and the answer as the exchange, and ends the
+// connection.
+func (c *Conn) answer(f Fault, req *http.Request, ctl, up net.Conn, reqs, resps *tap) {
+	_ = req.Write(reqs)
+	if f == Reset {
+		c.fail(trace.ConnReset, "sieve reset it before a response (an application fault)")
+		reset(ctl)
+	} else {
+		c.fail(trace.ConnClosed, "sieve answered 503 in the stand-in's place and closed it (an application fault)")
+		resp := fmt.Sprintf("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+			len(unavailableBody), unavailableBody)
+		_, _ = resps.Write([]byte(resp))
+		_, _ = io.WriteString(ctl, resp)
+	}
+	ctl.Close()
+	up.Close()
+}
+
+// peekRequestLine reports whether the first line r holds, without
+// consuming it, is an HTTP/1.x request line.
+func peekRequestLine(r *bufio.Reader) bool {
+	for n := 1; n <= sniffLimit; n++ {
+		b, err := r.Peek(n)
+		if err != nil {
+			return false
+		}
+		if n == 1 && (b[0] < 'A' || b[0] > 'Z') {
+			return false
+		}
+		if b[n-1] == '\n' {
+			return requestLine(string(b))
+		}
+	}
+	return false
+}
+
+// counter counts the bytes written through it.
+type counter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *counter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
