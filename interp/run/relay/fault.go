@@ -70,7 +70,7 @@ func (c *Conn) forward(up, ctl net.Conn, reqs, resps *tap) int64 {
 			c.answer(f, req, ctl, up, reqs, resps)
 			return w.n
 		}
-		if err := req.Write(w); err != nil {
+		if err := send(req, w); err != nil {
 			c.broken("stand-in", err, ctl, up)
 			return w.n
 		}
@@ -84,7 +84,7 @@ func (c *Conn) forward(up, ctl net.Conn, reqs, resps *tap) int64 {
 // records the request and the answer as the exchange, and ends the
 // connection.
 func (c *Conn) answer(f Fault, req *http.Request, ctl, up net.Conn, reqs, resps *tap) {
-	_ = req.Write(reqs)
+	_ = send(req, reqs)
 	if f == Reset {
 		c.fail(trace.ConnReset, "sieve reset it before a response (an application fault)")
 		reset(ctl)
@@ -97,6 +97,16 @@ func (c *Conn) answer(f Fault, req *http.Request, ctl, up net.Conn, reqs, resps 
 	}
 	ctl.Close()
 	up.Close()
+}
+
+// send writes req as the controller sent it, but for the order and case
+// of its header names, without the User-Agent net/http adds to a request
+// that has none.
+func send(req *http.Request, w io.Writer) error {
+	if _, ok := req.Header["User-Agent"]; !ok {
+		req.Header["User-Agent"] = nil // present and empty: Write adds none
+	}
+	return req.Write(w)
 }
 
 // peekRequestLine reports whether the first line r holds, without

@@ -156,15 +156,22 @@ func stock(answers ...string) func(net.Conn) {
 // TestRelayHTTPPipelined sends three requests at once on one connection,
 // a body with the first: the controller gets the server's bytes
 // unchanged, and each exchange is recorded in order, with its status,
-// header names, body excerpts and lengths.
+// header names, body excerpts and lengths; the same when a Fault hook
+// that never fires has the requests forwarded as parsed (no header added).
 func TestRelayHTTPPipelined(t *testing.T) {
+	never := func(trace.Conn, string, string) (Fault, bool) { return "", false }
+	t.Run("relayed", func(t *testing.T) { testPipelined(t, nil) })
+	t.Run("parsed", func(t *testing.T) { testPipelined(t, never) })
+}
+
+func testPipelined(t *testing.T, fault func(trace.Conn, string, string) (Fault, bool)) {
 	long := strings.Repeat("é", trace.BodyExcerpt) // 2 KiB: the excerpt cuts it
 	answers := []string{
 		"HTTP/1.1 201 Created\r\nContent-Length: 3\r\nX-Member: 2\r\n\r\nok\n",
 		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + "800\r\n" + long + "\r\n0\r\n\r\n",
 		"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n",
 	}
-	r := relayTo(t, stock(answers...))
+	r := relayWith(t, fault, stock(answers...))
 	c, err := net.Dial("tcp", r.addr)
 	if err != nil {
 		t.Fatal(err)
