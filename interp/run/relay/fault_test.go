@@ -113,3 +113,43 @@ func TestFaultReset(t *testing.T) {
 		t.Errorf("second GET /members: %v %q %v, want the stand-in's 200", resp, body, err)
 	}
 }
+
+// TestFaultHookUpgrade: with a Fault hook, what follows a request that
+// switches protocols is relayed as it comes, and the hook is not asked
+// about it.
+func TestFaultHookUpgrade(t *testing.T) {
+	asked := 0
+	hook := func(trace.Conn, string, string) (Fault, bool) { asked++; return "", false }
+	r := relayWith(t, hook, func(c net.Conn) {
+		defer c.Close()
+		br := bufio.NewReader(c)
+		if _, err := http.ReadRequest(br); err != nil {
+			return
+		}
+		_, _ = io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
+		_, _ = io.Copy(c, br)
+	})
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	raw := "GET /x HTTP/1.1\r\nHost: db\r\n\r\n" // not HTTP from here on, but shaped like it
+	if _, err := io.WriteString(c, "GET /echo HTTP/1.1\r\nHost: db\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n"+raw); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("upgrade: %v %v, want 101", resp, err)
+	}
+	got := make([]byte, len(raw))
+	if _, err := io.ReadFull(br, got); err != nil || string(got) != raw {
+		t.Fatalf("after the upgrade: %q %v, want %q echoed unchanged", got, err, raw)
+	}
+	c.Close()
+	r.wait(t)
+	if asked != 1 {
+		t.Errorf("hook asked %d times, want once (the upgrade request only)", asked)
+	}
+}
