@@ -27,14 +27,6 @@ const (
 // unavailableBody is the body of an Unavailable answer.
 const unavailableBody = "service unavailable (sieve: application fault)\n"
 
-// Describe says what the relay answered, for the fault's trace entry.
-func (f Fault) Describe() string {
-	if f == Reset {
-		return "reset the connection before a response"
-	}
-	return "answered 503 Service Unavailable"
-}
-
 // bufConn is a connection read through a buffered reader.
 type bufConn struct {
 	net.Conn
