@@ -21,10 +21,12 @@ import (
 )
 
 // TestProtocol runs each archive of testdata: its files are written to a
-// directory, spec.sieve is opened, the request is sent, and the response
-// (out/response) and the diagnostics published for spec.sieve
+// directory, the spec (spec.sieve, or spec.cue in an archive without one)
+// is opened, with the text of the archive's editor file if it has one
+// (what the editor holds, unsaved), the request is sent, and the response
+// (out/response) and the diagnostics published for the spec
 // (out/diagnostics) are compared with the archive's, with the directory
-// written $DIR. A request's params get textDocument (spec.sieve) unless
+// written $DIR. A request's params get textDocument (the spec) unless
 // they name one.
 func TestProtocol(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
@@ -44,6 +46,7 @@ func TestProtocol(t *testing.T) {
 
 func runArchive(t *testing.T, ar *txtar.Archive) map[string][]byte {
 	dir := t.TempDir()
+	spec, editor := filepath.Join(dir, "spec.sieve"), []byte(nil)
 	var req struct {
 		Method string         `json:"method"`
 		Params map[string]any `json:"params"`
@@ -54,13 +57,21 @@ func runArchive(t *testing.T, ar *txtar.Archive) map[string][]byte {
 			if err := json.Unmarshal(f.Data, &req); err != nil {
 				t.Fatalf("request: %v", err)
 			}
+		case f.Name == "editor":
+			editor = f.Data
 		case !strings.HasPrefix(f.Name, "out/"):
 			writeFile(t, filepath.Join(dir, f.Name), f.Data)
 		}
 	}
+	if !fileExists(spec) {
+		spec = filepath.Join(dir, "spec.cue")
+	}
 	c := startClient(t, Options{})
-	spec := filepath.Join(dir, "spec.sieve")
-	c.open(t, spec)
+	if editor == nil {
+		c.open(t, spec)
+	} else {
+		c.change(t, protocol.MethodTextDocumentDidOpen, spec, 1, editor)
+	}
 	if req.Params == nil {
 		req.Params = map[string]any{}
 	}
