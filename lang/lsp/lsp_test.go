@@ -26,7 +26,8 @@ import (
 // (what the editor holds, unsaved), the request is sent, and the response
 // (out/response) and the diagnostics published for the spec
 // (out/diagnostics) are compared with the archive's, with the directory
-// written $DIR. A request's params get textDocument (the spec) unless
+// written $DIR and the standard library's copy for the editor $STD. A
+// request's params get textDocument (the spec) unless
 // they name one.
 func TestProtocol(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
@@ -66,7 +67,8 @@ func runArchive(t *testing.T, ar *txtar.Archive) map[string][]byte {
 	if !fileExists(spec) {
 		spec = filepath.Join(dir, "spec.cue")
 	}
-	c := startClient(t, Options{})
+	stdDir := filepath.Join(t.TempDir(), "std")
+	c := startClient(t, Options{StdDir: stdDir})
 	if editor == nil {
 		c.open(t, spec)
 	} else {
@@ -82,9 +84,13 @@ func runArchive(t *testing.T, ar *txtar.Archive) map[string][]byte {
 	if err != nil {
 		res = []byte(`{"error": ` + strconvQuote(err.Error()) + `}`)
 	}
+	std, err := writeStd(stdDir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return map[string][]byte{
-		"out/response":    indent(t, res, dir),
-		"out/diagnostics": indent(t, c.diagnostics(uri.File(spec)), dir),
+		"out/response":    indent(t, res, map[string]string{std: "$STD", dir: "$DIR"}),
+		"out/diagnostics": indent(t, c.diagnostics(uri.File(spec)), map[string]string{dir: "$DIR"}),
 	}
 }
 
@@ -193,7 +199,9 @@ func (c *client) diagnostics(u uri.URI) json.RawMessage {
 	return c.diag[u]
 }
 
-func indent(t *testing.T, raw json.RawMessage, dir string) []byte {
+// indent indents raw, with each directory of dirs written as its name
+// there, in paths and in file: URIs.
+func indent(t *testing.T, raw json.RawMessage, dirs map[string]string) []byte {
 	if len(raw) == 0 {
 		return []byte("(none)\n")
 	}
@@ -201,8 +209,11 @@ func indent(t *testing.T, raw json.RawMessage, dir string) []byte {
 	if err := json.Indent(&b, raw, "", "  "); err != nil {
 		t.Fatalf("%v: %s", err, raw)
 	}
-	out := strings.ReplaceAll(b.String(), string(uri.File(dir)), "file://$DIR")
-	out = strings.ReplaceAll(out, dir, "$DIR")
+	out := b.String()
+	for dir, name := range dirs {
+		out = strings.ReplaceAll(out, string(uri.File(dir)), "file://"+name)
+		out = strings.ReplaceAll(out, dir, name)
+	}
 	return []byte(out + "\n")
 }
 
