@@ -97,7 +97,7 @@ func (s *server) handlers() map[string]func(context.Context, json.RawMessage) (a
 		protocol.MethodTextDocumentDidChange:      s.didChange,
 		protocol.MethodTextDocumentDidSave:        s.didSave,
 		protocol.MethodTextDocumentDidClose:       s.didClose,
-		protocol.MethodTextDocumentHover:          sieveOnly(s.hover, nil),
+		protocol.MethodTextDocumentHover:          s.hover,
 		protocol.MethodTextDocumentCompletion:     sieveOnly(s.completion, &protocol.CompletionList{Items: []protocol.CompletionItem{}}),
 		protocol.MethodTextDocumentDefinition:     sieveOnly(s.definition, []protocol.Location{}),
 		protocol.MethodTextDocumentReferences:     sieveOnly(s.references, []protocol.Location{}),
@@ -108,7 +108,8 @@ func (s *server) handlers() map[string]func(context.Context, json.RawMessage) (a
 }
 
 // sieveOnly answers a request about a document that is not a .sieve file
-// (a .cue spec, which gets diagnostics and formatting only) with empty.
+// (a .cue spec, which gets diagnostics, hover and formatting only) with
+// empty.
 func sieveOnly(h func(context.Context, json.RawMessage) (any, error), empty any) func(context.Context, json.RawMessage) (any, error) {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		id, err := decode[struct {
