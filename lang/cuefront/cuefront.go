@@ -30,6 +30,10 @@ type Options struct {
 	// MaxHeap bounds how far the heap may grow while CUE loads and
 	// evaluates the spec, in bytes. Defaults to DefaultMaxHeap.
 	MaxHeap uint64
+	// Sources are the texts of spec files the caller holds (an editor's
+	// unsaved buffers), by absolute path: each stands for the file on
+	// disk, which need not exist. If nil, every file is read from disk.
+	Sources map[string][]byte
 }
 
 // DefaultMaxHeap is the default Options.MaxHeap: 2 GiB. Real specs take a
@@ -68,7 +72,7 @@ func Load(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		spec, ds := loadSpec(path)
+		spec, ds := loadSpec(path, opts.Sources)
 		done <- result{spec, ds}
 	}()
 	timer := time.NewTimer(timeout)
@@ -104,7 +108,7 @@ func heapBytes() uint64 {
 }
 
 // loadSpec is Load without the time bound.
-func loadSpec(path string) (spec *ir.Spec, ds diag.Diagnostics) {
+func loadSpec(path string, sources map[string][]byte) (spec *ir.Spec, ds diag.Diagnostics) {
 	defer func() {
 		// The CUE evaluator is not ours; a panic in it must not take the
 		// CLI down with a stack trace.
@@ -112,7 +116,7 @@ func loadSpec(path string) (spec *ir.Spec, ds diag.Diagnostics) {
 			spec, ds = nil, fileDiags(path, "internal", "internal error while evaluating CUE: %v (please report it)", r)
 		}
 	}()
-	src, ds := newSource(path)
+	src, ds := newSource(path, sources)
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -140,16 +144,17 @@ type source struct {
 	orig    cue.Value         // the instance as written, once built
 }
 
-func newSource(path string) (*source, diag.Diagnostics) {
+func newSource(path string, sources map[string][]byte) (*source, diag.Diagnostics) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fileDiags(path, "read", "cannot resolve spec path: %v", err)
 	}
+	_, held := sources[abs]
 	info, err := os.Stat(abs)
-	if err != nil {
+	if err != nil && !held {
 		return nil, fileDiags(path, "read", "cannot read spec: %s", pathErr(err))
 	}
-	s := &source{given: path, abs: abs, isDir: info.IsDir(), files: map[string][]byte{}}
+	s := &source{given: path, abs: abs, isDir: err == nil && info.IsDir(), files: map[string][]byte{}}
 	s.dir = abs
 	if !s.isDir {
 		s.dir = filepath.Dir(abs)
@@ -160,7 +165,7 @@ func newSource(path string) (*source, diag.Diagnostics) {
 		return nil, ds
 	}
 	s.overlay = overlay(s.modRoot, deps[schemaModule])
-	if ds := s.readSpecFiles(); ds != nil {
+	if ds := s.readSpecFiles(sources); ds != nil {
 		return nil, ds
 	}
 	return s, nil
@@ -168,16 +173,17 @@ func newSource(path string) (*source, diag.Diagnostics) {
 
 // readSpecFiles reads the spec's own .cue files (the file, or those of the
 // directory) within input.SpecLimit and hands them to cue/load through the
-// overlay, so cue/load never reads an unbounded file itself. Files it
-// cannot read are left to cue/load to report.
-func (s *source) readSpecFiles() diag.Diagnostics {
+// overlay, so cue/load never reads an unbounded file itself; a file the
+// caller holds (sources) is taken as it holds it. Files it cannot read are
+// left to cue/load to report.
+func (s *source) readSpecFiles(sources map[string][]byte) diag.Diagnostics {
 	files := []string{s.abs}
 	if s.isDir {
 		files, _ = filepath.Glob(filepath.Join(s.abs, "*.cue"))
 	}
 	var ds diag.Diagnostics
 	for _, f := range files {
-		b, err := input.ReadFile(f, input.SpecLimit)
+		b, err := heldOrRead(f, sources)
 		switch {
 		case errors.Is(err, input.ErrTooLarge):
 			name := s.given
@@ -192,6 +198,19 @@ func (s *source) readSpecFiles() diag.Diagnostics {
 		}
 	}
 	return ds
+}
+
+// heldOrRead is the text of the spec file f: the caller's, if it holds
+// it, else the file's on disk, within input.SpecLimit either way.
+func heldOrRead(f string, sources map[string][]byte) ([]byte, error) {
+	b, ok := sources[f]
+	switch {
+	case !ok:
+		return input.ReadFile(f, input.SpecLimit)
+	case int64(len(b)) > input.SpecLimit:
+		return nil, input.ErrTooLarge
+	}
+	return b, nil
 }
 
 // build loads the CUE instance and unifies it with #Spec. It returns the

@@ -31,6 +31,10 @@
 // testdata/parity and specs/ to the same IR, byte for byte once source
 // ranges are zeroed.
 //
+// For editors, it finds the schema field under a cursor in a CUE spec and
+// the schema's doc comment of it (FieldAt), and loads a spec whose files
+// the caller holds unsaved (Options.Sources).
+//
 // It does not parse .sieve files, run anything or render diagnostics. Only
 // its tests import lang/check, to generate std_gen.cue. lang/load
 // dispatches to it by file extension.

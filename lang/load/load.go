@@ -76,7 +76,7 @@ func frontEnd(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	case ".sieve":
 		return loadSieve(path, opts)
 	case ".cue":
-		return loadCUE(path, opts)
+		return loadCUE(path, opts, nil)
 	}
 	return nil, diag.Diagnostics{fileError(path, "unknown-file",
 		"unknown spec file type: %q (want .sieve or .cue)", filepath.Ext(path))}
@@ -92,9 +92,11 @@ func loadSieve(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
 
 // loadCUE is the CUE front end's branch. CUE has its own imports (its
 // module and the embedded sieve.dev/std), so the search path does not
-// apply; -I directories given for it get a warning that says so.
-func loadCUE(path string, opts Options) (*ir.Spec, diag.Diagnostics) {
-	spec, ds := cuefront.Load(path, cuefront.Options{})
+// apply; -I directories given for it get a warning that says so. sources
+// are the spec files the caller holds, by absolute path (see
+// cuefront.Options).
+func loadCUE(path string, opts Options, sources map[string][]byte) (*ir.Spec, diag.Diagnostics) {
+	spec, ds := cuefront.Load(path, cuefront.Options{Sources: sources})
 	if len(opts.Includes) > 0 {
 		w := fileError(path, "include", "-I does not apply to CUE specs: a CUE spec imports CUE packages of its module, not directories of the search path")
 		w.Severity = diag.Warning
@@ -112,7 +114,7 @@ func loadDir(dir string, opts Options) (*ir.Spec, diag.Diagnostics) {
 	}
 	for _, e := range entries {
 		if !e.IsDir() && filepath.Ext(e.Name()) == ".cue" {
-			return loadCUE(dir, opts)
+			return loadCUE(dir, opts, nil)
 		}
 	}
 	return nil, diag.Diagnostics{fileError(dir, "unknown-file",

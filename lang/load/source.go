@@ -9,15 +9,26 @@ import (
 	"github.com/sievetool/sieve/stdlib"
 )
 
-// LoadSource is Load for a .sieve file whose text the caller holds (an
-// editor's unsaved buffer): src stands for the file at path, and the files
-// it imports are read from disk. The diagnostics are those Load gives for
-// the same text on disk. Any other path is loaded from disk, as by Load.
+// LoadSource is Load for a .sieve or .cue file whose text the caller holds
+// (an editor's unsaved buffer): src stands for the file at path, and the
+// files it imports are read from disk. The diagnostics are those Load
+// gives for the same text on disk. Any other path is loaded from disk, as
+// by Load.
 func LoadSource(path string, src []byte, opts Options) (*ir.Spec, diag.Diagnostics) {
-	if filepath.Ext(path) != ".sieve" {
+	var spec *ir.Spec
+	var ds diag.Diagnostics
+	switch filepath.Ext(path) {
+	case ".sieve":
+		spec, ds = check.File(path, src, CheckOptions(opts))
+	case ".cue":
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, diag.Diagnostics{fileError(path, "read", "cannot resolve spec path: %v", err)}
+		}
+		spec, ds = loadCUE(path, opts, map[string][]byte{abs: src})
+	default:
 		return Load(path, opts)
 	}
-	spec, ds := check.File(path, src, CheckOptions(opts))
 	return withLint(path, spec, ds, opts, map[string][]byte{path: src})
 }
 

@@ -11,7 +11,8 @@ import (
 
 // TestLoadSourceSameAsLoad holds the editor's entry point to sieve check's:
 // the text of a file given as a buffer yields the diagnostics of the file
-// on disk, a checker error and a lint error (a field its kind lacks) alike.
+// on disk, a checker error, a lint error (a field its kind lacks) and a CUE
+// spec's error alike.
 func TestLoadSourceSameAsLoad(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "web.yaml"), []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n"), 0o644); err != nil {
@@ -19,9 +20,13 @@ func TestLoadSourceSameAsLoad(t *testing.T) {
 	}
 	for name, src := range map[string]string{
 		"checker": "controller d {\n  builtin \"deployment\"\n}\n\ntest t {\n  controller d\n  workloads [w]\n}\n",
+		"cue.cue": "package x\n\ncontrollers: d: {builtin: \"deployment\", namespace: 3}\n",
 		"lint":    "controller d {\n  builtin \"deployment\"\n}\n\nworkload w {\n  apply \"web.yaml\"\n  wait  deployment/default/web where \"object.sepc.replicas == 2\"\n}\n\ntest t {\n  controller d\n  workloads [w]\n}\n",
 	} {
-		path := filepath.Join(dir, name+".sieve")
+		path := filepath.Join(dir, name)
+		if filepath.Ext(name) == "" {
+			path += ".sieve"
+		}
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -38,10 +39,14 @@ func (s *server) definition(_ context.Context, raw json.RawMessage) (any, error)
 	decls := declarations(doc.path, doc.text.src)
 	if im := importAt(decls, off); im != nil {
 		files, std, ok := check.ResolveImport(doc.path, importPath(im), load.CheckOptions(s.opts.Load))
-		if !ok || std {
+		if !ok {
 			return []protocol.Location{}, nil
 		}
-		return []protocol.Location{{URI: uri.File(absPath(files[0]))}}, nil
+		f, err := s.openable(files[0], std)
+		if err != nil {
+			return nil, err
+		}
+		return []protocol.Location{{URI: uri.File(f)}}, nil
 	}
 	word, _, _ := doc.text.wordAt(off)
 	at := func(t target) diag.Range { return t.decl.nameRng }
@@ -49,10 +54,28 @@ func (s *server) definition(_ context.Context, raw json.RawMessage) (any, error)
 		word, at = ref.Workload.Name, stepRange(ref)
 	}
 	t, ok := s.lookup(doc, decls, word)
-	if !ok || t.std {
+	if !ok {
 		return []protocol.Location{}, nil
 	}
-	return []protocol.Location{{URI: uri.File(absPath(t.file)), Range: t.text.rangeOf(at(t))}}, nil
+	f, err := s.openable(t.file, t.std)
+	if err != nil {
+		return nil, err
+	}
+	return []protocol.Location{{URI: uri.File(f), Range: t.text.rangeOf(at(t))}}, nil
+}
+
+// openable is the absolute path of a file an editor can open for file, a
+// file of the standard library's (std/NAME.sieve) if std is set: its
+// read-only copy.
+func (s *server) openable(file string, std bool) (string, error) {
+	if !std {
+		return absPath(file), nil
+	}
+	f, err := s.std.path(file)
+	if err != nil {
+		return "", jsonrpc2.Errorf(jsonrpc2.InternalError, "%v", err)
+	}
+	return f, nil
 }
 
 // stepAt returns the step reference W[i] whose brackets hold off, or nil.

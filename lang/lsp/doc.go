@@ -13,6 +13,11 @@
 // held equal to it by a test). JSON-RPC framing and the protocol's types
 // come from go.lsp.dev/jsonrpc2 and go.lsp.dev/protocol.
 //
-// It does not check, parse or format anything itself, and serves .cue
-// specs only with diagnostics (read from disk).
+// It keeps the editor's copy of the standard library (stdfiles.go): the
+// embedded files written read-only to a cache directory, so that go to
+// definition into std/... has a file to give.
+//
+// It does not check, parse or format anything itself. It serves .cue specs
+// with diagnostics (of the editor's text), formatting and hover, whose
+// schema fields and their docs come from lang/cuefront (FieldAt).
 package lsp

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,7 +13,8 @@ import (
 	"github.com/sievetool/sieve/lang/syntax"
 )
 
-// hover describes the word under the cursor: a field of a path or CEL
+// hover describes the word under the cursor: in a .cue spec, a field of
+// the schema (cuehover.go); in a .sieve one, a field of a path or CEL
 // selection by its kind's schema (schema.go), a declaration keyword or an
 // attribute by grammar.md's words, a parameter of the workload or
 // invariant it is in by its default, a declared name by its declaration.
@@ -22,6 +24,9 @@ func (s *server) hover(_ context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	off := doc.text.offset(p.Position)
+	if filepath.Ext(doc.path) == ".cue" {
+		return cueHover(doc, off), nil
+	}
 	md, start, end := fieldHover(doc, off)
 	if md == "" {
 		var word string

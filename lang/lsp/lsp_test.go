@@ -21,10 +21,13 @@ import (
 )
 
 // TestProtocol runs each archive of testdata: its files are written to a
-// directory, spec.sieve is opened, the request is sent, and the response
-// (out/response) and the diagnostics published for spec.sieve
+// directory, the spec (spec.sieve, or spec.cue in an archive without one)
+// is opened, with the text of the archive's editor file if it has one
+// (what the editor holds, unsaved), the request is sent, and the response
+// (out/response) and the diagnostics published for the spec
 // (out/diagnostics) are compared with the archive's, with the directory
-// written $DIR. A request's params get textDocument (spec.sieve) unless
+// written $DIR and the standard library's copy for the editor $STD. A
+// request's params get textDocument (the spec) unless
 // they name one.
 func TestProtocol(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
@@ -44,6 +47,7 @@ func TestProtocol(t *testing.T) {
 
 func runArchive(t *testing.T, ar *txtar.Archive) map[string][]byte {
 	dir := t.TempDir()
+	spec, editor := filepath.Join(dir, "spec.sieve"), []byte(nil)
 	var req struct {
 		Method string         `json:"method"`
 		Params map[string]any `json:"params"`
@@ -54,13 +58,22 @@ func runArchive(t *testing.T, ar *txtar.Archive) map[string][]byte {
 			if err := json.Unmarshal(f.Data, &req); err != nil {
 				t.Fatalf("request: %v", err)
 			}
+		case f.Name == "editor":
+			editor = f.Data
 		case !strings.HasPrefix(f.Name, "out/"):
 			writeFile(t, filepath.Join(dir, f.Name), f.Data)
 		}
 	}
-	c := startClient(t, Options{})
-	spec := filepath.Join(dir, "spec.sieve")
-	c.open(t, spec)
+	if !fileExists(spec) {
+		spec = filepath.Join(dir, "spec.cue")
+	}
+	stdDir := filepath.Join(t.TempDir(), "std")
+	c := startClient(t, Options{StdDir: stdDir})
+	if editor == nil {
+		c.open(t, spec)
+	} else {
+		c.change(t, protocol.MethodTextDocumentDidOpen, spec, 1, editor)
+	}
 	if req.Params == nil {
 		req.Params = map[string]any{}
 	}
@@ -71,9 +84,13 @@ func runArchive(t *testing.T, ar *txtar.Archive) map[string][]byte {
 	if err != nil {
 		res = []byte(`{"error": ` + strconvQuote(err.Error()) + `}`)
 	}
+	std, err := writeStd(stdDir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return map[string][]byte{
-		"out/response":    indent(t, res, dir),
-		"out/diagnostics": indent(t, c.diagnostics(uri.File(spec)), dir),
+		"out/response":    indent(t, res, map[string]string{std: "$STD", dir: "$DIR"}),
+		"out/diagnostics": indent(t, c.diagnostics(uri.File(spec)), map[string]string{dir: "$DIR"}),
 	}
 }
 
@@ -182,7 +199,9 @@ func (c *client) diagnostics(u uri.URI) json.RawMessage {
 	return c.diag[u]
 }
 
-func indent(t *testing.T, raw json.RawMessage, dir string) []byte {
+// indent indents raw, with each directory of dirs written as its name
+// there, in paths and in file: URIs.
+func indent(t *testing.T, raw json.RawMessage, dirs map[string]string) []byte {
 	if len(raw) == 0 {
 		return []byte("(none)\n")
 	}
@@ -190,8 +209,11 @@ func indent(t *testing.T, raw json.RawMessage, dir string) []byte {
 	if err := json.Indent(&b, raw, "", "  "); err != nil {
 		t.Fatalf("%v: %s", err, raw)
 	}
-	out := strings.ReplaceAll(b.String(), string(uri.File(dir)), "file://$DIR")
-	out = strings.ReplaceAll(out, dir, "$DIR")
+	out := b.String()
+	for dir, name := range dirs {
+		out = strings.ReplaceAll(out, string(uri.File(dir)), "file://"+name)
+		out = strings.ReplaceAll(out, dir, name)
+	}
 	return []byte(out + "\n")
 }
 

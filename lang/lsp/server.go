@@ -22,6 +22,10 @@ type Options struct {
 	// Load is how specs are loaded for diagnostics and how imports are
 	// resolved for go to definition: the same options sieve check takes.
 	Load load.Options
+	// StdDir is where go to definition writes the standard library's
+	// files, read-only, for the editor to open: std/... has no file of its
+	// own. Defaults to sieve/lsp-std in the user's cache directory.
+	StdDir string
 }
 
 // Serve answers the requests read from in on out until the client sends
@@ -29,7 +33,10 @@ type Options struct {
 // shutdown and exit.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(readWriteCloser{in, out}))
-	s := &server{conn: conn, opts: opts, docs: map[uri.URI]*document{}, published: map[uri.URI]map[uri.URI]bool{},
+	if opts.StdDir == "" {
+		opts.StdDir = defaultStdDir()
+	}
+	s := &server{conn: conn, opts: opts, std: &stdFiles{root: opts.StdDir}, docs: map[uri.URI]*document{}, published: map[uri.URI]map[uri.URI]bool{},
 		dirty: map[uri.URI]bool{}, wake: make(chan struct{}, 1), exit: make(chan struct{})}
 	checks, stop := context.WithCancel(ctx)
 	defer stop()
@@ -67,6 +74,7 @@ func (readWriteCloser) Close() error { return nil }
 type server struct {
 	conn jsonrpc2.Conn
 	opts Options
+	std  *stdFiles // the standard library's files for go to definition
 
 	mu        sync.Mutex
 	docs      map[uri.URI]*document
@@ -89,7 +97,7 @@ func (s *server) handlers() map[string]func(context.Context, json.RawMessage) (a
 		protocol.MethodTextDocumentDidChange:      s.didChange,
 		protocol.MethodTextDocumentDidSave:        s.didSave,
 		protocol.MethodTextDocumentDidClose:       s.didClose,
-		protocol.MethodTextDocumentHover:          sieveOnly(s.hover, nil),
+		protocol.MethodTextDocumentHover:          s.hover,
 		protocol.MethodTextDocumentCompletion:     sieveOnly(s.completion, &protocol.CompletionList{Items: []protocol.CompletionItem{}}),
 		protocol.MethodTextDocumentDefinition:     sieveOnly(s.definition, []protocol.Location{}),
 		protocol.MethodTextDocumentReferences:     sieveOnly(s.references, []protocol.Location{}),
@@ -100,7 +108,8 @@ func (s *server) handlers() map[string]func(context.Context, json.RawMessage) (a
 }
 
 // sieveOnly answers a request about a document that is not a .sieve file
-// (a .cue spec, which gets diagnostics and formatting only) with empty.
+// (a .cue spec, which gets diagnostics, hover and formatting only) with
+// empty.
 func sieveOnly(h func(context.Context, json.RawMessage) (any, error), empty any) func(context.Context, json.RawMessage) (any, error) {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		id, err := decode[struct {

@@ -20,7 +20,8 @@ func newLSPCmd(g *globals) *cobra.Command {
 			"protocol's messages on stdin and answers on stdout. Diagnostics are those\n" +
 			"of sieve check (with the same -I and SIEVE_PATH); it also serves hover,\n" +
 			"completion, go to definition, references, document symbols, formatting (as\n" +
-			"sieve fmt) and quick fixes for \"did you mean\" hints. See docs/lsp.md.",
+			"sieve fmt) and quick fixes for \"did you mean\" hints; .cue specs get\n" +
+			"diagnostics, hover on the schema's fields and formatting. See docs/lsp.md.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runLSP(cmd, g, f) },
 	}
