@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,12 +23,14 @@ import (
 // shows its bug, so that a buggy/fixed pair stays short. volresize crashes
 // right after the StatefulSet delete. ensemble gets a stale view of its
 // scale-down after the scale back up. ring crashes right after it records a
-// decommission.
+// decommission. routetable has its updates of the routing table refused
+// with a conflict, one per plan.
 const (
-	volresizeE2ESpec = "specs/testdata/volresize_e2e.sieve"
-	ensembleE2ESpec  = "specs/testdata/ensemble_e2e.sieve"
-	ringE2ESpec      = "specs/testdata/ring_e2e.sieve"
-	apierrorE2ESpec  = "specs/testdata/datastore_apierror_e2e.sieve"
+	volresizeE2ESpec  = "specs/testdata/volresize_e2e.sieve"
+	ensembleE2ESpec   = "specs/testdata/ensemble_e2e.sieve"
+	ringE2ESpec       = "specs/testdata/ring_e2e.sieve"
+	apierrorE2ESpec   = "specs/testdata/datastore_apierror_e2e.sieve"
+	routetableE2ESpec = "specs/testdata/routetable_e2e.sieve"
 )
 
 // finding is the part of a plan's result.json finding these tests look at.
@@ -55,6 +58,13 @@ func liveClaimDeleted(f finding) bool {
 // went away without leaving it, where the reference's ring has none.
 func deadNode(f finding) bool {
 	return f.Check == "field" && f.Key == "ring.ring.sieve.dev/default/ring" && f.Path == "status.nodes"
+}
+
+// unpublished reports whether f is the routetable bug: a Route's entry in
+// the routing table is missing or out of date where the reference's is
+// there and current.
+func unpublished(f finding) bool {
+	return f.Check == "field" && f.Key == "configmap/default/routes" && strings.HasPrefix(f.Path, "data.")
 }
 
 // e2eCase is one `sieve run` of an end-to-end test.
@@ -97,36 +107,63 @@ func TestE2ERing(t *testing.T) {
 // each, so the run must exit 0 with no finding, and each plan must have
 // had its write answered with its error (injected, not not-injected).
 func TestE2EAPIError(t *testing.T) {
-	runE2E(t, apierrorE2ESpec, []e2eCase{{"fixed", 0, nil}}, allInjected)
+	runE2E(t, apierrorE2ESpec, []e2eCase{{"fixed", 0, nil}}, errorsInjected(5, results.Passed))
 }
 
-// allInjected holds that every plan of a run in out was injected and
-// passed, the write answered with its error.
-func allInjected(t *testing.T, out string) {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(out, "plans", "*", "result.json"))
-	if len(files) < 5 {
-		t.Fatalf("%d plan results, want the 7 the spec's policies make", len(files))
+// TestE2ERouteTable runs the routetable spec narrowed to conflicts on its
+// controller's updates of the routing table: the buggy controller takes a
+// conflict for done and never publishes that update's Route, so the run
+// must exit 1 with the table's missing or stale entry, and every plan
+// must have failed with its update refused; the fixed one retries, and
+// its run must exit 0, every plan injected and passed.
+func TestE2ERouteTable(t *testing.T) {
+	runE2E(t, routetableE2ESpec, []e2eCase{{"buggy", 1, unpublished}, {"fixed", 0, nil}}, func(t *testing.T, out string) {
+		status := results.Passed
+		if path.Base(t.Name()) == "buggy" {
+			status = results.Failed
+		}
+		errorsInjected(3, status)(t, out)
+	})
+}
+
+// errorsInjected returns a check that a run in out ran at least n
+// plans, each of the apierror pattern, injected (its write answered with
+// its error, an error fault entry in its trace) and ending with status.
+func errorsInjected(n int, status results.Status) func(t *testing.T, out string) {
+	return func(t *testing.T, out string) {
+		t.Helper()
+		files, _ := filepath.Glob(filepath.Join(out, "plans", "*", "result.json"))
+		if len(files) < n {
+			t.Fatalf("%d plan results, want at least %d", len(files), n)
+		}
+		for _, f := range files {
+			checkErrorInjected(t, f, status)
+		}
 	}
-	for _, f := range files {
-		var r struct {
-			Pattern string `json:"pattern"`
-			Status  string `json:"status"`
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, &r); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if r.Pattern != string(ir.APIError) || r.Status != string(results.Passed) {
-			t.Errorf("%s: pattern %s, status %s; want apierror, passed", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status)
-		}
-		tr, err := os.ReadFile(filepath.Join(filepath.Dir(f), "trace.jsonl"))
-		if err != nil || !strings.Contains(string(tr), `"what":"error"`) {
-			t.Errorf("%s: no error fault entry in the trace (%v)", filepath.Base(filepath.Dir(f)), err)
-		}
+}
+
+// checkErrorInjected holds that the plan whose result.json is at f is an
+// apierror plan that ended with status and answered its write with its
+// error.
+func checkErrorInjected(t *testing.T, f string, status results.Status) {
+	t.Helper()
+	var r struct {
+		Pattern string `json:"pattern"`
+		Status  string `json:"status"`
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("%s: %v", f, err)
+	}
+	if r.Pattern != string(ir.APIError) || r.Status != string(status) {
+		t.Errorf("%s: pattern %s, status %s; want apierror, %s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, status)
+	}
+	tr, err := os.ReadFile(filepath.Join(filepath.Dir(f), "trace.jsonl"))
+	if err != nil || !strings.Contains(string(tr), `"what":"error"`) {
+		t.Errorf("%s: no error fault entry in the trace (%v)", filepath.Base(filepath.Dir(f)), err)
 	}
 }
 

@@ -23,10 +23,12 @@ func TestSpecsCheck(t *testing.T) {
 		"ensemble/ensemble.sieve":               {"buggy", "fixed"},
 		"podreaper/podreaper.sieve":             {"buggy", "fixed"},
 		"ring/ring.sieve":                       {"buggy", "fixed"},
+		"routetable/routetable.sieve":           {"buggy", "fixed"},
 		"statefulset/statefulset.sieve":         {"recreate", "scale"},
 		"testdata/datastore_apierror_e2e.sieve": {"fixed"},
 		"testdata/ensemble_e2e.sieve":           {"buggy", "fixed"},
 		"testdata/ring_e2e.sieve":               {"buggy", "fixed"},
+		"testdata/routetable_e2e.sieve":         {"buggy", "fixed"},
 		"testdata/volresize_e2e.sieve":          {"buggy", "fixed"},
 		"volresize/volresize.sieve":             {"buggy", "fixed"},
 	}

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -191,11 +192,15 @@ func rawJSON(v any) json.RawMessage {
 	if _, ok := v.(absent); ok {
 		return nil
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
+	// Unescaped, so that a value's "->" or "&" reads as it is in a
+	// finding's message; JSON output escapes it again.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return json.RawMessage(`"<unencodable>"`)
 	}
-	return b
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // show renders a value for a message, shortened.

@@ -239,3 +239,17 @@ func TestInjected(t *testing.T) {
 		}
 	}
 }
+
+// TestShowUnescaped holds a finding's rendering of a value to the value's
+// own characters: a ConfigMap entry "shop.example.com -> shop:8080" reads
+// so in the message, not with its ">" escaped as JSON output escapes it.
+func TestShowUnescaped(t *testing.T) {
+	for v, want := range map[string]string{
+		"shop.example.com -> shop:8080": `"shop.example.com -> shop:8080"`,
+		"a=1&b=<2>":                     `"a=1&b=<2>"`,
+	} {
+		if got := show(v); got != want {
+			t.Errorf("show(%q) = %s, want %s", v, got, want)
+		}
+	}
+}

@@ -15,7 +15,9 @@
 // Hooks steer the controller. Before runs before a request is forwarded.
 // After runs once the upstream answered, before the controller sees the
 // answer. Filter decides the fate of each watch event: deliver, drop,
-// hold, or supersede the held events of the same object. A stale view
+// hold, supersede the held events of the same object, or deliver it and
+// end its watch with 410 Expired (Gone), as an API server whose history
+// was compacted past the watch does. A stale view
 // (StaleView) answers reads of a scope from a past resourceVersion and
 // holds its watch events. Release and Resume deliver only the newest held
 // state of each object. Relist ends the controller's watches with 410

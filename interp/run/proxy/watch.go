@@ -46,6 +46,12 @@ const (
 	// and delivers this one: hold-and-coalesce, the controller sees the
 	// later state and never the held one.
 	Supersede
+	// Gone delivers the event as Deliver does, then ends the watch as an
+	// API server ends one it can no longer serve from the client's
+	// resourceVersion (its history compacted past it): an ERROR event,
+	// 410 Expired, "too old resource version". A client-go reflector then
+	// lists again and watches from the new list (Relist, for one stream).
+	Gone
 )
 
 // Stream is an open watch of the controller.
@@ -144,10 +150,23 @@ const relistMessage = "sieve proxy: watch ended so that the controller lists aga
 func (s *Stream) expire() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.expireLocked(relistMessage)
+}
+
+// goneMessage is the message of the Expired error a Gone verdict sends
+// after the event of resourceVersion rv, worded as the API server's watch
+// cache words it.
+func goneMessage(rv string) string {
+	return "too old resource version: " + rv + injected
+}
+
+// expireLocked sends an Expired error with msg on the stream and ends it;
+// false when it had ended already.
+func (s *Stream) expireLocked(msg string) bool {
 	if s.dead {
 		return false
 	}
-	s.deliverLocked(&Event{Type: "ERROR", Object: statusBody(410, "Expired", relistMessage), Received: time.Now()})
+	s.deliverLocked(&Event{Type: "ERROR", Object: statusBody(http.StatusGone, "Expired", msg), Received: time.Now()})
 	s.dead = true
 	if s.end != nil {
 		s.end()
@@ -288,11 +307,22 @@ func (s *Stream) offer(ev *Event) {
 	case v == Supersede:
 		s.dropHeldLocked(ev.Key)
 		s.deliverLocked(ev)
-	case s.hasHeldLocked(ev.Key):
-		s.holdLocked(ev)
+	case v == Gone:
+		s.deliverOrHoldLocked(ev)
+		s.expireLocked(goneMessage(ev.ResourceVersion))
 	default:
-		s.deliverLocked(ev)
+		s.deliverOrHoldLocked(ev)
 	}
+}
+
+// deliverOrHoldLocked delivers the event, or holds it behind the held
+// events of the same object, keeping the order of each object's events.
+func (s *Stream) deliverOrHoldLocked(ev *Event) {
+	if s.hasHeldLocked(ev.Key) {
+		s.holdLocked(ev)
+		return
+	}
+	s.deliverLocked(ev)
 }
 
 func (s *Stream) holdLocked(ev *Event) {
