@@ -128,8 +128,9 @@ func stretches(t *trace.Trace, n int) ([]stretch, error) {
 
 // ownedKeys returns the objects the controller owns in t: those whose
 // owner references lead to the resource, and those it wrote (created,
-// updated, patched or deleted), but the resource itself and what isOwn
-// accepts (the controller's own pod and lease).
+// updated, patched or deleted), but the resource itself, leases (leader
+// election's, renewed with time) and what isOwn accepts (the controller's
+// own pod).
 func ownedKeys(t *trace.Trace, res trace.Key, isOwn func(trace.Key, map[string]any) bool) map[trace.Key]bool {
 	marked := map[string]bool{}
 	owners := map[string]map[string]bool{}
@@ -162,7 +163,7 @@ func ownedKeys(t *trace.Trace, res trace.Key, isOwn func(trace.Key, map[string]a
 		}
 	}
 	for k := range out {
-		if k == res || isOwn(k, nil) {
+		if k == res || k.Kind == "lease" || isOwn(k, nil) {
 			delete(out, k)
 		}
 	}
