@@ -93,14 +93,14 @@ func bookkeeping(p ir.Path) bool {
 }
 
 // statusProblem reports whether the resource's status changed across s
-// in a condition or in a field whose name says message, reason or error.
+// in a condition or in a field whose name says message, reason or error
+// (masks apply, as to every object).
 func (x *explored) statusProblem(s *stretch) bool {
-	before, _ := s.before[x.ex.Resource]["status"].(map[string]any)
-	after, _ := s.after[x.ex.Resource]["status"].(map[string]any)
 	k := x.ex.Resource
+	before, after := s.before[k], s.after[k]
 	m := x.end.Object(k)
-	for _, d := range diff(x.keys, x.keys.field(x.keys.root(k, s.after[k]), "status"), m.Strip(before), m.Strip(after)) {
-		if problemField(d.path) {
+	for _, d := range diff(x.keys, x.keys.root(k, after), m.Strip(before), m.Strip(after)) {
+		if len(d.path) > 0 && d.path[0].Key() == "status" && (problemField(d.path[1:]) || problemInside(d.val)) {
 			return true
 		}
 	}
@@ -114,6 +114,26 @@ func problemField(p ir.Path) bool {
 		n := strings.ToLower(e.Key())
 		if n == "conditions" || strings.Contains(n, "message") || strings.Contains(n, "reason") || strings.Contains(n, "error") {
 			return true
+		}
+	}
+	return false
+}
+
+// problemInside reports whether a value new to the status (a subtree
+// that was absent) holds a condition or a message, reason or error field.
+func problemInside(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			if problemField(ir.Path{ir.FieldElem(k)}) || problemInside(c) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range t {
+			if problemInside(c) {
+				return true
+			}
 		}
 	}
 	return false

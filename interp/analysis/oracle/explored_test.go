@@ -72,3 +72,31 @@ func runExplored(t *testing.T, file string) {
 	golden.Check(t, file, ar, map[string][]byte{"out/findings.json": indent(t, fs)})
 	checkExpectation(t, ar, fs)
 }
+
+// TestCarries holds the renderings the consistency check accepts, and
+// the near misses it must not: a number inside a longer number, a word
+// inside a longer word.
+func TestCarries(t *testing.T) {
+	cases := []struct {
+		got, want any
+		carried   bool
+	}{
+		{float64(4), float64(4), true},
+		{"4", float64(4), true},
+		{float64(4), "4", true},
+		{"2147483648", "2Gi", true},
+		{"--log-level=debug", "debug", true},
+		{"true", true, true},
+		{map[string]any{"ports": []any{map[string]any{"port": float64(8081)}}}, map[string]any{"port": float64(8081), "tls": true}, true},
+		{"--replicas=30", float64(3), false},
+		{"debugger", "debug", false},
+		{"1Gi", "2Gi", false},
+		{true, map[string]any{"enabled": true}, false},
+		{absent{}, "x", false},
+	}
+	for _, c := range cases {
+		if got := carries(c.got, c.want); got != c.carried {
+			t.Errorf("carries(%#v, %#v) = %v, want %v", c.got, c.want, got, c.carried)
+		}
+	}
+}
