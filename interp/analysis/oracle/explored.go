@@ -42,7 +42,10 @@ type stretch struct {
 
 // explored is an explored run prepared for the oracles.
 type explored struct {
-	t         *trace.Trace
+	// entries are the trace's, aligned (trace.Aligned): a step entry
+	// after the history of what the steps saw, so a stretch holds the
+	// history its operation's patch caused.
+	entries   []trace.Entry
 	ex        Explored
 	stretches []stretch
 	owned     map[trace.Key]bool
@@ -83,17 +86,17 @@ func prepareExplored(t *trace.Trace, ex Explored, opts Options) (*explored, erro
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
-	x := &explored{t: t, ex: ex, keys: newListKeys(r), end: set.For(ir.OracleEnd),
+	x := &explored{entries: trace.Aligned(t.Entries), ex: ex, keys: newListKeys(r), end: set.For(ir.OracleEnd),
 		owned: ownedKeys(t, ex.Resource, ownership(t, ownPredicate(opts)))}
-	if x.stretches, err = stretches(t, len(ex.Operations)); err != nil {
+	if x.stretches, err = stretches(x.entries, len(ex.Operations)); err != nil {
 		return nil, err
 	}
 	return x, nil
 }
 
-// stretches cuts t at the start of each patch step (at most n) and
-// snapshots the cluster state at each cut.
-func stretches(t *trace.Trace, n int) ([]stretch, error) {
+// stretches cuts entries at the start of each patch step (at most n)
+// and snapshots the cluster state at each cut.
+func stretches(entries []trace.Entry, n int) ([]stretch, error) {
 	var out []stretch
 	state := map[trace.Key]map[string]any{}
 	closeLast := func(i int) {
@@ -102,8 +105,8 @@ func stretches(t *trace.Trace, n int) ([]stretch, error) {
 			s.end, s.after = i, maps.Clone(state)
 		}
 	}
-	for i := range t.Entries {
-		e := &t.Entries[i]
+	for i := range entries {
+		e := &entries[i]
 		switch {
 		case e.Type == trace.Step && e.What == "patch" && e.Phase == "start" && len(out) < n:
 			closeLast(i)
@@ -122,7 +125,7 @@ func stretches(t *trace.Trace, n int) ([]stretch, error) {
 			}
 		}
 	}
-	closeLast(len(t.Entries))
+	closeLast(len(entries))
 	return out, nil
 }
 

@@ -27,8 +27,8 @@ func (x *explored) health() []*Finding {
 func (x *explored) exits() []*Finding {
 	var fs []*Finding
 	killed, s := false, (*stretch)(nil)
-	for i := range x.t.Entries {
-		e := &x.t.Entries[i]
+	for i := range x.entries {
+		e := &x.entries[i]
 		if s == nil || i >= s.end {
 			s = x.stretchAt(i)
 		}
@@ -70,7 +70,7 @@ func (x *explored) loops(s *stretch) []*Finding {
 	n := map[request]int{}
 	first := map[request]*trace.Entry{}
 	for i := s.start; i < s.end; i++ {
-		e := &x.t.Entries[i]
+		e := &x.entries[i]
 		if e.Type != trace.Request || e.Key == nil || e.Code < 400 {
 			continue
 		}
@@ -97,7 +97,7 @@ func (x *explored) loops(s *stretch) []*Finding {
 func (x *explored) unsettled(s *stretch) []*Finding {
 	var fs []*Finding
 	for i := s.start; i < s.end; i++ {
-		e := &x.t.Entries[i]
+		e := &x.entries[i]
 		if e.Type != trace.Step || e.What != "settle" || e.Phase != "end" {
 			continue
 		}
