@@ -94,9 +94,13 @@ func prepareExplored(t *trace.Trace, ex Explored, opts Options) (*explored, erro
 	return x, nil
 }
 
-// stretches cuts entries at the start of each patch step (at most n)
-// and snapshots the cluster state at each cut.
+// stretches cuts entries at the start of each patch step and snapshots
+// the cluster state at each cut. A trace with more patch steps than the n
+// operations is the run of another workload.
 func stretches(entries []trace.Entry, n int) ([]stretch, error) {
+	if p := patches(entries); p > n {
+		return nil, fmt.Errorf("oracle: trace: %d patch steps, more than the %d operations (the run of another workload, or of other operations)", p, n)
+	}
 	var out []stretch
 	state := map[trace.Key]map[string]any{}
 	closeLast := func(i int) {
@@ -108,7 +112,7 @@ func stretches(entries []trace.Entry, n int) ([]stretch, error) {
 	for i := range entries {
 		e := &entries[i]
 		switch {
-		case e.Type == trace.Step && e.What == "patch" && e.Phase == "start" && len(out) < n:
+		case e.Type == trace.Step && e.What == "patch" && e.Phase == "start":
 			closeLast(i)
 			out = append(out, stretch{op: len(out), start: i, step: e, before: maps.Clone(state)})
 		case e.Type == trace.Step && e.What == "patch" && e.Phase == "end" && e.Error != "" && len(out) > 0:
@@ -127,6 +131,17 @@ func stretches(entries []trace.Entry, n int) ([]stretch, error) {
 	}
 	closeLast(len(entries))
 	return out, nil
+}
+
+// patches counts the patch steps of entries.
+func patches(entries []trace.Entry) int {
+	n := 0
+	for i := range entries {
+		if e := &entries[i]; e.Type == trace.Step && e.What == "patch" && e.Phase == "start" {
+			n++
+		}
+	}
+	return n
 }
 
 // ownedKeys returns the objects the controller owns in t: those whose
