@@ -59,7 +59,8 @@ type explored struct {
 // that brings the resource back to an earlier state brings its objects
 // back too, under opts' masks) and health (no crash, no request failing
 // in a loop, every settle quiet). It returns the findings, sorted; it
-// fails only on a malformed trace or masks.
+// fails only on a malformed trace, bad masks, or a trace with more patch
+// steps than ex has operations.
 func CheckExplored(t *trace.Trace, ex Explored, opts Options) ([]*Finding, error) {
 	x, err := prepareExplored(t, ex, opts)
 	if err != nil {
