@@ -10,6 +10,6 @@
 // built with lang/syntax's builders for lang/format to print.
 //
 // It reads only the files it is given and runs nothing: running explored
-// workloads and judging them (differential, consistency, rollback
-// oracles) belong to the interpreter and are not built yet.
+// workloads and judging them belong to the interpreter (the consistency,
+// rollback and health checks are interp/analysis/oracle's CheckExplored).
 package explore

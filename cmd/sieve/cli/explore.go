@@ -7,9 +7,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/lang/explore"
 	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
@@ -26,12 +30,13 @@ type exploreFlags struct {
 	only, skip []string
 	print      bool
 	name       string
+	check      string // a trace of a run of the printed workload to judge
 }
 
 func newExploreCmd(g *globals) *cobra.Command {
 	f := &exploreFlags{}
 	cmd := &cobra.Command{
-		Use:   "explore SPEC --seed FILE [--crd FILE] [--max N] [--only PATH] [--skip PATH] [--print]",
+		Use:   "explore SPEC --seed FILE [--crd FILE] [--max N] [--only PATH] [--skip PATH] [--print | --check TRACE]",
 		Short: "List the operations explored from a CRD's schema and a seed CR",
 		Long: "Explore generates operations on the seed custom resource (--seed, a manifest:\n" +
 			"its first object of a kind the CRDs define) from the openAPIV3Schema of its CRD: one\n" +
@@ -44,8 +49,9 @@ func newExploreCmd(g *globals) *cobra.Command {
 			"workload. The same --seed-number gives the same operations; --max bounds\n" +
 			"them; --only and --skip (repeatable) keep or drop properties by field path,\n" +
 			"* for any field or index. See docs/explore.md.\n" +
-			"It runs nothing: running explored workloads and their oracles (differential,\n" +
-			"consistency, rollback) are not built yet.\n" +
+			"It runs nothing: with --check TRACE it judges a recorded run of the printed\n" +
+			"workload (same flags) with the consistency, rollback and health oracles and\n" +
+			"prints their findings (exit status 1 when there are some).\n" +
 			"Exit status 2 means a usage or spec error.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error { return runExplore(g, f, args[0]) },
@@ -60,6 +66,7 @@ func newExploreCmd(g *globals) *cobra.Command {
 	fl.StringArrayVar(&f.skip, "skip", nil, "leave out the properties at or under PATH (repeatable)")
 	fl.BoolVar(&f.print, "print", false, "print the operations as a .sieve workload")
 	fl.StringVar(&f.name, "name", "explored", "the name of the printed workload")
+	fl.StringVar(&f.check, "check", "", "judge the trace `FILE` of a run of the printed workload (made with the same flags)")
 	return cmd
 }
 
@@ -82,6 +89,9 @@ func runExplore(g *globals, f *exploreFlags, file string) error {
 	ops := explore.Generate(r, opts)
 	if f.print {
 		return printExplored(g, f, spec, r, ops)
+	}
+	if f.check != "" {
+		return checkExplored(g, f.check, spec, r, ops)
 	}
 	if err := writeOperations(g, ops); err != nil {
 		return err
@@ -112,11 +122,89 @@ func writeOperations(g *globals, ops []explore.Operation) error {
 	return nil
 }
 
+// checkExplored judges the trace file of a run of ops with the explored
+// run's oracles, under the masks of the trace's test in spec, and prints
+// the findings.
+func checkExplored(g *globals, file string, spec *ir.Spec, r *explore.Resource, ops []explore.Operation) error {
+	t, err := trace.Read(file)
+	if err != nil {
+		return usageErr(fmt.Errorf("explore: --check: %w", err))
+	}
+	masks := []*ir.Mask{pipeline.ClusterMask()}
+	if test, ds := load.SelectTest(spec, t.Header.Test); ds == nil {
+		ms, err := pipeline.Masks(test)
+		if err != nil {
+			return usageErr(fmt.Errorf("explore: --check: %w", err))
+		}
+		masks = ms.Oracle
+	}
+	fs, err := oracle.CheckExplored(t, oracle.Explored{Resource: resourceKey(r), Operations: ops}, oracle.Options{Masks: masks})
+	if err != nil {
+		return usageErr(fmt.Errorf("explore: --check: %w", err))
+	}
+	if err := writeExploredFindings(g, fs); err != nil {
+		return infraErr(err)
+	}
+	if !g.quiet && g.output != "json" {
+		fmt.Fprintf(g.stderr, "%d %s judged on %s: %d %s\n", len(ops), plural(len(ops), "operation", "operations"),
+			r.Key(), len(fs), plural(len(fs), "finding", "findings"))
+	}
+	if len(fs) > 0 {
+		return printedErr(exitFindings)
+	}
+	return nil
+}
+
+// resourceKey is the trace key of the explored resource.
+func resourceKey(r *explore.Resource) trace.Key {
+	apiVersion, _ := r.Object["apiVersion"].(string)
+	kind, _ := r.Object["kind"].(string)
+	group, _, _ := strings.Cut(apiVersion, "/")
+	if !strings.Contains(apiVersion, "/") {
+		group = ""
+	}
+	parts := strings.Split(r.Key(), "/")
+	k := trace.Key{Kind: trace.KindName(group, kind), Name: parts[len(parts)-1]}
+	if len(parts) == 3 {
+		k.Namespace = parts[1]
+	}
+	return k
+}
+
+// writeExploredFindings prints findings one a paragraph (severity, check,
+// object and path, then the message), or as a JSON array.
+func writeExploredFindings(g *globals, fs []*oracle.Finding) error {
+	if g.output == "json" {
+		if fs == nil {
+			fs = []*oracle.Finding{}
+		}
+		b, err := json.MarshalIndent(fs, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(g.stdout, "%s\n", b)
+		return err
+	}
+	for _, f := range fs {
+		subject := f.Key
+		if f.Path != "" {
+			subject += " " + f.Path
+		}
+		if _, err := fmt.Fprintf(g.stdout, "%-6s %s  %s\n       %s\n", strings.ToUpper(f.Severity.String()), f.Check, subject, f.Message); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // exploreOptions checks the flags and returns the generator's options.
 func exploreOptions(f *exploreFlags) (explore.Options, error) {
 	o := explore.Options{Seed: f.number, Max: f.max}
 	if f.seed == "" {
 		return o, errors.New("explore: --seed: missing (name the manifest of the seed custom resource)")
+	}
+	if f.print && f.check != "" {
+		return o, errors.New("explore: --print and --check: give one (--print writes the workload, --check judges a run of it)")
 	}
 	if f.max < 1 {
 		return o, fmt.Errorf("explore: --max: %d (want 1 or more)", f.max)

@@ -136,7 +136,7 @@ func (o *Oracle) Transient(t *trace.Trace) ([]*Finding, error) {
 		}
 		f.RepairedAfter = changed[f.Key]
 		f.Message = fmt.Sprintf("repaired %.1fs after the run settled: %s", f.RepairedAfter, f.Message)
-		o.stamp(f, t.Header)
+		stamp(f, t.Header)
 		out = append(out, f)
 	}
 	Sort(out)

@@ -43,6 +43,16 @@
 // for a .sieve file. CheckReference reports what is wrong with a reference
 // run on its own.
 //
+// CheckExplored judges an explored run (lang/explore's workload: one
+// merge patch and a settle per operation) on its own trace, with no
+// reference: consistency (an operation that changed the resource left a
+// trace in an object the controller owns, a field carrying the new value
+// or an obvious rendering of it, or a problem in the resource's status),
+// rollback (an operation that brings the resource's spec back to an
+// earlier one brings the controller's objects back too, under the masks)
+// and health (no crash or panic, no request failing past a bound within
+// one operation, every settle quiet).
+//
 // It returns findings only. It does not run anything, read files or judge
 // a plan's run (interp/pipeline does). It does not name files of the
 // results directory: the pipeline fills in a finding's reproduce command

@@ -24,13 +24,17 @@ const (
 	CheckTimeout    Check = "workload-timeout" // a workload step timed out
 	CheckStep       Check = "workload-step"    // a workload step failed
 	CheckIncomplete Check = "incomplete"       // the workload never finished
+	// The oracles of an explored run (CheckExplored).
+	CheckHealth      Check = "health"      // a crash, a request failing in a loop, no quiet after an operation
+	CheckConsistency Check = "consistency" // an operation left no trace in the controller's objects or status
+	CheckRollback    Check = "rollback"    // undoing an operation did not bring the objects back
 )
 
 // rank orders the checks for sorting: the order of the constants above.
 func rank(c Check) int {
 	for i, k := range [...]Check{CheckInvariant, CheckPanic, CheckCrash, CheckMissing,
 		CheckExtra, CheckCount, CheckGenerated, CheckField, CheckTimeout, CheckStep,
-		CheckIncomplete} {
+		CheckIncomplete, CheckHealth, CheckConsistency, CheckRollback} {
 		if k == c {
 			return i
 		}
@@ -108,6 +112,9 @@ type Finding struct {
 	// generated-count, Created is the number of objects at the end.
 	RefCounts  *Counts `json:"refCounts,omitempty"`
 	TestCounts *Counts `json:"testCounts,omitempty"`
+	// Property is the field path of the explored resource that the
+	// operation behind an explored run's finding changed.
+	Property string `json:"property,omitempty"`
 	// Invariant names the broken invariant; Src is a spec position (of
 	// the invariant or the workload step).
 	Invariant string `json:"invariant,omitempty"`

@@ -134,7 +134,7 @@ func (o *Oracle) Check(t *trace.Trace) ([]*Finding, error) {
 	fs = append(fs, inv...)
 	fs = append(fs, o.checkEvents(t, o.refFailed)...)
 	for _, f := range fs {
-		o.stamp(f, t.Header)
+		stamp(f, t.Header)
 	}
 	Sort(fs)
 	return fs, nil
@@ -154,14 +154,14 @@ func (o *Oracle) CheckReference() ([]*Finding, error) {
 	}
 	fs = append(fs, o.checkEvents(t, nil)...)
 	for _, f := range fs {
-		o.stamp(f, t.Header)
+		stamp(f, t.Header)
 	}
 	Sort(fs)
 	return fs, nil
 }
 
 // stamp fills in what every finding of a run shares.
-func (o *Oracle) stamp(f *Finding, h trace.Header) {
+func stamp(f *Finding, h trace.Header) {
 	f.Test, f.Plan, f.Pattern = h.Test, h.Plan, h.Pattern
 	if f.Severity == 0 {
 		f.Severity = severityOf(f.Check)
