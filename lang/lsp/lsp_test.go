@@ -26,7 +26,8 @@ import (
 // (what the editor holds, unsaved), the request is sent, and the response
 // (out/response) and the diagnostics published for the spec
 // (out/diagnostics) are compared with the archive's, with the directory
-// written $DIR and the standard library's copy for the editor $STD. A
+// written $DIR and the standard library's copy for the editor $STD. The
+// directory is the workspace's one folder. A
 // request's params get textDocument (the spec) unless
 // they name one.
 func TestProtocol(t *testing.T) {
@@ -68,7 +69,7 @@ func runArchive(t *testing.T, ar *txtar.Archive) map[string][]byte {
 		spec = filepath.Join(dir, "spec.cue")
 	}
 	stdDir := filepath.Join(t.TempDir(), "std")
-	c := startClient(t, Options{StdDir: stdDir})
+	c := startClient(t, Options{StdDir: stdDir}, dir)
 	if editor == nil {
 		c.open(t, spec)
 	} else {
@@ -104,9 +105,9 @@ type client struct {
 	versions map[uri.URI][]int32
 }
 
-// startClient starts a server on a pipe and initializes it; the session
-// ends with the test.
-func startClient(t testing.TB, opts Options) *client {
+// startClient starts a server on a pipe and initializes it with roots as
+// the workspace's folders; the session ends with the test.
+func startClient(t testing.TB, opts Options, roots ...string) *client {
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -124,7 +125,11 @@ func startClient(t testing.TB, opts Options) *client {
 		cr.Close()
 		sr.Close()
 	})
-	if _, err := c.call(protocol.MethodInitialize, protocol.InitializeParams{}); err != nil {
+	var init protocol.InitializeParams
+	for _, r := range roots {
+		init.WorkspaceFolders = append(init.WorkspaceFolders, protocol.WorkspaceFolder{URI: string(uri.File(r)), Name: filepath.Base(r)})
+	}
+	if _, err := c.call(protocol.MethodInitialize, init); err != nil {
 		t.Fatal(err)
 	}
 	return c

@@ -77,6 +77,7 @@ type server struct {
 	std  *stdFiles // the standard library's files for go to definition
 
 	mu        sync.Mutex
+	roots     []string // the workspace's root folders, from initialize
 	docs      map[uri.URI]*document
 	published map[uri.URI]map[uri.URI]bool // per open document: the files it published diagnostics for
 	dirty     map[uri.URI]bool             // documents changed since checkLoop took them
@@ -163,7 +164,14 @@ func decode[T any](raw json.RawMessage) (*T, error) {
 	return &v, nil
 }
 
-func (s *server) initialize(context.Context, json.RawMessage) (any, error) {
+func (s *server) initialize(_ context.Context, raw json.RawMessage) (any, error) {
+	p, err := decode[protocol.InitializeParams](raw)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.roots = rootsOf(p)
+	s.mu.Unlock()
 	return protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: protocol.TextDocumentSyncOptions{
