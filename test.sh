@@ -16,7 +16,10 @@ go vet ./... ./controlplane/...
 # realnode/ is a module outside the workspace: the kubelet of the opt-in
 # real-node test (docs/scale-out.md), built with GOWORK=off.
 (cd realnode && GOWORK=off go vet ./...)
-go test -timeout 40m ./... ./controlplane/...
+# Three packages at once (-p 3) on two cores: the end-to-end packages spend
+# most of their time waiting on control planes and controllers, and
+# sieve's verdicts are meant to hold on a busy machine.
+go test -p 3 -timeout 40m ./... ./controlplane/...
 # Fuzz budgets are counts of executions, not durations: with a duration,
 # Go 1.26's fuzz coordinator can fail a target with a bare "context
 # deadline exceeded" when the time runs out (golang/go#75804, fixed in
