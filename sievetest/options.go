@@ -3,7 +3,6 @@ package sievetest
 import (
 	"fmt"
 
-	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -107,10 +106,8 @@ func newConfig(opts []Option) *config {
 // check says what is wrong with the options, as sieve run says it of its
 // flags.
 func (c *config) check() error {
-	switch ir.Pattern(c.pattern) {
-	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, planfile.User:
-	default:
-		return fmt.Errorf("Pattern: unknown pattern %q (want intermediate, stale, unobserved, apierror or user)", c.pattern)
+	if err := pipeline.CheckPattern(ir.Pattern(c.pattern)); err != nil {
+		return fmt.Errorf("Pattern: %w", err)
 	}
 	if c.parallel < 0 || c.maxPlans < 0 || c.confirm < 0 {
 		return fmt.Errorf("Parallel, MaxPlans and Confirm: %d, %d, %d (want 0 or more)", c.parallel, c.maxPlans, c.confirm)

@@ -12,6 +12,16 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
+// CheckPattern says what is wrong with the pattern a Selection keeps
+// (--pattern): none (""), a generated pattern, or planfile.User.
+func CheckPattern(p ir.Pattern) error {
+	switch p {
+	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, planfile.User:
+		return nil
+	}
+	return fmt.Errorf("unknown pattern %q (want intermediate, stale, unobserved, apierror or user)", p)
+}
+
 // MaskSet is a test's masks, for each of their uses.
 type MaskSet struct {
 	// Plan is what plan generation and the trigger engine compare objects

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sievetool/sieve/interp/analysis/plan"
-	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
@@ -203,11 +202,10 @@ func sameWorkload(refs []*trace.Trace, files []string, t *ir.Test, baseDir strin
 
 // checkPattern validates --pattern.
 func checkPattern(p string) error {
-	switch ir.Pattern(p) {
-	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, planfile.User:
-		return nil
+	if err := pipeline.CheckPattern(ir.Pattern(p)); err != nil {
+		return fmt.Errorf("--pattern: %w", err)
 	}
-	return fmt.Errorf("--pattern: unknown pattern %q (want intermediate, stale, unobserved, apierror or user)", p)
+	return nil
 }
 
 // planTestName picks the test: --test, else the trace's, else the spec's
