@@ -46,7 +46,7 @@ func (in *Injector) answerCall(a *planfile.Action, cur *event, note func(string,
 		k := c.Pod
 		key = &k
 	}
-	note(fmt.Sprintf("%s answered %s in the application's place (%s)", c, faultAnswer(a.AppFault), a.AppFault), key)
+	note(fmt.Sprintf("%s answered in the application's place: %s (%s)", c, faultAnswer(a.AppFault), a.AppFault), key)
 	cur.fault = a.AppFault
 	return nil
 }
@@ -55,9 +55,9 @@ func (in *Injector) answerCall(a *planfile.Action, cur *event, note func(string,
 func faultAnswer(k ir.AppFaultKind) string {
 	switch k {
 	case ir.FaultExecError:
-		return "with exit code 1 and a line on stderr"
+		return "exit code 1 and a line on stderr"
 	case ir.FaultUnavailable:
 		return "503 Service Unavailable, and the connection closed"
 	}
-	return "with a reset of the connection, before any response"
+	return "the connection reset before any response"
 }

@@ -43,7 +43,7 @@ func TestAppFaultAnswersTheCall(t *testing.T) {
 		t.Fatalf("injected %v, kills %d, faults %+v", in.Injected(), c.kills, *faults)
 	}
 	f := (*faults)[0]
-	want := `exec ["sh","-c","leave"] in pod/default/db-0 answered with exit code 1 and a line on stderr in the application's place (exec_error)`
+	want := `exec ["sh","-c","leave"] in pod/default/db-0 answered in the application's place: exit code 1 and a line on stderr (exec_error)`
 	if f.What != string(ir.ActAppFault) || f.Message != want || f.Key == nil || *f.Key != (trace.Key{Kind: "pod", Namespace: "default", Name: "db-0"}) {
 		t.Errorf("fault entry %+v, want %s on pod/default/db-0", f, want)
 	}
