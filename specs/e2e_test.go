@@ -24,13 +24,15 @@ import (
 // right after the StatefulSet delete. ensemble gets a stale view of its
 // scale-down after the scale back up. ring crashes right after it records a
 // decommission. routetable has its updates of the routing table refused
-// with a conflict, one per plan.
+// with a conflict, one per plan. ensemble_appfault has its removal of a
+// member answered 503, or reset, in the members API's place.
 const (
 	volresizeE2ESpec  = "specs/testdata/volresize_e2e.sieve"
 	ensembleE2ESpec   = "specs/testdata/ensemble_e2e.sieve"
 	ringE2ESpec       = "specs/testdata/ring_e2e.sieve"
 	apierrorE2ESpec   = "specs/testdata/datastore_apierror_e2e.sieve"
 	routetableE2ESpec = "specs/testdata/routetable_e2e.sieve"
+	appfaultE2ESpec   = "specs/testdata/ensemble_appfault_e2e.sieve"
 )
 
 // finding is the part of a plan's result.json finding these tests look at.
@@ -110,6 +112,16 @@ func TestE2EAPIError(t *testing.T) {
 	runE2E(t, apierrorE2ESpec, []e2eCase{{"fixed", 0, nil}}, errorsInjected(5, results.Passed))
 }
 
+// TestE2EAppFault runs the fixed ensemble test under the appfault pattern
+// (its call that removes ens-1 from the ensemble answered 503 in the
+// members API's place, or its connection reset): the controller returns
+// the error and its reconcile is retried, so the run must exit 0 with no
+// finding, and each plan must have answered its call (an app-fault fault
+// entry in its trace, injected, not not-injected).
+func TestE2EAppFault(t *testing.T) {
+	runE2E(t, appfaultE2ESpec, []e2eCase{{"fixed", 0, nil}}, faultsInjected(2, ir.AppFault, ir.ActAppFault, results.Passed))
+}
+
 // TestE2ERouteTable runs the routetable spec narrowed to conflicts on its
 // controller's updates of the routing table: the buggy controller takes a
 // conflict for done and never publishes that update's Route, so the run
@@ -130,6 +142,13 @@ func TestE2ERouteTable(t *testing.T) {
 // plans, each of the apierror pattern, injected (its write answered with
 // its error, an error fault entry in its trace) and ending with status.
 func errorsInjected(n int, status results.Status) func(t *testing.T, out string) {
+	return faultsInjected(n, ir.APIError, ir.ActError, status)
+}
+
+// faultsInjected returns a check that a run in out ran at least n plans,
+// each of pattern, injected (a fault entry of action in its trace) and
+// ending with status.
+func faultsInjected(n int, pattern ir.Pattern, action ir.ActionKind, status results.Status) func(t *testing.T, out string) {
 	return func(t *testing.T, out string) {
 		t.Helper()
 		files, _ := filepath.Glob(filepath.Join(out, "plans", "*", "result.json"))
@@ -137,15 +156,15 @@ func errorsInjected(n int, status results.Status) func(t *testing.T, out string)
 			t.Fatalf("%d plan results, want at least %d", len(files), n)
 		}
 		for _, f := range files {
-			checkErrorInjected(t, f, status)
+			checkInjected(t, f, pattern, action, status)
 		}
 	}
 }
 
-// checkErrorInjected holds that the plan whose result.json is at f is an
-// apierror plan that ended with status and answered its write with its
-// error.
-func checkErrorInjected(t *testing.T, f string, status results.Status) {
+// checkInjected holds that the plan whose result.json is at f is a plan
+// of pattern that ended with status and whose trace has a fault entry of
+// action (the write or call it answered).
+func checkInjected(t *testing.T, f string, pattern ir.Pattern, action ir.ActionKind, status results.Status) {
 	t.Helper()
 	var r struct {
 		Pattern string `json:"pattern"`
@@ -158,12 +177,12 @@ func checkErrorInjected(t *testing.T, f string, status results.Status) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("%s: %v", f, err)
 	}
-	if r.Pattern != string(ir.APIError) || r.Status != string(status) {
-		t.Errorf("%s: pattern %s, status %s; want apierror, %s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, status)
+	if r.Pattern != string(pattern) || r.Status != string(status) {
+		t.Errorf("%s: pattern %s, status %s; want %s, %s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, pattern, status)
 	}
 	tr, err := os.ReadFile(filepath.Join(filepath.Dir(f), "trace.jsonl"))
-	if err != nil || !strings.Contains(string(tr), `"what":"error"`) {
-		t.Errorf("%s: no error fault entry in the trace (%v)", filepath.Base(filepath.Dir(f)), err)
+	if err != nil || !strings.Contains(string(tr), `"what":"`+string(action)+`"`) {
+		t.Errorf("%s: no %s fault entry in the trace (%v)", filepath.Base(filepath.Dir(f)), action, err)
 	}
 }
 
