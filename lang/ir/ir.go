@@ -425,6 +425,7 @@ const (
 	Stale        Pattern = "stale"
 	Unobserved   Pattern = "unobserved"
 	APIError     Pattern = "apierror"
+	AppFault     Pattern = "appfault"
 )
 
 // APIErrorKind names an error a real API server answers a write with,
@@ -460,6 +461,34 @@ func APIErrorNames() []string {
 // client-go (a 429 with Retry-After is retried inside client-go).
 func DefaultAPIErrors() []APIErrorKind { return []APIErrorKind{ErrConflict, ErrInternal} }
 
+// AppFaultKind names a wrong answer an appfault plan gives one call the
+// controller makes to its application (an exec into a pod, an HTTP
+// exchange with a stand-in) in the application's place.
+type AppFaultKind string
+
+// Application faults. Each applies to the calls of one channel.
+const (
+	FaultExecError   AppFaultKind = "exec_error"  // an exec: a non-zero exit with a stderr line
+	FaultUnavailable AppFaultKind = "unavailable" // an HTTP request: 503 with a short body
+	FaultReset       AppFaultKind = "reset"       // an HTTP request: the connection reset before a response
+)
+
+// AppFaultKinds lists every application fault, in the order they are
+// documented; with no app_faults, a policy tries them all (each on the
+// calls of its channel).
+func AppFaultKinds() []AppFaultKind {
+	return []AppFaultKind{FaultExecError, FaultUnavailable, FaultReset}
+}
+
+// AppFaultNames returns the names of AppFaultKinds, in the same order.
+func AppFaultNames() []string {
+	var out []string
+	for _, k := range AppFaultKinds() {
+		out = append(out, string(k))
+	}
+	return out
+}
+
 // Policy selects which fault plans to generate.
 type Policy struct {
 	Name     string     `json:"name"`
@@ -485,6 +514,9 @@ type Policy struct {
 	// APIErrors are the errors an apierror plan answers a write with, one
 	// plan each (empty: DefaultAPIErrors).
 	APIErrors []APIErrorKind `json:"apiErrors,omitempty"`
+	// AppFaults are the wrong answers an appfault plan gives a call, one
+	// plan each (empty: AppFaultKinds).
+	AppFaults []AppFaultKind `json:"appFaults,omitempty"`
 }
 
 // Filter matches writes or events by object and verb. Empty fields match

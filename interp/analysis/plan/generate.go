@@ -128,6 +128,7 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*planfile.Plan, C
 		all, passes = g.unobserved(pol)
 	case ir.APIError:
 		all, passes = g.apiError(pol)
+	case ir.AppFault: // not generated yet: noCandidates says so
 	default:
 		return nil, Count{}, nil, fmt.Errorf("plan: policy %s: unknown pattern %q (want intermediate, stale, unobserved or apierror)", pol.Name, pat)
 	}

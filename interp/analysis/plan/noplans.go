@@ -51,6 +51,8 @@ func (g *generator) noCandidates(pat ir.Pattern) string {
 		return "the controller made no write in the reference run (intermediate crashes it right after each of its writes)"
 	case ir.APIError:
 		return "the controller made no write in the reference run (apierror answers each of its writes with an API error)"
+	case ir.AppFault:
+		return "appfault plans are not generated yet (the pattern is checked and its answers can be injected, but plans for the controller's calls to its application are not made)"
 	case ir.Unobserved:
 		return "the controller received no event in the reference run (unobserved hides one of its events)"
 	}
