@@ -16,10 +16,10 @@ import (
 // (--pattern): none (""), a generated pattern, or planfile.User.
 func CheckPattern(p ir.Pattern) error {
 	switch p {
-	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, planfile.User:
+	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, ir.AppFault, planfile.User:
 		return nil
 	}
-	return fmt.Errorf("unknown pattern %q (want intermediate, stale, unobserved, apierror or user)", p)
+	return fmt.Errorf("unknown pattern %q (want intermediate, stale, unobserved, apierror, appfault or user)", p)
 }
 
 // MaskSet is a test's masks, for each of their uses.

@@ -473,6 +473,22 @@ const (
 	FaultReset       AppFaultKind = "reset"       // an HTTP request: the connection reset before a response
 )
 
+// Channels of the controller's calls to its application: an exec into a
+// pod, or an HTTP request to a stand-in (a Service's or a pod's).
+const (
+	CallExec = "exec"
+	CallHTTP = "http"
+)
+
+// Channel is the channel of the calls fault k answers (CallExec or
+// CallHTTP).
+func (k AppFaultKind) Channel() string {
+	if k == FaultExecError {
+		return CallExec
+	}
+	return CallHTTP
+}
+
 // AppFaultKinds lists every application fault, in the order they are
 // documented; with no app_faults, a policy tries them all (each on the
 // calls of its channel).
@@ -668,6 +684,7 @@ const (
 	ActPause    ActionKind = "pause"     // stop the controller (SIGSTOP) until resume, for Duration at most
 	ActResume   ActionKind = "resume"    // let it go on (SIGCONT)
 	ActError    ActionKind = "error"     // answer the write about to be sent with an API error
+	ActAppFault ActionKind = "app-fault" // answer the call about to be answered with an application fault
 )
 
 // DefaultPauseFor bounds a pause that gives no bound of its own (pause
@@ -724,7 +741,7 @@ type Action struct {
 // TriggerOp names a trigger node.
 type TriggerOp string
 
-// Trigger nodes: four leaves and three combinators.
+// Trigger nodes: five leaves and three combinators.
 const (
 	TrigEvent   TriggerOp = "event"   // the controller observes an object change
 	TrigWrite   TriggerOp = "write"   // the controller's write succeeded
@@ -739,6 +756,12 @@ const (
 	// failed. Generated stale-state plans end their stale view with it
 	// ("quiet for D after reading KEY").
 	TrigQuiet TriggerOp = "quiet"
+
+	// TrigCall is the fifth leaf: a call of the controller to its
+	// application (an exec into a pod, an HTTP request to a stand-in),
+	// as it is about to be answered. Generated appfault plans fire on it;
+	// the language has no syntax for it yet.
+	TrigCall TriggerOp = "call"
 )
 
 // Trigger is a tree: leaves match what the controller sees or does,

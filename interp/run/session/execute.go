@@ -395,11 +395,14 @@ func (s *session) startController(ctx context.Context, kubeconfig string, admin 
 	s.onClose(func() { s.runner.Stop() })
 	if s.r.Plan != nil {
 		window, _ := s.r.Test.SettleBounds()
-		s.inj, err = inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: timedRestarts{s.runner, s.clock, s.killer(admin)}, Masks: s.r.Masks,
+		inj, err := inject.New(inject.Options{Plan: s.r.Plan, Proxy: s.px, Controller: timedRestarts{s.runner, s.clock, s.killer(admin)}, Masks: s.r.Masks,
 			Stall: window, Quiet: quietBound(s.r.Test), Sink: s.sink, Errors: s.onInjectError, Pending: s.pending})
 		if err != nil {
 			return err
 		}
+		s.mu.Lock() // the stand-ins' relay asks it from its goroutines (callFault)
+		s.inj = inj
+		s.mu.Unlock()
 		s.px.SetHooks(s.inj.Hooks())
 	}
 	if err := s.runner.Start(ctx); err != nil {
