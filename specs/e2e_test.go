@@ -24,13 +24,15 @@ import (
 // right after the StatefulSet delete. ensemble gets a stale view of its
 // scale-down after the scale back up. ring crashes right after it records a
 // decommission. routetable has its updates of the routing table refused
-// with a conflict, one per plan.
+// with a conflict, one per plan. members has its call that removes a
+// member from the store answered 503, and reset, one per plan.
 const (
 	volresizeE2ESpec  = "specs/testdata/volresize_e2e.sieve"
 	ensembleE2ESpec   = "specs/testdata/ensemble_e2e.sieve"
 	ringE2ESpec       = "specs/testdata/ring_e2e.sieve"
 	apierrorE2ESpec   = "specs/testdata/datastore_apierror_e2e.sieve"
 	routetableE2ESpec = "specs/testdata/routetable_e2e.sieve"
+	membersE2ESpec    = "specs/testdata/members_e2e.sieve"
 )
 
 // finding is the part of a plan's result.json finding these tests look at.
@@ -65,6 +67,13 @@ func deadNode(f finding) bool {
 // there and current.
 func unpublished(f finding) bool {
 	return f.Check == "field" && f.Key == "configmap/default/routes" && strings.HasPrefix(f.Path, "data.")
+}
+
+// memberKept reports whether f is the members bug: the store still lists
+// kv-2, whose pod and PVC are gone, where the reference's lists kv-0 and
+// kv-1 only.
+func memberKept(f finding) bool {
+	return f.Check == "field" && f.Key == "store.members.sieve.dev/default/kv" && strings.HasPrefix(f.Path, "status.members")
 }
 
 // e2eCase is one `sieve run` of an end-to-end test.
@@ -126,10 +135,34 @@ func TestE2ERouteTable(t *testing.T) {
 	})
 }
 
+// TestE2EMembers runs the members spec narrowed to wrong answers to its
+// controller's call that removes kv-2 from the store: the buggy controller
+// takes the failed call for done and deletes kv-2's pod and PVC with kv-2
+// still a member, so the run must exit 1 with kv-2 in the Store's
+// status.members, every plan failed; the fixed one calls again, and its
+// run must exit 0, every plan passed. In both, every plan's call must have
+// been answered with its fault.
+func TestE2EMembers(t *testing.T) {
+	runE2E(t, membersE2ESpec, []e2eCase{{"buggy", 1, memberKept}, {"fixed", 0, nil}}, func(t *testing.T, out string) {
+		status := results.Passed
+		if path.Base(t.Name()) == "buggy" {
+			status = results.Failed
+		}
+		faultsInjected(ir.AppFault, `"what":"app-fault"`, 2, status)(t, out)
+	})
+}
+
 // errorsInjected returns a check that a run in out ran at least n
 // plans, each of the apierror pattern, injected (its write answered with
 // its error, an error fault entry in its trace) and ending with status.
 func errorsInjected(n int, status results.Status) func(t *testing.T, out string) {
+	return faultsInjected(ir.APIError, `"what":"error"`, n, status)
+}
+
+// faultsInjected returns a check that a run in out ran at least n plans,
+// each of pattern p, injected (a fault entry in its trace that holds
+// entry, as JSON) and ending with status.
+func faultsInjected(p ir.Pattern, entry string, n int, status results.Status) func(t *testing.T, out string) {
 	return func(t *testing.T, out string) {
 		t.Helper()
 		files, _ := filepath.Glob(filepath.Join(out, "plans", "*", "result.json"))
@@ -137,15 +170,15 @@ func errorsInjected(n int, status results.Status) func(t *testing.T, out string)
 			t.Fatalf("%d plan results, want at least %d", len(files), n)
 		}
 		for _, f := range files {
-			checkErrorInjected(t, f, status)
+			checkInjected(t, f, p, entry, status)
 		}
 	}
 }
 
-// checkErrorInjected holds that the plan whose result.json is at f is an
-// apierror plan that ended with status and answered its write with its
-// error.
-func checkErrorInjected(t *testing.T, f string, status results.Status) {
+// checkInjected holds that the plan whose result.json is at f is a plan
+// of pattern p that ended with status and whose trace has the fault entry
+// entry (its write or call answered with its fault).
+func checkInjected(t *testing.T, f string, p ir.Pattern, entry string, status results.Status) {
 	t.Helper()
 	var r struct {
 		Pattern string `json:"pattern"`
@@ -158,12 +191,12 @@ func checkErrorInjected(t *testing.T, f string, status results.Status) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("%s: %v", f, err)
 	}
-	if r.Pattern != string(ir.APIError) || r.Status != string(status) {
-		t.Errorf("%s: pattern %s, status %s; want apierror, %s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, status)
+	if r.Pattern != string(p) || r.Status != string(status) {
+		t.Errorf("%s: pattern %s, status %s; want %s, %s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, p, status)
 	}
 	tr, err := os.ReadFile(filepath.Join(filepath.Dir(f), "trace.jsonl"))
-	if err != nil || !strings.Contains(string(tr), `"what":"error"`) {
-		t.Errorf("%s: no error fault entry in the trace (%v)", filepath.Base(filepath.Dir(f)), err)
+	if err != nil || !strings.Contains(string(tr), entry) {
+		t.Errorf("%s: no fault entry %s in the trace (%v)", filepath.Base(filepath.Dir(f)), entry, err)
 	}
 }
 

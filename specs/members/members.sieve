@@ -50,11 +50,19 @@ invariant members_match end `
   object("store", "default", "kv").status.members.size() == object("store", "default", "kv").spec.replicas
 `
 
-// buggy runs the API-side patterns: none of them finds the bug.
+// app_errors answers each call of the controller to the admin API wrongly
+// once: a 503, and a connection reset before the response (one plan each).
+policy app_errors {
+  patterns   [appfault]
+  app_faults [unavailable, reset]
+}
+
+// buggy runs every pattern: only appfault's failed remove call finds the
+// bug.
 test buggy {
   controller members
   workloads  [scaledown]
-  policies   [faults.all, faults.apierror]
+  policies   [faults.all, faults.apierror, app_errors]
   masks      [masks.default, volumes]
   invariants [members_match]
 }
