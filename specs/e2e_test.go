@@ -24,8 +24,10 @@ import (
 // right after the StatefulSet delete. ensemble gets a stale view of its
 // scale-down after the scale back up. ring crashes right after it records a
 // decommission. routetable has its updates of the routing table refused
-// with a conflict, one per plan. members has its call that removes a
-// member from the store answered 503, and reset, one per plan.
+// with a conflict, one per plan. ensemble_appfault has its removal of a
+// member answered 503, or reset, in the members API's place. members has
+// its call that removes a member from the store answered 503, and reset,
+// one per plan.
 const (
 	volresizeE2ESpec  = "specs/testdata/volresize_e2e.sieve"
 	ensembleE2ESpec   = "specs/testdata/ensemble_e2e.sieve"
@@ -33,6 +35,7 @@ const (
 	apierrorE2ESpec   = "specs/testdata/datastore_apierror_e2e.sieve"
 	routetableE2ESpec = "specs/testdata/routetable_e2e.sieve"
 	membersE2ESpec    = "specs/testdata/members_e2e.sieve"
+	appfaultE2ESpec   = "specs/testdata/ensemble_appfault_e2e.sieve"
 )
 
 // finding is the part of a plan's result.json finding these tests look at.
@@ -119,6 +122,16 @@ func TestE2EAPIError(t *testing.T) {
 	runE2E(t, apierrorE2ESpec, []e2eCase{{"fixed", 0, nil}}, errorsInjected(5, results.Passed))
 }
 
+// TestE2EAppFault runs the fixed ensemble test under the appfault pattern
+// (its call that removes ens-1 from the ensemble answered 503 in the
+// members API's place, or its connection reset): the controller returns
+// the error and its reconcile is retried, so the run must exit 0 with no
+// finding, and each plan must have answered its call (an app-fault fault
+// entry in its trace, injected, not not-injected).
+func TestE2EAppFault(t *testing.T) {
+	runE2E(t, appfaultE2ESpec, []e2eCase{{"fixed", 0, nil}}, faultsInjected(2, ir.AppFault, ir.ActAppFault, results.Passed))
+}
+
 // TestE2ERouteTable runs the routetable spec narrowed to conflicts on its
 // controller's updates of the routing table: the buggy controller takes a
 // conflict for done and never publishes that update's Route, so the run
@@ -148,7 +161,7 @@ func TestE2EMembers(t *testing.T) {
 		if path.Base(t.Name()) == "buggy" {
 			status = results.Failed
 		}
-		faultsInjected(ir.AppFault, `"what":"app-fault"`, 2, status)(t, out)
+		faultsInjected(2, ir.AppFault, ir.ActAppFault, status)(t, out)
 	})
 }
 
@@ -156,13 +169,13 @@ func TestE2EMembers(t *testing.T) {
 // plans, each of the apierror pattern, injected (its write answered with
 // its error, an error fault entry in its trace) and ending with status.
 func errorsInjected(n int, status results.Status) func(t *testing.T, out string) {
-	return faultsInjected(ir.APIError, `"what":"error"`, n, status)
+	return faultsInjected(n, ir.APIError, ir.ActError, status)
 }
 
 // faultsInjected returns a check that a run in out ran at least n plans,
-// each of pattern p, injected (a fault entry in its trace that holds
-// entry, as JSON) and ending with status.
-func faultsInjected(p ir.Pattern, entry string, n int, status results.Status) func(t *testing.T, out string) {
+// each of pattern, injected (a fault entry of action in its trace) and
+// ending with status.
+func faultsInjected(n int, pattern ir.Pattern, action ir.ActionKind, status results.Status) func(t *testing.T, out string) {
 	return func(t *testing.T, out string) {
 		t.Helper()
 		files, _ := filepath.Glob(filepath.Join(out, "plans", "*", "result.json"))
@@ -170,15 +183,15 @@ func faultsInjected(p ir.Pattern, entry string, n int, status results.Status) fu
 			t.Fatalf("%d plan results, want at least %d", len(files), n)
 		}
 		for _, f := range files {
-			checkInjected(t, f, p, entry, status)
+			checkInjected(t, f, pattern, action, status)
 		}
 	}
 }
 
 // checkInjected holds that the plan whose result.json is at f is a plan
-// of pattern p that ended with status and whose trace has the fault entry
-// entry (its write or call answered with its fault).
-func checkInjected(t *testing.T, f string, p ir.Pattern, entry string, status results.Status) {
+// of pattern that ended with status and whose trace has a fault entry of
+// action (the write or call it answered).
+func checkInjected(t *testing.T, f string, pattern ir.Pattern, action ir.ActionKind, status results.Status) {
 	t.Helper()
 	var r struct {
 		Pattern string `json:"pattern"`
@@ -191,12 +204,12 @@ func checkInjected(t *testing.T, f string, p ir.Pattern, entry string, status re
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("%s: %v", f, err)
 	}
-	if r.Pattern != string(p) || r.Status != string(status) {
-		t.Errorf("%s: pattern %s, status %s; want %s, %s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, p, status)
+	if r.Pattern != string(pattern) || r.Status != string(status) {
+		t.Errorf("%s: pattern %s, status %s; want %s, %s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, pattern, status)
 	}
 	tr, err := os.ReadFile(filepath.Join(filepath.Dir(f), "trace.jsonl"))
-	if err != nil || !strings.Contains(string(tr), entry) {
-		t.Errorf("%s: no fault entry %s in the trace (%v)", filepath.Base(filepath.Dir(f)), entry, err)
+	if err != nil || !strings.Contains(string(tr), `"what":"`+string(action)+`"`) {
+		t.Errorf("%s: no %s fault entry in the trace (%v)", filepath.Base(filepath.Dir(f)), action, err)
 	}
 }
 

@@ -50,19 +50,12 @@ invariant members_match end `
   object("store", "default", "kv").status.members.size() == object("store", "default", "kv").spec.replicas
 `
 
-// app_errors answers each call of the controller to the admin API wrongly
-// once: a 503, and a connection reset before the response (one plan each).
-policy app_errors {
-  patterns   [appfault]
-  app_faults [unavailable, reset]
-}
-
 // buggy runs every pattern: only appfault's failed remove call finds the
 // bug.
 test buggy {
   controller members
   workloads  [scaledown]
-  policies   [faults.all, faults.apierror, app_errors]
+  policies   [faults.all, faults.apierror, faults.appfault]
   masks      [masks.default, volumes]
   invariants [members_match]
 }
