@@ -25,13 +25,16 @@ import (
 // scale-down after the scale back up. ring crashes right after it records a
 // decommission. routetable has its updates of the routing table refused
 // with a conflict, one per plan. ensemble_appfault has its removal of a
-// member answered 503, or reset, in the members API's place.
+// member answered 503, or reset, in the members API's place. members has
+// its call that removes a member from the store answered 503, and reset,
+// one per plan.
 const (
 	volresizeE2ESpec  = "specs/testdata/volresize_e2e.sieve"
 	ensembleE2ESpec   = "specs/testdata/ensemble_e2e.sieve"
 	ringE2ESpec       = "specs/testdata/ring_e2e.sieve"
 	apierrorE2ESpec   = "specs/testdata/datastore_apierror_e2e.sieve"
 	routetableE2ESpec = "specs/testdata/routetable_e2e.sieve"
+	membersE2ESpec    = "specs/testdata/members_e2e.sieve"
 	appfaultE2ESpec   = "specs/testdata/ensemble_appfault_e2e.sieve"
 )
 
@@ -67,6 +70,13 @@ func deadNode(f finding) bool {
 // there and current.
 func unpublished(f finding) bool {
 	return f.Check == "field" && f.Key == "configmap/default/routes" && strings.HasPrefix(f.Path, "data.")
+}
+
+// memberKept reports whether f is the members bug: the store still lists
+// kv-2, whose pod and PVC are gone, where the reference's lists kv-0 and
+// kv-1 only.
+func memberKept(f finding) bool {
+	return f.Check == "field" && f.Key == "store.members.sieve.dev/default/kv" && strings.HasPrefix(f.Path, "status.members")
 }
 
 // e2eCase is one `sieve run` of an end-to-end test.
@@ -135,6 +145,23 @@ func TestE2ERouteTable(t *testing.T) {
 			status = results.Failed
 		}
 		errorsInjected(3, status)(t, out)
+	})
+}
+
+// TestE2EMembers runs the members spec narrowed to wrong answers to its
+// controller's call that removes kv-2 from the store: the buggy controller
+// takes the failed call for done and deletes kv-2's pod and PVC with kv-2
+// still a member, so the run must exit 1 with kv-2 in the Store's
+// status.members, every plan failed; the fixed one calls again, and its
+// run must exit 0, every plan passed. In both, every plan's call must have
+// been answered with its fault.
+func TestE2EMembers(t *testing.T) {
+	runE2E(t, membersE2ESpec, []e2eCase{{"buggy", 1, memberKept}, {"fixed", 0, nil}}, func(t *testing.T, out string) {
+		status := results.Passed
+		if path.Base(t.Name()) == "buggy" {
+			status = results.Failed
+		}
+		faultsInjected(2, ir.AppFault, ir.ActAppFault, status)(t, out)
 	})
 }
 
