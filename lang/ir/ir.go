@@ -429,7 +429,8 @@ const (
 
 // APIErrorKind names an error a real API server answers a write with,
 // which an apierror plan gives the controller in place of the server's
-// answer (interp/run/proxy makes the Status client-go decodes).
+// answer (interp/run/proxy makes the Status client-go decodes), or, for
+// ErrGone, the end a real API server gives a watch.
 type APIErrorKind string
 
 // API errors.
@@ -439,11 +440,12 @@ const (
 	ErrInternal        APIErrorKind = "internal_error"    // 500 InternalError, the write not applied
 	ErrTimeout         APIErrorKind = "timeout"           // 504 Timeout, the write not applied
 	ErrTimeoutApplied  APIErrorKind = "timeout_applied"   // 504 Timeout, the write applied all the same
+	ErrGone            APIErrorKind = "gone"              // a watch ended with 410 Expired after an event: the controller lists again
 )
 
 // APIErrorKinds lists every API error, in the order they are documented.
 func APIErrorKinds() []APIErrorKind {
-	return []APIErrorKind{ErrConflict, ErrTooManyRequests, ErrInternal, ErrTimeout, ErrTimeoutApplied}
+	return []APIErrorKind{ErrConflict, ErrTooManyRequests, ErrInternal, ErrTimeout, ErrTimeoutApplied, ErrGone}
 }
 
 // APIErrorNames returns the names of APIErrorKinds, in the same order.

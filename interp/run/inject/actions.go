@@ -78,8 +78,12 @@ func (in *Injector) send(r *proxy.Request) error {
 
 // answer carries out an error action: the write about to be sent is
 // answered with the action's API error (proxy.APIError) instead of the
-// API server's answer, and, but for timeout_applied, never sent.
+// API server's answer, and, but for timeout_applied, never sent; for
+// gone, the watch of the event being filtered ends after it (endWatch).
 func (in *Injector) answer(a *planfile.Action, cur *event, note func(string, *trace.Key)) error {
+	if a.Error == ir.ErrGone {
+		return endWatch(cur, note)
+	}
 	if cur == nil || cur.req == nil {
 		return missedError("no write was about to be sent when the trigger completed (an error action's trigger ends on a write leaf with sent)")
 	}
@@ -95,6 +99,19 @@ func (in *Injector) answer(a *planfile.Action, cur *event, note func(string, *tr
 	}
 	note(fmt.Sprintf("%s %s answered %d %s (%s) %s", r.Verb, r.Key, se.Code, se.Reason, a.Error, how), &key)
 	cur.answer, cur.late = se, a.Error == ir.ErrTimeoutApplied
+	return nil
+}
+
+// endWatch carries out an error action of gone: the watch event being
+// filtered is delivered, then its watch ends with 410 Expired
+// (proxy.Gone), and the controller's informer lists again.
+func endWatch(cur *event, note func(string, *trace.Key)) error {
+	if cur == nil || cur.ev == nil {
+		return missedError("no watch event was on its way to the controller when the trigger completed (a gone error action's trigger ends on an event leaf)")
+	}
+	key := cur.ev.Key
+	note(fmt.Sprintf("%s %s %s delivered, then its watch ended with 410 Expired (the controller lists again)", cur.ev.Type, key, cur.ev.ResourceVersion), &key)
+	cur.verdict = proxy.Gone
 	return nil
 }
 
