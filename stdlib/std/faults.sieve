@@ -38,8 +38,9 @@ policy unobserved {
 // apierror answers each distinct write of the controller once with an
 // error a real API server gives, in place of the server's answer: a 409
 // Conflict, and a 500 InternalError (api_errors names others: a 429 with
-// Retry-After, a timeout with the write applied or not). The controller's
-// error paths run, which most tests never reach. Not part of all.
+// Retry-After, a timeout with the write applied or not, and gone, a watch
+// closed with 410 after an event). The controller's error paths run, which
+// most tests never reach. Not part of all.
 policy apierror {
   patterns [apierror]
   exclude  [event/*/*, lease/*/*]
