@@ -7,7 +7,9 @@
 //   - holding watch events (up to a bound), then delivering only the
 //     newest;
 //   - pausing the controller (SIGSTOP, up to a bound) until a later
-//     trigger resumes it.
+//     trigger resumes it;
+//   - answering a write with an API error in the API server's place, or
+//     ending a watch with 410 Expired after an event (gone).
 //
 // It records every action that fired.
 //
