@@ -20,6 +20,7 @@ func TestDescribe(t *testing.T) {
 		{&Action{Kind: ir.ActHold, Scope: pod}, "hold pod/default/web-*"},
 		{&Action{Kind: ir.ActWait, Duration: ir.Duration(5e9)}, "wait 5s"},
 		{&Action{Kind: ir.ActError, Error: ir.ErrConflict}, "answer conflict"},
+		{&Action{Kind: ir.ActError, Error: ir.ErrGone}, "end the watch with 410 (gone)"},
 		{&Trigger{Op: ir.TrigWrite, Sent: true, On: "update", Target: sts, Count: 2}, "on sending write update statefulset/default/ds #2"},
 		{&Trigger{Op: ir.TrigEvent, On: "update", Target: sts, Count: 2}, "on update statefulset/default/ds #2"},
 		{&Trigger{Op: ir.TrigWrite, On: "delete", Target: pod, Where: &ir.Cond{Path: "status.phase", Value: "Running"}},
