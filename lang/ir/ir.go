@@ -459,7 +459,8 @@ func APIErrorNames() []string {
 
 // DefaultAPIErrors are the errors an apierror plan is made with when the
 // policy names none: the two that reach the controller's code with
-// client-go (a 429 with Retry-After is retried inside client-go).
+// client-go (a 429 with Retry-After is retried inside client-go, and a
+// watch ended with 410, ErrGone, is listed again inside its informer).
 func DefaultAPIErrors() []APIErrorKind { return []APIErrorKind{ErrConflict, ErrInternal} }
 
 // Policy selects which fault plans to generate.
