@@ -208,7 +208,7 @@ func (in *Injector) filter(_ *proxy.Stream, ev *proxy.Event) proxy.Verdict {
 	v, seen := in.verdicts[id]
 	in.mu.Unlock()
 	if seen {
-		return v
+		return again(v)
 	}
 	key := ev.Key
 	e := trace.Entry{Time: time.Now(), Type: trace.Delivery, Key: &key, Event: ev.Type, ResourceVersion: ev.ResourceVersion, Object: ev.Object}
@@ -222,6 +222,19 @@ func (in *Injector) filter(_ *proxy.Stream, ev *proxy.Event) proxy.Verdict {
 	in.verdicts[id] = cur.verdict
 	in.mu.Unlock()
 	return cur.verdict
+}
+
+// again is the verdict for an event offered again (on another watch, or
+// by the watch the controller opened after a Gone): the one decided the
+// first time, but a watch is ended once. A relist hands the controller
+// the object's state as it is, the same event again when the object has
+// not changed since, and ending that watch too would end every watch that
+// follows, for as long as the object stays as it is.
+func again(v proxy.Verdict) proxy.Verdict {
+	if v == proxy.Gone {
+		return proxy.Deliver
+	}
+	return v
 }
 
 // advance takes from the engine the actions that step fires and carries

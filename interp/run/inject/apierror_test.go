@@ -117,7 +117,9 @@ func gonePlan() *planfile.Plan {
 
 // TestGoneEndsTheWatchAfterTheEvent gives the matching delivery the Gone
 // verdict (delivered, then its watch ends with 410), once: events before
-// and after it are delivered as usual.
+// and after it are delivered as usual, and so is the same event offered
+// again by the watch that follows (a relist of an object that has not
+// changed), which would otherwise end every watch after it.
 func TestGoneEndsTheWatchAfterTheEvent(t *testing.T) {
 	in, c, _, faults := start(t, gonePlan())
 	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
@@ -129,6 +131,9 @@ func TestGoneEndsTheWatchAfterTheEvent(t *testing.T) {
 	}
 	if v := offer("MODIFIED", "2"); v != proxy.Gone {
 		t.Fatalf("the update: verdict %d, want gone", v)
+	}
+	if v := offer("MODIFIED", "2"); v != proxy.Deliver {
+		t.Errorf("the update offered again by the watch that follows: verdict %d, want deliver", v)
 	}
 	if v := offer("MODIFIED", "3"); v != proxy.Deliver {
 		t.Errorf("the next update: verdict %d, want deliver", v)
