@@ -159,3 +159,32 @@ func TestGoneNotInjectedWithoutTheEvent(t *testing.T) {
 		t.Errorf("injected %v, faults %+v; want neither", in.Injected(), *faults)
 	}
 }
+
+// TestGoneHidesDeletionsUntilTheNextWatch refuses, with a conflict, a
+// write about a pod deleted while the controller's pod watch is ended
+// (between the Gone and the controller's next watch of pods): it has not
+// been shown the deletion. Once it watches pods again, the write goes.
+func TestGoneHidesDeletionsUntilTheNextWatch(t *testing.T) {
+	in, _, _, _ := start(t, gonePlan())
+	ctx := context.Background()
+	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	if v := in.Hooks().Filter(nil, &proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}); v != proxy.Gone {
+		t.Fatalf("the update: verdict %d, want gone", v)
+	}
+	gone := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-2"}
+	in.Observe(trace.Entry{Type: trace.History, Key: &gone, Event: "DELETED", ResourceVersion: "3", Object: obj("ds-2", "3", nil)})
+	update := func() error {
+		return in.Hooks().Before(ctx, &proxy.Request{ID: 40, Verb: "update", Resource: "pods", Key: gone, Body: obj("ds-2", "3", nil)})
+	}
+	var se *proxy.StatusError
+	if err := update(); !errors.As(err, &se) || se.Code != 409 {
+		t.Fatalf("a write about the pod deleted in the gap: got %v, want a 409 Conflict", err)
+	}
+	watch := &proxy.Request{Verb: "watch", Resource: "pods", Key: trace.Key{Kind: "pod", Namespace: "default"}}
+	if err := in.Hooks().After(ctx, watch, &proxy.Response{Code: 200}); err != nil {
+		t.Fatal(err)
+	}
+	if err := update(); err != nil {
+		t.Errorf("after the controller watched pods again: %v", err)
+	}
+}
