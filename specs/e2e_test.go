@@ -115,11 +115,13 @@ func TestE2ERing(t *testing.T) {
 
 // TestE2EAPIError runs the fixed datastore test under the apierror
 // pattern (a server error and an applied timeout for its StatefulSet's
-// create, a conflict for its Datastore's updates): the controller handles
-// each, so the run must exit 0 with no finding, and each plan must have
-// had its write answered with its error (injected, not not-injected).
+// create, a conflict for its Datastore's updates, its StatefulSet watch
+// ended with 410 after each creation): the controller handles each, so
+// the run must exit 0 with no finding, and each plan must have had its
+// write answered with its error or its watch ended (injected, not
+// not-injected).
 func TestE2EAPIError(t *testing.T) {
-	runE2E(t, apierrorE2ESpec, []e2eCase{{"fixed", 0, nil}}, errorsInjected(5, results.Passed))
+	runE2E(t, apierrorE2ESpec, []e2eCase{{"fixed", 0, nil}}, errorsInjected(7, results.Passed))
 }
 
 // TestE2EAppFault runs the fixed ensemble test under the appfault pattern
@@ -167,7 +169,8 @@ func TestE2EMembers(t *testing.T) {
 
 // errorsInjected returns a check that a run in out ran at least n
 // plans, each of the apierror pattern, injected (its write answered with
-// its error, an error fault entry in its trace) and ending with status.
+// its error or its watch ended, an error fault entry in its trace) and
+// ending with status.
 func errorsInjected(n int, status results.Status) func(t *testing.T, out string) {
 	return faultsInjected(n, ir.APIError, ir.ActError, status)
 }

@@ -430,7 +430,8 @@ const (
 
 // APIErrorKind names an error a real API server answers a write with,
 // which an apierror plan gives the controller in place of the server's
-// answer (interp/run/proxy makes the Status client-go decodes).
+// answer (interp/run/proxy makes the Status client-go decodes), or, for
+// ErrGone, the end a real API server gives a watch.
 type APIErrorKind string
 
 // API errors.
@@ -440,11 +441,12 @@ const (
 	ErrInternal        APIErrorKind = "internal_error"    // 500 InternalError, the write not applied
 	ErrTimeout         APIErrorKind = "timeout"           // 504 Timeout, the write not applied
 	ErrTimeoutApplied  APIErrorKind = "timeout_applied"   // 504 Timeout, the write applied all the same
+	ErrGone            APIErrorKind = "gone"              // a watch ended with 410 Expired after an event: the controller lists again
 )
 
 // APIErrorKinds lists every API error, in the order they are documented.
 func APIErrorKinds() []APIErrorKind {
-	return []APIErrorKind{ErrConflict, ErrTooManyRequests, ErrInternal, ErrTimeout, ErrTimeoutApplied}
+	return []APIErrorKind{ErrConflict, ErrTooManyRequests, ErrInternal, ErrTimeout, ErrTimeoutApplied, ErrGone}
 }
 
 // APIErrorNames returns the names of APIErrorKinds, in the same order.
@@ -458,7 +460,8 @@ func APIErrorNames() []string {
 
 // DefaultAPIErrors are the errors an apierror plan is made with when the
 // policy names none: the two that reach the controller's code with
-// client-go (a 429 with Retry-After is retried inside client-go).
+// client-go (a 429 with Retry-After is retried inside client-go, and a
+// watch ended with 410, ErrGone, is listed again inside its informer).
 func DefaultAPIErrors() []APIErrorKind { return []APIErrorKind{ErrConflict, ErrInternal} }
 
 // AppFaultKind names a wrong answer an appfault plan gives one call the

@@ -4,8 +4,10 @@
 // of them once with an API error in the API server's place (a conflict
 // for the update, which carries its resourceVersion; a server error; a
 // timeout once the create was applied), the controller retries, and the
-// run matches the reference. One reference run, not two, to keep the
-// test's cost down.
+// run matches the reference; and the StatefulSet's creation, each time
+// the controller is told of it, ends that watch with 410 Expired (gone):
+// the controller lists again and goes on. One reference run, not two, to
+// keep the test's cost down.
 //
 //   sieve run specs/testdata/datastore_apierror_e2e.sieve --test fixed   # exits 0
 
@@ -29,11 +31,19 @@ policy update_conflicts {
   api_errors [conflict]
 }
 
+// watch_ends ends the controller's watch of StatefulSets with 410 Expired
+// right after it delivers the StatefulSet's creation.
+policy watch_ends {
+  patterns   [apierror]
+  include    [{ target: statefulset/default/ds, verbs: [create] }]
+  api_errors [gone]
+}
+
 test fixed {
   controller ds.datastore
   args       ["--fixed"]
   workloads  [ds.recreate(replicas = 3)]
-  policies   [create_errors, update_conflicts]
+  policies   [create_errors, update_conflicts, watch_ends]
   masks      [masks.default, ds.cluster_uid, ds.volumes]
   invariants [ds.data_kept]
   runs       1

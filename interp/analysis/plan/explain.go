@@ -55,7 +55,7 @@ func (c *candidate) record(pol *ir.Policy, pat Pattern, plan string) Candidate {
 	case ir.Intermediate:
 		r.What = "crash after " + desc(c.write)
 	case ir.APIError:
-		r.What = "answer " + desc(c.write) + " with " + string(c.apiError)
+		r.What = apiErrorWhat(c)
 	case ir.AppFault:
 		r.What = "answer " + c.call.desc() + " with " + string(c.appFault)
 	case ir.Stale:
@@ -64,6 +64,15 @@ func (c *candidate) record(pol *ir.Policy, pat Pattern, plan string) Candidate {
 		r.What = "hide " + desc(c.event)
 	}
 	return r
+}
+
+// apiErrorWhat says what an apierror candidate would do: answer a write
+// with an error, or end a watch after an event (gone).
+func apiErrorWhat(c *candidate) string {
+	if c.event != nil {
+		return "end the watch of " + c.event.Key.Kind + " with gone (410 Expired) after " + desc(c.event)
+	}
+	return "answer " + desc(c.write) + " with " + string(c.apiError)
 }
 
 // seqOf returns an item's sequence number, 0 for none.

@@ -69,6 +69,9 @@ type generator struct {
 	test   *ir.Test
 	opts   Options
 	acted  map[*item]bool
+	// lastOfKind is the sequence number of the last delivery of each
+	// kind (followed).
+	lastOfKind map[string]int64
 }
 
 // Generate makes the plans for test t from its reference trace tr: for each

@@ -42,7 +42,9 @@ func (g *generator) writePasses(pol *ir.Policy) []pass {
 // (for timeout_applied: once the server has applied it). The candidates
 // are pruned as intermediate's are: a write that failed, changed nothing,
 // names a generated object, followed from no event, or repeats, makes no
-// plan.
+// plan. With gone among the errors, it also makes one candidate per
+// delivered event, which ends that watch after it (goneAfter, pruned by
+// watchPasses).
 func (g *generator) apiError(pol *ir.Policy) ([]*candidate, []pass) {
 	kinds := pol.APIErrors
 	if len(kinds) == 0 {
@@ -51,12 +53,16 @@ func (g *generator) apiError(pol *ir.Policy) ([]*candidate, []pass) {
 	cands := make([]*candidate, 0, len(g.ix.writes)*len(kinds))
 	for _, w := range g.ix.writes {
 		for _, k := range kinds {
-			if k != ir.ErrConflict || conditional(w) {
+			if k != ir.ErrGone && (k != ir.ErrConflict || conditional(w)) {
 				cands = append(cands, g.answerWith(w, k))
 			}
 		}
 	}
-	return cands, g.writePasses(pol)
+	watches := slices.Contains(kinds, ir.ErrGone)
+	if watches {
+		cands = append(cands, g.goneCandidates()...)
+	}
+	return cands, g.apiErrorPasses(pol, watches)
 }
 
 // conditional reports whether the API server could refuse write w with

@@ -22,6 +22,8 @@ func (a *Action) String() string {
 		return string(a.Kind) + " " + a.Scope.String()
 	case a.Kind == ir.ActWait:
 		return "wait " + a.Duration.String()
+	case a.Kind == ir.ActError && a.Error == ir.ErrGone:
+		return "end the watch with 410 (gone)"
 	case a.Kind == ir.ActError:
 		return "answer " + string(a.Error)
 	case a.Kind == ir.ActAppFault:

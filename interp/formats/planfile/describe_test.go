@@ -20,6 +20,7 @@ func TestDescribe(t *testing.T) {
 		{&Action{Kind: ir.ActHold, Scope: pod}, "hold pod/default/web-*"},
 		{&Action{Kind: ir.ActWait, Duration: ir.Duration(5e9)}, "wait 5s"},
 		{&Action{Kind: ir.ActError, Error: ir.ErrConflict}, "answer conflict"},
+		{&Action{Kind: ir.ActError, Error: ir.ErrGone}, "end the watch with 410 (gone)"},
 		{&Action{Kind: ir.ActAppFault, AppFault: ir.FaultUnavailable}, "answer unavailable"},
 		{&Trigger{Op: ir.TrigCall, On: ir.CallHTTP, Standin: "ens-client", Method: "DELETE", Path: "/members/ens-1", Count: 1},
 			"on call DELETE /members/ens-1 to ens-client"},

@@ -82,8 +82,12 @@ func (in *Injector) send(r *proxy.Request) error {
 
 // answer carries out an error action: the write about to be sent is
 // answered with the action's API error (proxy.APIError) instead of the
-// API server's answer, and, but for timeout_applied, never sent.
+// API server's answer, and, but for timeout_applied, never sent; for
+// gone, the watch of the event being filtered ends after it (endWatch).
 func (in *Injector) answer(a *planfile.Action, cur *event, note func(string, *trace.Key)) error {
+	if a.Error == ir.ErrGone {
+		return in.endWatch(cur, note)
+	}
 	if cur == nil || cur.req == nil {
 		return missedError("no write was about to be sent when the trigger completed (an error action's trigger ends on a write leaf with sent)")
 	}
@@ -100,6 +104,54 @@ func (in *Injector) answer(a *planfile.Action, cur *event, note func(string, *tr
 	note(fmt.Sprintf("%s %s answered %d %s (%s) %s", r.Verb, r.Key, se.Code, se.Reason, a.Error, how), &key)
 	cur.answer, cur.late = se, a.Error == ir.ErrTimeoutApplied
 	return nil
+}
+
+// endWatch carries out an error action of gone: the watch event being
+// filtered is delivered, then its watch ends with 410 Expired
+// (proxy.Gone), and the controller's informer lists again. Until it
+// watches that kind again, the kind is in a gap (hideInGap).
+func (in *Injector) endWatch(cur *event, note func(string, *trace.Key)) error {
+	if cur == nil || cur.ev == nil {
+		return missedError("no watch event was on its way to the controller when the trigger completed (a gone error action's trigger ends on an event leaf)")
+	}
+	key := cur.ev.Key
+	note(fmt.Sprintf("%s %s %s delivered, then its watch ended with 410 Expired (the controller lists again)", cur.ev.Type, key, cur.ev.ResourceVersion), &key)
+	cur.verdict = proxy.Gone
+	in.mu.Lock()
+	in.gaps[key.Kind] = true
+	in.mu.Unlock()
+	return nil
+}
+
+// hideInGap takes a deletion in the cluster history of an object whose
+// kind the controller does not watch for now (a Gone ended the watch,
+// and its informer waits to watch again, a second or so of client-go's
+// backoff) as hidden from it: its writes about the object are refused
+// (refuse), as during a hold of a deletion. A real API server's 410 leaves
+// the controller as blind, but the differential oracle would count what
+// it recreates for an owner that is gone (the StatefulSet controller made
+// a deleted set's ControllerRevision six times, each collected).
+func (in *Injector) hideInGap(e trace.Entry) {
+	if e.Event != "DELETED" || e.Key == nil {
+		return
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.gaps[e.Key.Kind] {
+		in.hidden = append(in.hidden, *e.Key)
+	}
+}
+
+// endGap ends the gap of kind: the controller watches it again, and the
+// new watch shows it what was deleted meanwhile.
+func (in *Injector) endGap(kind string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if !in.gaps[kind] {
+		return
+	}
+	delete(in.gaps, kind)
+	in.hidden = slices.DeleteFunc(in.hidden, func(k trace.Key) bool { return k.Kind == kind })
 }
 
 // aboutHidden returns the object whose deletion is hidden from the
@@ -163,6 +215,9 @@ func (in *Injector) after(ctx context.Context, r *proxy.Request, resp *proxy.Res
 	if !r.IsResource() {
 		return nil
 	}
+	if r.Verb == "watch" {
+		in.endGap(r.Key.Kind)
+	}
 	now := time.Now()
 	sent := r.Start // the controller's view when it sent the write is the write's basis
 	if sent.IsZero() {
@@ -195,7 +250,7 @@ func (in *Injector) filter(_ *proxy.Stream, ev *proxy.Event) proxy.Verdict {
 	v, seen := in.verdicts[id]
 	in.mu.Unlock()
 	if seen {
-		return v
+		return again(v)
 	}
 	key := ev.Key
 	e := trace.Entry{Time: time.Now(), Type: trace.Delivery, Key: &key, Event: ev.Type, ResourceVersion: ev.ResourceVersion, Object: ev.Object}
@@ -209,6 +264,19 @@ func (in *Injector) filter(_ *proxy.Stream, ev *proxy.Event) proxy.Verdict {
 	in.verdicts[id] = cur.verdict
 	in.mu.Unlock()
 	return cur.verdict
+}
+
+// again is the verdict for an event offered again (on another watch, or
+// by the watch the controller opened after a Gone): the one decided the
+// first time, but a watch is ended once. A relist hands the controller
+// the object's state as it is, the same event again when the object has
+// not changed since, and ending that watch too would end every watch that
+// follows, for as long as the object stays as it is.
+func again(v proxy.Verdict) proxy.Verdict {
+	if v == proxy.Gone {
+		return proxy.Deliver
+	}
+	return v
 }
 
 // advance takes from the engine the actions that step fires and carries

@@ -99,8 +99,92 @@ func TestTimeoutAppliedAnswersAfterTheServer(t *testing.T) {
 func TestErrorActionUnknownError(t *testing.T) {
 	p := errorPlan("teapot")
 	_, err := New(Options{Plan: p, Proxy: &fakeProxy{}, Controller: &fakeController{}})
-	want := `inject: plan p: action 1 (error): unknown API error "teapot" (want one of conflict, too_many_requests, internal_error, timeout, timeout_applied)`
+	want := `inject: plan p: action 1 (error): unknown API error "teapot" (want one of conflict, too_many_requests, internal_error, timeout, timeout_applied, gone)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// gonePlan ends the watch that delivers the update of pod ds-1 right
+// after it.
+func gonePlan() *planfile.Plan {
+	pod := &ir.Ref{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	return &planfile.Plan{Name: "p", Pattern: ir.APIError, Actions: []*planfile.Action{{
+		Kind: ir.ActError, Error: ir.ErrGone,
+		Trigger: &planfile.Trigger{Op: ir.TrigEvent, On: "update", Target: pod, Count: 1},
+	}}}
+}
+
+// TestGoneEndsTheWatchAfterTheEvent gives the matching delivery the Gone
+// verdict (delivered, then its watch ends with 410), once: events before
+// and after it are delivered as usual, and so is the same event offered
+// again by the watch that follows (a relist of an object that has not
+// changed), which would otherwise end every watch after it.
+func TestGoneEndsTheWatchAfterTheEvent(t *testing.T) {
+	in, c, _, faults := start(t, gonePlan())
+	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	offer := func(typ, rv string) proxy.Verdict {
+		return in.Hooks().Filter(nil, &proxy.Event{Type: typ, Key: k, ResourceVersion: rv, Object: obj("ds-1", rv, nil)})
+	}
+	if v := offer("ADDED", "1"); v != proxy.Deliver {
+		t.Fatalf("the creation: verdict %d, want deliver", v)
+	}
+	if v := offer("MODIFIED", "2"); v != proxy.Gone {
+		t.Fatalf("the update: verdict %d, want gone", v)
+	}
+	if v := offer("MODIFIED", "2"); v != proxy.Deliver {
+		t.Errorf("the update offered again by the watch that follows: verdict %d, want deliver", v)
+	}
+	if v := offer("MODIFIED", "3"); v != proxy.Deliver {
+		t.Errorf("the next update: verdict %d, want deliver", v)
+	}
+	if !in.Injected() || c.kills != 0 || len(*faults) != 1 || (*faults)[0].What != "error" {
+		t.Errorf("injected %v, kills %d, faults %+v", in.Injected(), c.kills, *faults)
+	}
+}
+
+// TestGoneNotInjectedWithoutTheEvent leaves a plan whose event never came
+// not injected: another object's update, and a write, do not end a watch.
+func TestGoneNotInjectedWithoutTheEvent(t *testing.T) {
+	in, _, _, faults := start(t, gonePlan())
+	other := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-2"}
+	if v := in.Hooks().Filter(nil, &proxy.Event{Type: "MODIFIED", Key: other, ResourceVersion: "2", Object: obj("ds-2", "2", nil)}); v != proxy.Deliver {
+		t.Errorf("another pod's update: verdict %d, want deliver", v)
+	}
+	learnPVC(t, in)
+	if err := in.Hooks().Before(context.Background(), pvcUpdate(1)); err != nil {
+		t.Errorf("a write was refused: %v", err)
+	}
+	if in.Injected() || len(*faults) != 0 {
+		t.Errorf("injected %v, faults %+v; want neither", in.Injected(), *faults)
+	}
+}
+
+// TestGoneHidesDeletionsUntilTheNextWatch refuses, with a conflict, a
+// write about a pod deleted while the controller's pod watch is ended
+// (between the Gone and the controller's next watch of pods): it has not
+// been shown the deletion. Once it watches pods again, the write goes.
+func TestGoneHidesDeletionsUntilTheNextWatch(t *testing.T) {
+	in, _, _, _ := start(t, gonePlan())
+	ctx := context.Background()
+	k := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-1"}
+	if v := in.Hooks().Filter(nil, &proxy.Event{Type: "MODIFIED", Key: k, ResourceVersion: "2", Object: obj("ds-1", "2", nil)}); v != proxy.Gone {
+		t.Fatalf("the update: verdict %d, want gone", v)
+	}
+	gone := trace.Key{Kind: "pod", Namespace: "default", Name: "ds-2"}
+	in.Observe(trace.Entry{Type: trace.History, Key: &gone, Event: "DELETED", ResourceVersion: "3", Object: obj("ds-2", "3", nil)})
+	update := func() error {
+		return in.Hooks().Before(ctx, &proxy.Request{ID: 40, Verb: "update", Resource: "pods", Key: gone, Body: obj("ds-2", "3", nil)})
+	}
+	var se *proxy.StatusError
+	if err := update(); !errors.As(err, &se) || se.Code != 409 {
+		t.Fatalf("a write about the pod deleted in the gap: got %v, want a 409 Conflict", err)
+	}
+	watch := &proxy.Request{Verb: "watch", Resource: "pods", Key: trace.Key{Kind: "pod", Namespace: "default"}}
+	if err := in.Hooks().After(ctx, watch, &proxy.Response{Code: 200}); err != nil {
+		t.Fatal(err)
+	}
+	if err := update(); err != nil {
+		t.Errorf("after the controller watched pods again: %v", err)
 	}
 }

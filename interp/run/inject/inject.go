@@ -95,7 +95,8 @@ type Injector struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	holding  []*ir.Ref                     // scopes whose events are held
-	hidden   []trace.Key                   // objects whose deletion a hold hides
+	hidden   []trace.Key                   // objects whose deletion a hold, or a watch's gap, hides
+	gaps     map[string]bool               // kinds whose watch a Gone ended, until the controller watches them again
 	heldAt   map[*ir.Ref]hold              // when each hold began, and its bound
 	paused   *hold                         // when the pause in force began, and its bound
 	ats      map[*planfile.Action]*atEvent // the at events of stale-on actions
@@ -149,7 +150,7 @@ func New(opts Options) (*Injector, error) {
 		return nil, err
 	}
 	in := &Injector{opts: opts, eng: eng, tracker: observe.NewTracker(masks), verdicts: map[string]proxy.Verdict{},
-		late: map[int64]*proxy.StatusError{}, heldAt: map[*ir.Ref]hold{}, ats: ats}
+		late: map[int64]*proxy.StatusError{}, heldAt: map[*ir.Ref]hold{}, gaps: map[string]bool{}, ats: ats}
 	for _, a := range opts.Plan.Actions {
 		in.sends = in.sends || a.Trigger.Sends()
 	}
@@ -230,6 +231,7 @@ func (in *Injector) Observe(e trace.Entry) {
 		if !in.beats.Entry(e) {
 			in.moved.Store(time.Now().UnixNano())
 		}
+		in.hideInGap(e)
 		in.observe(&e, nil)
 	}
 }
