@@ -39,7 +39,7 @@ func (c *checker) lowerPolicy(d *decl) *ir.Policy {
 		}
 	}
 	if len(p.Patterns) == 0 && val("patterns") == nil {
-		c.errorf(n.Name.Range(), "policy", "%s: no patterns (set patterns [intermediate, stale, unobserved] or a subset)", what)
+		c.errorf(n.Name.Range(), "policy", "%s: no patterns (set patterns to some of intermediate, stale, unobserved, apierror, appfault)", what)
 	}
 	p.Include = c.filters(val("include"), "include")
 	p.Exclude = c.filters(val("exclude"), "exclude")

@@ -20,7 +20,7 @@ func (l *lowerer) policy(v cue.Value) *ir.Policy {
 		p.Patterns = append(p.Patterns, ir.Pattern(s))
 	}
 	if !has(v, "patterns") {
-		l.errorf(v, "policy", "policy %s: no patterns (set patterns: [\"intermediate\", \"stale\", \"unobserved\"] or a subset)", p.Name)
+		l.errorf(v, "policy", "policy %s: no patterns (set patterns to some of \"intermediate\", \"stale\", \"unobserved\", \"apierror\", \"appfault\")", p.Name)
 	}
 	p.Include = l.filters(v, "include")
 	p.Exclude = l.filters(v, "exclude")
