@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/lang/explore"
-	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -232,10 +230,6 @@ func patterns(flag string, texts []string) ([]ir.Path, error) {
 // exploreResource reads the seed and the CRD files (--crd, else those of
 // the spec's controllers) and finds the seed's schema.
 func exploreResource(f *exploreFlags, spec *ir.Spec) (*explore.Resource, error) {
-	seed, err := input.ReadFile(f.seed, input.ManifestLimit)
-	if err != nil {
-		return nil, fmt.Errorf("explore: --seed: %w", err)
-	}
 	files := f.crds
 	if len(files) == 0 {
 		files = specCRDs(spec)
@@ -243,17 +237,7 @@ func exploreResource(f *exploreFlags, spec *ir.Spec) (*explore.Resource, error) 
 	if len(files) == 0 {
 		return nil, fmt.Errorf("explore: %s: its controllers name no crds (give the CRD with --crd)", spec.File)
 	}
-	var crds bytes.Buffer
-	for _, name := range files {
-		b, err := input.ReadFile(name, input.ManifestLimit)
-		if err != nil {
-			return nil, fmt.Errorf("explore: crd: %w", err)
-		}
-		crds.WriteString("---\n")
-		crds.Write(b)
-		crds.WriteString("\n")
-	}
-	r, err := explore.Load(seed, crds.Bytes())
+	r, err := explore.LoadFiles(f.seed, files)
 	if err != nil {
 		return nil, fmt.Errorf("explore: %w", err)
 	}
