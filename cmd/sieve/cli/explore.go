@@ -47,7 +47,8 @@ func newExploreCmd(g *globals) *cobra.Command {
 			"workload. The same --seed-number gives the same operations; --max bounds\n" +
 			"them; --only and --skip (repeatable) keep or drop properties by field path,\n" +
 			"* for any field or index. See docs/explore.md.\n" +
-			"It runs nothing: with --check TRACE it judges a recorded run of the printed\n" +
+			"It runs nothing (an explore step in a workload runs them in sieve run):\n" +
+			"with --check TRACE it judges a recorded run of the printed\n" +
 			"workload (same flags) with the consistency, rollback and health oracles and\n" +
 			"prints their findings (exit status 1 when there are some).\n" +
 			"Exit status 2 means a usage or spec error.",
@@ -95,7 +96,7 @@ func runExplore(g *globals, f *exploreFlags, file string) error {
 		return err
 	}
 	if !g.quiet && g.output != "json" {
-		fmt.Fprintf(g.stderr, "%d %s on %s (nothing run: running explored workloads is not built yet)\n",
+		fmt.Fprintf(g.stderr, "%d %s on %s (nothing run: an explore step runs them in sieve run)\n",
 			len(ops), plural(len(ops), "operation", "operations"), r.Key())
 	}
 	return nil
