@@ -26,7 +26,7 @@ func TestSpecsCheck(t *testing.T) {
 		"routetable/routetable.sieve":           {"buggy", "fixed"},
 		"statefulset/statefulset.sieve":         {"recreate", "scale"},
 		"testdata/datastore_apierror_e2e.sieve": {"fixed"},
-		"testdata/datastore_explore_e2e.sieve":  {"explored"},
+		"testdata/datastore_explore_e2e.sieve":  {"explored", "faults"},
 		"testdata/ensemble_e2e.sieve":           {"buggy", "fixed"},
 		"testdata/ring_e2e.sieve":               {"buggy", "fixed"},
 		"testdata/routetable_e2e.sieve":         {"buggy", "fixed"},

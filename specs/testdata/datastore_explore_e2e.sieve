@@ -8,11 +8,15 @@
 // it, so spec.replicas 4 leaves no trace (a consistency finding), and the
 // final state applied at once makes a StatefulSet of 4 where the sequence
 // left one of 3 (a differential finding). No fault policy: the explored
-// oracles alone. One reference run, to keep the test's cost down.
+// oracles alone. One reference run, to keep the test's cost down. The
+// faults test runs the fault patterns' plans on the same explored
+// workload (every operation open to every fault).
 //
-//   sieve run specs/testdata/datastore_explore_e2e.sieve   # exits 1
+//   sieve run specs/testdata/datastore_explore_e2e.sieve --test explored                 # exits 1
+//   sieve run specs/testdata/datastore_explore_e2e.sieve --test faults --max-plans 3     # exits 1, 3 plans passed
 
 import "std/masks"
+import "std/faults"
 import ds "../datastore/datastore.sieve"
 
 controller datastore {
@@ -31,4 +35,9 @@ test explored {
   workloads  [explored]
   masks      [masks.default, ds.cluster_uid, ds.volumes]
   runs       1
+}
+
+// The same, with the plans of every pattern.
+test faults : explored {
+  policies [faults.all]
 }
