@@ -24,15 +24,16 @@ func Patches(r *Resource, ops []Operation) ([]map[string]any, error) {
 }
 
 // Ref returns the seed's object as an ir.Ref that names it as traces do:
-// the lowercase kind and its group ("datastore.example.com"), the
+// its kind (ir.KindName: with its group, "datastore.example.com"), the
 // namespace (none for a cluster-scoped kind) and the name.
 func (r *Resource) Ref() ir.Ref {
 	apiVersion, _ := r.Object["apiVersion"].(string)
 	kind, _ := r.Object["kind"].(string)
-	ref := ir.Ref{Kind: strings.ToLower(kind)}
-	if group, _, ok := strings.Cut(apiVersion, "/"); ok {
-		ref.Kind += "." + group
+	group, _, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		group = ""
 	}
+	ref := ir.Ref{Kind: ir.KindName(group, kind)}
 	parts := strings.Split(r.Key(), "/")
 	ref.Name = parts[len(parts)-1]
 	if len(parts) == 3 {

@@ -338,6 +338,24 @@ type Step struct {
 	Continue bool `json:"continue,omitempty"`
 }
 
+// KindName is the kind of an object as traces and Refs name it, for an
+// API group and kind: the lowercase kind for Kubernetes' own groups
+// ("statefulset", "lease"), and lowercase kind + "." + group for the rest
+// ("datastore.example.com").
+func KindName(group, kind string) string {
+	k := strings.ToLower(kind)
+	if BuiltinGroup(group) {
+		return k
+	}
+	return k + "." + group
+}
+
+// BuiltinGroup reports whether group is one of Kubernetes' own: the core
+// group, the unqualified groups (apps, batch, ...) and *.k8s.io.
+func BuiltinGroup(group string) bool {
+	return !strings.Contains(group, ".") || strings.HasSuffix(group, ".k8s.io")
+}
+
 // Operation is one operation of an explored workload (lang/explore): a
 // property of the explored resource changed to a new value.
 type Operation struct {

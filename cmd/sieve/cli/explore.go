@@ -156,18 +156,8 @@ func checkExplored(g *globals, file string, spec *ir.Spec, r *explore.Resource, 
 
 // resourceKey is the trace key of the explored resource.
 func resourceKey(r *explore.Resource) trace.Key {
-	apiVersion, _ := r.Object["apiVersion"].(string)
-	kind, _ := r.Object["kind"].(string)
-	group, _, _ := strings.Cut(apiVersion, "/")
-	if !strings.Contains(apiVersion, "/") {
-		group = ""
-	}
-	parts := strings.Split(r.Key(), "/")
-	k := trace.Key{Kind: trace.KindName(group, kind), Name: parts[len(parts)-1]}
-	if len(parts) == 3 {
-		k.Namespace = parts[1]
-	}
-	return k
+	ref := r.Ref()
+	return trace.Key{Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name}
 }
 
 // writeExploredFindings prints findings one a paragraph (severity, check,
