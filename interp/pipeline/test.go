@@ -75,9 +75,10 @@ func Prepare(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Opt
 }
 
 // Test runs test t through every stage, as sieve run does: Prepare,
-// Explore (in the first shard only), RunPlans and Finish. Results are written to out as each plan ends, so
-// an interrupted run (ctx cancelled) keeps every finished plan; the
-// outcome, never nil, then holds what finished and the error is ctx's.
+// Explore (in the first shard only), RunPlans and Finish. Results are
+// written to out as each plan ends, so an interrupted run (ctx cancelled)
+// keeps every finished plan; the outcome, never nil, then holds what
+// finished and the error is ctx's.
 func Test(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Options) (*TestOutcome, error) {
 	outcome := &TestOutcome{}
 	p, err := Prepare(ctx, env, t, out, o)
