@@ -24,13 +24,15 @@ import (
 // right after the StatefulSet delete. ensemble gets a stale view of its
 // scale-down after the scale back up. ring crashes right after it records a
 // decommission. routetable has its updates of the routing table refused
-// with a conflict, one per plan.
+// with a conflict, one per plan. ensemble_appfault has its removal of a
+// member answered 503, or reset, in the members API's place.
 const (
 	volresizeE2ESpec  = "specs/testdata/volresize_e2e.sieve"
 	ensembleE2ESpec   = "specs/testdata/ensemble_e2e.sieve"
 	ringE2ESpec       = "specs/testdata/ring_e2e.sieve"
 	apierrorE2ESpec   = "specs/testdata/datastore_apierror_e2e.sieve"
 	routetableE2ESpec = "specs/testdata/routetable_e2e.sieve"
+	appfaultE2ESpec   = "specs/testdata/ensemble_appfault_e2e.sieve"
 	exploreE2ESpec    = "specs/testdata/datastore_explore_e2e.sieve"
 )
 
@@ -73,16 +75,13 @@ type e2eCase struct {
 	test string
 	exit int
 	want func(finding) bool // a finding the run must report; nil: none may be reported
-	// unconfirmed: the findings are the explore stage's, which no rerun
-	// confirms.
-	unconfirmed bool
 }
 
 // TestE2E runs `sieve run` on the embedded backend on the buggy and fixed
 // tests of volresize: the buggy one must exit 1 with the bug's finding,
 // the fixed one must exit 0 with no finding at all.
 func TestE2E(t *testing.T) {
-	runE2E(t, volresizeE2ESpec, []e2eCase{{"buggy", 1, unexpanded, false}, {"fixed", 0, nil, false}}, nil)
+	runE2E(t, volresizeE2ESpec, []e2eCase{{"buggy", 1, unexpanded}, {"fixed", 0, nil}}, nil)
 }
 
 // TestE2EEnsemble does the same for ensemble, whose controller manages its
@@ -90,7 +89,7 @@ func TestE2E(t *testing.T) {
 // name, answered by the spec's stand-in. Each run must also show that the
 // controller reached the stand-in by that name and used its answer.
 func TestE2EEnsemble(t *testing.T) {
-	runE2E(t, ensembleE2ESpec, []e2eCase{{"buggy", 1, liveClaimDeleted, false}, {"fixed", 0, nil, false}}, standinReached)
+	runE2E(t, ensembleE2ESpec, []e2eCase{{"buggy", 1, liveClaimDeleted}, {"fixed", 0, nil}}, standinReached)
 }
 
 // TestE2ERing does the same for ring, whose controller elects its leader
@@ -99,7 +98,7 @@ func TestE2EEnsemble(t *testing.T) {
 // show that the calls reached the agents of the pods they were meant for,
 // and that the crash let go the killed leader's locks.
 func TestE2ERing(t *testing.T) {
-	runE2E(t, ringE2ESpec, []e2eCase{{"buggy", 1, deadNode, false}, {"fixed", 0, nil, false}}, func(t *testing.T, out string) {
+	runE2E(t, ringE2ESpec, []e2eCase{{"buggy", 1, deadNode}, {"fixed", 0, nil}}, func(t *testing.T, out string) {
 		agentsReached(t, out)
 		locksLetGo(t, out)
 	})
@@ -111,7 +110,17 @@ func TestE2ERing(t *testing.T) {
 // each, so the run must exit 0 with no finding, and each plan must have
 // had its write answered with its error (injected, not not-injected).
 func TestE2EAPIError(t *testing.T) {
-	runE2E(t, apierrorE2ESpec, []e2eCase{{"fixed", 0, nil, false}}, errorsInjected(5, results.Passed))
+	runE2E(t, apierrorE2ESpec, []e2eCase{{"fixed", 0, nil}}, errorsInjected(5, results.Passed))
+}
+
+// TestE2EAppFault runs the fixed ensemble test under the appfault pattern
+// (its call that removes ens-1 from the ensemble answered 503 in the
+// members API's place, or its connection reset): the controller returns
+// the error and its reconcile is retried, so the run must exit 0 with no
+// finding, and each plan must have answered its call (an app-fault fault
+// entry in its trace, injected, not not-injected).
+func TestE2EAppFault(t *testing.T) {
+	runE2E(t, appfaultE2ESpec, []e2eCase{{"fixed", 0, nil}}, faultsInjected(2, ir.AppFault, ir.ActAppFault, results.Passed))
 }
 
 // TestE2ERouteTable runs the routetable spec narrowed to conflicts on its
@@ -121,7 +130,7 @@ func TestE2EAPIError(t *testing.T) {
 // must have failed with its update refused; the fixed one retries, and
 // its run must exit 0, every plan injected and passed.
 func TestE2ERouteTable(t *testing.T) {
-	runE2E(t, routetableE2ESpec, []e2eCase{{"buggy", 1, unpublished, false}, {"fixed", 0, nil, false}}, func(t *testing.T, out string) {
+	runE2E(t, routetableE2ESpec, []e2eCase{{"buggy", 1, unpublished}, {"fixed", 0, nil}}, func(t *testing.T, out string) {
 		status := results.Passed
 		if path.Base(t.Name()) == "buggy" {
 			status = results.Failed
@@ -140,7 +149,7 @@ func TestE2EExplore(t *testing.T) {
 	leftNoTrace := func(f finding) bool {
 		return f.Check == "consistency" && f.Key == "datastore.datastore.sieve.dev/default/ds" && f.Path == "spec.replicas"
 	}
-	runE2E(t, exploreE2ESpec, []e2eCase{{test: "explored", exit: 1, want: leftNoTrace, unconfirmed: true}}, func(t *testing.T, out string) {
+	runE2E(t, exploreE2ESpec, []e2eCase{{"explored", 1, leftNoTrace}}, func(t *testing.T, out string) {
 		fs, _ := findings(t, out)
 		if !anyOf(fs, func(f finding) bool {
 			return f.Check == "differential" && f.Key == "statefulset/default/ds" && f.Path == "spec.replicas"
@@ -167,6 +176,13 @@ func TestE2EExplore(t *testing.T) {
 // plans, each of the apierror pattern, injected (its write answered with
 // its error, an error fault entry in its trace) and ending with status.
 func errorsInjected(n int, status results.Status) func(t *testing.T, out string) {
+	return faultsInjected(n, ir.APIError, ir.ActError, status)
+}
+
+// faultsInjected returns a check that a run in out ran at least n plans,
+// each of pattern, injected (a fault entry of action in its trace) and
+// ending with status.
+func faultsInjected(n int, pattern ir.Pattern, action ir.ActionKind, status results.Status) func(t *testing.T, out string) {
 	return func(t *testing.T, out string) {
 		t.Helper()
 		files, _ := filepath.Glob(filepath.Join(out, "plans", "*", "result.json"))
@@ -174,15 +190,15 @@ func errorsInjected(n int, status results.Status) func(t *testing.T, out string)
 			t.Fatalf("%d plan results, want at least %d", len(files), n)
 		}
 		for _, f := range files {
-			checkErrorInjected(t, f, status)
+			checkInjected(t, f, pattern, action, status)
 		}
 	}
 }
 
-// checkErrorInjected holds that the plan whose result.json is at f is an
-// apierror plan that ended with status and answered its write with its
-// error.
-func checkErrorInjected(t *testing.T, f string, status results.Status) {
+// checkInjected holds that the plan whose result.json is at f is a plan
+// of pattern that ended with status and whose trace has a fault entry of
+// action (the write or call it answered).
+func checkInjected(t *testing.T, f string, pattern ir.Pattern, action ir.ActionKind, status results.Status) {
 	t.Helper()
 	var r struct {
 		Pattern string `json:"pattern"`
@@ -195,12 +211,12 @@ func checkErrorInjected(t *testing.T, f string, status results.Status) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("%s: %v", f, err)
 	}
-	if r.Pattern != string(ir.APIError) || r.Status != string(status) {
-		t.Errorf("%s: pattern %s, status %s; want apierror, %s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, status)
+	if r.Pattern != string(pattern) || r.Status != string(status) {
+		t.Errorf("%s: pattern %s, status %s; want %s, %s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, pattern, status)
 	}
 	tr, err := os.ReadFile(filepath.Join(filepath.Dir(f), "trace.jsonl"))
-	if err != nil || !strings.Contains(string(tr), `"what":"error"`) {
-		t.Errorf("%s: no error fault entry in the trace (%v)", filepath.Base(filepath.Dir(f)), err)
+	if err != nil || !strings.Contains(string(tr), `"what":"`+string(action)+`"`) {
+		t.Errorf("%s: no %s fault entry in the trace (%v)", filepath.Base(filepath.Dir(f)), action, err)
 	}
 }
 
@@ -236,7 +252,7 @@ func runE2E(t *testing.T, spec string, cases []e2eCase, check func(t *testing.T,
 			if c.want != nil && !anyOf(fs, c.want) {
 				t.Errorf("no finding of the bug's shape among %+v\n%s", fs, log)
 			}
-			if c.want != nil && !c.unconfirmed && !strings.Contains(strings.Join(reruns, " "), "failed") {
+			if c.want != nil && planFailed(t, out) && !strings.Contains(strings.Join(reruns, " "), "failed") {
 				t.Errorf("reruns %v: want the failed plan run again and failing again (findings are confirmed)", reruns)
 			}
 			if check != nil {
@@ -327,6 +343,24 @@ func exitCode(err error) int {
 		return -1
 	}
 	return 0
+}
+
+// planFailed reports whether a plan of the results directory dir (one
+// test's) failed, confirmed or not (flaky): a result beside its
+// plan.json, which reruns confirm (the explore stage's results have none).
+func planFailed(t *testing.T, dir string) bool {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "plans", "*", results.PlanFile))
+	for _, f := range files {
+		var r struct {
+			Status string `json:"status"`
+		}
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(f), results.ResultFile))
+		if err == nil && json.Unmarshal(b, &r) == nil && (r.Status == string(results.Failed) || r.Status == string(results.Flaky)) {
+			return true
+		}
+	}
+	return false
 }
 
 // findings returns every finding of every plan's result in the results

@@ -256,14 +256,16 @@ func (e *Existing) Claim(ctx context.Context, namespaces []string) error {
 	return nil
 }
 
-// Reset deletes the namespaces, cluster-scoped objects and CRDs this run
-// created: those that carry its label.
+// Reset deletes the namespaces and cluster-scoped objects this run
+// created: those that carry its label. It ends the run's use of the CRDs
+// it created or found created by another run, and deletes those no other
+// run uses (package crduse).
 func (e *Existing) Reset(ctx context.Context) error {
 	if e.cfg == nil {
 		return errors.New("kubeconfig: reset before start")
 	}
 	e.claims = nil
-	return wipe(ctx, e.cfg, scope{selector: runlabel.Key + "=" + e.opts.RunID})
+	return wipe(ctx, e.cfg, scope{selector: runlabel.Key + "=" + e.opts.RunID, run: e.opts.RunID})
 }
 
 // Stop deletes what this run created and its temporary kubeconfig.

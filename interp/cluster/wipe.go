@@ -14,6 +14,8 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+
+	"github.com/sievetool/sieve/interp/internal/crduse"
 )
 
 // scope says what a wipe deletes.
@@ -23,6 +25,9 @@ type scope struct {
 	selector string
 	// defaultNS also empties the default namespace.
 	defaultNS bool
+	// run, on a cluster sieve does not own, is the run whose CRDs are let
+	// go (crduse.Release) rather than deleted: other runs may use them.
+	run string
 }
 
 // wipeAll is for clusters sieve created: everything users can create goes.
@@ -62,8 +67,23 @@ func wipe(ctx context.Context, cfg *rest.Config, s scope) error {
 	if s.selector != "" {
 		errs = append(errs, deleteLabelled(ctx, cfg, dyn, s.selector))
 	}
-	errs = append(errs, deleteAll(ctx, dyn, crdsGVR, s.selector, nil))
+	if s.run != "" {
+		errs = append(errs, releaseCRDs(ctx, dyn, s.run))
+	} else {
+		errs = append(errs, deleteAll(ctx, dyn, crdsGVR, s.selector, nil))
+	}
 	return errors.Join(errs...)
+}
+
+// releaseCRDs ends run's use of the CRDs it created or joined, and waits
+// until those it was the last user of are gone.
+func releaseCRDs(ctx context.Context, dyn dynamic.Interface, run string) error {
+	ri := dyn.Resource(crdsGVR)
+	names, err := crduse.Release(ctx, ri, run)
+	if err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	return waitGone(ctx, allGone(ri, names), crdsGVR.Resource)
 }
 
 // deleteLabelled deletes the cluster-scoped objects of every built-in kind
@@ -117,18 +137,7 @@ func deleteAll(ctx context.Context, dyn dynamic.Interface, gvr schema.GroupVersi
 		}
 		names = append(names, o.GetName())
 	}
-	return waitGone(ctx, func(ctx context.Context) (bool, error) {
-		for _, n := range names {
-			_, err := ri.Get(ctx, n, metav1.GetOptions{})
-			if err == nil {
-				return false, nil
-			}
-			if !apierrors.IsNotFound(err) {
-				return false, err
-			}
-		}
-		return true, nil
-	}, gvr.Resource)
+	return waitGone(ctx, allGone(ri, names), gvr.Resource)
 }
 
 // emptyDefault deletes every object in the default namespace except the
@@ -178,6 +187,22 @@ func emptyDefault(ctx context.Context, cfg *rest.Config, dyn dynamic.Interface) 
 		}
 		return true, nil
 	}, "objects in namespace default")
+}
+
+// allGone is true once none of the objects names of ri exists.
+func allGone(ri dynamic.ResourceInterface, names []string) wait.ConditionWithContextFunc {
+	return func(ctx context.Context) (bool, error) {
+		for _, n := range names {
+			_, err := ri.Get(ctx, n, metav1.GetOptions{})
+			if err == nil {
+				return false, nil
+			}
+			if !apierrors.IsNotFound(err) {
+				return false, err
+			}
+		}
+		return true, nil
+	}
 }
 
 func waitGone(ctx context.Context, gone wait.ConditionWithContextFunc, what string) error {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
@@ -128,5 +130,44 @@ func TestExecNoStandIn(t *testing.T) {
 				t.Errorf("reference run %d: exec recorded with code %d, want 500", i+1, e.Code)
 			}
 		}
+	}
+}
+
+// TestExecAppFault: a plan's app-fault action answers the controller's
+// exec in its stand-in's place (exec_error: exit 1, a line on stderr,
+// nothing on stdout); the controller gets that answer, and the trace's
+// fault entry names the exec.
+func TestExecAppFault(t *testing.T) {
+	c := cluster(t)
+	if err := c.Reset(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	leaf := observe.ExecCall("e2e", "zk-0", []string{"zkCli.sh", "get", "/zookeeper/config"}).Leaf(1)
+	p := &planfile.Plan{Name: "appfault-zk-0", Pattern: ir.AppFault, Actions: []*planfile.Action{{Kind: ir.ActAppFault, AppFault: ir.FaultExecError, Trigger: leaf}}}
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	w := &session.Worker{Backend: c}
+	out, err := w.Execute(ctx, session.Run{Test: sessiontest.SettleQuickly(loadExecTest(t, "reply")), BaseDir: filepath.Dir(execSpec), Dir: dir, Plan: p,
+		Header: trace.Header{Test: "reply", Spec: execSpec, Plan: p.Name}, Errors: func(err error) { t.Errorf("injected action failed: %v", err) }})
+	if err != nil || out.WorkloadErr != nil {
+		t.Fatalf("run: %v, workload: %v", err, out.WorkloadErr)
+	}
+	tr, err := trace.Read(filepath.Join(dir, results.TraceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := answer(t, tr)
+	if got["stdout"] != "" || got["exit"] != "1" || !strings.Contains(got["stderr"], "application fault") {
+		t.Errorf("answer %v, want exit 1, nothing on stdout and the fault's line on stderr", got)
+	}
+	faults := 0
+	for _, e := range tr.Entries {
+		if e.Type == trace.Fault && e.What == string(ir.ActAppFault) && strings.Contains(e.Message, `exec ["zkCli.sh","get","/zookeeper/config"] in pod/e2e/zk-0`) {
+			faults++
+		}
+	}
+	if faults != 1 {
+		t.Errorf("%d app-fault entries naming the exec, want 1", faults)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/interp/internal/runlabel"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -16,10 +17,10 @@ import (
 // (--pattern): none (""), a generated pattern, or planfile.User.
 func CheckPattern(p ir.Pattern) error {
 	switch p {
-	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, planfile.User:
+	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, ir.AppFault, planfile.User:
 		return nil
 	}
-	return fmt.Errorf("unknown pattern %q (want intermediate, stale, unobserved, apierror or user)", p)
+	return fmt.Errorf("unknown pattern %q (want intermediate, stale, unobserved, apierror, appfault or user)", p)
 }
 
 // MaskSet is a test's masks, for each of their uses.
@@ -46,7 +47,9 @@ func Masks(t *ir.Test) (MaskSet, error) {
 // ClusterMask masks what differs between two control planes whatever the
 // test does: the cluster's CA in the kube-root-ca.crt config maps and the
 // authentication config map, the API server's lease and port, and the
-// day the API server started tracking legacy service-account tokens.
+// day the API server started tracking legacy service-account tokens; on a
+// cluster sieve does not own, the runs that use a CRD (runlabel.Users:
+// other runs come and go).
 // Reference runs recorded on another control plane (from the cache, by
 // sieve reproduce, or on the first worker of several), or on another day,
 // would otherwise differ from every test run there.
@@ -60,6 +63,7 @@ func ClusterMask() *ir.Mask {
 			{Target: ref("lease", "kube-system", "apiserver-*"), Whole: true},
 			{Target: ref("service", "default", "kubernetes"), Path: "spec.ports.*.targetPort"},
 			{Target: ref("configmap", "kube-system", "kube-apiserver-legacy-service-account-token-tracking"), Path: "data.since"},
+			{Target: ref("*", "*", "*"), Path: ir.Path{ir.FieldElem("metadata"), ir.FieldElem("annotations"), ir.FieldElem(runlabel.Users)}.String()},
 		},
 	}
 }

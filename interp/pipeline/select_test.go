@@ -91,6 +91,8 @@ func TestClusterMaskCovers(t *testing.T) {
 		{tracking, "data.other", false},
 		{trace.Key{Kind: "configmap", Namespace: "default", Name: "kube-root-ca.crt"}, `data."ca.crt"`, true},
 		{trace.Key{Kind: "configmap", Namespace: "default", Name: "app"}, "data.since", false},
+		{trace.Key{Kind: "customresourcedefinition", Name: "gadgets.x"}, `metadata.annotations."sieve.dev/users"`, true},
+		{trace.Key{Kind: "customresourcedefinition", Name: "gadgets.x"}, `metadata.annotations.other`, false},
 	} {
 		p, err := ir.ParsePath(c.path)
 		if err != nil {

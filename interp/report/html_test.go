@@ -41,8 +41,8 @@ func TestHTMLStructure(t *testing.T) {
 			t.Errorf("index.html lacks %s", want)
 		}
 	}
-	if n := strings.Count(page, `<svg class="timeline"`); n != 8 {
-		t.Errorf("%d timelines, want 8 (two failing plans, a flaky one and a not-injected one, each with its reference)", n)
+	if n := strings.Count(page, `<svg class="timeline"`); n != 10 {
+		t.Errorf("%d timelines, want 10 (three failing plans, a flaky one and a not-injected one, each with its reference)", n)
 	}
 	if i := strings.Index(page, `id="plan-unobserved-2"`); i < 0 || strings.Contains(page[i:], "Differences against the reference") {
 		t.Error("the not-injected plan's findings are shown as differences, not as context")

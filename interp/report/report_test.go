@@ -24,7 +24,7 @@ func TestRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Totals; got.Plans != 7 || got.Failed != 2 || got.Flaky != 1 || got.Passed != 2 || got.NotInjected != 1 || got.Errors != 1 {
+	if got := s.Totals; got.Plans != 8 || got.Failed != 3 || got.Flaky != 1 || got.Passed != 2 || got.NotInjected != 1 || got.Errors != 1 {
 		t.Errorf("totals: %+v", got)
 	}
 	if s.ExitCode() != 1 {
@@ -53,7 +53,8 @@ func TestRender(t *testing.T) {
 	}
 }
 
-// TestTextOrder checks that the most severe group comes first.
+// TestTextOrder checks that the most severe group comes first, and among
+// groups of one severity, the checks in their order (a crash loop first).
 func TestTextOrder(t *testing.T) {
 	s, err := results.Load(fixture)
 	if err != nil {
@@ -65,8 +66,8 @@ func TestTextOrder(t *testing.T) {
 			t.Errorf("group %d (%s) is more severe than group %d", i, gs[i].First.Severity, i-1)
 		}
 	}
-	if len(gs) == 0 || gs[0].First.Check != oracle.CheckMissing || len(gs[0].Plans) != 2 {
-		t.Errorf("want the missing PVC first, seen in two plans; got %+v", gs[0])
+	if len(gs) < 2 || gs[0].First.Check != oracle.CheckCrashLoop || gs[1].First.Check != oracle.CheckMissing || len(gs[1].Plans) != 2 {
+		t.Errorf("want the crash loop first, then the missing PVC, seen in two plans; got %+v", gs)
 	}
 }
 

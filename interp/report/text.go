@@ -235,7 +235,11 @@ func (p *printer) group(s *results.Summary, g *Group) {
 	if f.Path != "" {
 		subject += " " + f.Path
 	}
-	p.printf("\n%s %s  %s\n", sev, p.paint(ansiBold, string(f.Check)), subject)
+	head := string(sev) + " " + string(p.paint(ansiBold, string(f.Check)))
+	if subject != "" {
+		head += "  " + subject
+	}
+	p.printf("\n%s\n", head)
 	p.printf("       %s\n", f.Message)
 	if f.Check == oracle.CheckField {
 		p.printf("       reference: %s\n       test run:  %s\n", ShowRaw(f.Reference), ShowRaw(f.Value))

@@ -11,9 +11,9 @@ import (
 
 // Words the checker accepts.
 func policyAttrs() []string {
-	return strings.Fields("patterns include exclude max_plans prune stale_for stale_quiet hold_for api_errors")
+	return strings.Fields("patterns include exclude max_plans prune stale_for stale_quiet hold_for api_errors app_faults")
 }
-func patterns() []string   { return strings.Fields("intermediate stale unobserved apierror") }
+func patterns() []string   { return strings.Fields("intermediate stale unobserved apierror appfault") }
 func writeVerbs() []string { return strings.Fields("create update patch delete") }
 func pruneNames() []string {
 	return strings.Fields("causality noop failed nondeterministic duplicates")
@@ -60,22 +60,29 @@ func (c *checker) lowerPolicy(d *decl) *ir.Policy {
 		p.HoldFor = c.toDuration(v, "hold_for", true)
 	}
 	if v := val("api_errors"); v != nil {
-		p.APIErrors = c.apiErrors(v)
+		for _, w := range c.words(v, "api_errors", "api error", ir.APIErrorNames()) {
+			p.APIErrors = append(p.APIErrors, ir.APIErrorKind(w))
+		}
+	}
+	if v := val("app_faults"); v != nil {
+		for _, w := range c.words(v, "app_faults", "app fault", ir.AppFaultNames()) {
+			p.AppFaults = append(p.AppFaults, ir.AppFaultKind(w))
+		}
 	}
 	return p
 }
 
-// apiErrors is a list of API error words (ir.APIErrorKinds).
-func (c *checker) apiErrors(v *value) []ir.APIErrorKind {
-	words := ir.APIErrorNames()
-	var out []ir.APIErrorKind
+// words is a non-empty list of attribute attr's words, each a what
+// among words (api_errors, app_faults).
+func (c *checker) words(v *value, attr, what string, words []string) []string {
+	var out []string
 	for _, e := range elems(v) {
-		if w, ok := c.word(e, "api error", words...); ok {
-			out = append(out, ir.APIErrorKind(w))
+		if w, ok := c.word(e, what, words...); ok {
+			out = append(out, w)
 		}
 	}
 	if v.kind == kList && len(v.list) == 0 {
-		c.errorf(v.rng, "policy", "api_errors: empty list (name at least one of %s, or leave api_errors out for the default)", strings.Join(words, ", "))
+		c.errorf(v.rng, "policy", "%s: empty list (name at least one of %s, or leave %s out for the default)", attr, strings.Join(words, ", "), attr)
 	}
 	return out
 }

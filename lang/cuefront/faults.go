@@ -40,6 +40,9 @@ func (l *lowerer) policy(v cue.Value) *ir.Policy {
 	for _, s := range strs(v, "api_errors") {
 		p.APIErrors = append(p.APIErrors, ir.APIErrorKind(s))
 	}
+	for _, s := range strs(v, "app_faults") {
+		p.AppFaults = append(p.AppFaults, ir.AppFaultKind(s))
+	}
 	return p
 }
 

@@ -462,6 +462,7 @@ const (
 	Stale        Pattern = "stale"
 	Unobserved   Pattern = "unobserved"
 	APIError     Pattern = "apierror"
+	AppFault     Pattern = "appfault"
 )
 
 // APIErrorKind names an error a real API server answers a write with,
@@ -497,6 +498,50 @@ func APIErrorNames() []string {
 // client-go (a 429 with Retry-After is retried inside client-go).
 func DefaultAPIErrors() []APIErrorKind { return []APIErrorKind{ErrConflict, ErrInternal} }
 
+// AppFaultKind names a wrong answer an appfault plan gives one call the
+// controller makes to its application (an exec into a pod, an HTTP
+// exchange with a stand-in) in the application's place.
+type AppFaultKind string
+
+// Application faults. Each applies to the calls of one channel.
+const (
+	FaultExecError   AppFaultKind = "exec_error"  // an exec: a non-zero exit with a stderr line
+	FaultUnavailable AppFaultKind = "unavailable" // an HTTP request: 503 with a short body
+	FaultReset       AppFaultKind = "reset"       // an HTTP request: the connection reset before a response
+)
+
+// Channels of the controller's calls to its application: an exec into a
+// pod, or an HTTP request to a stand-in (a Service's or a pod's).
+const (
+	CallExec = "exec"
+	CallHTTP = "http"
+)
+
+// Channel is the channel of the calls fault k answers (CallExec or
+// CallHTTP).
+func (k AppFaultKind) Channel() string {
+	if k == FaultExecError {
+		return CallExec
+	}
+	return CallHTTP
+}
+
+// AppFaultKinds lists every application fault, in the order they are
+// documented; with no app_faults, a policy tries them all (each on the
+// calls of its channel).
+func AppFaultKinds() []AppFaultKind {
+	return []AppFaultKind{FaultExecError, FaultUnavailable, FaultReset}
+}
+
+// AppFaultNames returns the names of AppFaultKinds, in the same order.
+func AppFaultNames() []string {
+	var out []string
+	for _, k := range AppFaultKinds() {
+		out = append(out, string(k))
+	}
+	return out
+}
+
 // Policy selects which fault plans to generate.
 type Policy struct {
 	Name     string     `json:"name"`
@@ -522,6 +567,9 @@ type Policy struct {
 	// APIErrors are the errors an apierror plan answers a write with, one
 	// plan each (empty: DefaultAPIErrors).
 	APIErrors []APIErrorKind `json:"apiErrors,omitempty"`
+	// AppFaults are the wrong answers an appfault plan gives a call, one
+	// plan each (empty: AppFaultKinds).
+	AppFaults []AppFaultKind `json:"appFaults,omitempty"`
 }
 
 // Filter matches writes or events by object and verb. Empty fields match
@@ -673,6 +721,7 @@ const (
 	ActPause    ActionKind = "pause"     // stop the controller (SIGSTOP) until resume, for Duration at most
 	ActResume   ActionKind = "resume"    // let it go on (SIGCONT)
 	ActError    ActionKind = "error"     // answer the write about to be sent with an API error
+	ActAppFault ActionKind = "app-fault" // answer the call about to be answered with an application fault
 )
 
 // DefaultPauseFor bounds a pause that gives no bound of its own (pause
@@ -729,7 +778,7 @@ type Action struct {
 // TriggerOp names a trigger node.
 type TriggerOp string
 
-// Trigger nodes: four leaves and three combinators.
+// Trigger nodes: five leaves and three combinators.
 const (
 	TrigEvent   TriggerOp = "event"   // the controller observes an object change
 	TrigWrite   TriggerOp = "write"   // the controller's write succeeded
@@ -744,6 +793,12 @@ const (
 	// failed. Generated stale-state plans end their stale view with it
 	// ("quiet for D after reading KEY").
 	TrigQuiet TriggerOp = "quiet"
+
+	// TrigCall is the fifth leaf: a call of the controller to its
+	// application (an exec into a pod, an HTTP request to a stand-in),
+	// as it is about to be answered. Generated appfault plans fire on it;
+	// the language has no syntax for it yet.
+	TrigCall TriggerOp = "call"
 )
 
 // Trigger is a tree: leaves match what the controller sees or does,

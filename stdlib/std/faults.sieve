@@ -45,6 +45,14 @@ policy apierror {
   exclude  [event/*/*, lease/*/*]
 }
 
+// appfault answers each distinct call of the controller to its
+// application once wrongly, in the application's place: an exec into a
+// pod exits 1 with a line on stderr; an HTTP request to a stand-in is
+// answered 503, or its connection reset. Not part of all.
+policy appfault {
+  patterns [appfault]
+}
+
 // all is the three patterns together.
 policy all {
   patterns  [intermediate, stale, unobserved]

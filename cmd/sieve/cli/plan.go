@@ -66,7 +66,7 @@ func newPlanCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringArrayVarP(&f.includes, "include", "I", nil, includeUsage)
 	cmd.Flags().StringVar(&f.test, "test", "", "the test NAME (default: the trace's)")
 	cmd.Flags().StringArrayVar(&f.traces, "trace", nil, "generate from the reference trace FILE instead of recording one (repeat for the test's other reference runs)")
-	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved, apierror or user")
+	cmd.Flags().StringVar(&f.pattern, "pattern", "", "only PATTERN: intermediate, stale, unobserved, apierror, appfault or user")
 	cmd.Flags().StringVar(&f.out, "out", "", "write the plans and counts.json (and recorded reference runs) to DIR")
 	cmd.Flags().BoolVar(&f.force, "force", false, forceUsage)
 	cmd.Flags().IntVar(&f.maxCandidates, "max-candidates", 0, maxCandidatesUsage())

@@ -11,7 +11,10 @@
 //   - the masks that both sides apply (BuiltinMask plus the test's: Masks);
 //   - state hashes (StateHash) and owner references (Owners,
 //     ControllingOwner);
-//   - matching spec references (globs) against keys (MatchRef, MatchKey).
+//   - matching spec references (globs) against keys (MatchRef, MatchKey);
+//   - the controller's calls to its application, read from a trace or
+//     made from the call about to be answered, and matched against call
+//     leaves (Call, CallOf, MatchCall).
 //
 // It does not define plans (interp/formats/planfile), generate them
 // (interp/analysis/plan), decide when actions fire

@@ -11,7 +11,7 @@ import (
 // BuiltinMask is what plan generation always masks when it diffs objects,
 // on top of the test's masks. It masks fields that change on every write
 // or differ between runs (resourceVersion, uid, managedFields, generation,
-// the run's label on an existing cluster). It masks values that look like
+// the run's label on an existing cluster, the runs that use a CRD). It masks values that look like
 // timestamps or IP addresses. Masked fields keep their place (see
 // Normalise), so deletionTimestamp appearing is still a change.
 func BuiltinMask() *ir.Mask {
@@ -24,6 +24,7 @@ func BuiltinMask() *ir.Mask {
 			{Target: all, Key: "managedFields"},
 			{Target: all, Path: "metadata.generation"},
 			{Target: all, Path: ir.Path{ir.FieldElem("metadata"), ir.FieldElem("labels"), ir.FieldElem(runlabel.Key)}.String()},
+			{Target: all, Path: ir.Path{ir.FieldElem("metadata"), ir.FieldElem("annotations"), ir.FieldElem(runlabel.Users)}.String()},
 			{Target: all, Value: mask.ValueTimestamp},
 			{Target: all, Value: mask.ValueIP},
 		},

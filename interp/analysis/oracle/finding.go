@@ -16,6 +16,7 @@ const (
 	CheckInvariant  Check = "invariant"        // an invariant was false in some state
 	CheckPanic      Check = "controller-panic" // the controller panicked
 	CheckCrash      Check = "controller-crash" // the controller exited on its own
+	CheckCrashLoop  Check = "crashloop"        // the controller exited on its own again and again
 	CheckMissing    Check = "object-missing"   // in the reference end state only
 	CheckExtra      Check = "object-extra"     // in the test end state only
 	CheckCount      Check = "object-count"     // creations/deletions of one object differ
@@ -24,6 +25,7 @@ const (
 	CheckTimeout    Check = "workload-timeout" // a workload step timed out
 	CheckStep       Check = "workload-step"    // a workload step failed
 	CheckIncomplete Check = "incomplete"       // the workload never finished
+	CheckUnsettled  Check = "unsettled"        // a settle reached its bound (settle_max) without quiet
 	// The oracles of an explored run (CheckExplored).
 	CheckHealth      Check = "health"      // a crash, a request failing in a loop, no quiet after an operation
 	CheckConsistency Check = "consistency" // an operation left no trace in the controller's objects or status
@@ -34,9 +36,9 @@ const (
 
 // rank orders the checks for sorting: the order of the constants above.
 func rank(c Check) int {
-	for i, k := range [...]Check{CheckInvariant, CheckPanic, CheckCrash, CheckMissing,
+	for i, k := range [...]Check{CheckInvariant, CheckPanic, CheckCrashLoop, CheckCrash, CheckMissing,
 		CheckExtra, CheckCount, CheckGenerated, CheckField, CheckTimeout, CheckStep,
-		CheckIncomplete, CheckHealth, CheckConsistency, CheckRollback, CheckDifferential} {
+		CheckIncomplete, CheckUnsettled, CheckHealth, CheckConsistency, CheckRollback, CheckDifferential} {
 		if k == c {
 			return i
 		}
@@ -117,6 +119,9 @@ type Finding struct {
 	// Property is the field path of the explored resource that the
 	// operation behind an explored run's finding changed.
 	Property string `json:"property,omitempty"`
+	// Count is, for crashloop, how many times the controller exited on
+	// its own in the run.
+	Count int `json:"count,omitempty"`
 	// Invariant names the broken invariant; Src is a spec position (of
 	// the invariant or the workload step).
 	Invariant string `json:"invariant,omitempty"`
@@ -180,7 +185,7 @@ func less(a, b *Finding) bool {
 // severityOf is the severity of each check.
 func severityOf(c Check) Severity {
 	switch c {
-	case CheckInvariant, CheckPanic, CheckCrash, CheckMissing, CheckIncomplete:
+	case CheckInvariant, CheckPanic, CheckCrashLoop, CheckCrash, CheckMissing, CheckIncomplete:
 		return High
 	}
 	return Medium

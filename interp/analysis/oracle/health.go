@@ -3,7 +3,6 @@ package oracle
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/sievetool/sieve/interp/formats/trace"
 )
@@ -102,7 +101,7 @@ func (x *explored) unsettled(s *stretch) []*Finding {
 			continue
 		}
 		why := firstLine(e.Error)
-		if why == "" && strings.HasPrefix(e.Message, "not quiet") {
+		if why == "" && trace.IsNotQuiet(e.Message) {
 			why = e.Message
 		}
 		if why != "" {

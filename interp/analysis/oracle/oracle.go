@@ -39,6 +39,7 @@ type Oracle struct {
 	own       func(trace.Key) bool
 	ref       *run
 	refFailed map[stepID]bool
+	live      liveness
 	learned   []*ir.MaskRule
 	keys      *listKeys
 	// writes holds the kinds the controller wrote in a reference run.
@@ -83,6 +84,7 @@ func (o *Oracle) prepare(refs []*trace.Trace) error {
 	}
 	o.keys = newListKeys(o.ref)
 	o.refFailed = failedSteps(refs)
+	o.live = refLiveness(refs)
 	masks := o.opts.Masks
 	if !o.opts.NoLearn && len(runs) > 1 {
 		learned, err := learnRuns(runs, masks, o.keys)
@@ -132,7 +134,8 @@ func (o *Oracle) Check(t *trace.Trace) ([]*Finding, error) {
 		return nil, err
 	}
 	fs = append(fs, inv...)
-	fs = append(fs, o.checkEvents(t, o.refFailed)...)
+	fs = append(fs, o.foldCrashLoop(o.checkEvents(t, o.refFailed))...)
+	fs = append(fs, o.checkUnsettled(t)...)
 	for _, f := range fs {
 		stamp(f, t.Header)
 	}

@@ -56,6 +56,8 @@ func (c *candidate) record(pol *ir.Policy, pat Pattern, plan string) Candidate {
 		r.What = "crash after " + desc(c.write)
 	case ir.APIError:
 		r.What = "answer " + desc(c.write) + " with " + string(c.apiError)
+	case ir.AppFault:
+		r.What = "answer " + c.call.desc() + " with " + string(c.appFault)
 	case ir.Stale:
 		r.What = "stale view at " + desc(c.event) + ", paired with " + desc(c.write)
 	default:

@@ -63,6 +63,7 @@ func (o Options) withDefaults() Options {
 
 // generator holds what one Generate call shares across patterns.
 type generator struct {
+	tr     *trace.Trace // the reference trace (the calls to the application: appCalls)
 	ix     *index
 	others []*index // the other reference runs (Options.Others)
 	test   *ir.Test
@@ -86,7 +87,7 @@ func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
 			return nil, err
 		}
 	}
-	g := &generator{ix: newIndex(tr, m), test: t, opts: opts}
+	g := &generator{tr: tr, ix: newIndex(tr, m), test: t, opts: opts}
 	for _, o := range opts.Others {
 		g.others = append(g.others, newIndex(o, m))
 	}
@@ -128,8 +129,10 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*planfile.Plan, C
 		all, passes = g.unobserved(pol)
 	case ir.APIError:
 		all, passes = g.apiError(pol)
+	case ir.AppFault:
+		all, passes = g.appFault(pol)
 	default:
-		return nil, Count{}, nil, fmt.Errorf("plan: policy %s: unknown pattern %q (want intermediate, stale, unobserved or apierror)", pol.Name, pat)
+		return nil, Count{}, nil, fmt.Errorf("plan: policy %s: unknown pattern %q (want intermediate, stale, unobserved, apierror or appfault)", pol.Name, pat)
 	}
 	if len(all) > g.opts.MaxCandidates {
 		return nil, Count{}, nil, tooMany(pol, pat, len(all), g.opts.MaxCandidates)

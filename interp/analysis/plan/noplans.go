@@ -51,6 +51,8 @@ func (g *generator) noCandidates(pat ir.Pattern) string {
 		return "the controller made no write in the reference run (intermediate crashes it right after each of its writes)"
 	case ir.APIError:
 		return "the controller made no write in the reference run (apierror answers each of its writes with an API error)"
+	case ir.AppFault:
+		return "the controller made no call to its application in the reference run (appfault answers each exec into a pod, and each HTTP request to a stand-in, wrongly once)"
 	case ir.Unobserved:
 		return "the controller received no event in the reference run (unobserved hides one of its events)"
 	}

@@ -30,6 +30,9 @@ type candidate struct {
 	event, write, back *item
 	// apiError is the error an apierror candidate answers its write with.
 	apiError ir.APIErrorKind
+	// call is an appfault candidate's call, appFault its wrong answer.
+	call     *appCall
+	appFault ir.AppFaultKind
 	slug     string
 	build    func() *planfile.Plan
 	// dropped names the pass that dropped the candidate ("" while it

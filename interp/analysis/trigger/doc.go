@@ -1,7 +1,8 @@
 // Package trigger is the trigger engine. It is given a plan, the stream of
 // observations that an injection run makes, and the passing of time. The
 // observations are watch events on their way to the controller, the
-// cluster history, and the controller's requests with their results. The
+// cluster history, the controller's requests with their results, and its
+// calls to its application as they are about to be answered (Call). The
 // engine decides when each of the plan's actions fires, and records
 // whether and when each one did. A plan with an action that never fired
 // was not injected.
@@ -9,7 +10,8 @@
 // The engine is synchronous. The caller (interp/run/inject) hands it each
 // observation at the moment the fault could be injected. For a write, that
 // is after the API server answered and before the answer is forwarded; for
-// a watch event, before it is delivered. The caller carries out the
+// a watch event, before it is delivered; for a call, before it is
+// answered. The caller carries out the
 // actions it returns before going on. The engine computes diffs with observe.Tracker, as
 // generation did, so a generated trigger matches exactly the change it was
 // made from. It reads plans in their file format (interp/formats/planfile)

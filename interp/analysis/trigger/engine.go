@@ -154,6 +154,23 @@ func (e *Engine) Send(ent *trace.Entry) []Fired {
 	return out
 }
 
+// Call takes a call of the controller to its application that is about
+// to be answered (an exec, an HTTP request to a stand-in) and returns the
+// actions it fires: those whose trigger ends on a call leaf, which answer
+// the call wrongly in the application's place.
+func (e *Engine) Call(c observe.Call) []Fired {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.started {
+		return nil
+	}
+	var out []Fired
+	now := e.clock.Now()
+	e.poll(now, nil, 0, &out)
+	e.poll(now, &obs{call: &c}, 0, &out)
+	return out
+}
+
 // heartbeat reports whether ent is a heartbeat of the controller: a
 // request that reads or renews its leader-election lock, a delivery that
 // only shows a lock renewed (package leader).

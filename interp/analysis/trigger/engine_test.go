@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/sievetool/sieve/internal/golden"
+	"github.com/sievetool/sieve/interp/analysis/observe"
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
 )
@@ -35,6 +36,8 @@ var epoch = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 //	deliver|history VERB KEY [JSON]   a watch event (create, update, delete)
 //	write VERB[/SUB] KEY CODE [JSON]  a controller write and its answer
 //	get KEY CODE [JSON]         a controller read
+//	exec NS/POD ARG...          an exec about to be answered (Call)
+//	http STANDIN METHOD TARGET [NS/POD]  an HTTP request to a stand-in about to be answered (Call)
 //
 // The log has one line per fired action, then each action's status, Done
 // and the next deadline.
@@ -127,6 +130,12 @@ func step(e *Engine, clock *fakeClock, seq *int64, line string) ([]Fired, error)
 		return e.Tick(), nil
 	case "endstale":
 		return e.EndStale(), nil
+	case "exec", "http":
+		c, err := call(f)
+		if err != nil {
+			return nil, err
+		}
+		return e.Call(c), nil
 	}
 	ent, err := entry(f, line)
 	if err != nil {
@@ -135,6 +144,23 @@ func step(e *Engine, clock *fakeClock, seq *int64, line string) ([]Fired, error)
 	*seq++
 	ent.Seq, ent.Time = *seq, clock.now
 	return e.Observe(ent), nil
+}
+
+// call parses a call line: "exec NS/POD ARG..." or "http STANDIN METHOD
+// TARGET [NS/POD]".
+func call(f []string) (observe.Call, error) {
+	if f[0] == "exec" && len(f) >= 3 {
+		ns, pod, _ := strings.Cut(f[1], "/")
+		return observe.ExecCall(ns, pod, f[2:]), nil
+	}
+	if f[0] == "http" && (len(f) == 4 || len(f) == 5) {
+		c := trace.Conn{Standin: f[1]}
+		if len(f) == 5 {
+			c.Pod = f[4]
+		}
+		return observe.HTTPCall(c, f[2], f[3]), nil
+	}
+	return observe.Call{}, fmt.Errorf("bad call %q", strings.Join(f, " "))
 }
 
 // eventTypes maps script verbs to watch event types.

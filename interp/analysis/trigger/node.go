@@ -17,6 +17,9 @@ import (
 // obs is an observation with its raw object parsed on demand.
 type obs struct {
 	observe.Observed
+	// call is the call of the controller to its application observed
+	// (Engine.Call), nil for an event or a write.
+	call   *observe.Call
 	raw    map[string]any
 	parsed bool
 }
@@ -102,8 +105,13 @@ func (n *node) step(now time.Time, o *obs) bool {
 		n.done = !now.Before(n.at.Add(n.t.Duration.D()))
 	case ir.TrigQuiet:
 		n.done = n.read && !n.failed && !now.Before(later(n.last.Add(n.t.Duration.D()), n.until))
+	case ir.TrigCall:
+		if o != nil && o.call != nil && observe.MatchCall(n.t, *o.call) {
+			n.count++
+			n.done = n.count >= max(n.t.Count, 1)
+		}
 	case ir.TrigEvent, ir.TrigWrite:
-		if o != nil && match(n.t, o) && n.celOK(o) {
+		if o != nil && o.call == nil && match(n.t, o) && n.celOK(o) {
 			n.count++
 			n.done = n.count >= max(n.t.Count, 1)
 		}
@@ -309,13 +317,15 @@ func check(t *planfile.Trigger) error {
 				return fmt.Errorf("trigger %s: %w", t.Op, err)
 			}
 		}
+	case ir.TrigCall:
+		return observe.CallError(t)
 	case ir.TrigTimeout, ir.TrigQuiet:
 	case ir.TrigSeq, ir.TrigAll, ir.TrigAny:
 		if len(t.Args) == 0 {
 			return fmt.Errorf("trigger %s: no arguments", t.Op)
 		}
 	default:
-		return fmt.Errorf("unknown trigger %q (want event, write, timeout, quiet, then, all or any)", t.Op)
+		return fmt.Errorf("unknown trigger %q (want event, write, call, timeout, quiet, then, all or any)", t.Op)
 	}
 	return nil
 }

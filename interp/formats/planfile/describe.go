@@ -24,6 +24,8 @@ func (a *Action) String() string {
 		return "wait " + a.Duration.String()
 	case a.Kind == ir.ActError:
 		return "answer " + string(a.Error)
+	case a.Kind == ir.ActAppFault:
+		return "answer " + string(a.AppFault)
 	case a.Kind == ir.ActPause && a.Duration > 0:
 		return "pause for " + a.Duration.String()
 	}
@@ -38,6 +40,8 @@ func (t *Trigger) String() string {
 	switch t.Op {
 	case ir.TrigEvent, ir.TrigWrite:
 		return t.leaf()
+	case ir.TrigCall:
+		return t.call()
 	case ir.TrigTimeout:
 		return "after " + t.Duration.String()
 	case ir.TrigQuiet:
@@ -88,6 +92,35 @@ func (t *Trigger) leaf() string {
 	}
 	if t.NoLonger != nil {
 		s += " that no longer holds " + clip(Canonical(t.NoLonger))
+	}
+	return s
+}
+
+// call describes a call leaf: "on call exec [\"sh\", \"-c\", \"x\"] in
+// pod/default/db-0 #2", "on call GET /members to ens-client".
+func (t *Trigger) call() string {
+	s := "on call "
+	switch {
+	case t.On == ir.CallExec:
+		s += "exec"
+		if t.Command != nil {
+			s += " " + Canonical(t.Command)
+		}
+	case t.Method != "" || t.Path != "":
+		s += strings.TrimSpace(t.Method + " " + t.Path)
+	case t.On != "":
+		s += t.On
+	default:
+		s += "any"
+	}
+	if t.Standin != "" {
+		s += " to " + t.Standin
+	}
+	if t.Target != nil {
+		s += " in " + t.Target.String()
+	}
+	if t.Count > 1 {
+		s += fmt.Sprintf(" #%d", t.Count)
 	}
 	return s
 }

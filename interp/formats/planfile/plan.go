@@ -67,8 +67,11 @@ type Action struct {
 	Bound ir.Duration `json:"bound,omitempty"`
 	// Error, on an error action, is the API error the write its trigger
 	// completed on is answered with, in the API server's place.
-	Error   ir.APIErrorKind `json:"error,omitempty"`
-	Trigger *Trigger        `json:"trigger,omitempty"`
+	Error ir.APIErrorKind `json:"error,omitempty"`
+	// AppFault, on an app-fault action, is the wrong answer the call its
+	// trigger completed on gets, in the application's place.
+	AppFault ir.AppFaultKind `json:"appFault,omitempty"`
+	Trigger  *Trigger        `json:"trigger,omitempty"`
 	// Src is the spec position of a user plan's action.
 	Src string `json:"src,omitempty"`
 }
@@ -130,8 +133,48 @@ type Trigger struct {
 	// request and received no event for Duration.
 	Duration ir.Duration `json:"duration,omitempty"`
 
+	// Call leaves: a call of the controller to its application as it is
+	// about to be answered. On is its channel (ir.CallExec, ir.CallHTTP);
+	// Target the pod (an exec's, or the pod a pod stand-in answered for;
+	// nil for a Service stand-in, or any pod); Command an exec's command,
+	// argument for argument; Standin the stand-in an HTTP request went to
+	// (its Service, or "pods SELECTOR"); Method and Path the request's
+	// method and target (path and query, as sent). Empty fields match any
+	// call; Count counts the matching calls.
+	Command []string `json:"command,omitempty"`
+	Standin string   `json:"standin,omitempty"`
+	Method  string   `json:"method,omitempty"`
+	Path    string   `json:"path,omitempty"`
+
 	// Combinators: then (in order), all (in any order), any.
 	Args []*Trigger `json:"args,omitempty"`
+}
+
+// Calls reports whether the tree has a call leaf: its engine must be
+// shown the controller's calls to its application (trigger.Engine.Call).
+func (t *Trigger) Calls() bool {
+	if t == nil {
+		return false
+	}
+	if t.Op == ir.TrigCall {
+		return true
+	}
+	for _, a := range t.Args {
+		if a.Calls() {
+			return true
+		}
+	}
+	return false
+}
+
+// Calls reports whether a trigger of the plan has a call leaf.
+func (p *Plan) Calls() bool {
+	for _, a := range p.Actions {
+		if a.Trigger.Calls() {
+			return true
+		}
+	}
+	return false
 }
 
 // Sends reports whether the tree has a write leaf with Sent: its engine
@@ -157,7 +200,7 @@ type Why struct {
 	// crashed after, "event" the state frozen or hidden, and "delete" the
 	// destructive write. "back" is the object coming back, or the newer
 	// state, that fires the stale view. "cancel" is the event that cancels
-	// a hidden one.
+	// a hidden one. "call" is the call an appfault plan answers wrongly.
 	Role string `json:"role"`
 	Seq  int64  `json:"seq"`
 	Key  string `json:"key"`
@@ -170,6 +213,12 @@ type Why struct {
 	// Occurrence is how many times this signature had been seen, this one
 	// included.
 	Occurrence int `json:"occurrence,omitempty"`
+	// Call, for a call of the controller to its application (role
+	// "call", an appfault plan's), says which: `exec ["sh","-c","x"] in
+	// pod/default/db-0`, "GET /members to ens-client". Its Key is the pod,
+	// or the Service of a Service stand-in; Verb exec or the HTTP method
+	// in lower case; Code its answer in the reference.
+	Call string `json:"call,omitempty"`
 	// State, for an event, identifies the object's whole state after it,
 	// masked (observe.StateHash): the diff says only what changed, and the
 	// same change can happen from a different state in another run.

@@ -54,6 +54,8 @@ func (a *Action) sieve() (syntax.Action, error) {
 		return &syntax.Pause{Duration: d}, err
 	case ir.ActError:
 		return nil, fmt.Errorf("error %s: an API error answer has no .sieve form (run the plan file itself)", a.Error)
+	case ir.ActAppFault:
+		return nil, fmt.Errorf("app-fault %s: an application fault answer has no .sieve form (run the plan file itself)", a.AppFault)
 	case ir.ActPause:
 		f, err := holdFor(a.Duration.D())
 		return &syntax.PauseController{Pause: true, For: f}, err

@@ -2,7 +2,9 @@ package trace
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -56,6 +58,13 @@ const (
 	// resync for it (the harness's own action, not a fault). Message says
 	// what the wait was for, what the relist did or how the wait ended.
 	Converge Type = "converge"
+	// Settle is the run's own last wait for the controller to settle,
+	// after the workload (and, in a plan run, after the plan's faults),
+	// written only when it reached its bound (the test's settle_max)
+	// without the controller going quiet: What is "unsettled", Message
+	// says the window and the bound ("not quiet for 5s within 1m0s"). A
+	// reader that does not know the type ignores it.
+	Settle Type = "settle"
 	// Connection is a connection the controller made to a stand-in,
 	// relayed by sieve: What is "open" when it arrives and "close" when
 	// both ends are done (Conn says how). A reader that does not know
@@ -66,6 +75,16 @@ const (
 	// exchange).
 	HTTP Type = "http"
 )
+
+// NotQuiet is what a settle that reached its bound says: the end entry
+// of a settle step (which adds ", went on") and a Settle entry.
+func NotQuiet(window, bound time.Duration) string {
+	return fmt.Sprintf("not quiet for %s within %s", window, bound)
+}
+
+// IsNotQuiet reports whether msg, a settle's, says that it reached its
+// bound (NotQuiet).
+func IsNotQuiet(msg string) bool { return strings.HasPrefix(msg, "not quiet for ") }
 
 // Key identifies an object: its kind as KindName gives it ("statefulset",
 // "lease", "datastore.example.com"), namespace and name.

@@ -29,6 +29,10 @@ type event struct {
 	// (timeout_applied).
 	answer *proxy.StatusError
 	late   bool
+	// call is the call of the controller to its application that a Call
+	// is deciding; fault the wrong answer an app-fault action gives it.
+	call  *observe.Call
+	fault ir.AppFaultKind
 }
 
 // before makes reads of an object whose events are held wait until they
@@ -296,6 +300,8 @@ func (in *Injector) do(a *planfile.Action, cur *event, note func(string, *trace.
 		in.release(a.Scope, cur, note)
 	case ir.ActError:
 		return in.answer(a, cur, note)
+	case ir.ActAppFault:
+		return in.answerCall(a, cur, note)
 	case ir.ActPause:
 		return in.pause(a, note)
 	case ir.ActResume:

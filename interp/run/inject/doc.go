@@ -7,7 +7,10 @@
 //   - holding watch events (up to a bound), then delivering only the
 //     newest;
 //   - pausing the controller (SIGSTOP, up to a bound) until a later
-//     trigger resumes it.
+//     trigger resumes it;
+//   - answering a write with an API error, or a call of the controller
+//     to its application (Call) wrongly, in the server's or the
+//     application's place (the run gives the answer: podexec, relay).
 //
 // It records every action that fired.
 //

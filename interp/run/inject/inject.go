@@ -102,6 +102,7 @@ type Injector struct {
 	verdicts map[string]proxy.Verdict      // per event, so every stream agrees
 	late     map[int64]*proxy.StatusError  // per request ID: the answer that replaces the API server's (timeout_applied)
 	sends    bool                          // a trigger of the plan matches writes as sent (planfile.Trigger.Sends)
+	calls    bool                          // a trigger of the plan matches calls to the application (planfile.Plan.Calls)
 	revs     []seenRev                     // deliveries, for stale-on revisions
 	waiting  atomic.Int32                  // requests held until a hold ends
 	moved    atomic.Int64                  // when the cluster last changed (Unix ns), heartbeats aside
@@ -152,15 +153,20 @@ func New(opts Options) (*Injector, error) {
 	for _, a := range opts.Plan.Actions {
 		in.sends = in.sends || a.Trigger.Sends()
 	}
+	in.calls = opts.Plan.Calls()
 	return in, nil
 }
 
 // checkErrors refuses a plan with an error action whose API error is
-// unknown (a hand-edited plan file), before the run, not when it fires.
+// unknown, or an app-fault action whose fault is (a hand-edited plan
+// file), before the run, not when it fires.
 func checkErrors(p *planfile.Plan) error {
 	for i, a := range p.Actions {
 		if a.Kind == ir.ActError && !slices.Contains(ir.APIErrorKinds(), a.Error) {
 			return fmt.Errorf("inject: plan %s: action %d (error): unknown API error %q (want one of %s)", p.Name, i+1, a.Error, strings.Join(ir.APIErrorNames(), ", "))
+		}
+		if a.Kind == ir.ActAppFault && !slices.Contains(ir.AppFaultKinds(), a.AppFault) {
+			return fmt.Errorf("inject: plan %s: action %d (app-fault): unknown app fault %q (want one of %s)", p.Name, i+1, a.AppFault, strings.Join(ir.AppFaultNames(), ", "))
 		}
 	}
 	return nil

@@ -100,21 +100,36 @@ func (tc *theirCluster) mustKeep(t *testing.T) {
 // on tc, then stops the backend as sieve does at the end.
 func runExisting(t *testing.T, tc *theirCluster, name string) (*session.Outcome, error) {
 	t.Helper()
-	e := sievecluster.NewExisting(sievecluster.ExistingOptions{Path: tc.kubeconfig})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	if err := e.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	w := &session.Worker{Backend: e, HostNetwork: true}
-	out, err := w.Execute(ctx, session.Run{
-		Test: sessiontest.SettleQuickly(sessiontest.LoadTest(t, existingSpec, name)), BaseDir: filepath.Dir(existingSpec), Dir: t.TempDir(),
-		Header: trace.Header{Test: name, Spec: existingSpec},
-	})
+	e := startExisting(t, tc)
+	out, err := executeOn(t, e, name)
 	if err := e.Stop(); err != nil {
 		t.Errorf("stop: %v", err)
 	}
 	return out, err
+}
+
+// startExisting starts a kubeconfig backend on tc, as one sieve run does.
+func startExisting(t *testing.T, tc *theirCluster) *sievecluster.Existing {
+	t.Helper()
+	e := sievecluster.NewExisting(sievecluster.ExistingOptions{Path: tc.kubeconfig})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := e.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// executeOn runs test name of existingSpec on the started backend e.
+func executeOn(t *testing.T, e *sievecluster.Existing, name string) (*session.Outcome, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	w := &session.Worker{Backend: e, HostNetwork: true}
+	return w.Execute(ctx, session.Run{
+		Test: sessiontest.SettleQuickly(sessiontest.LoadTest(t, existingSpec, name)), BaseDir: filepath.Dir(existingSpec), Dir: t.TempDir(),
+		Header: trace.Header{Test: name, Spec: existingSpec},
+	})
 }
 
 // TestExistingSweepsOnlyItsNamespaces runs a workload whose glob
@@ -199,4 +214,50 @@ func TestExistingKeepsDifferentCRD(t *testing.T) {
 		t.Errorf("printer columns of the cluster's CRD: %v, want its Owner column", cols)
 	}
 	tc.mustKeep(t)
+}
+
+// TestExistingSharedCRDStays runs two tests of existingSpec on one cluster
+// at once, as two CI jobs would: both install CRD gadgets, which the
+// first creates. The first run ends (a reset, as between plans, then its
+// stop) while the second still runs: the CRD and the second run's gadget
+// stay; the CRD goes when the second run ends.
+func TestExistingSharedCRDStays(t *testing.T) {
+	tc := newTheirCluster(t)
+	first, second := startExisting(t, tc), startExisting(t, tc)
+	t.Cleanup(func() { _ = first.Stop(); _ = second.Stop() })
+	for _, r := range []struct {
+		e    *sievecluster.Existing
+		test string
+	}{{first, "sweep"}, {second, "share"}} {
+		out, err := executeOn(t, r.e, r.test)
+		if err != nil {
+			t.Fatalf("%s: %v", r.test, err)
+		}
+		if out.WorkloadErr != nil {
+			t.Fatalf("%s: workload: %v", r.test, out.WorkloadErr)
+		}
+	}
+	ctx := context.Background()
+	if err := first.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !tc.crdExists(t, "gadgets.existing.sieve.dev") {
+		t.Fatal("the first run removed the CRD at its end while the second still used it")
+	}
+	gadgets := schema.GroupVersionResource{Group: "existing.sieve.dev", Version: "v1", Resource: "gadgets"}
+	if _, err := tc.dyn.Resource(gadgets).Namespace("sieve-e2e-other").Get(ctx, "g", metav1.GetOptions{}); err != nil {
+		t.Errorf("the second run's gadget after the first run's end: %v", err)
+	}
+	if err := second.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if tc.crdExists(t, "gadgets.existing.sieve.dev") {
+		t.Error("the CRD survived the end of the last run that used it")
+	}
+	if !tc.crdExists(t, "gizmos.existing.sieve.dev") {
+		t.Error("the CRD the runs found on the cluster was deleted")
+	}
 }

@@ -80,6 +80,9 @@ func (s *session) startStandins(ctx context.Context, admin kubernetes.Interface)
 		return nil
 	}
 	opts := standin.Options{Standins: c.Standins, Dir: s.r.Dir, BaseDir: s.r.BaseDir, Client: admin, Sink: s.sink}
+	if s.answersCalls() {
+		opts.Fault = s.httpFault
+	}
 	if s.net != nil {
 		opts.Net = s.net.ns
 	}

@@ -5,8 +5,12 @@ import (
 	"io"
 	"sync"
 
+	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/podexec"
 	"github.com/sievetool/sieve/interp/run/proxy"
+	"github.com/sievetool/sieve/interp/run/relay"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // podSimulator is a backend whose pods run no containers (the embedded
@@ -22,10 +26,58 @@ func (s *session) execAnswers() func(*proxy.Exec) (proxy.ExecFunc, error) {
 	sim, ok := s.w.Backend.(podSimulator)
 	simulated := ok && sim.SimulatesPods()
 	c := s.r.Test.Controller
-	if len(c.Exec) == 0 && !simulated {
+	calls := s.answersCalls()
+	if len(c.Exec) == 0 && !simulated && !calls {
 		return nil
 	}
-	return podexec.Answer(podexec.Options{StandIns: c.Exec, BaseDir: s.r.BaseDir, Simulated: simulated, Warn: s.w.Notes.warn})
+	o := podexec.Options{StandIns: c.Exec, BaseDir: s.r.BaseDir, Simulated: simulated, Warn: s.w.Notes.warn}
+	if calls {
+		o.Fault = s.execFault
+	}
+	return podexec.Answer(o)
+}
+
+// answersCalls reports whether the run's plan may answer the
+// controller's calls to its application (planfile.Plan.Calls): only then
+// are the execs and the stand-ins' HTTP requests shown to the injector.
+// Without it, a stand-in's connections are relayed as they come.
+func (s *session) answersCalls() bool { return s.r.Plan != nil && s.r.Plan.Calls() }
+
+// execFaultStderr is what an exec answered with an exec_error fault
+// writes on its standard error.
+const execFaultStderr = "sieve: application fault: the command failed (exec_error)\n"
+
+// execFault is podexec's Fault hook: the exec_error answer of an
+// app-fault action the exec fires.
+func (s *session) execFault(e *proxy.Exec) (podexec.Fault, bool) {
+	if k, ok := s.callFault(observe.ExecCall(e.Namespace, e.Pod, e.Command)); ok && k == ir.FaultExecError {
+		return podexec.Fault{Exit: 1, Stderr: execFaultStderr}, true
+	}
+	return podexec.Fault{}, false
+}
+
+// httpFault is the relay's Fault hook: the unavailable or reset answer of
+// an app-fault action the request fires.
+func (s *session) httpFault(c trace.Conn, method, target string) (relay.Fault, bool) {
+	switch k, _ := s.callFault(observe.HTTPCall(c, method, target)); k {
+	case ir.FaultUnavailable:
+		return relay.Unavailable, true
+	case ir.FaultReset:
+		return relay.Reset, true
+	}
+	return "", false
+}
+
+// callFault shows the injector a call about to be answered; nothing
+// fires before the injector exists (the controller has not started).
+func (s *session) callFault(c observe.Call) (ir.AppFaultKind, bool) {
+	s.mu.Lock()
+	in := s.inj
+	s.mu.Unlock()
+	if in == nil {
+		return "", false
+	}
+	return in.Call(c)
 }
 
 // Notes prints each warning once for all the runs of the workers that

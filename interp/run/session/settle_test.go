@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/formats/results"
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/proxy"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -21,7 +23,9 @@ import (
 // the test's settle window, or ends at the test's bound on a settle when
 // the window is longer, well short of the defaults (ir.DefaultSettle,
 // ir.DefaultSettleMax). The quiet bound is off, so no evidence ends the
-// settle sooner.
+// settle sooner. A settle that ends at its bound is a settle entry in the
+// trace (for the oracle's unsettled check); one that ends with its window
+// is none.
 func TestSettleBoundsFromTest(t *testing.T) {
 	px, client := proxyOver(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -29,12 +33,14 @@ func TestSettleBoundsFromTest(t *testing.T) {
 	})
 	dur := func(d time.Duration) *ir.Duration { v := ir.Duration(d); return &v }
 	for _, tc := range []struct {
-		name string
-		test *ir.Test
-		want time.Duration
+		name      string
+		test      *ir.Test
+		want      time.Duration
+		unsettled string // the settle entry's message, "" for none
 	}{
-		{"settle window", &ir.Test{Quiet: dur(0), Settle: dur(300 * time.Millisecond)}, 300 * time.Millisecond},
-		{"bound on a settle", &ir.Test{Quiet: dur(0), Settle: dur(time.Hour), SettleMax: dur(400 * time.Millisecond)}, 400 * time.Millisecond},
+		{"settle window", &ir.Test{Quiet: dur(0), Settle: dur(300 * time.Millisecond)}, 300 * time.Millisecond, ""},
+		{"bound on a settle", &ir.Test{Quiet: dur(0), Settle: dur(time.Hour), SettleMax: dur(400 * time.Millisecond)}, 400 * time.Millisecond,
+			"not quiet for 1h0m0s within 400ms"},
 	} {
 		start := time.Now() // before the request: the window runs from its answer
 		resp, err := client.Get(px.URL() + "/api/v1/namespaces/default/configmaps/x")
@@ -42,14 +48,41 @@ func TestSettleBoundsFromTest(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		s := &session{px: px, clock: newClock(results.PhaseSettle, time.Now), r: Run{Test: tc.test}}
+		path := filepath.Join(t.TempDir(), results.TraceFile)
+		tw, err := trace.Create(path, trace.Header{Test: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &session{px: px, tw: tw, clock: newClock(results.PhaseSettle, time.Now), r: Run{Test: tc.test}}
 		if err := s.workloads(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		if took := time.Since(start); took < tc.want || took >= ir.DefaultSettle {
 			t.Errorf("%s: the run settled in %s, want %s (the test's), well short of the defaults", tc.name, took, tc.want)
 		}
+		if err := tw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got := unsettledEntry(t, path); got != tc.unsettled {
+			t.Errorf("%s: the trace's settle entry says %q, want %q", tc.name, got, tc.unsettled)
+		}
 	}
+}
+
+// unsettledEntry returns the message of the trace.Settle entry of the
+// trace at path ("" when it has none).
+func unsettledEntry(t *testing.T, path string) string {
+	t.Helper()
+	tr, err := trace.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range tr.Entries {
+		if e.Type == trace.Settle && e.What == "unsettled" {
+			return e.Message
+		}
+	}
+	return ""
 }
 
 // busyBackend is a backend whose own simulation has work scheduled while

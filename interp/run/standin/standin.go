@@ -46,6 +46,10 @@ type Options struct {
 	// the stand-ins (package relay), from many goroutines; if nil, they
 	// are relayed unrecorded.
 	Sink func(trace.Entry)
+	// Fault, if not nil, is the relay's Fault hook (relay.Recorder.Fault):
+	// asked about each HTTP request of the controller, it may have the
+	// relay answer it wrongly in the stand-in's place.
+	Fault func(c trace.Conn, method, target string) (relay.Fault, bool)
 }
 
 // Set is the running stand-ins of one run.
@@ -86,7 +90,7 @@ func Start(ctx context.Context, opts Options) (*Set, error) {
 	if len(opts.Standins) > 0 && opts.Net == nil {
 		return nil, fmt.Errorf("%s: standin %s: stand-ins need a private network (root on Linux)", opts.Standins[0].Src, opts.Standins[0].Name())
 	}
-	set := &Set{rec: &relay.Recorder{Sink: opts.Sink}}
+	set := &Set{rec: &relay.Recorder{Sink: opts.Sink, Fault: opts.Fault}}
 	for i, s := range opts.Standins {
 		if err := set.start(opts, i, s); err != nil {
 			set.Stop()

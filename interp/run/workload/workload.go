@@ -432,7 +432,7 @@ func (x *Executor) settle(ctx context.Context, window time.Duration) error {
 		if ctx.Err() != nil || bctx.Err() == nil {
 			return err
 		}
-		return timedOut(bctx, fmt.Sprintf("not quiet for %s within %s", window, limit))
+		return timedOut(bctx, trace.NotQuiet(window, limit))
 	}
 	return nil
 }

@@ -163,6 +163,24 @@ t = test_trace(); with_fault(t)
 t.ctl("kill", pid=100); t.ctl("crash", pid=100, exitCode=137); t.ctl("restart", pid=101)
 t.ctl("exit", pid=101, exitCode=2, message="error: cannot list datastores")
 write("crash", "The plan kills the controller (kill, then an exit with code 137: not a\nfinding); later the controller exits with code 2 on its own: one finding.", refs(), t, opts())
+t = test_trace(); with_fault(t)
+t.ctl("kill", pid=100); t.ctl("crash", pid=100, exitCode=137); t.ctl("restart", pid=101)
+t.ctl("crash", pid=101, exitCode=1, message="error: cannot list datastores")
+t.ctl("kill", pid=101); t.ctl("restart", pid=102)
+t.ctl("crash", pid=102, exitCode=1, message="error: cannot list datastores")
+write("crashloop", "The plan kills the controller twice; after each restart it exits with code 1\non its own, which no reference run did: one crashloop finding, with the\ncount, in place of two controller-crash findings.", refs(), t, opts())
+def unsettled(t, step=False):
+    if step:
+        t.add(type="step", workload="recreate", index=2, what="settle", phase="start", src="specs/ds/ds.sieve:12:3")
+        t.add(type="step", workload="recreate", index=2, what="settle", phase="end", src="specs/ds/ds.sieve:12:3",
+              message="not quiet for 5s within 1m0s, went on")
+    else:
+        t.add(type="settle", what="unsettled", message="not quiet for 5s within 1m0s")
+    return t
+write("unsettled", "The controller never goes quiet after the workload of the test run, and the\nrun's last settle reaches its bound (settle_max); every reference run\nsettled: one finding.", refs(), unsettled(with_fault(test_trace())), opts())
+write("unsettled-step", "A settle step of the test run reaches its bound and goes on; the same step\nsettled in every reference run: one finding.", refs(), unsettled(with_fault(test_trace()), step=True), opts())
+r = refs(); unsettled(r[1])
+write("unsettled-ref", "The run's last settle reaches its bound in the test run and in a reference\nrun too: the controller is as busy without the fault, no finding.", r, unsettled(with_fault(test_trace())), opts())
 write("step", "A workload step fails in the test run only: one finding.", refs(),
       with_fault(test_trace(fail_step="apply cluster.yaml: admission webhook denied the request")), opts())
 write("timeout", "A wait step times out in the test run only: one finding.", refs(),
@@ -304,7 +322,7 @@ write("invariant-history", "Invariants over the history. The test run scales the
 
 # ---- report fixture: a results directory ----
 import shutil
-ROOT = os.path.join(HERE, '..', '..', 'report', 'testdata', 'results')
+ROOT = os.path.join(HERE, '..', '..', '..', 'report', 'testdata', 'results')
 shutil.rmtree(ROOT, ignore_errors=True)
 def put(rel, text):
     p = os.path.join(ROOT, rel)
@@ -351,6 +369,18 @@ repaired_at_resync(t)
 put('plans/intermediate-5/trace.jsonl', t.text())
 put('plans/intermediate-5/controller.log', 'I1202 10:00:00 starting manager\n')
 put('plans/intermediate-5/plan.json', plan_json("intermediate-5", "intermediate"))
+# failed: after the plan's restarts the controller exits on its own twice
+# (a crash loop), and the run's last settle reaches its bound
+t = Trace(0, plan="intermediate-6", pattern="intermediate", uidseed="c")
+base(t, lease="ctl-3")
+t.ctl("kill", pid=100); t.ctl("crash", pid=100, exitCode=137); t.ctl("restart", pid=101)
+t.ctl("crash", pid=101, exitCode=1, message="error: cannot list datastores")
+t.ctl("kill", pid=101); t.ctl("restart", pid=102)
+t.ctl("crash", pid=102, exitCode=1, message="error: cannot list datastores")
+t.add(type="settle", what="unsettled", message="not quiet for 5s within 1m0s")
+put('plans/intermediate-6/trace.jsonl', t.text())
+put('plans/intermediate-6/controller.log', 'I1202 10:00:00 starting manager\nerror: cannot list datastores\n')
+put('plans/intermediate-6/plan.json', plan_json("intermediate-6", "intermediate"))
 rerun = Trace(0, plan="stale-3", pattern="stale", uidseed="c")
 base(rerun, lease="ctl-3")
 put('plans/stale-3/rerun-1/trace.jsonl', rerun.text())

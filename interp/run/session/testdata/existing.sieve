@@ -21,6 +21,24 @@ controller clash {
   ready     { log: "^READY$", within: 30s }
 }
 
+// Another test of the spec, in its own namespace, with the gadget CRD of
+// controller idle: a run of it shares the CRD with a run of test sweep.
+controller other {
+  command   "sh"
+  args      ["-c", "echo READY; exec sleep 600"]
+  namespace "sieve-e2e-other"
+  crds      ["existing/gadget.yaml"]
+  ready     { log: "^READY$", within: 30s }
+}
+
+workload gadget {
+  apply `
+apiVersion: existing.sieve.dev/v1
+kind: Gadget
+metadata: {name: g}
+`
+}
+
 // A glob that, on a cluster sieve owns, matches prod/important too; a
 // cluster-scoped object the run creates.
 workload sweep {
@@ -47,4 +65,5 @@ workload foreign {
 
 test sweep   { controller idle  workloads [sweep] }
 test foreign { controller idle  workloads [foreign] }
+test share   { controller other workloads [gadget] }
 test clash   { controller clash workloads [sweep] }

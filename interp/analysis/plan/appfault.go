@@ -1,0 +1,188 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// appCall is a call of the controller to its application in the
+// reference trace (an exec into a pod, an HTTP request to a stand-in),
+// with its occurrence: how many equal calls (observe.Call.Signature) the
+// controller had made, this one included.
+type appCall struct {
+	observe.Call
+	entry      *trace.Entry
+	workload   string
+	occurrence int
+}
+
+// appCalls reads the controller's calls to its application from the
+// reference trace, in the order they arrived (an http entry is written
+// when its response was read, the injector sees the call when it
+// arrives), and numbers the equal ones.
+func (g *generator) appCalls() []*appCall {
+	var calls []*appCall
+	workload := ""
+	for i := range g.tr.Entries {
+		e := &g.tr.Entries[i]
+		if e.Type == trace.Step && e.Phase == "start" {
+			workload = e.Workload
+		}
+		if c, ok := observe.CallOf(e); ok {
+			calls = append(calls, &appCall{Call: c, entry: e, workload: workload})
+		}
+	}
+	slices.SortStableFunc(calls, func(a, b *appCall) int { return a.entry.Time.Compare(b.entry.Time) })
+	seen := map[string]int{}
+	for _, c := range calls {
+		sig := c.Signature()
+		seen[sig]++
+		c.occurrence = seen[sig]
+	}
+	return calls
+}
+
+// appFault makes one candidate per call of the controller to its
+// application and fault of the policy (all of ir.AppFaultKinds when it
+// names none) that answers a call of that channel: an exec gets
+// exec_error, an HTTP request unavailable and reset. The plan answers
+// the call so, once, in the application's place. The candidates are
+// pruned by the passes that apply to a call: the policy's filters (on
+// the pod, or on the Service service/NAMESPACE/NAME of a Service
+// stand-in), failed (a call that already failed in the reference),
+// nondeterministic (a pod with a generated name) and duplicates.
+func (g *generator) appFault(pol *ir.Policy) ([]*candidate, []pass) {
+	kinds := pol.AppFaults
+	if len(kinds) == 0 {
+		kinds = ir.AppFaultKinds()
+	}
+	var cands []*candidate
+	for _, c := range g.appCalls() {
+		for _, k := range kinds {
+			if k.Channel() == c.Channel {
+				cands = append(cands, g.answerCall(c, k))
+			}
+		}
+	}
+	pr := pol.Prune
+	return cands, []pass{
+		g.callFilterPass(pol),
+		{PassFailed, pr.Failed, func(c *candidate) bool { return !callFailed(c.call) }, func(c *candidate) string { return callFailedWhy(c.call) }},
+		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool { return !g.ix.generated[c.call.Pod] }, func(c *candidate) string {
+			return fmt.Sprintf("%s: %s has a generated name", c.call.desc(), c.call.Pod)
+		}},
+		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return c.call.occurrence <= g.opts.MaxOccurrence }, func(c *candidate) string {
+			return fmt.Sprintf("%s is occurrence %d of its call (at most %d kept)", c.call.desc(), c.call.occurrence, g.opts.MaxOccurrence)
+		}},
+	}
+}
+
+// answerCall is the appfault candidate that answers call c with fault k.
+func (g *generator) answerCall(c *appCall, k ir.AppFaultKind) *candidate {
+	key := g.callKey(c)
+	slug := string(k) + "-" + key.String() + "-" + c.Method + "-" + c.Target
+	if c.Channel == ir.CallExec {
+		slug = string(k) + "-" + key.String() + "-exec-" + strings.Join(c.Command, "-")
+	}
+	cand := &candidate{call: c, appFault: k, slug: slug}
+	cand.build = func() *planfile.Plan {
+		return &planfile.Plan{
+			Workload: c.workload,
+			Actions:  []*planfile.Action{{Kind: ir.ActAppFault, AppFault: k, Trigger: c.Leaf(c.occurrence)}},
+			Why: []planfile.Why{{Role: "call", Seq: c.entry.Seq, Key: key.String(), Verb: c.verb(),
+				Call: c.String(), Code: c.code(), Occurrence: c.occurrence}},
+		}
+	}
+	return cand
+}
+
+// callKey is the object a call concerns, which the policy's filters
+// match: its pod, or for a Service stand-in the Service, in the
+// controller's namespace.
+func (g *generator) callKey(c *appCall) trace.Key {
+	if c.Pod.Name != "" {
+		return c.Pod
+	}
+	ns := ""
+	if cs := g.test.Controller; cs != nil && len(cs.Namespaces) > 0 {
+		ns = cs.Namespaces[0]
+	}
+	return trace.Key{Kind: "service", Namespace: ns, Name: c.Standin}
+}
+
+// verb is what the policy's filters match a call's verb against: exec,
+// or the HTTP method in lower case.
+func (c *appCall) verb() string {
+	if c.Channel == ir.CallExec {
+		return ir.CallExec
+	}
+	return strings.ToLower(c.Method)
+}
+
+// code is the call's answer in the reference: an exec's HTTP status (101
+// when it was served), an HTTP response's status (0: none came).
+func (c *appCall) code() int {
+	if c.Channel == ir.CallExec {
+		return c.entry.Code
+	}
+	return c.entry.HTTP.Status
+}
+
+// desc names a call with its trace entry: "#15 GET /members to ens-client".
+func (c *appCall) desc() string { return fmt.Sprintf("#%d %s", c.entry.Seq, c.Call) }
+
+// callFilterPass is the policy's include/exclude filters on calls: the
+// object a call concerns (callKey) and its verb (exec, or the method).
+func (g *generator) callFilterPass(pol *ir.Policy) pass {
+	it := func(c *candidate) *item {
+		return &item{Observed: observe.Observed{Entry: c.call.entry, Key: g.callKey(c.call), Verb: c.call.verb()}}
+	}
+	return pass{name: PassFilter, on: len(pol.Include)+len(pol.Exclude) > 0,
+		keep: func(c *candidate) bool {
+			s := it(c)
+			return (len(pol.Include) == 0 || matchAny(pol.Include, s)) && !matchAny(pol.Exclude, s)
+		},
+		why: func(c *candidate) string {
+			if matchAny(pol.Exclude, it(c)) {
+				return c.call.desc() + " matches an exclude filter of policy " + pol.Name
+			}
+			return c.call.desc() + " matches no include filter of policy " + pol.Name
+		}}
+}
+
+// callFailed reports whether a call failed in the reference: an exec
+// not served (its status not 101) or that exited non-zero, an HTTP
+// request with no response or a 5xx. A wrong answer there would repeat
+// what the controller already handled.
+func callFailed(c *appCall) bool {
+	if c.Channel == ir.CallHTTP {
+		return c.entry.HTTP.Status == 0 || c.entry.HTTP.Status >= 500
+	}
+	if c.entry.Code != 101 {
+		return true
+	}
+	var st struct {
+		Status string `json:"status"`
+	}
+	return json.Unmarshal(c.entry.Response, &st) == nil && st.Status == "Failure"
+}
+
+// callFailedWhy says how a call failed in the reference.
+func callFailedWhy(c *appCall) string {
+	switch {
+	case c.Channel == ir.CallHTTP && c.entry.HTTP.Status == 0:
+		return c.desc() + " got no response"
+	case c.Channel == ir.CallHTTP:
+		return fmt.Sprintf("%s was answered %d", c.desc(), c.entry.HTTP.Status)
+	case c.entry.Code != 101:
+		return fmt.Sprintf("%s was not served (%d)", c.desc(), c.entry.Code)
+	}
+	return c.desc() + " exited non-zero"
+}

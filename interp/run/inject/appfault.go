@@ -1,0 +1,63 @@
+package inject
+
+import (
+	"fmt"
+
+	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/analysis/trigger"
+	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Calls reports whether the plan looks at the controller's calls to its
+// application: the run must then ask Call about each one before it is
+// answered.
+func (in *Injector) Calls() bool { return in.calls }
+
+// Call shows the engine a call of the controller to its application that
+// is about to be answered (an exec into a pod, an HTTP request to a
+// stand-in), and returns the wrong answer an app-fault action it fires
+// gives that call instead of the application's, if any. The caller gives
+// the answer (podexec, relay).
+func (in *Injector) Call(c observe.Call) (ir.AppFaultKind, bool) {
+	if !in.calls {
+		return "", false
+	}
+	cur := &event{call: &c}
+	in.advance(func() []trigger.Fired { return in.eng.Call(c) }, cur)
+	return cur.fault, cur.fault != ""
+}
+
+// answerCall carries out an app-fault action: the call about to be
+// answered gets the action's fault, when the fault is one of the call's
+// channel (an exec error for an exec, a 503 or a reset for an HTTP
+// request).
+func (in *Injector) answerCall(a *planfile.Action, cur *event, note func(string, *trace.Key)) error {
+	if cur == nil || cur.call == nil {
+		return missedError("no call of the controller to its application was about to be answered when the trigger completed (an app-fault action's trigger ends on a call leaf)")
+	}
+	c := cur.call
+	if a.AppFault.Channel() != c.Channel {
+		return missedError(fmt.Sprintf("%s answers a call of channel %s, and the call was %s", a.AppFault, a.AppFault.Channel(), c))
+	}
+	var key *trace.Key
+	if c.Pod.Name != "" {
+		k := c.Pod
+		key = &k
+	}
+	note(fmt.Sprintf("%s answered in the application's place: %s (%s)", c, faultAnswer(a.AppFault), a.AppFault), key)
+	cur.fault = a.AppFault
+	return nil
+}
+
+// faultAnswer says what a call answered with fault k gets.
+func faultAnswer(k ir.AppFaultKind) string {
+	switch k {
+	case ir.FaultExecError:
+		return "exit code 1 and a line on stderr"
+	case ir.FaultUnavailable:
+		return "503 Service Unavailable, and the connection closed"
+	}
+	return "the connection reset before any response"
+}
