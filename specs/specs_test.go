@@ -27,6 +27,7 @@ func TestSpecsCheck(t *testing.T) {
 		"routetable/routetable.sieve":           {"buggy", "fixed"},
 		"statefulset/statefulset.sieve":         {"recreate", "scale"},
 		"testdata/datastore_apierror_e2e.sieve": {"fixed"},
+		"testdata/datastore_explore_e2e.sieve":  {"explored", "faults"},
 		"testdata/ensemble_appfault_e2e.sieve":  {"fixed"},
 		"testdata/ensemble_e2e.sieve":           {"buggy", "fixed"},
 		"testdata/members_e2e.sieve":            {"buggy", "fixed"},

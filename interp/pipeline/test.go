@@ -31,6 +31,9 @@ type TestOutcome struct {
 	Counts        []plan.Count
 	Plans         []*planfile.Plan
 	Results       []*results.Result
+	// Explored are the results of the Explore stage (none for a test
+	// that explores nothing).
+	Explored []*results.Result
 }
 
 // Prepared is a test run up to its plans: the results directory started,
@@ -72,9 +75,10 @@ func Prepare(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Opt
 }
 
 // Test runs test t through every stage, as sieve run does: Prepare,
-// RunPlans and Finish. Results are written to out as each plan ends, so
-// an interrupted run (ctx cancelled) keeps every finished plan; the
-// outcome, never nil, then holds what finished and the error is ctx's.
+// Explore (in the first shard only), RunPlans and Finish. Results are
+// written to out as each plan ends, so an interrupted run (ctx cancelled)
+// keeps every finished plan; the outcome, never nil, then holds what
+// finished and the error is ctx's.
 func Test(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Options) (*TestOutcome, error) {
 	outcome := &TestOutcome{}
 	p, err := Prepare(ctx, env, t, out, o)
@@ -86,6 +90,11 @@ func Test(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Option
 	}
 	if err != nil {
 		return outcome, err
+	}
+	if o.Select.Shard.Index <= 1 { // one shard of several judges the explored run, the first
+		if outcome.Explored, err = Explore(ctx, env, p.Refs, out); err != nil {
+			return outcome, err
+		}
 	}
 	if o.Planned != nil {
 		o.Planned(p.Set)

@@ -9,6 +9,9 @@
 // apply of the seed, then one merge patch and a settle per operation),
 // built with lang/syntax's builders for lang/format to print.
 //
+// The checker expands a workload's explore step with Generate and
+// Patches, marking each patch with its operation (Operation.IR).
+//
 // It reads only the files it is given and runs nothing: running explored
 // workloads and judging them belong to the interpreter (the consistency,
 // rollback and health checks are interp/analysis/oracle's CheckExplored).

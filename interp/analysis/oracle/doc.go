@@ -51,7 +51,10 @@
 // rollback (an operation that brings the resource's spec back to an
 // earlier one brings the controller's objects back too, under the masks)
 // and health (no crash or panic, no request failing past a bound within
-// one operation, every settle quiet).
+// one operation, every settle quiet). CheckDifferential is the
+// differential oracle of an explored run: the end state of a run that
+// applied the explored resource's final state at once, compared with the
+// reference's, which reached it by the operations.
 //
 // It returns findings only. It does not run anything, read files or judge
 // a plan's run (interp/pipeline does). It does not name files of the
