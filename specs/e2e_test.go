@@ -31,6 +31,8 @@ const (
 	ringE2ESpec       = "specs/testdata/ring_e2e.sieve"
 	apierrorE2ESpec   = "specs/testdata/datastore_apierror_e2e.sieve"
 	routetableE2ESpec = "specs/testdata/routetable_e2e.sieve"
+	settingsSpec      = "specs/settings/settings.sieve"
+	settingsSeed      = "specs/settings/webapp.yaml"
 )
 
 // finding is the part of a plan's result.json finding these tests look at.
@@ -124,6 +126,68 @@ func TestE2ERouteTable(t *testing.T) {
 		}
 		errorsInjected(3, status)(t, out)
 	})
+}
+
+// TestE2ESettings records one run of the settings example's explored
+// workload (the operations sieve explore printed from the WebApp CRD and
+// the seed) and judges its trace with sieve explore --check: the buggy
+// controller never brings its configuration file up to date, so the
+// check must exit 1 with consistency findings on spec.logLevel and none
+// on another property; the fixed one carries every change into an object
+// it owns, and the check must exit 0 with no finding.
+func TestE2ESettings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records an explored run on an embedded control plane (about a minute); skipped in -short mode")
+	}
+	t.Parallel()
+	sieve := embeddedtest.Binary(t)
+	for _, c := range []struct {
+		test string
+		exit int
+	}{{"buggy", 1}, {"fixed", 0}} {
+		t.Run(c.test, func(t *testing.T) {
+			t.Parallel()
+			out := t.TempDir()
+			sieveE2E(t, sieve, 0, "record", settingsSpec, "--test", c.test, "--runs", "1", "--no-cache", "--no-color", "-o", out)
+			log := sieveE2E(t, sieve, c.exit, "explore", settingsSpec, "--seed", settingsSeed,
+				"--check", results.Layout{Root: out}.ReferenceTrace(1), "--output", "json")
+			var fs []struct {
+				Check    string `json:"check"`
+				Property string `json:"property"`
+			}
+			if err := json.Unmarshal(log, &fs); err != nil {
+				t.Fatalf("sieve explore --check --output json: %v\n%s", err, log)
+			}
+			for _, f := range fs {
+				if f.Check != "consistency" || f.Property != "spec.logLevel" {
+					t.Errorf("finding %+v, want consistency findings on spec.logLevel alone", f)
+				}
+			}
+			if c.exit == 1 && len(fs) == 0 {
+				t.Errorf("no finding, want the log level changes that left no trace")
+			}
+		})
+	}
+}
+
+// sieveE2E runs sieve with args from the repository's root and returns
+// its standard output; it must exit with exit (a control plane that
+// cannot start skips the test).
+func sieveE2E(t *testing.T, sieve string, exit int, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(sieve, args...)
+	cmd.Dir = ".."
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	code := exitCode(err)
+	if code == 3 && strings.Contains(stderr.String(), "embedded cluster:") {
+		t.Skipf("the embedded control plane cannot start here:\n%s", stderr.String())
+	}
+	if code != exit {
+		t.Fatalf("sieve %s exited %d, want %d (%v)\n%s%s", args[0], code, exit, err, out, stderr.String())
+	}
+	return out
 }
 
 // errorsInjected returns a check that a run in out ran at least n
