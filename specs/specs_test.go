@@ -28,6 +28,7 @@ func TestSpecsCheck(t *testing.T) {
 		"settings/settings.sieve":               {"buggy", "fixed", "scale"},
 		"statefulset/statefulset.sieve":         {"recreate", "scale"},
 		"testdata/datastore_apierror_e2e.sieve": {"fixed"},
+		"testdata/datastore_explore_e2e.sieve":  {"explored"},
 		"testdata/ensemble_e2e.sieve":           {"buggy", "fixed"},
 		"testdata/ring_e2e.sieve":               {"buggy", "fixed"},
 		"testdata/routetable_e2e.sieve":         {"buggy", "fixed"},

@@ -31,6 +31,9 @@ type TestOutcome struct {
 	Counts        []plan.Count
 	Plans         []*planfile.Plan
 	Results       []*results.Result
+	// Explored are the results of the Explore stage (none for a test
+	// that explores nothing).
+	Explored []*results.Result
 }
 
 // Prepared is a test run up to its plans: the results directory started,
@@ -72,7 +75,7 @@ func Prepare(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Opt
 }
 
 // Test runs test t through every stage, as sieve run does: Prepare,
-// RunPlans and Finish. Results are written to out as each plan ends, so
+// Explore, RunPlans and Finish. Results are written to out as each plan ends, so
 // an interrupted run (ctx cancelled) keeps every finished plan; the
 // outcome, never nil, then holds what finished and the error is ctx's.
 func Test(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Options) (*TestOutcome, error) {
@@ -85,6 +88,9 @@ func Test(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Option
 		outcome.Plans, outcome.Counts = p.Set.Plans, p.Set.Counts
 	}
 	if err != nil {
+		return outcome, err
+	}
+	if outcome.Explored, err = Explore(ctx, env, p.Refs, out); err != nil {
 		return outcome, err
 	}
 	if o.Planned != nil {

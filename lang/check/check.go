@@ -58,6 +58,9 @@ type checker struct {
 	// and path.
 	manifests map[string]error
 	seq       int // counts evaluated attributes, see attrOp.seq
+	// explores holds what each placeholder explore step stands for
+	// (expandExplores).
+	explores map[*ir.Step]*exploreUse
 }
 
 func newChecker(filename string, opts Options) *checker {

@@ -136,7 +136,7 @@ func (c *checker) filePath(v *value, what string, dir, keepDot bool) (string, bo
 		c.errorf(v.rng, "file", "%s: %s is %s", what, p, map[bool]string{true: "a directory", false: "not a directory"}[st.IsDir()])
 		return "", false
 	}
-	if (what == "apply" || what == "crds") && !c.manifestOK(v, what, osPath) {
+	if (what == "apply" || what == "crds" || what == "explore") && !c.manifestOK(v, what, osPath) {
 		return "", false
 	}
 	return c.rebase(p, osPath, keepDot), true

@@ -117,6 +117,7 @@ func (c *checker) lowerTest(d *decl, complete bool) *ir.Test {
 	if len(t.Workloads) == 0 && attrs.ops["workloads"] == nil && complete && !d.badBase {
 		c.errorf(n.Name.Range(), "test", "test %s has no workload (add: workloads [NAME])", d.name)
 	}
+	c.expandExplores(t)
 	return t
 }
 

@@ -200,6 +200,8 @@ func (c *checker) lowerStep(s syntax.Step, sc *scope) *ir.Step {
 		}
 	case *syntax.Sleep:
 		st.Kind, st.Timeout = ir.StepSleep, c.toDuration(c.eval(s.Duration, sc), "sleep", true)
+	case *syntax.Explore:
+		c.exploreStep(st, s, sc)
 	default:
 		return nil
 	}

@@ -1,6 +1,8 @@
-package explore
+package explore_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +12,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/sievetool/sieve/internal/golden"
+	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/explore"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -33,20 +37,20 @@ func TestGolden(t *testing.T) {
 	golden.Archives(t, files, func(t *testing.T, ar *txtar.Archive) map[string][]byte {
 		in := golden.Files(ar)
 		seed, crd := inputs(t, specs, in)
-		r, err := Load(seed, crd)
+		r, err := explore.Load(seed, crd)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ops := Generate(r, options(t, string(in["options"])))
+		ops := explore.Generate(r, options(t, string(in["options"])))
 		var list strings.Builder
 		for _, op := range ops {
 			list.WriteString(op.String() + "\n")
 		}
-		text, err := Print("explored", "seed.yaml", r, ops)
+		text, err := explore.Print("explored", "seed.yaml", r, ops)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkSpec(t, seed, crd, text)
+		checkSpec(t, seed, crd, text, string(in["options"]))
 		return map[string][]byte{"out/ops": []byte(list.String()), "out/workload.sieve": text}
 	})
 }
@@ -66,8 +70,8 @@ func inputs(t *testing.T, specs string, in map[string][]byte) (seed, crd []byte)
 	return seed, crd
 }
 
-func options(t *testing.T, text string) Options {
-	var o Options
+func options(t *testing.T, text string) explore.Options {
+	var o explore.Options
 	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
 		word, arg, _ := strings.Cut(line, " ")
 		var err error
@@ -95,17 +99,59 @@ func options(t *testing.T, text string) Options {
 }
 
 // checkSpec checks the printed workload as the workload of a test whose
-// controller has the CRD: it parses, checks and lints without errors.
-func checkSpec(t *testing.T, seed, crd, workload []byte) {
+// controller has the CRD: it parses, checks and lints without errors; and
+// an explore step with the archive's options as its clauses lowers to
+// the same steps.
+func checkSpec(t *testing.T, seed, crd, workload []byte, opts string) {
 	dir := t.TempDir()
-	spec := "controller c {\n  command [\"true\"]\n  crds [\"crd.yaml\"]\n}\n\n" + string(workload) +
-		"\ntest t {\n  controller c\n  workloads [explored]\n}\n"
-	for name, data := range map[string][]byte{"seed.yaml": seed, "crd.yaml": crd, "spec.sieve": []byte(spec)} {
+	spec := "controller c {\n  command [\"true\"]\n  crds [\"crd.yaml\"]\n}\n\n%s\ntest t {\n  controller c\n  workloads [explored]\n}\n"
+	step := "workload explored {\n  explore \"seed.yaml\" " + clauses(opts) + "\n}\n"
+	files := map[string][]byte{"seed.yaml": seed, "crd.yaml": crd,
+		"spec.sieve": fmt.Appendf(nil, spec, workload), "step.sieve": fmt.Appendf(nil, spec, step)}
+	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, ds := load.Load(filepath.Join(dir, "spec.sieve"), load.Options{}); ds.HasErrors() {
-		t.Errorf("printed workload does not check: %v\n%s", ds, spec)
+	printed, ds := load.Load(filepath.Join(dir, "spec.sieve"), load.Options{})
+	if ds.HasErrors() {
+		t.Fatalf("printed workload does not check: %v\n%s", ds, files["spec.sieve"])
 	}
+	stepped, ds := load.Load(filepath.Join(dir, "step.sieve"), load.Options{})
+	if ds.HasErrors() {
+		t.Fatalf("explore step does not check: %v\n%s", ds, files["step.sieve"])
+	}
+	if a, b := stepsJSON(t, printed), stepsJSON(t, stepped); a != b {
+		t.Errorf("the explore step lowers to other steps than the printed workload:\nprinted: %s\nstep:    %s", a, b)
+	}
+}
+
+// clauses writes the options of an archive as an explore step's clauses.
+func clauses(opts string) string {
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(opts), "\n") {
+		if word, arg, ok := strings.Cut(line, " "); ok {
+			if word == "only" || word == "skip" {
+				arg = strconv.Quote(arg)
+			}
+			out = append(out, word+" "+arg)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// stepsJSON returns the steps of spec's one workload as JSON, without
+// their positions and operation marks, which differ between the two forms.
+func stepsJSON(t *testing.T, spec *ir.Spec) string {
+	var steps []ir.Step
+	for _, s := range spec.Tests[0].Workloads[0].Steps {
+		c := *s
+		c.Src, c.Explored = diag.Range{}, nil
+		steps = append(steps, c)
+	}
+	b, err := json.Marshal(steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/manifest"
 )
 
@@ -169,4 +170,25 @@ func (r *Resource) Key() string {
 		ns = "default"
 	}
 	return strings.ToLower(kind) + "/" + ns + "/" + name
+}
+
+// LoadFiles reads the seed manifest file seed and the CRD files crds (as
+// the checker and `sieve explore` name them: paths from the working
+// directory) and returns Load's resource.
+func LoadFiles(seed string, crds []string) (*Resource, error) {
+	src, err := input.ReadFile(seed, input.ManifestLimit)
+	if err != nil {
+		return nil, fmt.Errorf("seed: %w", err)
+	}
+	var all bytes.Buffer
+	for _, name := range crds {
+		b, err := input.ReadFile(name, input.ManifestLimit)
+		if err != nil {
+			return nil, fmt.Errorf("crd: %w", err)
+		}
+		all.WriteString("---\n")
+		all.Write(b)
+		all.WriteString("\n")
+	}
+	return Load(src, all.Bytes())
 }

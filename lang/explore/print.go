@@ -24,14 +24,14 @@ func Workload(name, seedFile string, r *Resource, ops []Operation) (*syntax.Work
 		&syntax.Apply{Source: syntax.NewExpr(syntax.NewString(seedFile))},
 		&syntax.Settle{},
 	}}
-	state := r.Object
-	for _, op := range ops {
-		if state, err = Apply(state, op); err != nil {
-			return nil, err
-		}
-		patch, err := syntax.NewObject(MergePatch(state, op))
+	patches, err := Patches(r, ops)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range patches {
+		patch, err := syntax.NewObject(p)
 		if err != nil {
-			return nil, fmt.Errorf("operation %s: %w", op, err)
+			return nil, fmt.Errorf("operation %s: %w", ops[i], err)
 		}
 		bareKeys(patch)
 		w.Steps = append(w.Steps,

@@ -102,6 +102,14 @@ func (p *printer) stepItem(s syntax.Step) item {
 		}}
 	case *syntax.Sleep:
 		return item{node: s, head: "sleep", rest: func() { p.expr(s.Duration) }}
+	case *syntax.Explore:
+		return item{node: s, head: "explore", rest: func() {
+			p.expr(s.Seed)
+			for _, c := range s.Clauses {
+				p.write(" ", c.Word, " ")
+				p.expr(c.Value)
+			}
+		}}
 	}
 	return item{node: s, rest: func() {}}
 }

@@ -18,6 +18,9 @@ const (
 	// CountReplicas is the replicas of a scale step, and the pods a wait
 	// for readiness counts: each is a pod the control plane schedules.
 	CountReplicas
+	// CountOperations is the most operations an explore step generates:
+	// each is a patch and a settle of every run of the test.
+	CountOperations
 )
 
 // CountBound returns the largest value count c may take, and why.
@@ -27,6 +30,8 @@ func CountBound(c Count) (int64, string) {
 		return 50, "each reference run replays the whole workload"
 	case CountMaxPlans:
 		return 100_000, "each plan is a run of its own"
+	case CountOperations:
+		return 1_000, "each operation is a patch and a settle in every run"
 	default:
 		return 1_000, "each replica is a pod the control plane schedules"
 	}

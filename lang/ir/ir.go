@@ -319,6 +319,9 @@ type Step struct {
 	// patch
 	PatchType PatchType `json:"patchType,omitempty"`
 	Patch     string    `json:"patch,omitempty"` // JSON
+	// Explored, on a patch step that an explore step expanded into, is
+	// the operation the patch makes.
+	Explored *Operation `json:"explored,omitempty"`
 
 	// scale
 	Replicas int `json:"replicas,omitempty"`
@@ -333,6 +336,22 @@ type Step struct {
 	// ("else continue") instead of failing it; the trace records whether
 	// the condition was met.
 	Continue bool `json:"continue,omitempty"`
+}
+
+// Operation is one operation of an explored workload (lang/explore): a
+// property of the explored resource changed to a new value.
+type Operation struct {
+	// Resource is the explored custom resource; its Kind is the lowercase
+	// kind and the group ("datastore.example.com"), as traces key it.
+	Resource Ref `json:"resource"`
+	// Path is the property, a Path in its text form (spec.replicas).
+	Path string `json:"path"`
+	// Change is the kind of change (lang/explore's Change: bound, flip,
+	// add-item, unset, ...).
+	Change string `json:"change"`
+	// Value is the property's new value (the new item or entry for
+	// add-item and add-entry); nil when the change removes it.
+	Value Value `json:"value,omitempty"`
 }
 
 // FieldSet overrides one field of an applied manifest.

@@ -17,7 +17,7 @@ import (
 )
 
 // stepKeywords start the steps of a workload (grammar.md, workload).
-var stepKeywords = []string{"apply", "patch", "delete", "scale", "wait", "settle", "sleep"}
+var stepKeywords = []string{"apply", "patch", "delete", "scale", "wait", "settle", "sleep", "explore"}
 
 // completion offers what may be written at the cursor: the fields of a
 // field path or CEL selection whose kind is known (schema.go), declaration

@@ -16,7 +16,7 @@ type Param struct {
 }
 
 // Step is one workload step: *Apply, *Patch, *Delete, *Scale, *Wait,
-// *Settle or *Sleep.
+// *Settle, *Sleep or *Explore.
 type Step interface {
 	Node
 	step()
@@ -79,7 +79,7 @@ type WaitCond struct {
 type Settle struct {
 	Span
 	Quiet *DurationLit `parser:"'settle' ( @@"`
-	Param *Ident       `parser:"  | (?! 'apply' | 'patch' | 'delete' | 'scale' | 'wait' | 'settle' | 'sleep') @@ )?"`
+	Param *Ident       `parser:"  | (?! 'apply' | 'patch' | 'delete' | 'scale' | 'wait' | 'settle' | 'sleep' | 'explore') @@ )?"`
 }
 
 // Cond is a condition on one object: a CEL expression over `object`, or a

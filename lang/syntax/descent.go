@@ -167,7 +167,7 @@ func orWords(words []string) string {
 // Keywords that start the items of blocks.
 var (
 	declKeywords   = []string{"import", "controller", "workload", "policy", "mask", "invariant", "plan", "test"}
-	stepKeywords   = []string{"apply", "patch", "delete", "scale", "wait", "settle", "sleep"}
+	stepKeywords   = []string{"apply", "patch", "delete", "scale", "wait", "settle", "sleep", "explore"}
 	ruleKeywords   = []string{"key", "path", "value", "whole"}
 	actionKeywords = []string{"crash", "restart", "stale", "hold", "release", "wait", "pause", "resume"}
 )

@@ -103,6 +103,8 @@ func (p *descent) step() Step {
 		return p.wait()
 	case "sleep":
 		return p.sleep()
+	case "explore":
+		return p.explore()
 	}
 	n := &Settle{}
 	p.open(&n.Span)
@@ -233,6 +235,26 @@ func (p *descent) pathElem() *PathElem {
 			n.Index = p.next().Value
 		}
 		p.expectPunct("]")
+	}
+	p.close(&n.Span)
+	return n
+}
+
+// exploreClauseWords are the words that start an ExploreClause.
+var exploreClauseWords = []string{"max", "only", "skip", "seed"}
+
+func (p *descent) explore() *Explore {
+	n := &Explore{}
+	p.open(&n.Span)
+	p.next()
+	n.Seed = p.expr()
+	for p.ok() && p.isType(tIdent) && slices.Contains(exploreClauseWords, p.peek().Value) {
+		c := &ExploreClause{}
+		p.open(&c.Span)
+		c.Word = p.next().Value
+		c.Value = p.expr()
+		p.close(&c.Span)
+		n.Clauses = append(n.Clauses, c)
 	}
 	p.close(&n.Span)
 	return n

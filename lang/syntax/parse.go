@@ -39,7 +39,7 @@ var grammar = sync.OnceValue(func() *participle.Parser[File] {
 		participle.UseLookahead(0),
 		participle.Elide("Comment", "Whitespace"),
 		participle.Union[Decl](&Import{}, &Controller{}, &Workload{}, &Policy{}, &Mask{}, &Invariant{}, &Plan{}, &Test{}),
-		participle.Union[Step](&Apply{}, &Patch{}, &Delete{}, &Scale{}, &Wait{}, &Settle{}, &Sleep{}),
+		participle.Union[Step](&Apply{}, &Patch{}, &Delete{}, &Scale{}, &Wait{}, &Settle{}, &Sleep{}, &Explore{}),
 		participle.Union[Action](&Crash{}, &Restart{}, &Stale{}, &Hold{}, &Release{}, &Pause{}, &PauseController{}, &ResumeController{}),
 		participle.Union[TriggerAtom](&Group{}, &Event{}, &Write{}, &Quiet{}, &Timeout{}),
 		participle.Union[Primary](&KeyLit{}, &DurationLit{}, &NumberLit{}, &StringLit{}, &BoolLit{}, &NullLit{}, &List{}, &Object{}, &Call{}, &Paren{}),

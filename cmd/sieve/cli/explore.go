@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/lang/explore"
-	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/load"
 )
@@ -49,7 +47,8 @@ func newExploreCmd(g *globals) *cobra.Command {
 			"workload. The same --seed-number gives the same operations; --max bounds\n" +
 			"them; --only and --skip (repeatable) keep or drop properties by field path,\n" +
 			"* for any field or index. See docs/explore.md.\n" +
-			"It runs nothing: with --check TRACE it judges a recorded run of the printed\n" +
+			"It runs nothing (an explore step in a workload runs them in sieve run):\n" +
+			"with --check TRACE it judges a recorded run of the printed\n" +
 			"workload (same flags) with the consistency, rollback and health oracles and\n" +
 			"prints their findings (exit status 1 when there are some).\n" +
 			"Exit status 2 means a usage or spec error.",
@@ -97,7 +96,7 @@ func runExplore(g *globals, f *exploreFlags, file string) error {
 		return err
 	}
 	if !g.quiet && g.output != "json" {
-		fmt.Fprintf(g.stderr, "%d %s on %s (nothing run: running explored workloads is not built yet)\n",
+		fmt.Fprintf(g.stderr, "%d %s on %s (nothing run: an explore step runs them in sieve run)\n",
 			len(ops), plural(len(ops), "operation", "operations"), r.Key())
 	}
 	return nil
@@ -232,10 +231,6 @@ func patterns(flag string, texts []string) ([]ir.Path, error) {
 // exploreResource reads the seed and the CRD files (--crd, else those of
 // the spec's controllers) and finds the seed's schema.
 func exploreResource(f *exploreFlags, spec *ir.Spec) (*explore.Resource, error) {
-	seed, err := input.ReadFile(f.seed, input.ManifestLimit)
-	if err != nil {
-		return nil, fmt.Errorf("explore: --seed: %w", err)
-	}
 	files := f.crds
 	if len(files) == 0 {
 		files = specCRDs(spec)
@@ -243,17 +238,7 @@ func exploreResource(f *exploreFlags, spec *ir.Spec) (*explore.Resource, error) 
 	if len(files) == 0 {
 		return nil, fmt.Errorf("explore: %s: its controllers name no crds (give the CRD with --crd)", spec.File)
 	}
-	var crds bytes.Buffer
-	for _, name := range files {
-		b, err := input.ReadFile(name, input.ManifestLimit)
-		if err != nil {
-			return nil, fmt.Errorf("explore: crd: %w", err)
-		}
-		crds.WriteString("---\n")
-		crds.Write(b)
-		crds.WriteString("\n")
-	}
-	r, err := explore.Load(seed, crds.Bytes())
+	r, err := explore.LoadFiles(f.seed, files)
 	if err != nil {
 		return nil, fmt.Errorf("explore: %w", err)
 	}

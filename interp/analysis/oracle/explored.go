@@ -3,6 +3,8 @@ package oracle
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 
 	"github.com/sievetool/sieve/interp/analysis/mask"
 	"github.com/sievetool/sieve/interp/formats/trace"
@@ -23,9 +25,21 @@ type Explored struct {
 	// k-th patch step made the k-th (lang/explore's Workload writes one
 	// patch per operation).
 	Operations []explore.Operation
+	// Steps, when set, are the patch steps that made the operations, one
+	// each, in order: the others are no operations (a workload with
+	// patches of its own beside an explore step). Nil: every patch step
+	// made one.
+	Steps []StepID
 	// LoopBound is how many times the same request may fail within one
 	// operation's stretch. Defaults to DefaultLoopBound.
 	LoopBound int
+}
+
+// StepID names a workload step as a trace's step entries do: its
+// workload and its index there.
+type StepID struct {
+	Workload string `json:"workload"`
+	Index    int    `json:"index"`
 }
 
 // stretch is the part of an explored run that one operation owns: from
@@ -89,17 +103,23 @@ func prepareExplored(t *trace.Trace, ex Explored, opts Options) (*explored, erro
 	}
 	x := &explored{entries: trace.Aligned(t.Entries), ex: ex, keys: newListKeys(r), end: set.For(ir.OracleEnd),
 		owned: ownedKeys(t, ex.Resource, ownership(t, ownPredicate(opts)))}
-	if x.stretches, err = stretches(x.entries, len(ex.Operations)); err != nil {
+	if x.stretches, err = stretches(x.entries, len(ex.Operations), ex.isOperation); err != nil {
 		return nil, err
 	}
 	return x, nil
 }
 
-// stretches cuts entries at the start of each patch step and snapshots
-// the cluster state at each cut. A trace with more patch steps than the n
-// operations is the run of another workload.
-func stretches(entries []trace.Entry, n int) ([]stretch, error) {
-	if p := patches(entries); p > n {
+// isOperation reports whether the patch step entry e made an operation.
+func (ex Explored) isOperation(e *trace.Entry) bool {
+	return ex.Steps == nil || slices.Contains(ex.Steps, StepID{e.Workload, e.Index})
+}
+
+// stretches cuts entries at the start of each patch step that made an
+// operation (isOp) and snapshots the cluster state at each cut. A trace
+// with more such steps than the n operations is the run of another
+// workload.
+func stretches(entries []trace.Entry, n int, isOp func(*trace.Entry) bool) ([]stretch, error) {
+	if p := patches(entries, isOp); p > n {
 		return nil, fmt.Errorf("oracle: trace: %d patch steps, more than the %d operations (the run of another workload, or of other operations)", p, n)
 	}
 	var out []stretch
@@ -113,10 +133,10 @@ func stretches(entries []trace.Entry, n int) ([]stretch, error) {
 	for i := range entries {
 		e := &entries[i]
 		switch {
-		case e.Type == trace.Step && e.What == "patch" && e.Phase == "start":
+		case e.Type == trace.Step && e.What == "patch" && e.Phase == "start" && isOp(e):
 			closeLast(i)
 			out = append(out, stretch{op: len(out), start: i, step: e, before: maps.Clone(state)})
-		case e.Type == trace.Step && e.What == "patch" && e.Phase == "end" && e.Error != "" && len(out) > 0:
+		case e.Type == trace.Step && e.What == "patch" && e.Phase == "end" && isOp(e) && refused(e) && len(out) > 0:
 			out[len(out)-1].refused = true
 		case e.Type == trace.History && e.Key != nil:
 			obj, err := decodeObject(e)
@@ -134,11 +154,17 @@ func stretches(entries []trace.Entry, n int) ([]stretch, error) {
 	return out, nil
 }
 
-// patches counts the patch steps of entries.
-func patches(entries []trace.Entry) int {
+// refused reports whether the end entry of a patch step says the API
+// server refused it: recorded as refused (trace.Refused), or failed.
+func refused(e *trace.Entry) bool {
+	return e.Error != "" || strings.HasPrefix(e.Message, trace.Refused)
+}
+
+// patches counts the patch steps of entries that made operations.
+func patches(entries []trace.Entry, isOp func(*trace.Entry) bool) int {
 	n := 0
 	for i := range entries {
-		if e := &entries[i]; e.Type == trace.Step && e.What == "patch" && e.Phase == "start" {
+		if e := &entries[i]; e.Type == trace.Step && e.What == "patch" && e.Phase == "start" && isOp(e) {
 			n++
 		}
 	}

@@ -24,6 +24,7 @@ type exploredFixture struct {
 		Change explore.Change `json:"change"`
 		Value  any            `json:"value"`
 	} `json:"operations"`
+	Steps     []StepID    `json:"steps"`
 	LoopBound int         `json:"loopBound"`
 	Std       []string    `json:"std"`
 	OwnKeys   []trace.Key `json:"ownKeys"`
@@ -53,7 +54,7 @@ func runExplored(t *testing.T, file string) {
 	if err := json.Unmarshal(files["explored.json"], &fx); err != nil {
 		t.Fatalf("explored.json: %v", err)
 	}
-	ex := Explored{Resource: fx.Resource, LoopBound: fx.LoopBound}
+	ex := Explored{Resource: fx.Resource, LoopBound: fx.LoopBound, Steps: fx.Steps}
 	for _, o := range fx.Operations {
 		p, err := ir.ParsePath(o.Path)
 		if err != nil {

@@ -28,13 +28,15 @@ const (
 	CheckHealth      Check = "health"      // a crash, a request failing in a loop, no quiet after an operation
 	CheckConsistency Check = "consistency" // an operation left no trace in the controller's objects or status
 	CheckRollback    Check = "rollback"    // undoing an operation did not bring the objects back
+	// The differential oracle of an explored run (CheckDifferential).
+	CheckDifferential Check = "differential" // the final state applied at once ends otherwise than the sequence
 )
 
 // rank orders the checks for sorting: the order of the constants above.
 func rank(c Check) int {
 	for i, k := range [...]Check{CheckInvariant, CheckPanic, CheckCrash, CheckMissing,
 		CheckExtra, CheckCount, CheckGenerated, CheckField, CheckTimeout, CheckStep,
-		CheckIncomplete, CheckHealth, CheckConsistency, CheckRollback} {
+		CheckIncomplete, CheckHealth, CheckConsistency, CheckRollback, CheckDifferential} {
 		if k == c {
 			return i
 		}

@@ -125,7 +125,9 @@ type Entry struct {
 	// (Phase), its spec position, and the error if it failed. A wait that
 	// goes on when it times out says so in its start entry's Message
 	// (ElseContinue) and its outcome in its end entry's: "met", or "timed
-	// out, went on (else continue): " and what it waited for.
+	// out, went on (else continue): " and what it waited for. An explored
+	// patch the API server refused says so in its end entry's Message
+	// (Refused) instead of Error.
 	Workload string `json:"workload,omitempty"`
 	Index    int    `json:"index,omitempty"`
 	Phase    string `json:"phase,omitempty"`
@@ -228,3 +230,9 @@ const Missed = "missed"
 // ElseContinue is the Message of the start entry of a wait step that lets
 // the workload go on when it times out.
 const ElseContinue = "else continue"
+
+// Refused starts the Message of the end entry of an explored patch step
+// (an operation of an explore step) that the API server refused, the
+// answer after it: the schema, a validation rule or a webhook said no.
+// The workload goes on; the step has no Error.
+const Refused = "refused: "

@@ -3,6 +3,9 @@ package workload
 import (
 	"context"
 	"errors"
+	"net/http"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -46,6 +49,24 @@ func outcome(err error) (string, error) {
 		return OutcomeTimedOut + te.Msg, nil
 	}
 	return "", err
+}
+
+// refusedOutcome judges an explored patch step: one the API server
+// refused (a 4xx answer but 404, 408, 409 and 429, which say nothing of
+// the change: the schema, a validation rule or an admission webhook said
+// no) is recorded as refused and the workload goes on; any other error
+// still fails it.
+func refusedOutcome(err error) (string, error) {
+	var st apierrors.APIStatus
+	if !errors.As(err, &st) {
+		return "", err
+	}
+	switch code := st.Status().Code; {
+	case code < 400 || code >= 500, code == http.StatusNotFound, code == http.StatusRequestTimeout,
+		code == http.StatusConflict, code == http.StatusTooManyRequests:
+		return "", err
+	}
+	return trace.Refused + err.Error(), nil
 }
 
 // settleOutcome judges a settle step: one that ended at its bound goes on

@@ -6,6 +6,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/sievetool/sieve/interp/formats/trace"
 )
 
 // TestOutcome holds the judgement of a wait that goes on when it times
@@ -30,6 +35,35 @@ func TestOutcome(t *testing.T) {
 	other := errors.New("cel: no such overload")
 	if _, err := outcome(other); err != other {
 		t.Errorf("other error: got %v, want it unchanged", err)
+	}
+}
+
+// TestRefusedOutcome holds the judgement of an explored patch step: an
+// answer that refuses the change (invalid, bad request, forbidden by a
+// webhook) is recorded as refused and no error; a missing object, a
+// conflict, a server error or another error still fails it.
+func TestRefusedOutcome(t *testing.T) {
+	gr := schema.GroupResource{Group: "demo.sieve.dev", Resource: "things"}
+	for _, err := range []error{
+		apierrors.NewInvalid(schema.GroupKind{Group: "demo.sieve.dev", Kind: "Thing"}, "t", nil),
+		apierrors.NewBadRequest("spec.replicas: must be even"),
+		apierrors.NewForbidden(gr, "t", errors.New("admission webhook denied the request")),
+	} {
+		msg, got := refusedOutcome(err)
+		if got != nil || !strings.HasPrefix(msg, trace.Refused) || !strings.HasSuffix(msg, err.Error()) {
+			t.Errorf("%v: got %q, %v; want refused and no error", err, msg, got)
+		}
+	}
+	for _, err := range []error{
+		apierrors.NewNotFound(gr, "t"),
+		apierrors.NewConflict(gr, "t", errors.New("changed")),
+		apierrors.NewTooManyRequests("slow down", 1),
+		apierrors.NewInternalError(errors.New("etcd")),
+		errors.New("connection refused"),
+	} {
+		if msg, got := refusedOutcome(err); got != err || msg != "" {
+			t.Errorf("%v: got %q, %v; want the error unchanged", err, msg, got)
+		}
 	}
 }
 

@@ -77,7 +77,8 @@ func (e *StepError) Error() string { return fmt.Sprintf("%s: %s: %v", e.Src, e.K
 func (e *StepError) Unwrap() error { return e.Err }
 
 // Run executes every step of the workload in order and stops at the first
-// failure.
+// failure. An explored patch the API server refuses is no failure: its
+// end entry says it was refused (trace.Refused) and the workload goes on.
 func (x *Executor) Run(ctx context.Context, w *ir.Workload) error {
 	if err := x.init(); err != nil {
 		return err
@@ -124,6 +125,8 @@ func (x *Executor) step(ctx context.Context, workload string, i int, s *ir.Step)
 		end.Message, err = outcome(err)
 	case s.Kind == ir.StepSettle:
 		end.Message, err = settleOutcome(err)
+	case s.Kind == ir.StepPatch && s.Explored != nil && err != nil:
+		end.Message, err = refusedOutcome(err)
 	}
 	if err != nil {
 		err = &StepError{Src: s.Src, Kind: s.Kind, Err: err}

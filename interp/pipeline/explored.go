@@ -1,0 +1,255 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/results"
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/lang/explore"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// The results of the Explore stage, written as plans are (plans/NAME/
+// result.json) so that the report, result.json and the exit status count
+// their findings like any others.
+const (
+	// ExploredPlan is the reference run judged by the explored-run
+	// oracles (consistency, rollback, health).
+	ExploredPlan = "explored"
+	// DirectPlan is the differential run: the explored resource's final
+	// state applied at once.
+	DirectPlan = "explored-direct"
+	// ExplorePattern is the pattern both results name.
+	ExplorePattern = "explore"
+)
+
+// exploredGroup is the operations of one explored resource in a test's
+// workloads, and the seed apply step they follow.
+type exploredGroup struct {
+	ex   oracle.Explored
+	seed *ir.Step
+}
+
+// exploredGroups gathers the explored patch steps of t's workloads (those
+// an explore step expanded into) by resource, in order.
+func exploredGroups(t *ir.Test) ([]*exploredGroup, error) {
+	var out []*exploredGroup
+	byKey := map[trace.Key]*exploredGroup{}
+	for _, w := range t.Workloads {
+		for i, s := range w.Steps {
+			if s.Explored == nil {
+				continue
+			}
+			r := s.Explored.Resource
+			k := trace.Key{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
+			g := byKey[k]
+			if g == nil {
+				g = &exploredGroup{ex: oracle.Explored{Resource: k}, seed: seedStep(w.Steps[:i], s.Src)}
+				byKey[k] = g
+				out = append(out, g)
+			}
+			op, err := explore.FromIR(s.Explored)
+			if err != nil {
+				return nil, err
+			}
+			g.ex.Operations = append(g.ex.Operations, op)
+			g.ex.Steps = append(g.ex.Steps, oracle.StepID{Workload: w.Name, Index: i})
+		}
+	}
+	return out, nil
+}
+
+// seedStep is the apply of the seed an explore step (at src) expanded
+// into, among the steps before its first operation.
+func seedStep(before []*ir.Step, src fmt.Stringer) *ir.Step {
+	for i := len(before) - 1; i >= 0; i-- {
+		if s := before[i]; s.Kind == ir.StepApply && s.Src.String() == src.String() {
+			return s
+		}
+	}
+	return nil
+}
+
+// Explore is the stage of a test whose workloads explore (explore steps):
+// it judges the first reference run with the explored-run oracles
+// (oracle.CheckExplored, under the test's and the learned masks) and runs
+// the differential oracle: one more run, on env's first worker, that
+// applies each explored resource's final state at once and settles, its
+// end state compared with the reference's (oracle.CheckDifferential). It
+// writes the two results, ExploredPlan and DirectPlan, to out and
+// returns them; none for a test that explores nothing.
+func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout) ([]*results.Result, error) {
+	groups, err := exploredGroups(refs.Test)
+	if err != nil || len(groups) == 0 {
+		return nil, err
+	}
+	masks := append(slices.Clone(refs.Masks.Oracle), &ir.Mask{Name: "learned", Rules: refs.Oracle.Learned()})
+	judged, err := judgeExplored(refs, groups, masks, out)
+	if err != nil {
+		return nil, err
+	}
+	generated, refused := ExploredCounts(refs.Test, refs.Traces[0])
+	env.progressf("explored: %d operations generated, %d refused by the API server, %d run; %d findings of the explored-run oracles",
+		generated, refused, generated-refused, len(judged.Findings))
+	direct, err := runDirect(ctx, env, refs, groups, masks, out)
+	if err != nil {
+		return []*results.Result{judged}, err
+	}
+	return []*results.Result{judged, direct}, nil
+}
+
+// judgeExplored judges the first reference run with CheckExplored, per
+// explored resource.
+func judgeExplored(refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out results.Layout) (*results.Result, error) {
+	ref := refs.Traces[0]
+	r := &results.Result{Test: refs.Test.Name, Plan: ExploredPlan, Pattern: ExplorePattern,
+		Dir: results.PlanRel(ExploredPlan), Status: results.Passed, Findings: []*oracle.Finding{}, Started: time.Now()}
+	for _, g := range groups {
+		fs, err := oracle.CheckExplored(ref, g.ex, oracle.Options{Masks: masks, OwnKeys: ownKeys(refs.Test)})
+		if err != nil {
+			return nil, err
+		}
+		r.Findings = append(r.Findings, fs...)
+	}
+	oracle.Sort(r.Findings)
+	if len(r.Findings) > 0 {
+		r.Status = results.Failed
+	}
+	return r, results.WriteResult(out, r)
+}
+
+// ExploredCounts returns how many operations test t's explore steps
+// generated, and how many of them the API server refused in trace ref (a
+// run of t).
+func ExploredCounts(t *ir.Test, ref *trace.Trace) (generated, refused int) {
+	ops := map[oracle.StepID]bool{}
+	for _, w := range t.Workloads {
+		for i, s := range w.Steps {
+			if s.Explored != nil {
+				ops[oracle.StepID{Workload: w.Name, Index: i}] = true
+			}
+		}
+	}
+	for i := range ref.Entries {
+		e := &ref.Entries[i]
+		if e.Type == trace.Step && e.Phase == "end" && ops[oracle.StepID{Workload: e.Workload, Index: e.Index}] &&
+			strings.HasPrefix(e.Message, trace.Refused) {
+			refused++
+		}
+	}
+	return len(ops), refused
+}
+
+// runDirect runs the differential oracle: the test with each explored
+// resource's seed applied with the reference's final state and no
+// operations, compared with the reference's end.
+func runDirect(ctx context.Context, env Env, refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out results.Layout) (*results.Result, error) {
+	o, err := oracle.New(refs.Traces[:1], oracle.Options{Masks: append(masks, differentialMask()), NoLearn: true, OwnKeys: ownKeys(refs.Test)})
+	if err != nil {
+		return nil, err
+	}
+	t, properties := directTest(refs.Test, groups, o)
+	r := &results.Result{Test: refs.Test.Name, Plan: DirectPlan, Pattern: ExplorePattern,
+		Dir: results.PlanRel(DirectPlan), Status: results.Passed, Findings: []*oracle.Finding{}, Started: time.Now()}
+	env.progressf("explored: the differential run (the final state applied at once)")
+	res, err := env.Workers[0].Execute(ctx, session.Run{Test: t, BaseDir: env.BaseDir, Dir: out.PlanDir(DirectPlan),
+		Header: trace.Header{Test: t.Name, Spec: env.Spec, Run: 1}})
+	if err != nil {
+		return nil, withDiskFull(fmt.Errorf("differential run: %w", err))
+	}
+	r.Timing = res.Timing()
+	r.Seconds = time.Since(r.Started).Seconds()
+	tr, err := trace.Read(res.Trace)
+	if err != nil {
+		return nil, err
+	}
+	if res.WorkloadErr != nil {
+		r.Status, r.Error = results.Errored, fmt.Sprintf("differential run: %v", res.WorkloadErr)
+		return r, results.WriteResult(out, r)
+	}
+	if r.Findings, err = o.CheckDifferential(tr, properties); err != nil {
+		return nil, err
+	}
+	if len(r.Findings) > 0 {
+		r.Status = results.Failed
+	}
+	return r, results.WriteResult(out, r)
+}
+
+// directTest returns t with its explored patch steps (and the settle
+// after each) left out and each explored resource's seed applied with
+// the fields of its state at the end of o's reference (all but apiVersion,
+// kind, metadata and status), and the explored properties the operations
+// changed. A resource gone at the end keeps its seed as it was.
+func directTest(t *ir.Test, groups []*exploredGroup, o *oracle.Oracle) (*ir.Test, []string) {
+	sets := map[*ir.Step][]ir.FieldSet{}
+	var properties []string
+	for _, g := range groups {
+		for _, op := range g.ex.Operations {
+			if p := op.Path.String(); !slices.Contains(properties, p) {
+				properties = append(properties, p)
+			}
+		}
+		final, ok := o.End(g.ex.Resource)
+		if !ok || g.seed == nil {
+			continue
+		}
+		for _, name := range sortedFields(final) {
+			sets[g.seed] = append(sets[g.seed], ir.FieldSet{Path: ir.Path{ir.FieldElem(name)}.String(), Value: final[name]})
+		}
+	}
+	out := *t
+	out.Workloads = nil
+	for _, w := range t.Workloads {
+		dw := *w
+		dw.Steps = nil
+		for i, s := range w.Steps {
+			switch {
+			case s.Explored != nil:
+				continue
+			case s.Kind == ir.StepSettle && i > 0 && w.Steps[i-1].Explored != nil:
+				continue
+			case sets[s] != nil:
+				c := *s
+				c.Set = append(slices.Clone(s.Set), sets[s]...)
+				s = &c
+			}
+			dw.Steps = append(dw.Steps, s)
+		}
+		out.Workloads = append(out.Workloads, &dw)
+	}
+	return &out, properties
+}
+
+// sortedFields are the top-level fields of obj that an explored
+// operation may change, sorted.
+func sortedFields(obj map[string]any) []string {
+	var out []string
+	for k := range obj {
+		switch k {
+		case "apiVersion", "kind", "metadata", "status":
+		default:
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// differentialMask masks what differs between an object changed by a
+// sequence of operations and one made at once, whatever the controller
+// does: the generation a change bumps, and the observed generations that
+// follow it.
+func differentialMask() *ir.Mask {
+	return &ir.Mask{Name: "differential", Rules: []*ir.MaskRule{
+		{Key: "generation"},
+		{Path: "status.observedGeneration"},
+		{Path: "status.conditions[*].observedGeneration"},
+	}}
+}
