@@ -24,7 +24,6 @@ func TestSpecsCheck(t *testing.T) {
 		"podreaper/podreaper.sieve":             {"buggy", "fixed"},
 		"ring/ring.sieve":                       {"buggy", "fixed"},
 		"routetable/routetable.sieve":           {"buggy", "fixed"},
-		"settings/explored.sieve":               nil,
 		"settings/settings.sieve":               {"buggy", "fixed", "scale"},
 		"statefulset/statefulset.sieve":         {"recreate", "scale"},
 		"testdata/datastore_apierror_e2e.sieve": {"fixed"},

@@ -1,16 +1,13 @@
 // settings: a property read on creation and ignored on update, found by
-// sieve explore's consistency oracle, not by a hand-written workload. See
-// README.md.
+// an explored workload's consistency oracle, not by a hand-written
+// workload. See README.md.
 //
-//   sieve explore specs/settings/settings.sieve --seed specs/settings/webapp.yaml --print
-//   sieve record  specs/settings/settings.sieve --test buggy --runs 1 -o rec
-//   sieve explore specs/settings/settings.sieve --seed specs/settings/webapp.yaml --check rec/reference/run-1/trace.jsonl   # exits 1
-//   (the same with --test fixed exits 0)
-//   sieve run     specs/settings/settings.sieve --test scale   # exits 0: the workload never changes spec.logLevel
+//   sieve run specs/settings/settings.sieve --test buggy   # exits 1: spec.logLevel changes leave no trace
+//   sieve run specs/settings/settings.sieve --test fixed   # exits 0
+//   sieve run specs/settings/settings.sieve --test scale   # exits 0: the workload never changes spec.logLevel
 
 import "std/faults"
 import "std/masks"
-import "./explored.sieve"
 
 controller settings {
   build     "./controller"
@@ -34,12 +31,19 @@ invariant config_current end `
     .contains("log-level " + object("webapp", "default", "web").spec.logLevel)
 `
 
-// buggy runs the operations sieve explore generated from the CRD's schema
-// (explored.sieve, printed by sieve explore --print): record one run of it,
-// then judge its trace with sieve explore --check.
+// The operations explored from the CRD's schema and the seed: each other
+// log level, the replica bounds and the values beside them, one merge
+// patch and a settle each (sieve explore specs/settings/settings.sieve
+// --seed specs/settings/webapp.yaml lists them).
+workload explored {
+  explore "webapp.yaml"
+}
+
+// buggy runs the explored workload with no fault: the explored run's
+// oracles judge it, and the run applying its final state at once.
 test buggy {
   controller settings
-  workloads  [explored.explored]
+  workloads  [explored]
   masks      [masks.default]
   runs       1
 }
