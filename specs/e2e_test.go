@@ -36,6 +36,7 @@ const (
 	routetableE2ESpec = "specs/testdata/routetable_e2e.sieve"
 	membersE2ESpec    = "specs/testdata/members_e2e.sieve"
 	appfaultE2ESpec   = "specs/testdata/ensemble_appfault_e2e.sieve"
+	settingsSpec      = "specs/settings/settings.sieve"
 	exploreE2ESpec    = "specs/testdata/datastore_explore_e2e.sieve"
 )
 
@@ -166,6 +167,33 @@ func TestE2EMembers(t *testing.T) {
 		}
 		faultsInjected(2, ir.AppFault, ir.ActAppFault, status)(t, out)
 	})
+}
+
+// TestE2ESettings runs the settings example's explored tests (the
+// operations explored from the WebApp CRD and its seed, no fault): the
+// buggy controller never brings its configuration file up to date, so its
+// run must exit 1 with a consistency finding on spec.logLevel, and every
+// finding must be about the log level (the differential one: the file
+// where the final state applied at once has the last level); the fixed
+// controller carries every change into an object it owns, and its run
+// must exit 0 with no finding.
+func TestE2ESettings(t *testing.T) {
+	runE2E(t, settingsSpec, []e2eCase{{test: "buggy", exit: 1, want: logLevelIgnored}, {test: "fixed", exit: 0}},
+		func(t *testing.T, out string) {
+			fs, _ := findings(t, out)
+			for _, f := range fs {
+				if !logLevelIgnored(f) && (f.Check != "differential" || f.Key != "configmap/default/web-config") {
+					t.Errorf("finding %+v, want only the log level's", f)
+				}
+			}
+		})
+}
+
+// logLevelIgnored reports whether f is the settings bug as the explored
+// run's consistency oracle sees it: a change of spec.logLevel that left no
+// trace.
+func logLevelIgnored(f finding) bool {
+	return f.Check == "consistency" && f.Key == "webapp.settings.sieve.dev/default/web" && f.Path == "spec.logLevel"
 }
 
 // TestE2EExplore runs the datastore controller under an explored

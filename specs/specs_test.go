@@ -25,6 +25,7 @@ func TestSpecsCheck(t *testing.T) {
 		"podreaper/podreaper.sieve":             {"buggy", "fixed"},
 		"ring/ring.sieve":                       {"buggy", "fixed"},
 		"routetable/routetable.sieve":           {"buggy", "fixed"},
+		"settings/settings.sieve":               {"buggy", "fixed", "scale"},
 		"statefulset/statefulset.sieve":         {"recreate", "scale"},
 		"testdata/datastore_apierror_e2e.sieve": {"fixed"},
 		"testdata/datastore_explore_e2e.sieve":  {"explored", "faults"},

@@ -63,7 +63,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		p.serveWatch(w, hr, r)
 		return
 	}
-	c := call{sig: trace.Call(r.Verb, r.Key, r.Subresource), obj: r.Key.String()}
+	c := call{sig: trace.Call(r.Verb, r.Key, r.Subresource), obj: r.Key.String(), verb: r.Verb}
 	p.act.beginRequest(c, !leader.Lockable(r.Key.Kind))
 	sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
 	beat := false

@@ -21,8 +21,9 @@ type Activity struct {
 	// delivered to the controller, held or dropped.
 	Arriving int
 	// Retries counts objects about which the controller is expected to
-	// send a request again and has not. That is a request answered 409,
-	// 429 or 5xx with no request about the same object since.
+	// send a request again and has not. That is a request answered 409
+	// (but a create: the object exists), 429 or 5xx with no request about
+	// the same object since.
 	// (controller-runtime, and most controllers, requeue a reconcile that
 	// failed so. The retry may be another verb: an update refused, a patch
 	// that succeeds.)
@@ -61,8 +62,8 @@ type activity struct {
 const maxFailed = 1024
 
 // call is a request as activity knows it: its signature (trace.Call: verb,
-// object, subresource) and its object.
-type call struct{ sig, obj string }
+// object, subresource), its object and its verb.
+type call struct{ sig, obj, verb string }
 
 func (t *activity) touch() { t.add(0, 0, 0) }
 
@@ -97,7 +98,7 @@ func (t *activity) endRequest(c call, code int, after time.Duration, beat bool) 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.a.InFlight--
-	t.expectRetry(c.obj, code, after)
+	t.expectRetry(c, code, after)
 	sig := c.sig
 	ok := code >= 200 && code < 400
 	if !ok && t.failed[sig] {
@@ -117,10 +118,12 @@ func (t *activity) endRequest(c call, code int, after time.Duration, beat bool) 
 	}
 }
 
-// expectRetry notes a retry about object obj that an answer with code
-// announces.
-func (t *activity) expectRetry(obj string, code int, after time.Duration) {
-	if !retries(code) {
+// expectRetry notes a retry about c's object that an answer with code
+// announces. A create answered 409 announces none: the object exists
+// (AlreadyExists), and a controller that created it twice, its cache
+// behind, finds it there on its next reconcile, off the wire.
+func (t *activity) expectRetry(c call, code int, after time.Duration) {
+	if !retries(code) || (code == http.StatusConflict && c.verb == "create") {
 		return
 	}
 	if at := time.Now().Add(after); after > 0 && at.After(t.a.RetryAt) {
@@ -130,7 +133,7 @@ func (t *activity) expectRetry(obj string, code int, after time.Duration) {
 		if t.expect == nil {
 			t.expect = map[string]bool{}
 		}
-		t.expect[obj] = true
+		t.expect[c.obj] = true
 	}
 }
 

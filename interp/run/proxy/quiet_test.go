@@ -90,12 +90,13 @@ func TestSettled(t *testing.T) {
 // TestRetriesExpected holds what an answer announces. A conflict, a
 // throttle or a server error makes a retry about the same object expected
 // until a request about it comes, whatever its verb (a Retry-After also
-// says when it is due). A 404 does not. A request about another object
+// says when it is due). A 404 does not, nor a create answered 409: the
+// object exists. A request about another object
 // does not stand in for it.
 func TestRetriesExpected(t *testing.T) {
 	var a activity
 	req := func(verb, obj string, code int, after time.Duration) {
-		c := call{sig: verb + " " + obj + " ", obj: obj}
+		c := call{sig: verb + " " + obj + " ", obj: obj, verb: verb}
 		a.beginRequest(c, true)
 		a.endRequest(c, code, after, false)
 	}
@@ -107,6 +108,8 @@ func TestRetriesExpected(t *testing.T) {
 	}
 	req("get", "datastore/default/gone", 404, 0)
 	want("after a 404", 0)
+	req("create", "statefulset/default/ds", 409, 0)
+	want("after a create answered 409 (the object exists)", 0)
 	req("update", "datastore/default/ds", 409, 0)
 	req("get", "datastore/default/other", 200, 0)
 	want("after a conflict and a request about another object", 1)

@@ -225,6 +225,10 @@ type session struct {
 	// moved is when the cluster last changed (Unix ns), heartbeats aside
 	// (beats).
 	moved atomic.Int64
+	// wrote is when the workload's latest write step ended (Unix ns):
+	// the controller has not been quiet since a change it may not have
+	// been shown yet.
+	wrote atomic.Int64
 	beats leader.Beats
 
 	// tracePath is the trace's file; conv follows the objects that
@@ -255,6 +259,7 @@ func (s *session) sink(e trace.Entry) {
 	if e.Type == trace.History && !s.beats.Entry(e) {
 		s.moved.Store(time.Now().UnixNano())
 	}
+	s.noteWrite(e)
 	s.observe(e)
 	if s.inj != nil && (e.Type == trace.History || e.Type == trace.Step) {
 		s.inj.Observe(e)
@@ -505,7 +510,8 @@ func (t timedRestarts) Restart(ctx context.Context) error {
 
 // settle waits until the controller has settled (proxy.Settled): quiet
 // for the window, or quiet, with the cluster, for the test's quiet bound
-// and nothing under way or due, the window then only the upper bound. Not
+// and nothing under way or due, the window then only the upper bound; both
+// counted from the workload's latest write at the earliest (noteWrite). Not
 // settled while the plan has killed the controller and it has been silent
 // since (restarting), nor while it waits for a leader-election lock another
 // process holds (proxy.Activity's LockWait: it is not running yet). Events a hold hides on purpose do not count as
@@ -538,7 +544,25 @@ func (s *session) settled(now time.Time, b proxy.Bounds) bool {
 			a.Held = 0
 		}
 	}
+	if w := time.Unix(0, s.wrote.Load()); w.After(a.Last) {
+		a.Last = w
+	}
 	return proxy.Settled(a, s.movedAt(now), now, b)
+}
+
+// noteWrite marks the end of a workload step that writes (apply, patch,
+// delete, scale): the controller's quiet counts from then at the
+// earliest. The step has its answer before the controller's watch, or
+// sieve's, has the change, and a controller quiet since before it (for
+// the quiet bound, or the whole window) has not settled on it.
+func (s *session) noteWrite(e trace.Entry) {
+	if e.Type != trace.Step || e.Phase != "end" {
+		return
+	}
+	switch ir.StepKind(e.What) {
+	case ir.StepApply, ir.StepPatch, ir.StepDelete, ir.StepScale:
+		s.wrote.Store(time.Now().UnixNano())
+	}
 }
 
 // pender is a backend that knows whether it has work of its own scheduled

@@ -99,15 +99,7 @@ func (b busyBackend) Pending() bool { return b.busy.Load() }
 // that its objects do not show (a pod in its termination grace), and have
 // once it is done.
 func TestSettleWaitsForPendingBackend(t *testing.T) {
-	px, client := proxyOver(t, func(http.ResponseWriter, *http.Request) {})
-	resp, err := client.Get(px.URL() + "/api/v1/namespaces/default/configmaps/x") // the controller's last request
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	for end := time.Now().Add(5 * time.Second); px.Activity().InFlight > 0 && time.Now().Before(end); {
-		time.Sleep(time.Millisecond) // the proxy counts the answer just after the controller has it
-	}
+	px := quietProxy(t)
 	var busy atomic.Bool
 	busy.Store(true)
 	s := &session{px: px, w: &Worker{Backend: busyBackend{busy: &busy}}}
@@ -120,6 +112,48 @@ func TestSettleWaitsForPendingBackend(t *testing.T) {
 	if !s.settled(later, b) {
 		t.Error("not settled, quiet for a minute with nothing scheduled")
 	}
+}
+
+// TestSettleAfterWorkloadWrite: a controller quiet since long before a
+// workload step's write has not settled on it, by the evidence or by the
+// window, until it has been quiet as long after the write (the step has
+// its answer before the controller's watch has the change); a step that
+// only reads does not count.
+func TestSettleAfterWorkloadWrite(t *testing.T) {
+	px := quietProxy(t)
+	time.Sleep(200 * time.Millisecond) // the controller has been quiet since
+	for _, b := range []proxy.Bounds{{Quiet: 100 * time.Millisecond, Window: time.Hour}, {Window: 100 * time.Millisecond}} {
+		s := &session{px: px}
+		s.noteWrite(trace.Entry{Type: trace.Step, Phase: "end", What: string(ir.StepWait)})
+		if now := time.Now(); !s.settled(now, b) {
+			t.Fatalf("bounds %+v: not settled after a wait step, quiet for 200ms", b)
+		}
+		s.noteWrite(trace.Entry{Type: trace.Step, Phase: "start", What: string(ir.StepPatch)})
+		s.noteWrite(trace.Entry{Type: trace.Step, Phase: "end", What: string(ir.StepPatch)})
+		after := time.Now()
+		if s.settled(after.Add(50*time.Millisecond), b) {
+			t.Errorf("bounds %+v: settled 50ms after the workload's patch", b)
+		}
+		if !s.settled(after.Add(150*time.Millisecond), b) {
+			t.Errorf("bounds %+v: not settled 150ms after the workload's patch, nothing else under way", b)
+		}
+	}
+}
+
+// quietProxy is a proxy whose controller made one request and has its
+// answer.
+func quietProxy(t *testing.T) *proxy.Proxy {
+	t.Helper()
+	px, client := proxyOver(t, func(http.ResponseWriter, *http.Request) {})
+	resp, err := client.Get(px.URL() + "/api/v1/namespaces/default/configmaps/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for end := time.Now().Add(5 * time.Second); px.Activity().InFlight > 0 && time.Now().Before(end); {
+		time.Sleep(time.Millisecond) // the proxy counts the answer just after the controller has it
+	}
+	return px
 }
 
 // proxyOver starts a proxy in front of an API server that answers with
