@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+mapfile -t gofiles < <(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
+unformatted=$(gofmt -l "${gofiles[@]}")
 if [ -n "$unformatted" ]; then
 	echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
@@ -18,8 +19,13 @@ go vet ./... ./controlplane/...
 (cd realnode && GOWORK=off go vet ./...)
 # Three packages at once (-p 3) on two cores: the end-to-end packages spend
 # most of their time waiting on control planes and controllers, and
-# sieve's verdicts are meant to hold on a busy machine.
-go test -p 3 -timeout 40m ./... ./controlplane/...
+# sieve's verdicts are meant to hold on a busy machine. go test starts
+# packages in the order given (each once): the longest first, so that the
+# short ones fill in beside them instead of the long ones starting last
+# (go run ./bench/testtimes on `go test -json` output lists the longest).
+longest=(./specs ./cmd/sieve/cli ./interp/run/session ./interp/pipeline
+	./interp/cluster/embedded ./interp/run/controller ./sievetest ./docs/ci)
+go test -p 3 -timeout 40m "${longest[@]}" ./... ./controlplane/...
 # Fuzz budgets are counts of executions, not durations: with a duration,
 # Go 1.26's fuzz coordinator can fail a target with a bare "context
 # deadline exceeded" when the time runs out (golang/go#75804, fixed in

@@ -1,5 +1,6 @@
 // Package bench holds the tests of the benchmark script run.sh. The other
-// measuring tools live beside it: load.sh, planload.sh and comments.
+// measuring tools live beside it: load.sh, planload.sh, comments and
+// testtimes.
 package bench
 
 import (

@@ -45,6 +45,7 @@ func TestCampaignAsLocalProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a worker image and runs plans on embedded control planes")
 	}
+	t.Parallel() // beside the interrupt matrix's cells and TestRecordRunReproduce: most of it is waiting
 	bin, cp := embeddedtest.Binary(t), embeddedtest.ControlPlane(t)
 	srv := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0))))
 	defer srv.Close()

@@ -70,6 +70,9 @@ func TestInterruptMatrix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts control planes and runs a controller (a minute or two); not in -short")
 	}
+	// Beside the package's other end-to-end tests: a cell looks only at
+	// its own processes, directories and caches.
+	t.Parallel()
 	bin := embeddedtest.Binary(t)
 	began := time.Now()
 	t.Cleanup(func() { t.Logf("the interrupt matrix took %s", time.Since(began).Round(time.Second)) })

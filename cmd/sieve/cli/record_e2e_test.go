@@ -38,6 +38,7 @@ func TestRecordRunReproduce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts control planes and runs a controller several times (minutes); not in -short")
 	}
+	t.Parallel() // beside the interrupt matrix's cells and the campaign: its own directories and processes
 	bin := embeddedtest.Binary(t)
 	spec, err := filepath.Abs(filepath.Join("testdata", "sigint", "echo.sieve"))
 	if err != nil {
