@@ -25,8 +25,6 @@ const (
 	// DirectPlan is the differential run: the explored resource's final
 	// state applied at once.
 	DirectPlan = "explored-direct"
-	// ExplorePattern is the pattern both results name.
-	ExplorePattern = "explore"
 )
 
 // exploredGroup is the operations of one explored resource in a test's
@@ -108,7 +106,7 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout) ([]*r
 // explored resource.
 func judgeExplored(refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out results.Layout) (*results.Result, error) {
 	ref := refs.Traces[0]
-	r := &results.Result{Test: refs.Test.Name, Plan: ExploredPlan, Pattern: ExplorePattern,
+	r := &results.Result{Test: refs.Test.Name, Plan: ExploredPlan, Pattern: results.ExplorePattern,
 		Dir: results.PlanRel(ExploredPlan), Status: results.Passed, Findings: []*oracle.Finding{}, Started: time.Now()}
 	for _, g := range groups {
 		fs, err := oracle.CheckExplored(ref, g.ex, oracle.Options{Masks: masks, OwnKeys: ownKeys(refs.Test)})
@@ -155,7 +153,7 @@ func runDirect(ctx context.Context, env Env, refs *Refs, groups []*exploredGroup
 		return nil, err
 	}
 	t, properties := directTest(refs.Test, groups, o)
-	r := &results.Result{Test: refs.Test.Name, Plan: DirectPlan, Pattern: ExplorePattern,
+	r := &results.Result{Test: refs.Test.Name, Plan: DirectPlan, Pattern: results.ExplorePattern,
 		Dir: results.PlanRel(DirectPlan), Status: results.Passed, Findings: []*oracle.Finding{}, Started: time.Now()}
 	env.progressf("explored: the differential run (the final state applied at once)")
 	res, err := env.Workers[0].Execute(ctx, session.Run{Test: t, BaseDir: env.BaseDir, Dir: out.PlanDir(DirectPlan),
@@ -201,7 +199,8 @@ func directTest(t *ir.Test, groups []*exploredGroup, o *oracle.Oracle) (*ir.Test
 			continue
 		}
 		for _, name := range sortedFields(final) {
-			sets[g.seed] = append(sets[g.seed], ir.FieldSet{Path: ir.Path{ir.FieldElem(name)}.String(), Value: final[name]})
+			only := ir.Ref{Kind: g.ex.Resource.Kind, Namespace: g.ex.Resource.Namespace, Name: g.ex.Resource.Name}
+			sets[g.seed] = append(sets[g.seed], ir.FieldSet{Path: ir.Path{ir.FieldElem(name)}.String(), Value: final[name], Only: &only})
 		}
 	}
 	out := *t

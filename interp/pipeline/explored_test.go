@@ -80,6 +80,8 @@ func TestDirectTest(t *testing.T) {
 	}
 	if set := steps[0].Set; len(set) != 1 || set[0].Path != "spec" {
 		t.Errorf("seed sets %+v: want spec only", set)
+	} else if only := set[0].Only; only == nil || *only != (ir.Ref{Kind: key.Kind, Namespace: "default", Name: "t"}) {
+		t.Errorf("seed set of spec applies to %v, want the explored resource alone", only)
 	}
 	if len(test.Workloads[0].Steps) != 7 || test.Workloads[0].Steps[0].Set != nil {
 		t.Errorf("the test itself changed: %+v", test.Workloads[0].Steps)

@@ -277,3 +277,22 @@ func TestUnreleasedNote(t *testing.T) {
 		t.Errorf("index.html lacks %s", want)
 	}
 }
+
+// TestExploreChecksCounted: the two results of an explored workload are
+// counted among the plans, and the headline says how many of them are
+// its checks rather than fault plans.
+func TestExploreChecksCounted(t *testing.T) {
+	s := &results.Summary{Results: []*results.Result{
+		{Test: "buggy", Plan: "explored", Pattern: results.ExplorePattern, Status: results.Passed},
+		{Test: "buggy", Plan: "explored-direct", Pattern: results.ExplorePattern, Status: results.Passed},
+		{Test: "buggy", Plan: "intermediate-1", Pattern: "intermediate", Status: results.Passed},
+	}}
+	s.Totals = results.Count(s.Results)
+	var text bytes.Buffer
+	if err := Text(&text, s, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "3 plans (2 of them the explored workload's checks): 0 failed, 3 passed"; !strings.Contains(text.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, text.String())
+	}
+}

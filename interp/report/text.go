@@ -160,14 +160,30 @@ func (p *printer) headline(s *results.Summary) {
 	if t.Flaky > 0 {
 		flaky = fmt.Sprintf(", %d flaky", t.Flaky)
 	}
-	p.printf("%s: %d %s: %d failed%s, %d passed, %d not injected, %d %s; %s\n",
-		testNames(s), t.Plans, plural(t.Plans, "plan", "plans"), t.Failed, flaky, t.Passed, t.NotInjected,
+	explored := ""
+	if n := explorePlans(s); n > 0 {
+		explored = fmt.Sprintf(" (%d of them the explored workload's checks)", n)
+	}
+	p.printf("%s: %d %s%s: %d failed%s, %d passed, %d not injected, %d %s; %s\n",
+		testNames(s), t.Plans, plural(t.Plans, "plan", "plans"), explored, t.Failed, flaky, t.Passed, t.NotInjected,
 		t.Errors, plural(t.Errors, "error", "errors"), verdict)
 	for _, r := range s.Runs {
 		if r.Finished == nil && r.Started.Unix() > 0 {
 			p.printf("%s\n", p.paint(ansiYellow, fmt.Sprintf("test %s: the run did not finish (%d of %d plans have results)", r.Test, countRun(s, r), r.Planned)))
 		}
 	}
+}
+
+// explorePlans counts the results of explored workloads that are no fault
+// plan (results.ExplorePattern).
+func explorePlans(s *results.Summary) int {
+	n := 0
+	for _, r := range s.Results {
+		if r.Pattern == results.ExplorePattern {
+			n++
+		}
+	}
+	return n
 }
 
 // testNames names the tests of the summary, once each, and the shards

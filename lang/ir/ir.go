@@ -376,6 +376,10 @@ type Operation struct {
 type FieldSet struct {
 	Path  string `json:"path"` // a Path in its text form, e.g. spec.replicas
 	Value Value  `json:"value"`
+	// Only, when set, is the one document the set applies to (its kind as
+	// traces key it, KindName), whatever Fits says: the explore stage's
+	// run of a final state at once sets the explored resource alone.
+	Only *Ref `json:"only,omitempty"`
 }
 
 // Fits says which documents of a manifest the set applies to, each

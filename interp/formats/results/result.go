@@ -24,6 +24,11 @@ const (
 	Errored     Status = "error"        // the run itself failed (infrastructure)
 )
 
+// ExplorePattern is the pattern of the two results of an explored
+// workload that are no fault plan: its reference run judged by the
+// explored-run oracles, and the run of its final state at once.
+const ExplorePattern = "explore"
+
 // Result is the outcome of one plan: plans/<plan>/result.json.
 type Result struct {
 	Version int    `json:"version"`

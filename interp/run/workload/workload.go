@@ -193,6 +193,9 @@ func setFields(objs []*unstructured.Unstructured, sets []ir.FieldSet) error {
 	}
 	for _, set := range sets {
 		for i, fits := range set.Fits(docs) {
+			if set.Only != nil {
+				fits = isRef(objs[i], *set.Only)
+			}
 			if !fits {
 				continue
 			}
@@ -202,6 +205,14 @@ func setFields(objs []*unstructured.Unstructured, sets []ir.FieldSet) error {
 		}
 	}
 	return nil
+}
+
+// isRef reports whether o is the object r names; a namespaced object
+// without a namespace is in any.
+func isRef(o *unstructured.Unstructured, r ir.Ref) bool {
+	gvk := o.GroupVersionKind()
+	ns := o.GetNamespace()
+	return ir.KindName(gvk.Group, gvk.Kind) == r.Kind && o.GetName() == r.Name && (ns == "" || ns == r.Namespace)
 }
 
 func (x *Executor) applyOne(ctx context.Context, o *unstructured.Unstructured) error {

@@ -227,3 +227,40 @@ spec:
 		}
 	}
 }
+
+// TestSetOnly holds that a set with Only applies to the one document it
+// names: of three Routes in one manifest, only shop gets the explored
+// final spec (the explore stage's run of a final state at once).
+func TestSetOnly(t *testing.T) {
+	objs, err := decodeManifest([]byte(`apiVersion: routes.sieve.dev/v1
+kind: Route
+metadata: {name: cart, namespace: default}
+spec: {backend: cart}
+---
+apiVersion: routes.sieve.dev/v1
+kind: Route
+metadata: {name: shop}
+spec: {backend: shop}
+---
+apiVersion: routes.sieve.dev/v1
+kind: Route
+metadata: {name: auth, namespace: other}
+spec: {backend: auth}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := ir.Ref{Kind: "route.routes.sieve.dev", Namespace: "default", Name: "shop"}
+	if err := setFields(objs, []ir.FieldSet{{Path: "spec", Value: map[string]any{"backend": "shop-v2"}, Only: &only}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range objs {
+		want := o.GetName()
+		if want == "shop" {
+			want = "shop-v2"
+		}
+		if got, _ := getPath(o.Object, "spec.backend"); got != want {
+			t.Errorf("route %s spec.backend %v, want %s", o.GetName(), got, want)
+		}
+	}
+}
