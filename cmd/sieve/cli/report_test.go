@@ -22,7 +22,7 @@ func TestReportCmd(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitFindings, errb.String())
 	}
-	if !strings.HasPrefix(out.String(), "test buggy: 7 plans: 2 failed, 1 flaky") || strings.Contains(out.String(), "\x1b[") {
+	if !strings.HasPrefix(out.String(), "test buggy: 8 plans: 3 failed, 1 flaky") || strings.Contains(out.String(), "\x1b[") {
 		t.Errorf("unexpected summary:\n%s", out.String())
 	}
 	for _, f := range []string{junit, filepath.Join(html, "index.html")} {
@@ -35,7 +35,7 @@ func TestReportCmd(t *testing.T) {
 		t.Errorf("json: exit %d", code)
 	}
 	var s struct{ Totals struct{ Findings int } }
-	if err := json.Unmarshal(out.Bytes(), &s); err != nil || s.Totals.Findings != 4 {
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil || s.Totals.Findings != 6 {
 		t.Errorf("json output: %v, findings %d", err, s.Totals.Findings)
 	}
 }
