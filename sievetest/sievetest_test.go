@@ -150,7 +150,8 @@ func TestBuggy(t *testing.T) {
 // explores: the Explore stage runs as in sieve run, its two results
 // subtests that fail with the explored-run oracles' findings (a change
 // of spec.replicas that leaves no trace) and the differential run's (the
-// final state applied at once gives another StatefulSet).
+// final state applied at once gives another StatefulSet). With -short
+// both are skipped.
 func TestExplored(t *testing.T) {
 	skipWithoutCluster(t)
 	t.Parallel()
@@ -161,6 +162,10 @@ func TestExplored(t *testing.T) {
 		"--- FAIL: TestChild/explored-direct ",
 		"differential statefulset/default/ds",
 	}, "explored")
+	code, log := child(t, "explored", "-test.short")
+	if code != 0 || !strings.Contains(log, "--- SKIP: TestChild/explored ") || !strings.Contains(log, "--- SKIP: TestChild/explored-direct ") {
+		t.Errorf("-short: child exited %d, want 0 with explored and explored-direct skipped:\n%s", code, log)
+	}
 }
 
 // TestShort runs the fixed test in -short mode in a child process: the
