@@ -17,6 +17,11 @@
 // runs only the intermediate-state plans; the reference runs are made in
 // any case.
 //
+// A test whose workloads explore (explore steps) gets the Explore stage
+// too, as in sieve run, before its plans: the subtests explored (the
+// first reference run judged by the explored-run oracles) and
+// explored-direct (the differential run), each judged as a plan is.
+//
 // A plan whose run found something fails with each finding. It names the
 // object, the field, its values in the reference and in the test run, the
 // `sieve reproduce` command and the `go test -run` line that runs the plan

@@ -49,6 +49,31 @@ func runPlans(t *testing.T, env pipeline.Env, p *pipeline.Prepared, out results.
 	wg.Wait()
 }
 
+// runExplore runs the Explore stage of a test whose workloads explore
+// (explore steps), as sieve run does before the plans: the first
+// reference run judged by the explored-run oracles and the differential
+// run. Each of its results is a subtest named as sieve names it
+// (pipeline.ExploredPlan, pipeline.DirectPlan) and judged as a plan's. In
+// -short mode they are skipped.
+func runExplore(t *testing.T, env pipeline.Env, p *pipeline.Prepared, out results.Layout) {
+	if generated, _ := pipeline.ExploredCounts(p.Refs.Test, p.Refs.Traces[0]); generated == 0 {
+		return
+	}
+	if testing.Short() {
+		for _, name := range []string{pipeline.ExploredPlan, pipeline.DirectPlan} {
+			t.Run(name, func(t *testing.T) { t.Skip("-short: the reference runs only") })
+		}
+		return
+	}
+	rs, err := pipeline.Explore(t.Context(), env, p.Refs, out)
+	for _, r := range rs {
+		t.Run(r.Plan, func(t *testing.T) { verdict(t, r) })
+	}
+	if err != nil {
+		t.Errorf("sievetest: test %s: the explored run: %v", p.Refs.Test.Name, err)
+	}
+}
+
 // runPlan runs plan pl on worker w and turns its result into the
 // subtest's verdict.
 func runPlan(t *testing.T, env pipeline.Env, w *session.Worker, refs *pipeline.Refs, pl *planfile.Plan, out results.Layout, o pipeline.RunOptions) {

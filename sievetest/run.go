@@ -21,7 +21,9 @@ import (
 //
 // Each plan is a subtest of t named by the plan's name (of several
 // tests, a subtest per test holds them), so go test -run 'TestX/stale-.*'
-// runs only those plans. A plan whose run found something fails with the
+// runs only those plans. A test whose workloads explore gets the Explore
+// stage's two results too, as subtests before its plans (explored,
+// explored-direct). A plan whose run found something fails with the
 // findings; a plan whose fault never fired is skipped with the reason; a
 // plan whose run could not be done fails saying so. In -short mode only
 // the reference runs are made, and every plan is skipped. A spec that
@@ -115,7 +117,8 @@ func relPath(path string) string {
 }
 
 // runTest runs one test of the spec into out: the reference runs and
-// plans, then each plan as a subtest of t.
+// plans, the Explore stage of a test that explores, then each plan as a
+// subtest of t.
 func runTest(t *testing.T, c *config, file string, tt *ir.Test, out results.Layout) {
 	t.Helper()
 	if tt.Controller.Kubeconfig.InCluster && !planes.sharing() {
@@ -140,6 +143,7 @@ func runTest(t *testing.T, c *config, file string, tt *ir.Test, out results.Layo
 		failPrepare(t, tt, err)
 		return
 	}
+	runExplore(t, env, p, out)
 	runPlans(t, env, p, out, o.Run)
 	if err := pipeline.Finish(out, p.Run); err != nil {
 		t.Errorf("sievetest: %v", err)

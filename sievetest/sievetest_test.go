@@ -19,6 +19,10 @@ func TestMain(m *testing.M) { sievetest.Main(m) }
 // one plan that finds it (a crash right after the StatefulSet delete).
 const spec = "../specs/testdata/volresize_e2e.sieve"
 
+// exploreSpec is the datastore controller under an explored workload,
+// whose explored-run oracles and differential run find what it ignores.
+const exploreSpec = "../specs/testdata/datastore_explore_e2e.sieve"
+
 // childEnv names the environment variable that makes TestChild run: the
 // tests whose failure is the point run in a child test process, so that
 // their failing subtests do not fail this one.
@@ -28,11 +32,13 @@ const childEnv = "SIEVETEST_CHILD"
 func TestChild(t *testing.T) {
 	switch os.Getenv(childEnv) {
 	case "":
-		t.Skip("run in a child process by TestBuggy, TestShort and TestUsageErrors")
+		t.Skip("run in a child process by TestBuggy, TestShort, TestExplored and TestUsageErrors")
 	case "buggy":
 		sievetest.Run(t, spec, sievetest.Test("buggy"), sievetest.Parallel(1))
 	case "fixed":
 		sievetest.Run(t, spec, sievetest.Test("fixed"), sievetest.Parallel(1))
+	case "explored":
+		sievetest.Run(t, exploreSpec, sievetest.Test("explored"))
 	case "badspec":
 		sievetest.Run(t, "testdata/bad.sieve")
 	case "badtest":
@@ -56,6 +62,22 @@ func child(t *testing.T, which string, args ...string) (int, string) {
 		t.Fatalf("running the child test: %v", err)
 	}
 	return cmd.ProcessState.ExitCode(), out.String()
+}
+
+// childFails runs TestChild as child does and fails t unless it exits 1
+// (a failed test) with each of want in its output, which it returns.
+func childFails(t *testing.T, want []string, which string, args ...string) string {
+	t.Helper()
+	code, log := child(t, which, args...)
+	if code != 1 {
+		t.Fatalf("child exited %d, want 1 (a failed test):\n%s", code, log)
+	}
+	for _, w := range want {
+		if !strings.Contains(log, w) {
+			t.Errorf("child output lacks %q:\n%s", w, log)
+		}
+	}
+	return log
 }
 
 // skipWithoutCluster skips in -short mode: the test runs plans on an
@@ -108,11 +130,7 @@ func TestBuggy(t *testing.T) {
 	skipWithoutCluster(t)
 	t.Parallel() // beside TestFixed, each on control planes of its own
 	out := t.TempDir()
-	code, log := child(t, "buggy", "-test.run", "^TestChild$/^intermediate-.*", "-sieve.out", out)
-	if code != 1 {
-		t.Fatalf("child exited %d, want 1 (a failed test):\n%s", code, log)
-	}
-	for _, want := range []string{
+	childFails(t, []string{
 		"--- FAIL: TestChild/intermediate-",
 		"finding (",
 		"field persistentvolumeclaim/default/data-bc-",
@@ -122,13 +140,31 @@ func TestBuggy(t *testing.T) {
 		"reproduce: sieve reproduce " + filepath.Join(out, "TestChild", "plans", "intermediate-"),
 		"run this plan alone: go test -run '^TestChild$/^intermediate-",
 		"sievetest: the results are in ",
-	} {
-		if !strings.Contains(log, want) {
-			t.Errorf("child output lacks %q:\n%s", want, log)
-		}
-	}
+	}, "buggy", "-test.run", "^TestChild$/^intermediate-.*", "-sieve.out", out)
 	if _, err := os.Stat(filepath.Join(out, "TestChild", "summary.json")); err != nil {
 		t.Errorf("-sieve.out: %v", err)
+	}
+}
+
+// TestExplored runs, in a child test process, a test whose workload
+// explores: the Explore stage runs as in sieve run, its two results
+// subtests that fail with the explored-run oracles' findings (a change
+// of spec.replicas that leaves no trace) and the differential run's (the
+// final state applied at once gives another StatefulSet). With -short
+// both are skipped.
+func TestExplored(t *testing.T) {
+	skipWithoutCluster(t)
+	t.Parallel()
+	childFails(t, []string{
+		"explored: 3 operations generated, 1 refused by the API server, 2 run",
+		"--- FAIL: TestChild/explored ",
+		"finding (medium): consistency datastore.datastore.sieve.dev/default/ds spec.replicas",
+		"--- FAIL: TestChild/explored-direct ",
+		"differential statefulset/default/ds",
+	}, "explored")
+	code, log := child(t, "explored", "-test.short")
+	if code != 0 || !strings.Contains(log, "--- SKIP: TestChild/explored ") || !strings.Contains(log, "--- SKIP: TestChild/explored-direct ") {
+		t.Errorf("-short: child exited %d, want 0 with explored and explored-direct skipped:\n%s", code, log)
 	}
 }
 
@@ -171,15 +207,7 @@ func TestUsageErrors(t *testing.T) {
 		{"badoption", []string{`sievetest: Pattern: unknown pattern "stael" (want intermediate, stale, unobserved, apierror, appfault or user)`}},
 	} {
 		t.Run(c.child, func(t *testing.T) {
-			code, log := child(t, c.child)
-			if code != 1 {
-				t.Fatalf("child exited %d, want 1:\n%s", code, log)
-			}
-			for _, want := range c.want {
-				if !strings.Contains(log, want) {
-					t.Errorf("child output lacks %q:\n%s", want, log)
-				}
-			}
+			log := childFails(t, c.want, c.child)
 			if strings.Contains(log, "control plane(s)") {
 				t.Errorf("a usage error started control planes:\n%s", log)
 			}

@@ -29,6 +29,7 @@ func TestSpecsCheck(t *testing.T) {
 		"statefulset/statefulset.sieve":         {"recreate", "scale"},
 		"testdata/datastore_apierror_e2e.sieve": {"fixed"},
 		"testdata/datastore_explore_e2e.sieve":  {"explored", "faults"},
+		"testdata/datastore_explore_e2e.cue":    {"explored", "faults"},
 		"testdata/ensemble_appfault_e2e.sieve":  {"fixed"},
 		"testdata/ensemble_e2e.sieve":           {"buggy", "fixed"},
 		"testdata/members_e2e.sieve":            {"buggy", "fixed"},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/explore"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -60,7 +61,7 @@ type checker struct {
 	seq       int // counts evaluated attributes, see attrOp.seq
 	// explores holds what each placeholder explore step stands for
 	// (expandExplores).
-	explores map[*ir.Step]*exploreUse
+	explores map[*ir.Step]*explore.Use
 }
 
 func newChecker(filename string, opts Options) *checker {

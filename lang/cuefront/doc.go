@@ -27,7 +27,8 @@
 // (NewTest, NewController, the Default constants). Both rebase a path
 // relative to the file that writes it, then to the root spec's directory.
 // Both compile CEL through lang/celenv and give the same messages where
-// the checks are the same. TestParity holds every X.sieve/X.cue pair in
+// the checks are the same. Both lower an explore step to a placeholder
+// and expand it per test with lang/explore's Expand. TestParity holds every X.sieve/X.cue pair in
 // testdata/parity and specs/ to the same IR, byte for byte once source
 // ranges are zeroed.
 //

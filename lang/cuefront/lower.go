@@ -9,6 +9,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/explore"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/kinds"
 )
@@ -79,6 +80,7 @@ func (l *lowerer) test(name string, v cue.Value) *ir.Test {
 		t.Quiet = &d
 	}
 	l.settleBounds(t, v)
+	l.ds = append(l.ds, explore.Expand(t, l.src.dir, l.explores)...)
 	if f, ok := field(v, "kubernetes"); ok {
 		t.Kubernetes, _ = f.String() // the schema allows only KubernetesLines and the default
 		if t.Kubernetes == kinds.DefaultKubernetes {

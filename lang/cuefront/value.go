@@ -13,6 +13,7 @@ import (
 
 	"github.com/sievetool/sieve/lang/celenv"
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/explore"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/manifest"
 )
@@ -26,6 +27,9 @@ type lowerer struct {
 	ds     diag.Diagnostics
 	env    *celenv.Env
 	envErr error
+	// explores holds what each placeholder explore step stands for
+	// (explore.Expand replaces them per test).
+	explores map[*ir.Step]*explore.Use
 }
 
 // rng is the source range of v: where its value was written. Positions are
@@ -372,7 +376,7 @@ func (l *lowerer) file(f cue.Value, what string, dir, keepDot bool) string {
 		l.errorf(f, "file", "%s: %s not found (relative to %s)", what, s, l.src.displayName(l.fileOf(f)))
 	case st.IsDir() != dir:
 		l.errorf(f, "file", "%s: %s is %s", what, s, map[bool]string{true: "a directory", false: "not a directory"}[st.IsDir()])
-	case what == "apply" || what == "crds":
+	case what == "apply" || what == "crds" || what == "explore":
 		if err := manifest.CheckFile(abs, what == "crds"); err != nil {
 			l.errorf(f, "manifest", "%s: %s", what, strings.Replace(err.Error(), abs, s, 1))
 		}

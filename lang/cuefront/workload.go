@@ -8,6 +8,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/explore"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -23,9 +24,10 @@ var stepKinds = map[string][]string{
 	"until":    {"within", "else"},
 	"settle":   nil,
 	"sleep":    nil,
+	"explore":  {"max", "only", "skip", "seed"},
 }
 
-var stepOrder = []string{"apply", "manifest", "patch", "delete", "scale", "wait", "until", "settle", "sleep"}
+var stepOrder = []string{"apply", "manifest", "patch", "delete", "scale", "wait", "until", "settle", "sleep", "explore"}
 
 func (l *lowerer) workload(v cue.Value) *ir.Workload {
 	w := &ir.Workload{Name: str(v, "name"), Src: l.rng(v), Steps: []*ir.Step{}}
@@ -71,8 +73,41 @@ func (l *lowerer) step(v cue.Value) *ir.Step {
 		}
 	case "sleep":
 		s.Kind, s.Timeout = ir.StepSleep, l.positive(v, "sleep", 0)
+	case "explore":
+		l.explore(s, v, f)
 	}
 	return s
+}
+
+// explore lowers an explore step to a placeholder (explore.StepKind) and
+// checks its seed file and bounds, as the .sieve checker does; the test
+// that uses the workload expands it (explore.Expand).
+func (l *lowerer) explore(s *ir.Step, v, f cue.Value) {
+	s.Kind = explore.StepKind
+	n := len(l.ds)
+	use := &explore.Use{Src: s.Src, SeedSrc: l.rng(f), Seed: l.file(f, "explore", false, false)}
+	use.Bad = len(l.ds) > n // the seed file is missing or no manifest
+	if m, ok := field(v, "max"); ok {
+		use.Options.Max = l.integer(v, "max", 0)
+		if msg := ir.CheckCount(ir.CountOperations, "explore: max", int64(use.Options.Max)); msg != "" {
+			l.errorf(m, "range", "%s", msg)
+			use.Bad = true
+		}
+	}
+	use.Options.Seed = uint64(l.integer(v, "seed", 0))
+	for _, word := range []string{"only", "skip"} {
+		for _, e := range elems(v, word) {
+			p, _ := e.String()
+			if err := use.Options.AddPattern(word, p); err != nil {
+				l.errorf(e, "explore", "explore: %v", err)
+				use.Bad = true
+			}
+		}
+	}
+	if l.explores == nil {
+		l.explores = map[*ir.Step]*explore.Use{}
+	}
+	l.explores[s] = use
 }
 
 func (l *lowerer) apply(s *ir.Step, v cue.Value, kind string, f cue.Value) {

@@ -9,8 +9,11 @@
 // apply of the seed, then one merge patch and a settle per operation),
 // built with lang/syntax's builders for lang/format to print.
 //
-// The checker expands a workload's explore step with Generate and
-// Patches, marking each patch with its operation (Operation.IR).
+// Expand expands a workload's explore step, for both front ends (the
+// .sieve checker and the CUE front end lower it to a placeholder step and
+// a Use): the seed applied, then a merge patch of Patches and a settle per
+// operation Generate makes, each patch marked with its operation
+// (Operation.IR).
 //
 // It reads only the files it is given and runs nothing: running explored
 // workloads and judging them belong to the interpreter (the consistency,
