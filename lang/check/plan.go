@@ -55,12 +55,17 @@ func (c *checker) action(s *syntax.PlanStep, sc *scope) *ir.Action {
 		}
 	case *syntax.ResumeController:
 		a.Kind = ir.ActResume
+	case *syntax.APIError:
+		a.Kind, a.Error = ir.ActError, ir.APIErrorKind(c.answerName(n.Name, "api error", ir.APIErrorNames()))
+	case *syntax.AppFault:
+		a.Kind, a.AppFault = ir.ActAppFault, ir.AppFaultKind(c.answerName(n.Name, "app fault", ir.AppFaultNames()))
 	default:
 		return nil
 	}
 	if s.Trigger != nil {
 		a.Trigger = c.trigger(s.Trigger, sc)
 	}
+	c.answerTrigger(a)
 	return a
 }
 
@@ -120,9 +125,11 @@ func (c *checker) triggerAtom(a syntax.TriggerAtom, sc *scope) *ir.Trigger {
 		return t
 	case *syntax.Write:
 		t := c.leaf(ir.TrigWrite, a.Verb, a.Target, a.Where, a.Count, a.Range(), sc)
-		t.Failed = a.Failed
+		t.Failed, t.Sent = a.Failed, a.Sent
 		c.leafOpts(t, a.Opts, sc)
 		return t
+	case *syntax.CallLeaf:
+		return c.callLeaf(a, sc)
 	case *syntax.Quiet:
 		return &ir.Trigger{Op: ir.TrigQuiet, Src: a.Range(), Target: c.toRef(c.eval(a.Target, sc), keyGlob, "quiet trigger"),
 			Duration: c.toDuration(c.eval(a.Duration, sc), "quiet for", true)}
@@ -139,12 +146,17 @@ func (c *checker) leaf(op ir.TriggerOp, verb string, target *syntax.Expr, where 
 		t.Where = c.cond(where, sc, celenv.Where)
 	}
 	if count != nil {
-		v := &value{rng: count.Range(), file: sc.file}
-		c.number(v, count.Text)
-		n, _ := c.integer(v, "occurrence #N", 1)
-		t.Count = int(n)
+		t.Count = c.occurrence(count, sc)
 	}
 	return t
+}
+
+// occurrence lowers the "#N" of a leaf.
+func (c *checker) occurrence(count *syntax.NumberLit, sc *scope) int {
+	v := &value{rng: count.Range(), file: sc.file}
+	c.number(v, count.Text)
+	n, _ := c.integer(v, "occurrence #N", 1)
+	return int(n)
 }
 
 // leafOpts lowers the options that narrow a leaf to one change; each may

@@ -142,7 +142,7 @@ func (l *lowerer) stepRef(b cue.Value, name string) ir.StepRef {
 }
 
 // planActions are the fields that make a plan step.
-var planActions = []string{"crash", "restart", "stale_on", "stale_off", "hold", "release", "wait", "pause", "resume"}
+var planActions = []string{"crash", "restart", "stale_on", "stale_off", "hold", "release", "wait", "pause", "resume", "error", "app_fault"}
 
 func (l *lowerer) plan(v cue.Value) *ir.Plan {
 	p := &ir.Plan{Name: str(v, "name"), Src: l.rng(v), Actions: []*ir.Action{}}
@@ -178,11 +178,18 @@ func (l *lowerer) action(v cue.Value) *ir.Action {
 		a.Kind = ir.ActPause
 	case "resume":
 		a.Kind = ir.ActResume
+	case "error":
+		a.Kind, a.Error = ir.ActError, ir.APIErrorKind(str(v, "error"))
+	case "app_fault":
+		a.Kind, a.AppFault = ir.ActAppFault, ir.AppFaultKind(str(v, "app_fault"))
 	}
 	if t, ok := field(v, "when"); ok {
 		a.Trigger = l.trigger(t)
 	}
 	l.actionOptions(a, v, kind)
+	for _, pr := range ir.AnswerProblems(a) {
+		l.ds = append(l.ds, diag.Errorf(pr.Src, "plan", "%s", pr.Msg))
+	}
 	return a
 }
 
@@ -213,7 +220,7 @@ func (l *lowerer) actionOptions(a *ir.Action, v cue.Value, kind string) {
 }
 
 // triggerKinds are the fields that make a trigger node.
-var triggerKinds = []string{"on", "write", "quiet", "after", "then", "all", "any"}
+var triggerKinds = []string{"on", "write", "call", "quiet", "after", "then", "all", "any"}
 
 var combinators = map[string]ir.TriggerOp{"then": ir.TrigSeq, "all": ir.TrigAll, "any": ir.TrigAny}
 
@@ -222,13 +229,15 @@ func (l *lowerer) trigger(v cue.Value) *ir.Trigger {
 	kind := l.exactlyOne(v, "trigger", triggerKinds...)
 	switch kind {
 	case "on", "write":
-		l.only(v, kind+" trigger", kind, "target", "where", "count", "subresource", "failed", "seen", "changing", "without")
+		l.only(v, kind+" trigger", kind, "target", "where", "count", "subresource", "failed", "sent", "seen", "changing", "without")
 		t.Op, t.On = ir.TrigEvent, str(v, kind)
 		if kind == "write" {
 			t.Op = ir.TrigWrite
 		}
 		l.leaf(t, v)
 		l.leafOpts(t, v)
+	case "call":
+		l.callLeaf(t, v)
 	case "quiet":
 		l.only(v, "quiet trigger", "quiet", "target")
 		t.Op, t.Duration = ir.TrigQuiet, l.positive(v, "quiet", 0)
@@ -365,6 +374,12 @@ func (l *lowerer) leafOpts(t *ir.Trigger, v cue.Value) {
 		}
 		t.Failed = true
 	}
+	if f, ok := field(v, "sent"); ok {
+		if t.Op != ir.TrigWrite || t.Failed {
+			l.errorf(f, "plan", "trigger: sent goes with a write, not failed (a write as it is sent)")
+		}
+		t.Sent = true
+	}
 	if f, ok := field(v, "seen"); ok {
 		if t.Op != ir.TrigEvent {
 			l.errorf(f, "plan", "trigger: seen goes with an event (on ...): a write is the controller's own")
@@ -378,6 +393,30 @@ func (l *lowerer) leafOpts(t *ir.Trigger, v cue.Value) {
 	}
 	if w, ok := field(v, "without"); ok {
 		t.Without = l.fragment(w)
+	}
+}
+
+// callLeaf lowers a call trigger: its channel (exec, http or any), an
+// exec's command or an HTTP request's method, path and stand-in, the pod
+// (target) and the occurrence.
+func (l *lowerer) callLeaf(t *ir.Trigger, v cue.Value) {
+	t.Op, t.On = ir.TrigCall, str(v, "call")
+	if t.On == "any" {
+		t.On = ""
+	}
+	fields := []string{"call", "target", "count", "method", "path", "standin"}
+	if t.On == ir.CallExec {
+		fields = []string{"call", "target", "count", "command"}
+	}
+	l.only(v, "call trigger", fields...)
+	if target, ok := field(v, "target"); ok {
+		t.Target = l.key(target, true)
+	}
+	t.Count = l.integer(v, "count", 1)
+	t.Command = strs(v, "command")
+	t.Method, t.Path, t.Standin = str(v, "method"), str(v, "path"), str(v, "standin")
+	if t.Method != "" || t.Path != "" || t.Standin != "" {
+		t.On = ir.CallHTTP // as .sieve's on call METHOD "PATH" to "STANDIN"
 	}
 }
 

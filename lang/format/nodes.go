@@ -285,6 +285,10 @@ func (p *printer) action(a syntax.Action) {
 		}
 	case *syntax.ResumeController:
 		p.write("resume")
+	case *syntax.APIError:
+		p.write("error ", a.Name.Name)
+	case *syntax.AppFault:
+		p.write("appfault ", a.Name.Name)
 	}
 }
 
@@ -321,8 +325,13 @@ func (p *printer) triggerAtom(a syntax.TriggerAtom) {
 		if a.Failed {
 			p.write("failed ")
 		}
+		if a.Sent {
+			p.write("sending ")
+		}
 		p.write("write ", a.Verb, " ")
 		p.leaf(a.Target, a.Opts, a.Where, a.Count)
+	case *syntax.CallLeaf:
+		p.callLeaf(a)
 	case *syntax.Quiet:
 		p.write("quiet for ")
 		p.expr(a.Duration)
@@ -331,6 +340,34 @@ func (p *printer) triggerAtom(a syntax.TriggerAtom) {
 	case *syntax.Timeout:
 		p.write("after ")
 		p.expr(a.Duration)
+	}
+}
+
+// callLeaf prints "on call" and what of the call the leaf names.
+func (p *printer) callLeaf(a *syntax.CallLeaf) {
+	p.write("on call")
+	if a.Exec {
+		p.write(" exec")
+	}
+	if a.Command != nil {
+		p.write(" ")
+		p.list(a.Command)
+	}
+	if a.Method != "" {
+		p.write(" ", a.Method)
+	}
+	if a.Path != nil {
+		p.write(" ", a.Path.Text)
+	}
+	if a.Standin != nil {
+		p.write(" to ", a.Standin.Text)
+	}
+	if a.Pod != nil {
+		p.write(" in ")
+		p.expr(a.Pod)
+	}
+	if a.Count != nil {
+		p.write(" #", a.Count.Text)
 	}
 }
 

@@ -778,6 +778,12 @@ type Action struct {
 	// revision of Scope the controller had been shown when that event
 	// (counted from the start of the run) was delivered.
 	At *Trigger `json:"at,omitempty"`
+	// Error, on an error action, is the API error the write (or the
+	// watch) its trigger ends on is answered with.
+	Error APIErrorKind `json:"error,omitempty"`
+	// AppFault, on an app-fault action, is the wrong answer the call its
+	// trigger ends on gets.
+	AppFault AppFaultKind `json:"appFault,omitempty"`
 	// Trigger fires the action; nil means right after the previous action.
 	Trigger *Trigger `json:"trigger,omitempty"`
 }
@@ -803,8 +809,8 @@ const (
 
 	// TrigCall is the fifth leaf: a call of the controller to its
 	// application (an exec into a pod, an HTTP request to a stand-in),
-	// as it is about to be answered. Generated appfault plans fire on it;
-	// the language has no syntax for it yet.
+	// as it is about to be answered. Appfault plans fire on it ("on call
+	// ...").
 	TrigCall TriggerOp = "call"
 )
 
@@ -832,6 +838,19 @@ type Trigger struct {
 	Seen        string         `json:"seen,omitempty"`
 	Changing    *Change        `json:"changing,omitempty"`
 	Without     map[string]any `json:"without,omitempty"`
+	// Sent, on a write leaf, matches the write as the controller sends it,
+	// before the API server has seen it ("after sending write ..."); an
+	// error action answers that write.
+	Sent bool `json:"sent,omitempty"`
+
+	// Call leaves: On is the channel (CallExec, CallHTTP; empty: any),
+	// Target the pod, Command an exec's command, Standin the stand-in an
+	// HTTP request went to, Method and Path the request's method and
+	// target. Empty fields match any call.
+	Command []string `json:"command,omitempty"`
+	Standin string   `json:"standin,omitempty"`
+	Method  string   `json:"method,omitempty"`
+	Path    string   `json:"path,omitempty"`
 
 	// Combinators.
 	Args []*Trigger `json:"args,omitempty"`

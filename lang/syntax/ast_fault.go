@@ -66,7 +66,8 @@ type PlanStep struct {
 }
 
 // Action is what a plan step does: *Crash, *Restart, *Stale, *Hold,
-// *Release, *Pause, *PauseController or *ResumeController.
+// *Release, *Pause, *PauseController, *ResumeController, *APIError or
+// *AppFault.
 type Action interface {
 	Node
 	action()
@@ -113,6 +114,20 @@ type Pause struct {
 	Duration *Expr `parser:"'wait' @@"`
 }
 
+// APIError answers the write (or ends the watch) its trigger ends on with
+// the API error Name, in the API server's place.
+type APIError struct {
+	Span
+	Name *Ident `parser:"'error' @@"`
+}
+
+// AppFault answers the call its trigger ends on with the application fault
+// Name, in the application's place.
+type AppFault struct {
+	Span
+	Name *Ident `parser:"'appfault' @@"`
+}
+
 // Trigger is a sequence A ; B ; ...: each part after the previous fired.
 type Trigger struct {
 	Span
@@ -131,7 +146,7 @@ type Both struct {
 	All []TriggerAtom `parser:"@@ ('&' @@)*"`
 }
 
-// TriggerAtom is *Group, *Event, *Write, *Timeout or *Quiet.
+// TriggerAtom is *Group, *CallLeaf, *Event, *Write, *Timeout or *Quiet.
 type TriggerAtom interface {
 	Node
 	triggerAtom()
@@ -153,11 +168,28 @@ type Event struct {
 	Count  *NumberLit `parser:"('#' @@)?"`
 }
 
+// CallLeaf fires when the controller's Count-th matching call to its
+// application is about to be answered: an exec (Exec, running Command if
+// given) or an HTTP request (Method, Path, to the stand-in Standin), into
+// or answered for the pod Pod. What is not given matches any call.
+type CallLeaf struct {
+	Span
+	Exec    bool       `parser:"(?= 'on' 'call') 'on' 'call' ( @'exec'"`
+	Command *List      `parser:"@@?"`
+	Method  string     `parser:"| ((?! 'in' | 'to') @Ident)?"`
+	Path    *StringLit `parser:"@@?"`
+	Standin *StringLit `parser:"('to' @@)? )"`
+	Pod     *Expr      `parser:"('in' @@)?"`
+	Count   *NumberLit `parser:"('#' @@)?"`
+}
+
 // Write fires when the controller's Count-th matching write succeeded
-// (or, Failed, was refused).
+// (or, Failed, was refused; or, Sent, is sent, before the API server has
+// seen it).
 type Write struct {
 	Span
-	Failed bool       `parser:"(?= 'after' ('write' | 'failed')) 'after' @'failed'? 'write'"`
+	Failed bool       `parser:"(?= 'after' ('write' | 'failed' | 'sending')) 'after' (@'failed'"`
+	Sent   bool       `parser:"| @'sending')? 'write'"`
 	Verb   string     `parser:"@('create' | 'update' | 'patch' | 'delete' | 'deletecollection')"`
 	Target *Expr      `parser:"@@"`
 	Opts   []*LeafOpt `parser:"@@*"`
@@ -171,15 +203,18 @@ type Timeout struct {
 	Duration *Expr `parser:"'after' @@"`
 }
 
-func (*Crash) action()   {}
-func (*Restart) action() {}
-func (*Stale) action()   {}
-func (*Hold) action()    {}
-func (*Release) action() {}
-func (*Pause) action()   {}
+func (*Crash) action()    {}
+func (*Restart) action()  {}
+func (*Stale) action()    {}
+func (*Hold) action()     {}
+func (*Release) action()  {}
+func (*Pause) action()    {}
+func (*APIError) action() {}
+func (*AppFault) action() {}
 
-func (*Group) triggerAtom()   {}
-func (*Event) triggerAtom()   {}
-func (*Write) triggerAtom()   {}
-func (*Timeout) triggerAtom() {}
-func (*Quiet) triggerAtom()   {}
+func (*Group) triggerAtom()    {}
+func (*Event) triggerAtom()    {}
+func (*CallLeaf) triggerAtom() {}
+func (*Write) triggerAtom()    {}
+func (*Timeout) triggerAtom()  {}
+func (*Quiet) triggerAtom()    {}

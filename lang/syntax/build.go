@@ -61,13 +61,48 @@ func NewEvent(verb string, target *Expr) (*Event, error) {
 	return nil, fmt.Errorf("event verb %s: not create, update or delete", strconv.Quote(verb))
 }
 
-// NewWrite returns the write leaf "after [failed] write VERB TARGET".
-func NewWrite(failed bool, verb string, target *Expr) (*Write, error) {
+// NewWrite returns the write leaf "after [failed|sending] write VERB
+// TARGET"; failed and sent cannot both be true.
+func NewWrite(failed, sent bool, verb string, target *Expr) (*Write, error) {
+	if failed && sent {
+		return nil, fmt.Errorf("write leaf: failed and sending at once")
+	}
 	switch verb {
 	case "create", "update", "patch", "delete", "deletecollection":
-		return &Write{Failed: failed, Verb: verb, Target: target}, nil
+		return &Write{Failed: failed, Sent: sent, Verb: verb, Target: target}, nil
 	}
 	return nil, fmt.Errorf("write verb %s: not create, update, patch, delete or deletecollection", strconv.Quote(verb))
+}
+
+// NewCallLeaf returns the call leaf "on call exec COMMAND" (channel
+// "exec"), "on call METHOD PATH to STANDIN" (channel "http"), or "on
+// call" (any channel); empty parts are left out.
+func NewCallLeaf(channel string, command []string, method, path, standin string) (*CallLeaf, error) {
+	n := &CallLeaf{Exec: channel == "exec", Method: method}
+	http := method != "" || path != "" || standin != ""
+	switch {
+	case channel != "exec" && channel != "http" && channel != "":
+		return nil, fmt.Errorf("call channel %s: not exec or http", strconv.Quote(channel))
+	case channel == "exec" && http, channel != "exec" && command != nil:
+		return nil, fmt.Errorf("call leaf: a command goes with an exec, a method, path or stand-in with an http call")
+	case channel == "http" && !http:
+		return nil, fmt.Errorf("call leaf: an http call with no method, path or stand-in has no .sieve form")
+	case method != "" && (!isToken(method, tIdent) || slices.Contains([]string{"exec", "in", "to"}, method)):
+		return nil, fmt.Errorf("call method %s: not a .sieve identifier other than exec, in and to", strconv.Quote(method))
+	}
+	if command != nil {
+		n.Command = &List{}
+		for _, a := range command {
+			n.Command.Elems = append(n.Command.Elems, NewExpr(NewString(a)))
+		}
+	}
+	if path != "" {
+		n.Path = NewString(path)
+	}
+	if standin != "" {
+		n.Standin = NewString(standin)
+	}
+	return n, nil
 }
 
 // NewPath returns the field path written text (see grammar.md, "Field

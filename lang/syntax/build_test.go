@@ -24,7 +24,7 @@ func TestBuildersCheckTokens(t *testing.T) {
 	_, errs["path bad escape"] = NewPath(`a."\q"`)
 	_, errs["path selector"] = NewPath("a[type=Ready]")
 	_, errs["event verb patch"] = NewEvent("patch", nil)
-	_, errs["write verb get"] = NewWrite(false, "get", nil)
+	_, errs["write verb get"] = NewWrite(false, false, "get", nil)
 	_, errs["value NaN"] = NewValue(math.NaN())
 	_, errs["value func"] = NewValue(map[string]any{"f": func() {}})
 	for what, err := range errs {

@@ -169,7 +169,10 @@ var (
 	declKeywords   = []string{"import", "controller", "workload", "policy", "mask", "invariant", "plan", "test"}
 	stepKeywords   = []string{"apply", "patch", "delete", "scale", "wait", "settle", "sleep", "explore"}
 	ruleKeywords   = []string{"key", "path", "value", "whole"}
-	actionKeywords = []string{"crash", "restart", "stale", "hold", "release", "wait", "pause", "resume"}
+	actionKeywords = []string{"crash", "restart", "stale", "hold", "release", "wait", "pause", "resume", "error", "appfault"}
+	// writeStarts are the words after "after" that make a write leaf
+	// rather than a timeout.
+	writeStarts = []string{"write", "failed", "sending"}
 )
 
 func (p *descent) expectPunct(s string) {

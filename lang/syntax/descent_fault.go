@@ -181,6 +181,8 @@ func (p *descent) action() Action {
 		return n
 	case "pause", "resume":
 		return p.pauseResume()
+	case "error", "appfault":
+		return p.answer()
 	}
 	n := &Pause{}
 	p.open(&n.Span)
@@ -238,9 +240,11 @@ func (p *descent) triggerAtom() TriggerAtom {
 		p.expectPunct(")")
 		p.close(&n.Span)
 		return n
+	case p.isWord("on") && p.peekAt(1).Type == tIdent && p.peekAt(1).Value == "call":
+		return p.callLeaf()
 	case p.isWord("on"):
 		return p.event()
-	case p.isWord("after") && p.peekAt(1).Type == tIdent && (p.peekAt(1).Value == "write" || p.peekAt(1).Value == "failed"):
+	case p.isWord("after") && p.peekAt(1).Type == tIdent && slices.Contains(writeStarts, p.peekAt(1).Value):
 		return p.write()
 	case p.isWord("quiet"):
 		return p.quiet()
@@ -276,11 +280,17 @@ func (p *descent) leaf() (*Expr, []*LeafOpt, *Cond, *NumberLit) {
 		where = p.cond()
 	}
 	if p.ok() && p.isPunct("#") {
-		p.next()
-		count = &NumberLit{}
-		p.open(&count.Span)
-		count.Text = p.token(tNumber, "a number")
-		p.close(&count.Span)
+		count = p.count()
 	}
 	return target, opts, where, count
+}
+
+// count parses "#" and the occurrence after it.
+func (p *descent) count() *NumberLit {
+	p.next()
+	n := &NumberLit{}
+	p.open(&n.Span)
+	n.Text = p.token(tNumber, "a number")
+	p.close(&n.Span)
+	return n
 }

@@ -67,13 +67,77 @@ func (p *descent) write() *Write {
 	n := &Write{}
 	p.open(&n.Span)
 	p.next()
-	if p.isWord("failed") {
+	switch {
+	case p.isWord("failed"):
 		p.next()
 		n.Failed = true
+	case p.isWord("sending"):
+		p.next()
+		n.Sent = true
 	}
 	p.expectWord("write")
 	n.Verb = p.word(`"create", "update", "patch", "delete" or "deletecollection"`, "create", "update", "patch", "delete", "deletecollection")
 	n.Target, n.Opts, n.Where, n.Count = p.leaf()
+	p.close(&n.Span)
+	return n
+}
+
+// callLeaf parses "on call" and an exec's command or an HTTP request's
+// method, path and stand-in, then the pod and the occurrence.
+func (p *descent) callLeaf() *CallLeaf {
+	n := &CallLeaf{}
+	p.open(&n.Span)
+	p.next()
+	p.next()
+	if p.ok() && p.isWord("exec") {
+		p.next()
+		n.Exec = true
+		if p.ok() && p.isPunct("[") {
+			n.Command = p.list()
+		}
+	} else {
+		p.httpCall(n)
+	}
+	if p.ok() && p.isWord("in") {
+		p.next()
+		n.Pod = p.expr()
+	}
+	if p.ok() && p.isPunct("#") {
+		n.Count = p.count()
+	}
+	p.close(&n.Span)
+	return n
+}
+
+// httpCall parses the optional method, path and "to STANDIN" of an HTTP
+// call leaf.
+func (p *descent) httpCall(n *CallLeaf) {
+	if p.ok() && p.isType(tIdent) && !p.isWord("in") && !p.isWord("to") {
+		n.Method = p.next().Value
+	}
+	if p.ok() && (p.isType(tString) || p.isType(tRawString)) {
+		n.Path = p.stringLit()
+	}
+	if p.ok() && p.isWord("to") {
+		p.next()
+		n.Standin = p.stringLit()
+	}
+}
+
+// answer parses "error NAME" or "appfault NAME".
+func (p *descent) answer() Action {
+	if p.isWord("error") {
+		n := &APIError{}
+		p.open(&n.Span)
+		p.next()
+		n.Name = p.ident()
+		p.close(&n.Span)
+		return n
+	}
+	n := &AppFault{}
+	p.open(&n.Span)
+	p.next()
+	n.Name = p.ident()
 	p.close(&n.Span)
 	return n
 }

@@ -40,8 +40,8 @@ var grammar = sync.OnceValue(func() *participle.Parser[File] {
 		participle.Elide("Comment", "Whitespace"),
 		participle.Union[Decl](&Import{}, &Controller{}, &Workload{}, &Policy{}, &Mask{}, &Invariant{}, &Plan{}, &Test{}),
 		participle.Union[Step](&Apply{}, &Patch{}, &Delete{}, &Scale{}, &Wait{}, &Settle{}, &Sleep{}, &Explore{}),
-		participle.Union[Action](&Crash{}, &Restart{}, &Stale{}, &Hold{}, &Release{}, &Pause{}, &PauseController{}, &ResumeController{}),
-		participle.Union[TriggerAtom](&Group{}, &Event{}, &Write{}, &Quiet{}, &Timeout{}),
+		participle.Union[Action](&Crash{}, &Restart{}, &Stale{}, &Hold{}, &Release{}, &Pause{}, &PauseController{}, &ResumeController{}, &APIError{}, &AppFault{}),
+		participle.Union[TriggerAtom](&Group{}, &CallLeaf{}, &Event{}, &Write{}, &Quiet{}, &Timeout{}),
 		participle.Union[Primary](&KeyLit{}, &DurationLit{}, &NumberLit{}, &StringLit{}, &BoolLit{}, &NullLit{}, &List{}, &Object{}, &Call{}, &Paren{}),
 	)
 })

@@ -39,7 +39,7 @@ func FromIR(test string, up *ir.Plan) (*planfile.Plan, error) {
 			return nil, fmt.Errorf("plan %s: action %d: at: %w", up.Name, i+1, err)
 		}
 		p.Actions = append(p.Actions, &planfile.Action{
-			Kind: a.Kind, Scope: a.Scope, At: at, Duration: a.Duration, Trigger: t, Src: srcString(a.Src),
+			Kind: a.Kind, Scope: a.Scope, At: at, Duration: a.Duration, Error: a.Error, AppFault: a.AppFault, Trigger: t, Src: srcString(a.Src),
 		})
 	}
 	p.SetName(up.Name)
@@ -52,12 +52,13 @@ func triggerFromIR(t *ir.Trigger) (*planfile.Trigger, error) {
 		return nil, nil
 	}
 	out := &planfile.Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration,
-		Subresource: t.Subresource, Failed: t.Failed, Seen: t.Seen, NoLonger: t.Without}
+		Subresource: t.Subresource, Failed: t.Failed, Sent: t.Sent, Seen: t.Seen, NoLonger: t.Without,
+		Command: t.Command, Standin: t.Standin, Method: t.Method, Path: t.Path}
 	if t.Changing != nil {
 		out.Diff = &planfile.Diff{Prev: t.Changing.Prev, Cur: t.Changing.Cur}
 	}
 	switch t.Op {
-	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet:
+	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet, ir.TrigCall:
 		if len(t.Args) > 0 {
 			return nil, fmt.Errorf("trigger %s: a leaf has no arguments", t.Op)
 		}

@@ -74,7 +74,7 @@ func (t *Trigger) leaf() string {
 			s = "after failed write " + on + " " + t.target()
 		}
 		if t.Sent {
-			s = "on sending write " + on + " " + t.target()
+			s = "after sending write " + on + " " + t.target()
 		}
 	}
 	if t.Subresource != "" {

@@ -27,7 +27,7 @@ func TestDescribe(t *testing.T) {
 		{&Trigger{Op: ir.TrigCall, On: ir.CallExec, Target: pod, Command: []string{"db-ctl", "leave"}, Count: 2},
 			`on call exec ["db-ctl","leave"] in pod/default/web-* #2`},
 		{&Trigger{Op: ir.TrigCall}, "on call any"},
-		{&Trigger{Op: ir.TrigWrite, Sent: true, On: "update", Target: sts, Count: 2}, "on sending write update statefulset/default/ds #2"},
+		{&Trigger{Op: ir.TrigWrite, Sent: true, On: "update", Target: sts, Count: 2}, "after sending write update statefulset/default/ds #2"},
 		{&Trigger{Op: ir.TrigEvent, On: "update", Target: sts, Count: 2}, "on update statefulset/default/ds #2"},
 		{&Trigger{Op: ir.TrigWrite, On: "delete", Target: pod, Where: &ir.Cond{Path: "status.phase", Value: "Running"}},
 			`after write delete pod/default/web-* where status.phase == "Running"`},

@@ -15,7 +15,8 @@ import (
 // same actions (a test holds every generated plan to that). It fails for
 // what the language cannot say: a reference-run revision (plans made
 // before stale-on took at), a leaf on any verb or on objects without a
-// name (lists, collections). lang/format prints it.
+// name (lists, collections), a call's method that is not an identifier.
+// lang/format prints it.
 func (p *Plan) Sieve(name string, comment ...string) (string, error) {
 	id, err := syntax.NewIdent(name)
 	if err != nil {
@@ -53,9 +54,11 @@ func (a *Action) sieve() (syntax.Action, error) {
 		d, err := duration(a.Duration.D())
 		return &syntax.Pause{Duration: d}, err
 	case ir.ActError:
-		return nil, fmt.Errorf("error %s: an API error answer has no .sieve form (run the plan file itself)", a.Error)
+		id, err := syntax.NewIdent(string(a.Error))
+		return &syntax.APIError{Name: id}, err
 	case ir.ActAppFault:
-		return nil, fmt.Errorf("app-fault %s: an application fault answer has no .sieve form (run the plan file itself)", a.AppFault)
+		id, err := syntax.NewIdent(string(a.AppFault))
+		return &syntax.AppFault{Name: id}, err
 	case ir.ActPause:
 		f, err := holdFor(a.Duration.D())
 		return &syntax.PauseController{Pause: true, For: f}, err
@@ -105,7 +108,7 @@ func (a *Action) staleOn(scope *syntax.Expr) (syntax.Action, error) {
 // themselves are parenthesised, so the tree compiles back as it is.
 func (t *Trigger) sieve() (*syntax.Trigger, error) {
 	switch t.Op {
-	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet:
+	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet, ir.TrigCall:
 		a, err := t.atom()
 		if err != nil {
 			return nil, err
@@ -142,6 +145,8 @@ func (t *Trigger) atom() (syntax.TriggerAtom, error) {
 		return &syntax.Timeout{Duration: d}, err
 	case ir.TrigQuiet:
 		return t.quiet()
+	case ir.TrigCall:
+		return t.sieveCall()
 	}
 	g, err := t.sieve()
 	if err != nil {
@@ -207,7 +212,7 @@ func (t *Trigger) sieveLeaf() (syntax.TriggerAtom, error) {
 		count = syntax.NewCount(uint(t.Count))
 	}
 	if t.Op == ir.TrigWrite {
-		w, err := syntax.NewWrite(t.Failed, t.On, k)
+		w, err := syntax.NewWrite(t.Failed, t.Sent, t.On, k)
 		if err != nil {
 			return nil, err
 		}
@@ -220,6 +225,24 @@ func (t *Trigger) sieveLeaf() (syntax.TriggerAtom, error) {
 	}
 	e.Opts, e.Where, e.Count = opts, where, count
 	return e, nil
+}
+
+// sieveCall builds a call leaf: "on call exec [...] in POD #N", "on call
+// GET "/path" to "standin" #N".
+func (t *Trigger) sieveCall() (syntax.TriggerAtom, error) {
+	c, err := syntax.NewCallLeaf(t.On, t.Command, t.Method, t.Path, t.Standin)
+	if err != nil {
+		return nil, err
+	}
+	if t.Target != nil {
+		if c.Pod, err = sieveKey(t.Target); err != nil {
+			return nil, err
+		}
+	}
+	if t.Count > 1 {
+		c.Count = syntax.NewCount(uint(t.Count))
+	}
+	return c, nil
 }
 
 // leafOpts builds what narrows a leaf to one change: its subresource,

@@ -28,7 +28,13 @@ const everyForm = `{"sievePlan": 1, "name": "every", "actions": [
   {"kind": "pause"},
   {"kind": "resume"},
   {"kind": "crash"},
-  {"kind": "restart", "trigger": {"op": "timeout", "duration": "500ms"}}
+  {"kind": "restart", "trigger": {"op": "timeout", "duration": "500ms"}},
+  {"kind": "error", "error": "conflict", "trigger": {"op": "write", "on": "update", "sent": true, "target": {"kind": "statefulset", "namespace": "default", "name": "ds"}, "count": 2}},
+  {"kind": "error", "error": "gone", "trigger": {"op": "event", "on": "update", "target": {"kind": "pod", "namespace": "default", "name": "web-0"}}},
+  {"kind": "app-fault", "appFault": "unavailable", "trigger": {"op": "call", "on": "http", "standin": "kv-admin", "method": "DELETE", "path": "/members/kv-2?force=1"}},
+  {"kind": "app-fault", "appFault": "reset", "trigger": {"op": "call", "on": "http", "standin": "pods app=kv", "target": {"kind": "pod", "namespace": "default", "name": "kv-0"}}},
+  {"kind": "app-fault", "appFault": "exec_error", "trigger": {"op": "call", "on": "exec", "command": ["db-ctl", "leave", "a\"b"], "target": {"kind": "pod", "namespace": "default", "name": "web-0"}, "count": 2}},
+  {"kind": "crash", "trigger": {"op": "call"}}
 ]}`
 
 // everyFormText is the .sieve form of everyForm, as the hand-written
@@ -46,6 +52,12 @@ plan p {
   resume
   crash
   after 500ms: restart
+  after sending write update statefulset/default/ds #2: error conflict
+  on update pod/default/web-0: error gone
+  on call DELETE "/members/kv-2?force=1" to "kv-admin": appfault unavailable
+  on call to "pods app=kv" in pod/default/kv-0: appfault reset
+  on call exec ["db-ctl", "leave", "a\"b"] in pod/default/web-0 #2: appfault exec_error
+  on call: crash
 }
 `
 
@@ -82,6 +94,12 @@ func TestSieveErrors(t *testing.T) {
 		`{"kind": "crash", "trigger": {"op": "event", "on": "patch", "target": {"kind": "pod", "name": "x"}}}`:                                         `event verb "patch"`,
 		`{"kind": "crash", "trigger": {"op": "write", "on": "get", "target": {"kind": "pod", "name": "x"}}}`:                                           `write verb "get"`,
 		`{"kind": "crash", "trigger": {"op": "event", "on": "update", "target": {"kind": "pod", "name": "x y"}}}`:                                      "resource key \"pod/x y\"",
+		`{"kind": "app-fault", "appFault": "re-set", "trigger": {"op": "call"}}`:                                                                       `identifier "re-set"`,
+		`{"kind": "crash", "trigger": {"op": "call", "on": "http", "method": "M-SEARCH"}}`:                                                             `call method "M-SEARCH"`,
+		`{"kind": "crash", "trigger": {"op": "call", "on": "http", "method": "in"}}`:                                                                   `call method "in"`,
+		`{"kind": "crash", "trigger": {"op": "call", "on": "http"}}`:                                                                                   "an http call with no method, path or stand-in",
+		`{"kind": "crash", "trigger": {"op": "call", "on": "exec", "method": "GET"}}`:                                                                  "a command goes with an exec",
+		`{"kind": "crash", "trigger": {"op": "call", "on": "pipe"}}`:                                                                                   `call channel "pipe"`,
 	}
 	for action, want := range cases {
 		p, err := Decode([]byte(`{"sievePlan": 1, "name": "bad", "actions": [` + action + `]}`))

@@ -1,0 +1,100 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sievetool/sieve/lang/diag"
+)
+
+// AnswerProblem is an error or app-fault action whose trigger does not end
+// on what it answers: Src is the leaf (or the action, with no trigger),
+// Msg what is wrong (see AnswerProblems).
+type AnswerProblem struct {
+	Src diag.Range
+	Msg string
+}
+
+// AnswerProblems checks that the trigger of an error or app-fault action
+// ends on what the action answers: a write as it is sent, an event
+// (ErrGone), or a call of the fault's channel. Both front ends report
+// them; an action whose error or fault is unknown is left to the caller.
+func AnswerProblems(a *Action) []AnswerProblem {
+	known := a.Kind == ActError && a.Error != "" || a.Kind == ActAppFault && a.AppFault != ""
+	if !known {
+		return nil
+	}
+	if a.Trigger == nil {
+		return []AnswerProblem{{a.Src, fmt.Sprintf("%s: the action needs a trigger that ends on what it answers (%s)", answerText(a), answerWant(a))}}
+	}
+	var out []AnswerProblem
+	for _, l := range lastLeaves(a.Trigger) {
+		if msg := answerMismatch(a, l); msg != "" {
+			out = append(out, AnswerProblem{l.Src, fmt.Sprintf("%s: %s (%s)", answerText(a), msg, answerWant(a))})
+		}
+	}
+	return out
+}
+
+// answerMismatch says why leaf l cannot be what action a answers, or "".
+func answerMismatch(a *Action, l *Trigger) string {
+	switch {
+	case a.Kind == ActAppFault && l.Op != TrigCall:
+		return fmt.Sprintf("its trigger ends on %s leaf, not a call", article(l.Op))
+	case a.Kind == ActAppFault && l.On != "" && l.On != a.AppFault.Channel():
+		return fmt.Sprintf("it answers %s calls, and this leaf matches %s calls", a.AppFault.Channel(), l.On)
+	case a.Error == ErrGone && l.Op != TrigEvent:
+		return fmt.Sprintf("it ends a watch after an event, and its trigger ends on %s leaf", article(l.Op))
+	case a.Kind == ActError && a.Error != ErrGone && (l.Op != TrigWrite || !l.Sent):
+		return "it answers a write as it is sent, and its trigger ends on another leaf"
+	}
+	return ""
+}
+
+// article writes op with its indefinite article: "an event".
+func article(op TriggerOp) string {
+	if op != "" && strings.ContainsRune("aeiou", rune(op[0])) {
+		return "an " + string(op)
+	}
+	return "a " + string(op)
+}
+
+// answerText is the action as .sieve writes it: "error conflict".
+func answerText(a *Action) string {
+	if a.Kind == ActError {
+		return "error " + string(a.Error)
+	}
+	return "appfault " + string(a.AppFault)
+}
+
+// answerWant is the leaf the action's trigger should end on, as .sieve
+// writes it.
+func answerWant(a *Action) string {
+	switch {
+	case a.Kind == ActAppFault && a.AppFault.Channel() == CallExec:
+		return "on call exec ..."
+	case a.Kind == ActAppFault:
+		return `on call METHOD "PATH" to "STANDIN" ...`
+	case a.Error == ErrGone:
+		return "on create|update|delete ..."
+	}
+	return "after sending write VERB KEY ..."
+}
+
+// lastLeaves returns the leaves a trigger can complete on: the last part
+// of a sequence, any part of A | B or A & B.
+func lastLeaves(t *Trigger) []*Trigger {
+	switch {
+	case t == nil:
+		return nil
+	case t.Op == TrigSeq && len(t.Args) > 0:
+		return lastLeaves(t.Args[len(t.Args)-1])
+	case t.Op == TrigAll || t.Op == TrigAny:
+		var out []*Trigger
+		for _, a := range t.Args {
+			out = append(out, lastLeaves(a)...)
+		}
+		return out
+	}
+	return []*Trigger{t}
+}
