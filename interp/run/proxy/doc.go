@@ -26,7 +26,8 @@
 // It writes Request and Delivery entries to a Sink. It reports activity
 // (Activity): requests in flight, events arriving and held, and retries
 // the controller was told to make. From that it decides whether the
-// controller has settled (Settled).
+// controller has settled (Settled), and whether its watches have been
+// passed a version of an object a workload wrote (Shown).
 //
 // Upgrade requests (pods/exec, attach, portforward over SPDY or WebSocket)
 // are recorded with verb connect and forwarded with the connections

@@ -56,6 +56,7 @@ func (p *Proxy) stream(w http.ResponseWriter, r *Request, hresp *http.Response, 
 	}
 	f.Flush()
 	s := &Stream{Request: r, p: p, w: w, f: f, end: end}
+	s.pass(r.Query.Get("resourceVersion"))
 	p.streams.open(s)
 	defer p.streams.close(s)
 	s.mu.Lock()
@@ -76,6 +77,7 @@ func (p *Proxy) stream(w http.ResponseWriter, r *Request, hresp *http.Response, 
 		ev.beat = p.heartbeat(ev)
 		p.act.arrive(1, ev.beat)
 		s.offer(ev)
+		s.pass(ev.ResourceVersion)
 		p.act.arrive(-1, ev.beat)
 	}
 }

@@ -67,6 +67,9 @@ type Stream struct {
 	dead bool
 	// end stops the stream's reading of the upstream (Relist).
 	end func()
+	// passed is the latest resourceVersion the stream has been passed
+	// (Shown).
+	passed uint64
 }
 
 // streams is the set of open watch streams.

@@ -229,7 +229,14 @@ type session struct {
 	// the controller has not been quiet since a change it may not have
 	// been shown yet.
 	wrote atomic.Int64
-	beats leader.Beats
+	// written holds, per object, the latest version a workload step wrote
+	// that the controller's watches had not all been passed when a settle
+	// last looked (noteVersion, shown); wmu guards it (not mu: the proxy
+	// writes to the trace, which may take mu, while it holds a watch's
+	// lock, which shown takes).
+	wmu     sync.Mutex
+	written map[trace.Key]proxy.Version
+	beats   leader.Beats
 
 	// tracePath is the trace's file; conv follows the objects that
 	// differ from the reference while the run waits for convergence, and
@@ -314,7 +321,7 @@ func (s *session) start(ctx context.Context) error {
 	}
 	_, settleMax := t.SettleBounds()
 	s.exec = &workload.Executor{Config: cfg, Namespace: t.Controller.Namespaces[0], BaseDir: s.r.BaseDir, Sink: s.sink, SettleMax: settleMax,
-		Owner: owner(s.w.Backend)}
+		Owner: owner(s.w.Backend), Wrote: s.noteVersion}
 	if err := s.installCRDs(ctx); err != nil {
 		return err
 	}
@@ -511,7 +518,10 @@ func (t timedRestarts) Restart(ctx context.Context) error {
 // settle waits until the controller has settled (proxy.Settled): quiet
 // for the window, or quiet, with the cluster, for the test's quiet bound
 // and nothing under way or due, the window then only the upper bound; both
-// counted from the workload's latest write at the earliest (noteWrite). Not
+// counted from the workload's latest write at the earliest (noteWrite).
+// Not settled until the controller's watches have been passed the
+// versions the workload's writes made (noteVersion): under load, a write's
+// event may reach the proxy later than any bound after the write. Not
 // settled while the plan has killed the controller and it has been silent
 // since (restarting), nor while it waits for a leader-election lock another
 // process holds (proxy.Activity's LockWait: it is not running yet). Events a hold hides on purpose do not count as
@@ -547,7 +557,38 @@ func (s *session) settled(now time.Time, b proxy.Bounds) bool {
 	if w := time.Unix(0, s.wrote.Load()); w.After(a.Last) {
 		a.Last = w
 	}
-	return proxy.Settled(a, s.movedAt(now), now, b)
+	return s.shown() && proxy.Settled(a, s.movedAt(now), now, b)
+}
+
+// noteVersion notes a version of an object that a workload step wrote
+// (workload.Executor.Wrote): a settle waits until the controller's
+// watches of it have been passed it (shown).
+func (s *session) noteVersion(key trace.Key, rv string, labels map[string]string) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.written == nil {
+		s.written = map[trace.Key]proxy.Version{}
+	}
+	s.written[key] = proxy.Version{Key: key, ResourceVersion: rv, Labels: labels}
+}
+
+// shown reports whether the controller's watches have been passed every
+// version the workload wrote (proxy.Shown), and forgets those they have:
+// a watch opened later starts from a list that has them. A watch the
+// controller never opens on a written object's kind needs nothing; one it
+// holds open on it without being sent events (an API server that stopped
+// serving it) keeps the settle going until the settle's bound
+// (settle_max).
+func (s *session) shown() bool {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	for k, v := range s.written {
+		if !s.px.Shown(v) {
+			return false
+		}
+		delete(s.written, k)
+	}
+	return true
 }
 
 // noteWrite marks the end of a workload step that writes (apply, patch,

@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 
 	"github.com/sievetool/sieve/interp/cluster"
@@ -173,4 +176,74 @@ func proxyOver(t *testing.T, upstream http.HandlerFunc) (*proxy.Proxy, *http.Cli
 		t.Fatal(err)
 	}
 	return px, client
+}
+
+// TestSettleWaitsForWrittenVersion: a controller quiet for a minute after
+// a workload step's patch has not settled while its watch of the patched
+// object has not been passed the version the patch made (under load, the
+// event reaches the proxy later than any bound), and has once the event is
+// delivered; a version of a kind it does not watch holds nothing.
+func TestSettleWaitsForWrittenVersion(t *testing.T) {
+	events := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		select {
+		case ev := <-events:
+			_, _ = w.Write([]byte(ev + "\n"))
+			w.(http.Flusher).Flush()
+		case <-r.Context().Done():
+		}
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	px, err := proxy.Start(proxy.Options{Upstream: &rest.Config{Host: srv.URL}, Mapper: podMapper{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { px.Close() })
+	client, err := rest.HTTPClientFor(&rest.Config{Host: px.URL(), BearerToken: px.Token(), TLSClientConfig: rest.TLSClientConfig{CAData: px.CA()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.Get(px.URL() + "/api/v1/namespaces/default/pods?watch=true&resourceVersion=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	for end := time.Now().Add(5 * time.Second); len(px.Streams()) == 0 && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
+	s := &session{px: px}
+	b := proxy.Bounds{Quiet: 100 * time.Millisecond, Window: time.Hour}
+	later := time.Now().Add(time.Minute)
+	s.noteVersion(trace.Key{Kind: "configmap", Namespace: "default", Name: "a"}, "7", nil)
+	if !s.settled(later, b) {
+		t.Fatal("not settled a minute after a write of a kind the controller does not watch")
+	}
+	s.noteVersion(trace.Key{Kind: "pod", Namespace: "default", Name: "a"}, "7", nil)
+	if s.settled(later, b) {
+		t.Error("settled before the patch's event reached the controller's watch")
+	}
+	events <- `{"type":"MODIFIED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"default","resourceVersion":"7"}}}`
+	var ev struct{ Type string }
+	if err := json.NewDecoder(resp.Body).Decode(&ev); err != nil || ev.Type != "MODIFIED" {
+		t.Fatalf("the controller's watch: %v %v", ev, err)
+	}
+	for end := time.Now().Add(5 * time.Second); !s.settled(later, b); time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("not settled after the patch's event was delivered")
+		}
+	}
+}
+
+// podMapper maps pods to their kind, the proxy's only resource in a test.
+type podMapper struct{}
+
+func (podMapper) KindFor(r schema.GroupVersionResource) (schema.GroupVersionKind, error) {
+	if r.Resource != "pods" {
+		return schema.GroupVersionKind{}, fmt.Errorf("no kind for %v", r)
+	}
+	return r.GroupVersion().WithKind("Pod"), nil
 }

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 
+	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -50,6 +51,24 @@ func (m *mapper) resource(kind string) (schema.GroupVersionResource, bool, error
 		return gvr, false, err
 	}
 	return gvr, mapping.Scope.Name() == meta.RESTScopeNameNamespace, nil
+}
+
+// key returns the trace key of the object a ref names (one object, its
+// namespace defaulted to ns).
+func (m *mapper) key(r *ir.Ref, ns string) (trace.Key, error) {
+	gvr, namespaced, err := m.resource(r.Kind)
+	if err != nil {
+		return trace.Key{}, err
+	}
+	gvk, err := m.m.KindFor(gvr)
+	if err != nil {
+		return trace.Key{}, err
+	}
+	k := trace.Key{Kind: trace.KindName(gvk.Group, gvk.Kind), Name: r.Name}
+	if namespaced {
+		k.Namespace = ns
+	}
+	return k, nil
 }
 
 // resourceOf returns the resource of a manifest's object at the version

@@ -56,6 +56,11 @@ type Executor struct {
 	// Owner, on a cluster sieve does not own, confines the steps to what
 	// the run created (see Owner); nil: the cluster is sieve's.
 	Owner *Owner
+	// Wrote, if set, receives each object an apply, patch or scale step
+	// wrote: its key, the resourceVersion of the write's answer and its
+	// labels (nil for a scale, whose answer is the Scale). A delete is
+	// not reported: its answer is often a Status, with no version.
+	Wrote func(key trace.Key, resourceVersion string, labels map[string]string)
 
 	dyn    dynamic.Interface
 	mapper *mapper
@@ -240,7 +245,19 @@ func (x *Executor) applyOne(ctx context.Context, o *unstructured.Unstructured) e
 		return fmt.Errorf("%s %s: %w", gvk.Kind, o.GetName(), err)
 	}
 	x.saw.note(got)
+	x.wrote(got)
 	return nil
+}
+
+// wrote reports an object a step wrote, as the write's answer has it
+// (Wrote).
+func (x *Executor) wrote(got *unstructured.Unstructured) {
+	if x.Wrote == nil || got == nil {
+		return
+	}
+	gvk := got.GroupVersionKind()
+	key := trace.Key{Kind: trace.KindName(gvk.Group, gvk.Kind), Namespace: got.GetNamespace(), Name: got.GetName()}
+	x.Wrote(key, got.GetResourceVersion(), got.GetLabels())
 }
 
 // manifestObjects reads the objects of a manifest file named in the IR.
@@ -298,6 +315,9 @@ func (x *Executor) patch(ctx context.Context, s *ir.Step) error {
 	}
 	got, err := ri.Patch(ctx, s.Target.Name, pt, []byte(s.Patch), metav1.PatchOptions{FieldManager: FieldManager})
 	x.saw.note(got)
+	if err == nil {
+		x.wrote(got)
+	}
 	return err
 }
 
@@ -307,8 +327,16 @@ func (x *Executor) scale(ctx context.Context, s *ir.Step) error {
 		return err
 	}
 	body := fmt.Sprintf(`{"spec":{"replicas":%d}}`, s.Replicas)
-	_, err = ri.Patch(ctx, s.Target.Name, types.MergePatchType, []byte(body), metav1.PatchOptions{FieldManager: FieldManager}, "scale")
-	return err
+	got, err := ri.Patch(ctx, s.Target.Name, types.MergePatchType, []byte(body), metav1.PatchOptions{FieldManager: FieldManager}, "scale")
+	if err != nil || x.Wrote == nil {
+		return err
+	}
+	key, err := x.mapper.key(s.Target, x.ns(s.Target))
+	if err != nil {
+		return err
+	}
+	x.Wrote(key, got.GetResourceVersion(), nil)
+	return nil
 }
 
 // one returns the resource interface for a ref that names one object,
