@@ -60,9 +60,12 @@ func (c *Conn) truncate(req *http.Request, w io.Writer, ctl, up net.Conn, resps 
 		return
 	}
 	raw, kept, total, err := halve(bufio.NewReader(pr), req)
-	if err != nil {
+	switch {
+	case err != nil:
 		c.fail(trace.ConnError, fmt.Sprintf("the stand-in's response, to truncate it: %v (an application fault: truncated)", err))
-	} else {
+	case total == 0:
+		c.fail(trace.ConnClosed, fmt.Sprintf("sieve forwarded the first %d bytes of the stand-in's response, which has no body, cut in its headers, and closed it (an application fault: truncated)", len(raw)))
+	default:
 		c.fail(trace.ConnClosed, fmt.Sprintf("sieve forwarded the stand-in's response with %d of its %d body bytes and closed it (an application fault: truncated)", kept, total))
 	}
 	_, _ = resps.Write(raw)

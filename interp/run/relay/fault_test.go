@@ -247,3 +247,24 @@ func TestFaultTruncated(t *testing.T) {
 		t.Errorf("third GET /members: %v %q %v, want the stand-in's whole answer", resp, body, err)
 	}
 }
+
+// TestFaultTruncatedNoBody: a response without a body (204) is cut in
+// its headers, and the close entry says so.
+func TestFaultTruncatedNoBody(t *testing.T) {
+	r := relayWith(t, once(Truncated, 1, "DELETE", "/members/a"), stock("HTTP/1.1 204 No Content\r\nDate: Sun, 06 Dec 2026 23:50:35 GMT\r\n\r\n"))
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "DELETE /members/a HTTP/1.1\r\nHost: db:5000\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err == nil {
+		t.Fatalf("DELETE /members/a: %v, want no whole response", resp.Status)
+	}
+	_, closed := split(t, r.wait(t))
+	if closed.Conn.End != trace.ConnClosed || !strings.Contains(closed.Message, "which has no body, cut in its headers") {
+		t.Errorf("close entry %+v %q, want the headers cut", closed.Conn, closed.Message)
+	}
+}
