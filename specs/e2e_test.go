@@ -128,12 +128,13 @@ func TestE2EAPIError(t *testing.T) {
 
 // TestE2EAppFault runs the fixed ensemble test under the appfault pattern
 // (its call that removes ens-1 from the ensemble answered 503 in the
-// members API's place, or its connection reset): the controller returns
+// members API's place, its connection reset, held unanswered until the
+// controller's client timeout, or its answer cut short): the controller returns
 // the error and its reconcile is retried, so the run must exit 0 with no
 // finding, and each plan must have answered its call (an app-fault fault
 // entry in its trace, injected, not not-injected).
 func TestE2EAppFault(t *testing.T) {
-	runE2E(t, appfaultE2ESpec, []e2eCase{{"fixed", 0, nil}}, faultsInjected(2, ir.AppFault, ir.ActAppFault, results.Passed))
+	runE2E(t, appfaultE2ESpec, []e2eCase{{"fixed", 0, nil}}, faultsInjected(4, ir.AppFault, ir.ActAppFault, results.Passed))
 }
 
 // TestE2ERouteTable runs the routetable spec narrowed to conflicts on its

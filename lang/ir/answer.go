@@ -41,8 +41,8 @@ func answerMismatch(a *Action, l *Trigger) string {
 	switch {
 	case a.Kind == ActAppFault && l.Op != TrigCall:
 		return fmt.Sprintf("its trigger ends on %s leaf, not a call", article(l.Op))
-	case a.Kind == ActAppFault && l.On != "" && l.On != a.AppFault.Channel():
-		return fmt.Sprintf("it answers %s calls, and this leaf matches %s calls", a.AppFault.Channel(), l.On)
+	case a.Kind == ActAppFault && l.On != "" && !a.AppFault.Answers(l.On):
+		return fmt.Sprintf("it answers %s calls, and this leaf matches %s calls", otherChannel(l.On), l.On)
 	case a.Error == ErrGone && l.Op != TrigEvent:
 		return fmt.Sprintf("it ends a watch after an event, and its trigger ends on %s leaf", article(l.Op))
 	case a.Kind == ActError && a.Error != ErrGone && (l.Op != TrigWrite || !l.Sent):
@@ -59,6 +59,15 @@ func article(op TriggerOp) string {
 	return "a " + string(op)
 }
 
+// otherChannel is the call channel that is not channel: the one a fault
+// answers when it does not answer channel (only hang answers both).
+func otherChannel(channel string) string {
+	if channel == CallExec {
+		return CallHTTP
+	}
+	return CallExec
+}
+
 // answerText is the action as .sieve writes it: "error conflict".
 func answerText(a *Action) string {
 	if a.Kind == ActError {
@@ -71,10 +80,12 @@ func answerText(a *Action) string {
 // writes it.
 func answerWant(a *Action) string {
 	switch {
-	case a.Kind == ActAppFault && a.AppFault.Channel() == CallExec:
+	case a.Kind == ActAppFault && !a.AppFault.Answers(CallHTTP):
 		return "on call exec ..."
-	case a.Kind == ActAppFault:
+	case a.Kind == ActAppFault && !a.AppFault.Answers(CallExec):
 		return `on call METHOD "PATH" to "STANDIN" ...`
+	case a.Kind == ActAppFault:
+		return "on call ..."
 	case a.Error == ErrGone:
 		return "on create|update|delete ..."
 	}

@@ -515,7 +515,14 @@ const (
 	FaultExecError   AppFaultKind = "exec_error"  // an exec: a non-zero exit with a stderr line
 	FaultUnavailable AppFaultKind = "unavailable" // an HTTP request: 503 with a short body
 	FaultReset       AppFaultKind = "reset"       // an HTTP request: the connection reset before a response
+	FaultHang        AppFaultKind = "hang"        // an exec or an HTTP request: no answer until the caller gives up or HangBound passes
+	FaultTruncated   AppFaultKind = "truncated"   // an HTTP request: the stand-in's response cut in half, the connection closed
 )
+
+// HangBound is how long a hang fault holds a call without an answer when
+// the controller does not give up first: then the relay resets the
+// connection, and an exec ends with an error.
+const HangBound = 30 * time.Second
 
 // Channels of the controller's calls to its application: an exec into a
 // pod, or an HTTP request to a stand-in (a Service's or a pod's).
@@ -524,20 +531,30 @@ const (
 	CallHTTP = "http"
 )
 
-// Channel is the channel of the calls fault k answers (CallExec or
-// CallHTTP).
-func (k AppFaultKind) Channel() string {
-	if k == FaultExecError {
-		return CallExec
+// Answers reports whether fault k answers calls of channel (CallExec or
+// CallHTTP): exec_error an exec, hang both, the others an HTTP request.
+func (k AppFaultKind) Answers(channel string) bool {
+	switch k {
+	case FaultExecError:
+		return channel == CallExec
+	case FaultHang:
+		return true
 	}
-	return CallHTTP
+	return channel == CallHTTP
 }
 
 // AppFaultKinds lists every application fault, in the order they are
-// documented; with no app_faults, a policy tries them all (each on the
-// calls of its channel).
+// documented.
 func AppFaultKinds() []AppFaultKind {
-	return []AppFaultKind{FaultExecError, FaultUnavailable, FaultReset}
+	return []AppFaultKind{FaultExecError, FaultUnavailable, FaultReset, FaultHang, FaultTruncated}
+}
+
+// DefaultAppFaults are the faults an appfault policy tries when it names
+// none (each on the calls of its channel): all but hang, whose plan may
+// wait HangBound for a controller without a client timeout, a cost to
+// ask for by name.
+func DefaultAppFaults() []AppFaultKind {
+	return []AppFaultKind{FaultExecError, FaultUnavailable, FaultReset, FaultTruncated}
 }
 
 // AppFaultNames returns the names of AppFaultKinds, in the same order.
@@ -575,7 +592,7 @@ type Policy struct {
 	// plan each (empty: DefaultAPIErrors).
 	APIErrors []APIErrorKind `json:"apiErrors,omitempty"`
 	// AppFaults are the wrong answers an appfault plan gives a call, one
-	// plan each (empty: AppFaultKinds).
+	// plan each (empty: DefaultAppFaults).
 	AppFaults []AppFaultKind `json:"appFaults,omitempty"`
 }
 

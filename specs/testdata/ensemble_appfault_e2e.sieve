@@ -2,9 +2,11 @@
 // appfault pattern, narrowed to the controller's call that removes ens-1
 // from the ensemble (DELETE /members/ens-1 to the ens-client stand-in),
 // for the end-to-end test in e2e_test.go: one plan answers it 503 in the
-// stand-in's place, the other resets its connection. The controller
-// returns the error, its reconcile is retried, the call goes through the
-// second time, and the run matches the reference. One reference run, not
+// stand-in's place, one resets its connection, one holds it unanswered
+// (hang: the controller's 5s client timeout ends it), one cuts the
+// stand-in's answer short (truncated). The controller returns the error,
+// its reconcile is retried, the call goes through the next time, and the
+// run matches the reference. One reference run, not
 // two, to keep the test's cost down.
 //
 //   sieve run specs/testdata/ensemble_appfault_e2e.sieve --test fixed   # exits 0
@@ -16,7 +18,7 @@ import ens "../ensemble/ensemble.sieve"
 policy remove_fails {
   patterns   [appfault]
   include    [{ target: service/default/ens-client, verbs: [delete] }]
-  app_faults [unavailable, reset]
+  app_faults [unavailable, reset, hang, truncated]
 }
 
 test fixed {

@@ -50,9 +50,10 @@ func (g *generator) appCalls() []*appCall {
 }
 
 // appFault makes one candidate per call of the controller to its
-// application and fault of the policy (all of ir.AppFaultKinds when it
-// names none) that answers a call of that channel: an exec gets
-// exec_error, an HTTP request unavailable and reset. The plan answers
+// application and fault of the policy (ir.DefaultAppFaults when it
+// names none) that answers a call of that channel (ir.AppFaultKind.Answers):
+// an exec gets exec_error and hang, an HTTP request unavailable, reset,
+// hang and truncated. The plan answers
 // the call so, once, in the application's place. The candidates are
 // pruned by the passes that apply to a call: the policy's filters (on
 // the pod, or on the Service service/NAMESPACE/NAME of a Service
@@ -61,12 +62,12 @@ func (g *generator) appCalls() []*appCall {
 func (g *generator) appFault(pol *ir.Policy) ([]*candidate, []pass) {
 	kinds := pol.AppFaults
 	if len(kinds) == 0 {
-		kinds = ir.AppFaultKinds()
+		kinds = ir.DefaultAppFaults()
 	}
 	var cands []*candidate
 	for _, c := range g.appCalls() {
 		for _, k := range kinds {
-			if k.Channel() == c.Channel {
+			if k.Answers(c.Channel) {
 				cands = append(cands, g.answerCall(c, k))
 			}
 		}

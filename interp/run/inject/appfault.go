@@ -31,15 +31,14 @@ func (in *Injector) Call(c observe.Call) (ir.AppFaultKind, bool) {
 
 // answerCall carries out an app-fault action: the call about to be
 // answered gets the action's fault, when the fault is one of the call's
-// channel (an exec error for an exec, a 503 or a reset for an HTTP
-// request).
+// channel (ir.AppFaultKind.Answers).
 func (in *Injector) answerCall(a *planfile.Action, cur *event, note func(string, *trace.Key)) error {
 	if cur == nil || cur.call == nil {
 		return missedError("no call of the controller to its application was about to be answered when the trigger completed (an app-fault action's trigger ends on a call leaf)")
 	}
 	c := cur.call
-	if a.AppFault.Channel() != c.Channel {
-		return missedError(fmt.Sprintf("%s answers a call of channel %s, and the call was %s", a.AppFault, a.AppFault.Channel(), c))
+	if !a.AppFault.Answers(c.Channel) {
+		return missedError(fmt.Sprintf("%s answers no call of channel %s, and the call was %s", a.AppFault, c.Channel, c))
 	}
 	var key *trace.Key
 	if c.Pod.Name != "" {
@@ -58,6 +57,10 @@ func faultAnswer(k ir.AppFaultKind) string {
 		return "exit code 1 and a line on stderr"
 	case ir.FaultUnavailable:
 		return "503 Service Unavailable, and the connection closed"
+	case ir.FaultHang:
+		return fmt.Sprintf("no answer until the controller gives up or %s pass (the connection's close or the exec's end says which)", ir.HangBound)
+	case ir.FaultTruncated:
+		return "the stand-in's response with half its body, and the connection closed"
 	}
 	return "the connection reset before any response"
 }

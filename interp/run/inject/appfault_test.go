@@ -49,6 +49,23 @@ func TestAppFaultAnswersTheCall(t *testing.T) {
 	}
 }
 
+// TestAppFaultHangOnExec: hang answers a call of either channel; on the
+// second exec it fires once, its fault entry says the call is held until
+// the controller gives up or the bound, and the third exec is normal.
+func TestAppFaultHangOnExec(t *testing.T) {
+	in, _, _, faults := start(t, callPlan(ir.FaultHang))
+	in.Call(leave)
+	if k, ok := in.Call(leave); !ok || k != ir.FaultHang {
+		t.Fatalf("the second exec: got %q %v, want hang", k, ok)
+	}
+	if k, ok := in.Call(leave); ok {
+		t.Errorf("the third exec answered with %s too", k)
+	}
+	if len(*faults) != 1 || !strings.Contains((*faults)[0].Message, "no answer until the controller gives up or 30s pass") {
+		t.Errorf("faults %+v, want one entry naming the hang and its bound", *faults)
+	}
+}
+
 // TestAppFaultOtherChannelMisses does not answer an exec with an HTTP
 // fault (a hand-written plan whose leaf matches any call): the action
 // misses (a missed fault entry, which the run's judgement reads as not
@@ -60,7 +77,7 @@ func TestAppFaultOtherChannelMisses(t *testing.T) {
 	if k, ok := in.Call(leave); ok {
 		t.Fatalf("an exec answered with %s", k)
 	}
-	if len(*faults) != 1 || (*faults)[0].What != trace.Missed || !strings.Contains((*faults)[0].Message, "unavailable answers a call of channel http") {
+	if len(*faults) != 1 || (*faults)[0].What != trace.Missed || !strings.Contains((*faults)[0].Message, "unavailable answers no call of channel exec") {
 		t.Errorf("faults %+v; want a missed action", *faults)
 	}
 }
@@ -82,8 +99,8 @@ func TestAppFaultNotInjected(t *testing.T) {
 // TestAppFaultUnknownFault refuses a plan whose app-fault action names no
 // fault sieve knows, when the injector is made.
 func TestAppFaultUnknownFault(t *testing.T) {
-	_, err := New(Options{Plan: callPlan("hang"), Proxy: &fakeProxy{}, Controller: &fakeController{}})
-	want := `inject: plan p: action 1 (app-fault): unknown app fault "hang" (want one of exec_error, unavailable, reset)`
+	_, err := New(Options{Plan: callPlan("stale"), Proxy: &fakeProxy{}, Controller: &fakeController{}})
+	want := `inject: plan p: action 1 (app-fault): unknown app fault "stale" (want one of exec_error, unavailable, reset, hang, truncated)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}

@@ -38,10 +38,13 @@ type Options struct {
 }
 
 // Fault is a wrong answer to an exec: the command fails with Exit and
-// writes Stderr, and nothing on its standard output.
+// writes Stderr, and nothing on its standard output; or, with Hang, it
+// answers nothing until the controller gives up (ends the exec) or Hang
+// passes, and then ends with an error.
 type Fault struct {
 	Exit   int
 	Stderr string
+	Hang   time.Duration
 }
 
 // Answer returns the proxy's Exec option for o.
@@ -133,12 +136,29 @@ func reply(s *ir.ExecStandIn, sio proxy.ExecIO) (int, error) {
 	return s.Exit, nil
 }
 
-// answer writes f's standard error and returns its exit code.
-func (f Fault) answer(_ context.Context, _ *proxy.Exec, sio proxy.ExecIO) (int, error) {
+// answer writes f's standard error and returns its exit code, or hangs.
+func (f Fault) answer(ctx context.Context, _ *proxy.Exec, sio proxy.ExecIO) (int, error) {
+	if f.Hang > 0 {
+		return hang(ctx, f.Hang)
+	}
 	if _, err := io.WriteString(sio.Stderr, f.Stderr); err != nil {
 		return 0, err
 	}
 	return f.Exit, nil
+}
+
+// hang answers nothing until ctx ends (the controller gave up) or bound
+// passes, and says which and after how long.
+func hang(ctx context.Context, bound time.Duration) (int, error) {
+	start := time.Now()
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return 0, fmt.Errorf("sieve held the exec without an answer for %s, until the controller gave up (an application fault: hang)", time.Since(start).Round(time.Millisecond))
+	case <-t.C:
+		return 0, fmt.Errorf("sieve held the exec without an answer for %s, the bound, and ended it: the controller did not give up (an application fault: hang)", bound)
+	}
 }
 
 // waitDelay bounds the wait for the exec's streams once the program has

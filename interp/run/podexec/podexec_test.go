@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sievetool/sieve/interp/run/proxy"
 	"github.com/sievetool/sieve/lang/ir"
@@ -99,5 +101,34 @@ func TestFault(t *testing.T) {
 	}
 	if calls != 2 {
 		t.Errorf("fault hook asked %d times, want once per exec (2)", calls)
+	}
+}
+
+// TestFaultHang: a hang answers nothing until the bound passes, or until
+// the controller gives up (its context ends) if sooner, and then ends the
+// exec with an error that says which and how long; the next exec gets
+// the stand-in's reply.
+func TestFaultHang(t *testing.T) {
+	calls := 0
+	o := Options{Simulated: true, BaseDir: t.TempDir(),
+		StandIns: []*ir.ExecStandIn{{Pod: "zk-*", Command: []string{"zkCli.sh", "..."}, Stdout: "ok\n"}},
+		Fault: func(e *proxy.Exec) (Fault, bool) {
+			calls++
+			return Fault{Hang: 100 * time.Millisecond}, calls <= 2
+		},
+	}
+	e := &proxy.Exec{Namespace: "default", Pod: "zk-0", Command: []string{"zkCli.sh", "remove", "3"}}
+	start := time.Now()
+	if _, out, _, err := answer(t, o, e, ""); out != "" || err == nil || !strings.Contains(err.Error(), "for 100ms, the bound") || time.Since(start) < 100*time.Millisecond {
+		t.Errorf("held to the bound: %q %v after %s, want no output and an error naming the bound", out, err, time.Since(start))
+	}
+	fn, _ := Answer(o)(e)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := fn(ctx, e, proxy.ExecIO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}); err == nil || !strings.Contains(err.Error(), "until the controller gave up") {
+		t.Errorf("given up: %v, want an error saying the controller gave up", err)
+	}
+	if _, out, _, err := answer(t, o, e, ""); out != "ok\n" || err != nil {
+		t.Errorf("next: %q %v, want the stand-in's reply", out, err)
 	}
 }

@@ -15,8 +15,11 @@
 //
 // A Recorder's Fault hook, when set, is asked about each HTTP request
 // before it is forwarded, and may have the relay answer it wrongly in the
-// stand-in's place (a 503, or a reset before any response: Fault); the
-// requests are then forwarded one at a time, as parsed.
+// stand-in's place (a 503, a reset before any response, no answer until
+// the controller gives up or a bound passes, or the stand-in's response
+// with half its body: Fault); the requests are then forwarded one at a
+// time, as parsed, and the responses relayed as they come but for the
+// one a truncated answer cuts, which is read whole first.
 //
 // It does not listen nor dial (package standin does) and knows nothing
 // of pods or Services: the caller names the stand-in in trace.Conn.

@@ -22,6 +22,14 @@ const (
 	// Reset resets the connection before any response (the request is
 	// not forwarded).
 	Reset Fault = "reset"
+	// Hang sends nothing and forwards nothing: the connection is held
+	// until the controller closes it, or reset after the Recorder's
+	// HangBound.
+	Hang Fault = "hang"
+	// Truncated forwards the request and gives the controller the
+	// stand-in's response with its headers and half its body (its
+	// Content-Length promises all of it), then closes the connection.
+	Truncated Fault = "truncated"
 )
 
 // unavailableBody is the body of an Unavailable answer.
@@ -59,7 +67,15 @@ func (c *Conn) forward(up, ctl net.Conn, reqs, resps *tap) int64 {
 			return w.n
 		}
 		if f, ok := c.rec.Fault(c.info, req.Method, req.RequestURI); ok {
-			c.answer(f, req, ctl, up, reqs, resps)
+			switch f {
+			case Truncated:
+				c.truncate(req, w, ctl, up, resps)
+			case Hang:
+				_ = send(req, reqs)
+				c.hang(src, ctl, up)
+			default:
+				c.answer(f, req, ctl, up, reqs, resps)
+			}
 			return w.n
 		}
 		if err := send(req, w); err != nil {

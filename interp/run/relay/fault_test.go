@@ -2,12 +2,15 @@ package relay
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sievetool/sieve/interp/formats/trace"
 )
@@ -151,5 +154,117 @@ func TestFaultHookUpgrade(t *testing.T) {
 	r.wait(t)
 	if asked != 1 {
 		t.Errorf("hook asked %d times, want once (the upgrade request only)", asked)
+	}
+}
+
+// TestFaultHangControllerCloses: the first GET /members is not forwarded
+// and gets nothing until the controller closes the connection; the close
+// entry says so and how long it was held; the next connection's
+// request is the stand-in's.
+func TestFaultHangControllerCloses(t *testing.T) {
+	r := relayWith(t, once(Hang, 1, "GET", "/members"), stock(okAnswer))
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+	if resp, _, err := get(t, c, bufio.NewReader(c), "/members"); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("first GET /members: %v %v, want no answer before the controller's deadline", resp, err)
+	}
+	c.Close()
+	xs, closed := split(t, r.wait(t))
+	if len(xs) != 1 || xs[0].HTTP.Status != 0 {
+		t.Errorf("exchanges %+v, want the request recorded without a response", xs)
+	}
+	if closed.Conn.End != trace.ConnClosed || closed.Conn.Sent != 0 || !strings.Contains(closed.Message, "until the controller closed it (an application fault: hang)") {
+		t.Errorf("close entry %+v %q, want held until the controller closed it, nothing forwarded", closed.Conn, closed.Message)
+	}
+	c2, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if resp, body, err := get(t, c2, bufio.NewReader(c2), "/members"); err != nil || resp.StatusCode != 200 || body != "ok\n" {
+		t.Errorf("second GET /members: %v %q %v, want the stand-in's 200", resp, body, err)
+	}
+}
+
+// TestFaultHangBound: a controller that never gives up is held for the
+// bound, then reset; the close entry names the bound.
+func TestFaultHangBound(t *testing.T) {
+	r := relayBound(t, 200*time.Millisecond, once(Hang, 1, "GET", "/members"), stock(okAnswer))
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	if resp, _, err := get(t, c, bufio.NewReader(c), "/members"); err == nil {
+		t.Fatalf("GET /members: %v, want no response", resp.Status)
+	}
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Errorf("the connection ended after %s, before the bound", d)
+	}
+	_, closed := split(t, r.wait(t))
+	if closed.Conn.End != trace.ConnReset || !strings.Contains(closed.Message, "for 200ms, the bound, and reset it") {
+		t.Errorf("close entry %+v %q, want reset at the bound", closed.Conn, closed.Message)
+	}
+}
+
+// TestFaultTruncated: the second GET /members is forwarded, and the
+// controller gets the stand-in's status and headers, a Content-Length of
+// the whole body and half of it, then the close; the first and the next
+// connection's are whole.
+func TestFaultTruncated(t *testing.T) {
+	const long = "HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nmembers: 3\n"
+	r := relayWith(t, once(Truncated, 2, "GET", "/members"), stock(long, long, long))
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	if resp, body, err := get(t, c, br, "/members"); err != nil || resp.StatusCode != 200 || body != "members: 3\n" {
+		t.Fatalf("first GET /members: %v %q %v, want the stand-in's whole answer", resp, body, err)
+	}
+	resp, body, err := get(t, c, br, "/members")
+	if resp == nil || resp.StatusCode != 200 || resp.ContentLength != 11 || body != "membe" || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("second GET /members: %v %q %v, want 200, Content-Length 11, 5 bytes and an unexpected EOF", resp, body, err)
+	}
+	xs, closed := split(t, r.wait(t))
+	if len(xs) != 2 || xs[1].HTTP.Status != 200 || !strings.Contains(xs[1].Error, "unexpected EOF") {
+		t.Errorf("exchanges %+v, want the second recorded as 200 with its body cut", xs)
+	}
+	if closed.Conn.End != trace.ConnClosed || !strings.Contains(closed.Message, "with 5 of its 11 body bytes") {
+		t.Errorf("close entry %+v %q, want closed by sieve after half the body", closed.Conn, closed.Message)
+	}
+	c2, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if resp, body, err := get(t, c2, bufio.NewReader(c2), "/members"); err != nil || body != "members: 3\n" {
+		t.Errorf("third GET /members: %v %q %v, want the stand-in's whole answer", resp, body, err)
+	}
+}
+
+// TestFaultTruncatedNoBody: a response without a body (204) is cut in
+// its headers, and the close entry says so.
+func TestFaultTruncatedNoBody(t *testing.T) {
+	r := relayWith(t, once(Truncated, 1, "DELETE", "/members/a"), stock("HTTP/1.1 204 No Content\r\nDate: Sun, 06 Dec 2026 23:50:35 GMT\r\n\r\n"))
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "DELETE /members/a HTTP/1.1\r\nHost: db:5000\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err == nil {
+		t.Fatalf("DELETE /members/a: %v, want no whole response", resp.Status)
+	}
+	_, closed := split(t, r.wait(t))
+	if closed.Conn.End != trace.ConnClosed || !strings.Contains(closed.Message, "which has no body, cut in its headers") {
+		t.Errorf("close entry %+v %q, want the headers cut", closed.Conn, closed.Message)
 	}
 }

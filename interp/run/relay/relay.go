@@ -24,6 +24,9 @@ type Recorder struct {
 	// so in the stand-in's place (an application fault of a plan). With
 	// it, requests are forwarded one at a time as parsed (see forward).
 	Fault func(c trace.Conn, method, target string) (Fault, bool)
+	// HangBound is how long a Hang answer holds a connection the
+	// controller does not close. Defaults to ir.HangBound.
+	HangBound time.Duration
 
 	n atomic.Int64
 }
@@ -34,8 +37,9 @@ type Conn struct {
 	info trace.Conn
 
 	mu  sync.Mutex
-	end string // how it ended (trace.Conn*), the first abnormal end
-	why string // which end, and the error
+	end string         // how it ended (trace.Conn*), the first abnormal end
+	why string         // which end, and the error
+	cut *io.PipeWriter // where the stand-in's bytes go during a Truncated answer
 }
 
 // Open records that the controller's connection arrived for the stand-in
@@ -93,6 +97,10 @@ func (c *Conn) half(dst, src net.Conn, tap *tap, from, to string) int64 {
 	var n int64
 	for {
 		k, rerr := src.Read(buf)
+		if cut := c.cutting(to); cut != nil {
+			c.divert(cut, src, buf[:k], rerr)
+			return n
+		}
 		if k > 0 {
 			_, _ = tap.Write(buf[:k])
 			w, werr := dst.Write(buf[:k])
@@ -112,6 +120,20 @@ func (c *Conn) half(dst, src net.Conn, tap *tap, from, to string) int64 {
 		}
 		return n
 	}
+}
+
+// divert writes p, what the stand-in sent with it, and what it sends from
+// src until it ends to cut (a Truncated answer reads it there; it gives
+// the controller what it keeps of it).
+func (c *Conn) divert(cut *io.PipeWriter, src io.Reader, p []byte, rerr error) {
+	var err error
+	if len(p) > 0 {
+		_, err = cut.Write(p)
+	}
+	if err == nil && rerr == nil {
+		_, _ = io.Copy(cut, src)
+	}
+	cut.CloseWithError(io.ErrUnexpectedEOF)
 }
 
 // broken records that end side failed with err, passes a reset on to the

@@ -33,6 +33,12 @@ func relayTo(t *testing.T, serve func(net.Conn)) *recorded {
 // relayWith is relayTo with the recorder's Fault hook.
 func relayWith(t *testing.T, fault func(trace.Conn, string, string) (Fault, bool), serve func(net.Conn)) *recorded {
 	t.Helper()
+	return relayBound(t, 0, fault, serve)
+}
+
+// relayBound is relayWith with a Recorder whose HangBound is bound.
+func relayBound(t *testing.T, bound time.Duration, fault func(trace.Conn, string, string) (Fault, bool), serve func(net.Conn)) *recorded {
+	t.Helper()
 	srv := listen(t)
 	go func() {
 		for {
@@ -45,7 +51,7 @@ func relayWith(t *testing.T, fault func(trace.Conn, string, string) (Fault, bool
 	}()
 	front := listen(t)
 	r := &recorded{addr: front.Addr().String(), closed: make(chan struct{}, 16)}
-	rec := &Recorder{Fault: fault, Sink: func(e trace.Entry) {
+	rec := &Recorder{Fault: fault, HangBound: bound, Sink: func(e trace.Entry) {
 		r.mu.Lock()
 		r.entries = append(r.entries, e)
 		r.mu.Unlock()

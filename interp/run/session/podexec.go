@@ -47,23 +47,30 @@ func (s *session) answersCalls() bool { return s.r.Plan != nil && s.r.Plan.Calls
 // writes on its standard error.
 const execFaultStderr = "sieve: application fault: the command failed (exec_error)\n"
 
-// execFault is podexec's Fault hook: the exec_error answer of an
+// execFault is podexec's Fault hook: the exec_error or hang answer of an
 // app-fault action the exec fires.
 func (s *session) execFault(e *proxy.Exec) (podexec.Fault, bool) {
-	if k, ok := s.callFault(observe.ExecCall(e.Namespace, e.Pod, e.Command)); ok && k == ir.FaultExecError {
+	switch k, _ := s.callFault(observe.ExecCall(e.Namespace, e.Pod, e.Command)); k {
+	case ir.FaultExecError:
 		return podexec.Fault{Exit: 1, Stderr: execFaultStderr}, true
+	case ir.FaultHang:
+		return podexec.Fault{Hang: ir.HangBound}, true
 	}
 	return podexec.Fault{}, false
 }
 
-// httpFault is the relay's Fault hook: the unavailable or reset answer of
-// an app-fault action the request fires.
+// httpFault is the relay's Fault hook: the answer of an app-fault action
+// the request fires.
 func (s *session) httpFault(c trace.Conn, method, target string) (relay.Fault, bool) {
 	switch k, _ := s.callFault(observe.HTTPCall(c, method, target)); k {
 	case ir.FaultUnavailable:
 		return relay.Unavailable, true
 	case ir.FaultReset:
 		return relay.Reset, true
+	case ir.FaultHang:
+		return relay.Hang, true
+	case ir.FaultTruncated:
+		return relay.Truncated, true
 	}
 	return "", false
 }

@@ -1,0 +1,116 @@
+package relay
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// hangBound is how long a Hang holds a connection the controller does
+// not close.
+func (r *Recorder) hangBound() time.Duration {
+	if r.HangBound > 0 {
+		return r.HangBound
+	}
+	return ir.HangBound
+}
+
+// hang holds the connection without an answer until the controller
+// closes it (what it sends meanwhile is read and dropped) or the bound
+// passes (then it is reset), records how long and who ended it, and
+// closes both ends.
+func (c *Conn) hang(src io.Reader, ctl, up net.Conn) {
+	start := time.Now()
+	gone := make(chan struct{})
+	go func() { _, _ = io.Copy(io.Discard, src); close(gone) }()
+	bound := time.NewTimer(c.rec.hangBound())
+	defer bound.Stop()
+	select {
+	case <-gone:
+		held := time.Since(start).Round(time.Millisecond)
+		c.fail(trace.ConnClosed, fmt.Sprintf("sieve held it without an answer for %s, until the controller closed it (an application fault: hang)", held))
+	case <-bound.C:
+		c.fail(trace.ConnReset, fmt.Sprintf("sieve held it without an answer for %s, the bound, and reset it: the controller did not give up (an application fault: hang)", c.rec.hangBound()))
+		reset(ctl)
+	}
+	ctl.Close()
+	up.Close()
+}
+
+// truncate sends req to the stand-in through w and gives the controller
+// the stand-in's response with its headers and half its body (all of an
+// answer without a body is its headers, cut in half), records what the
+// controller got, and closes both ends.
+func (c *Conn) truncate(req *http.Request, w io.Writer, ctl, up net.Conn, resps *tap) {
+	pr, pw := io.Pipe()
+	c.mu.Lock()
+	c.cut = pw
+	c.mu.Unlock()
+	defer pr.Close()
+	if err := send(req, w); err != nil {
+		c.broken("stand-in", err, ctl, up)
+		return
+	}
+	raw, kept, total, err := halve(bufio.NewReader(pr), req)
+	switch {
+	case err != nil:
+		c.fail(trace.ConnError, fmt.Sprintf("the stand-in's response, to truncate it: %v (an application fault: truncated)", err))
+	case total == 0:
+		c.fail(trace.ConnClosed, fmt.Sprintf("sieve forwarded the first %d bytes of the stand-in's response, which has no body, cut in its headers, and closed it (an application fault: truncated)", len(raw)))
+	default:
+		c.fail(trace.ConnClosed, fmt.Sprintf("sieve forwarded the stand-in's response with %d of its %d body bytes and closed it (an application fault: truncated)", kept, total))
+	}
+	_, _ = resps.Write(raw)
+	_, _ = ctl.Write(raw)
+	ctl.Close()
+	up.Close()
+}
+
+// halve reads req's response from r and returns it serialized with a
+// Content-Length of its whole body but only half the body: the bytes
+// kept and the body's length. A response without a body is cut in the
+// middle of its headers.
+func halve(r *bufio.Reader, req *http.Request) (raw []byte, kept, total int, err error) {
+	resp, err := http.ReadResponse(r, req)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	resp.Body.Close()
+	resp.TransferEncoding = nil
+	resp.ContentLength = int64(len(body))
+	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	var b bytes.Buffer
+	if err := resp.Write(&b); err != nil {
+		return nil, 0, 0, err
+	}
+	full := b.Bytes()
+	if len(body) == 0 {
+		return full[:len(full)/2], 0, 0, nil
+	}
+	head := len(full) - len(body)
+	return full[:head+len(body)/2], len(body) / 2, len(body), nil
+}
+
+// cutting returns where the stand-in's bytes go while a Truncated
+// answer reads its response (nil: to the controller, as they come).
+func (c *Conn) cutting(to string) *io.PipeWriter {
+	if to != "controller" {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cut
+}
