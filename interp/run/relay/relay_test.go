@@ -311,10 +311,19 @@ func TestRelayClosedBySieve(t *testing.T) {
 		}
 		upEnd <- err
 	}()
-	go func() { _, _ = net.Dial("tcp", front.Addr().String()) }()
+	// The controller's end stays open (and referenced: a collected
+	// connection is closed by its finalizer, an eof the relay would see).
+	client := make(chan net.Conn, 1)
+	go func() {
+		c, _ := net.Dial("tcp", front.Addr().String())
+		client <- c
+	}()
 	ctl, err := front.Accept()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c := <-client; c != nil {
+		defer c.Close()
 	}
 	up, err := net.Dial("tcp", srv.Addr().String())
 	if err != nil {
