@@ -231,9 +231,7 @@ func directTest(t *ir.Test, groups []*exploredGroup, o *oracle.Oracle) (*ir.Test
 func sortedFields(obj map[string]any) []string {
 	var out []string
 	for k := range obj {
-		switch k {
-		case "apiVersion", "kind", "metadata", "status":
-		default:
+		if explore.Explores(k) {
 			out = append(out, k)
 		}
 	}

@@ -92,6 +92,10 @@ type Options struct {
 // and the status, which the controller writes.
 var skipped = []string{"apiVersion", "kind", "metadata", "status"}
 
+// Explores reports whether the operations may change the top-level field
+// name of a resource: all but its identity and its status.
+func Explores(name string) bool { return !slices.Contains(skipped, name) }
+
 // Generate returns the operations that explore r, in the order they are
 // meant to run: each applies to the state the ones before it left (see
 // Apply), and no operation touches a property that one before it
@@ -101,7 +105,7 @@ func Generate(r *Resource, o Options) []Operation {
 	g := &gen{rng: newRand(o.Seed)}
 	props, _ := r.Schema["properties"].(map[string]any)
 	for _, name := range sortedKeys(props) {
-		if slices.Contains(skipped, name) {
+		if !Explores(name) {
 			continue
 		}
 		s, _ := props[name].(map[string]any)
