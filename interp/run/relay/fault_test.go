@@ -33,6 +33,21 @@ func once(f Fault, n int, method, target string) func(trace.Conn, string, string
 
 const okAnswer = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n"
 
+// answered holds that a GET /members on a new connection to r gets the
+// stand-in's 200 with body want: the fault was given once (nth names the
+// request in the message).
+func answered(t *testing.T, r *recorded, nth, want string) {
+	t.Helper()
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if resp, body, err := get(t, c, bufio.NewReader(c), "/members"); err != nil || resp.StatusCode != 200 || body != want {
+		t.Errorf("%s GET /members: %v %q %v, want the stand-in's 200 with %q", nth, resp, body, err, want)
+	}
+}
+
 // get sends GET target on c and reads the response.
 func get(t *testing.T, c net.Conn, br *bufio.Reader, target string) (*http.Response, string, error) {
 	t.Helper()
@@ -78,14 +93,7 @@ func TestFaultUnavailable(t *testing.T) {
 	if closed.Conn.End != trace.ConnClosed || !strings.Contains(closed.Message, "application fault") {
 		t.Errorf("close entry %+v %q, want closed by sieve for an application fault", closed.Conn, closed.Message)
 	}
-	c2, err := net.Dial("tcp", r.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	if resp, body, err := get(t, c2, bufio.NewReader(c2), "/members"); err != nil || resp.StatusCode != 200 || body != "ok\n" {
-		t.Errorf("third GET /members: %v %q %v, want the stand-in's 200", resp, body, err)
-	}
+	answered(t, r, "third", "ok\n")
 }
 
 // TestFaultReset: the first GET /members gets a reset and no response;
@@ -107,14 +115,7 @@ func TestFaultReset(t *testing.T) {
 	if closed.Conn.End != trace.ConnReset || !strings.Contains(closed.Message, "application fault") {
 		t.Errorf("close entry %+v %q, want reset by sieve for an application fault", closed.Conn, closed.Message)
 	}
-	c2, err := net.Dial("tcp", r.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	if resp, body, err := get(t, c2, bufio.NewReader(c2), "/members"); err != nil || resp.StatusCode != 200 || body != "ok\n" {
-		t.Errorf("second GET /members: %v %q %v, want the stand-in's 200", resp, body, err)
-	}
+	answered(t, r, "second", "ok\n")
 }
 
 // TestFaultHookUpgrade: with a Fault hook, what follows a request that
@@ -179,14 +180,7 @@ func TestFaultHangControllerCloses(t *testing.T) {
 	if closed.Conn.End != trace.ConnClosed || closed.Conn.Sent != 0 || !strings.Contains(closed.Message, "until the controller closed it (an application fault: hang)") {
 		t.Errorf("close entry %+v %q, want held until the controller closed it, nothing forwarded", closed.Conn, closed.Message)
 	}
-	c2, err := net.Dial("tcp", r.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	if resp, body, err := get(t, c2, bufio.NewReader(c2), "/members"); err != nil || resp.StatusCode != 200 || body != "ok\n" {
-		t.Errorf("second GET /members: %v %q %v, want the stand-in's 200", resp, body, err)
-	}
+	answered(t, r, "second", "ok\n")
 }
 
 // TestFaultHangBound: a controller that never gives up is held for the
@@ -238,14 +232,7 @@ func TestFaultTruncated(t *testing.T) {
 	if closed.Conn.End != trace.ConnClosed || !strings.Contains(closed.Message, "with 5 of its 11 body bytes") {
 		t.Errorf("close entry %+v %q, want closed by sieve after half the body", closed.Conn, closed.Message)
 	}
-	c2, err := net.Dial("tcp", r.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	if resp, body, err := get(t, c2, bufio.NewReader(c2), "/members"); err != nil || body != "members: 3\n" {
-		t.Errorf("third GET /members: %v %q %v, want the stand-in's whole answer", resp, body, err)
-	}
+	answered(t, r, "third", "members: 3\n")
 }
 
 // TestFaultTruncatedNoBody: a response without a body (204) is cut in
