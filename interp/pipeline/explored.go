@@ -106,8 +106,7 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout) ([]*r
 // explored resource.
 func judgeExplored(refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out results.Layout) (*results.Result, error) {
 	ref := refs.Traces[0]
-	r := &results.Result{Test: refs.Test.Name, Plan: ExploredPlan, Pattern: results.ExplorePattern,
-		Dir: results.PlanRel(ExploredPlan), Status: results.Passed, Findings: []*oracle.Finding{}, Started: time.Now()}
+	r := exploreResult(refs.Test.Name, ExploredPlan)
 	for _, g := range groups {
 		fs, err := oracle.CheckExplored(ref, g.ex, oracle.Options{Masks: masks, OwnKeys: ownKeys(refs.Test)})
 		if err != nil {
@@ -116,10 +115,22 @@ func judgeExplored(refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out re
 		r.Findings = append(r.Findings, fs...)
 	}
 	oracle.Sort(r.Findings)
+	return r, writeJudged(out, r)
+}
+
+// exploreResult is a passed result, so far without findings, of an
+// explored workload's check plan.
+func exploreResult(test, plan string) *results.Result {
+	return &results.Result{Test: test, Plan: plan, Pattern: results.ExplorePattern,
+		Dir: results.PlanRel(plan), Status: results.Passed, Findings: []*oracle.Finding{}, Started: time.Now()}
+}
+
+// writeJudged writes r, failed if it has findings, to out.
+func writeJudged(out results.Layout, r *results.Result) error {
 	if len(r.Findings) > 0 {
 		r.Status = results.Failed
 	}
-	return r, results.WriteResult(out, r)
+	return results.WriteResult(out, r)
 }
 
 // ExploredCounts returns how many operations test t's explore steps
@@ -153,8 +164,7 @@ func runDirect(ctx context.Context, env Env, refs *Refs, groups []*exploredGroup
 		return nil, err
 	}
 	t, properties := directTest(refs.Test, groups, o)
-	r := &results.Result{Test: refs.Test.Name, Plan: DirectPlan, Pattern: results.ExplorePattern,
-		Dir: results.PlanRel(DirectPlan), Status: results.Passed, Findings: []*oracle.Finding{}, Started: time.Now()}
+	r := exploreResult(refs.Test.Name, DirectPlan)
 	env.progressf("explored: the differential run (the final state applied at once)")
 	res, err := env.Workers[0].Execute(ctx, session.Run{Test: t, BaseDir: env.BaseDir, Dir: out.PlanDir(DirectPlan),
 		Header: trace.Header{Test: t.Name, Spec: env.Spec, Run: 1}})
@@ -174,10 +184,7 @@ func runDirect(ctx context.Context, env Env, refs *Refs, groups []*exploredGroup
 	if r.Findings, err = o.CheckDifferential(tr, properties); err != nil {
 		return nil, err
 	}
-	if len(r.Findings) > 0 {
-		r.Status = results.Failed
-	}
-	return r, results.WriteResult(out, r)
+	return r, writeJudged(out, r)
 }
 
 // directTest returns t with its explored patch steps (and the settle
