@@ -271,7 +271,8 @@ func checkInjected(t *testing.T, f string, pattern ir.Pattern, action ir.ActionK
 		t.Fatalf("%s: %v", f, err)
 	}
 	if r.Pattern != string(pattern) || r.Status != string(status) {
-		t.Errorf("%s: pattern %s, status %s; want %s, %s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, pattern, status)
+		plan, _ := os.ReadFile(filepath.Join(filepath.Dir(f), "plan.json"))
+		t.Errorf("%s: pattern %s, status %s; want %s, %s\n%s", filepath.Base(filepath.Dir(f)), r.Pattern, r.Status, pattern, status, plan)
 	}
 	tr, err := os.ReadFile(filepath.Join(filepath.Dir(f), "trace.jsonl"))
 	if err != nil || !strings.Contains(string(tr), `"what":"`+string(action)+`"`) {

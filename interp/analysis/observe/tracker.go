@@ -186,7 +186,8 @@ func (t *Tracker) write(e *trace.Entry) (Observed, bool) {
 // has answered (or seen) it, which is when a fault that answers the write
 // in the server's place must decide: its object is the request body, its
 // diff that body against the controller's view when it was sent (for an
-// update; for a patch, the patch itself as the diff's cur), and its
+// update, over the fields it can write: see writable; for a patch, the
+// patch itself as the diff's cur), and its
 // signature and occurrence count in a stream of their own, Sent. It does
 // not change the view (Observe of the answered write does). It returns
 // false for an entry that is not a write.
@@ -204,7 +205,7 @@ func (t *Tracker) Sent(e *trace.Entry) (Observed, bool) {
 	o.Prev = t.basis(o.Key, e.Time)
 	switch e.Verb {
 	case "update":
-		o.Diff = SlimDiff(o.Prev, o.Object)
+		o.Diff = SlimDiff(writable(o.Prev, o.Subresource), writable(o.Object, o.Subresource))
 	case "patch":
 		if len(o.Object) > 0 {
 			o.Diff = &planfile.Diff{Cur: o.Object}
@@ -212,6 +213,26 @@ func (t *Tracker) Sent(e *trace.Entry) (Observed, bool) {
 	}
 	t.count(&o)
 	return o, true
+}
+
+// writable is the part of obj an update of subresource sub can change: its
+// status for the status subresource, all but its status for the object
+// itself (the API server ignores a body's status there when the kind has
+// a status subresource). What the controller's view held of the other
+// part is a guess from the trace, and a sent update's diff, which a plan's
+// trigger must match exactly, does not depend on it: a Datastore's
+// finalizer removed is the same write whatever status its body carried.
+func writable(obj map[string]any, sub string) map[string]any {
+	if obj == nil || (sub != "" && sub != "status") {
+		return obj
+	}
+	w := make(map[string]any, len(obj))
+	for k, v := range obj {
+		if (k == "status") == (sub == "status") {
+			w[k] = v
+		}
+	}
+	return w
 }
 
 // afterWrite updates the controller's view with a successful write.

@@ -43,3 +43,30 @@ func TestSent(t *testing.T) {
 		t.Error("a get was observed as a sent write")
 	}
 }
+
+// TestSentWritable diffs a sent update over what it can write: the
+// object's status is left out of an update of the object (the API server
+// ignores it), and all but the status out of an update of its status, so
+// a body whose status the controller's view did not hold gives the same
+// diff as one whose status it did.
+func TestSentWritable(t *testing.T) {
+	tr := NewTracker(nil)
+	k := trace.Key{Kind: "datastore", Namespace: "default", Name: "d"}
+	t0 := time.Unix(100, 0)
+	obj := func(fin, ready string) json.RawMessage {
+		return json.RawMessage(`{"metadata":{"name":"d","namespace":"default","finalizers":[` + fin + `]},"spec":{"replicas":3},"status":{"ready":` + ready + `}}`)
+	}
+	tr.Observe(&trace.Entry{Type: trace.Request, Verb: "get", Key: &k, Time: t0, Done: &t0, Code: 200, Response: obj(`"f"`, "1")})
+	for _, c := range []struct {
+		sub, ready, fin, want string
+	}{
+		{"", "1", ``, `{"prev":{"metadata":{"finalizers":["f"]}},"cur":{"metadata":{"finalizers":[]}}}`},
+		{"", "3", ``, `{"prev":{"metadata":{"finalizers":["f"]}},"cur":{"metadata":{"finalizers":[]}}}`},
+		{"status", "3", ``, `{"prev":{"status":{"ready":1}},"cur":{"status":{"ready":3}}}`},
+	} {
+		s, _ := tr.Sent(&trace.Entry{Type: trace.Request, Verb: "update", Subresource: c.sub, Key: &k, Time: t0.Add(time.Second), Body: obj(c.fin, c.ready)})
+		if got := s.Diff.String(); got != c.want {
+			t.Errorf("update %q with status ready %s: diff %s, want %s", c.sub, c.ready, got, c.want)
+		}
+	}
+}
