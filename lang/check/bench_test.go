@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/sievetool/sieve/internal/cputime"
 
 	"github.com/sievetool/sieve/lang/check"
 	"github.com/sievetool/sieve/lang/ir"
@@ -18,16 +18,11 @@ import (
 // BenchmarkCheckCompile5000 checks and dumps a generated spec of about
 // 5,000 lines that uses every construct (target: under 200 ms per op).
 func BenchmarkCheckCompile5000(b *testing.B) {
-	dir := b.TempDir()
-	for _, f := range []string{"cluster.yaml", "crd.yaml"} {
-		if err := os.WriteFile(filepath.Join(dir, f), []byte("kind: X\n"), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	dir := benchDir(b)
 	src := genSpec(5000)
 	name := filepath.Join(dir, "big.sieve")
 	b.ReportMetric(float64(bytes.Count(src, []byte("\n"))), "lines")
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		spec, ds := check.File(name, src, check.Options{Std: stdlib.FS()})
 		if len(ds) > 0 || spec == nil {
@@ -39,16 +34,7 @@ func BenchmarkCheckCompile5000(b *testing.B) {
 	}
 	// On a shared machine wall time overstates the cost; CPU time per op
 	// is the figure to compare with the 200 ms target.
-	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-}
-
-// cpuTime is the CPU time (user + system) this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	cputime.Report(b, cpu0)
 }
 
 // genSpec writes groups of declarations (a controller, a workload, a
@@ -124,22 +110,29 @@ test u%[1]d : t%[1]d {
 
 `, "${REPL}", "3")
 
-// BenchmarkCheck5000 is BenchmarkCheckCompile5000 without the IR dump, to
-// tell the checker's share from encoding/json's.
-func BenchmarkCheck5000(b *testing.B) {
+// benchDir is a directory with the files genSpec's specs name, those of
+// grammar.md's examples.
+func benchDir(b *testing.B) string {
 	dir := b.TempDir()
 	for _, f := range []string{"cluster.yaml", "crd.yaml"} {
-		if err := os.WriteFile(filepath.Join(dir, f), []byte("kind: X\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(exampleFiles[f]), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
+	return dir
+}
+
+// BenchmarkCheck5000 is BenchmarkCheckCompile5000 without the IR dump, to
+// tell the checker's share from encoding/json's.
+func BenchmarkCheck5000(b *testing.B) {
+	dir := benchDir(b)
 	src := genSpec(5000)
 	name := filepath.Join(dir, "big.sieve")
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		if _, ds := check.File(name, src, check.Options{Std: stdlib.FS()}); len(ds) > 0 {
 			b.Fatalf("generated spec does not check: %v", ds)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	cputime.Report(b, cpu0)
 }

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/sievetool/sieve/internal/cputime"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -34,7 +34,7 @@ func BenchmarkDiagnosticsAfterKeystroke5000(b *testing.B) {
 	edited := bytes.Replace(src, []byte("settle 2s"), []byte("settle 3s"), 1)
 	b.ReportMetric(float64(bytes.Count(src, []byte("\n"))), "lines")
 	v := int32(1)
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		v++
 		text := src
@@ -45,16 +45,7 @@ func BenchmarkDiagnosticsAfterKeystroke5000(b *testing.B) {
 	}
 	// On a shared machine wall time overstates the cost; CPU time per op
 	// (server and client, both in this process) is the figure to compare.
-	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-}
-
-// cpuTime is the CPU time (user + system) this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	cputime.Report(b, cpu0)
 }
 
 // benchSpec repeats a controller, a workload, a policy, a mask and a test
