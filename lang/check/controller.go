@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/lang/diag"
+	"github.com/sievetool/sieve/lang/internal/gomod"
 	"github.com/sievetool/sieve/lang/internal/spell"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/kinds"
@@ -135,7 +136,12 @@ func (c *checker) buildPath(v *value) string {
 		return ""
 	}
 	if strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") || s == "." || s == ".." || strings.HasPrefix(s, "/") {
-		p, _ := c.filePath(v, "build", true, true)
+		p, ok := c.filePath(v, "build", true, true)
+		if ok && v.file != nil && !v.file.std {
+			if err := gomod.Check(v.file.osPath(s), s); err != nil {
+				c.warnf(v.rng, "file", "%v", err)
+			}
+		}
 		return p
 	}
 	return s

@@ -125,10 +125,7 @@ func (c *checker) filePath(v *value, what string, dir, keepDot bool) (string, bo
 	if v.file == nil || v.file.std {
 		return filepath.ToSlash(p), true
 	}
-	osPath := filepath.FromSlash(p)
-	if !filepath.IsAbs(osPath) {
-		osPath = filepath.Join(v.file.dir, osPath)
-	}
+	osPath := v.file.osPath(p)
 	if st, err := c.stat(osPath); err != nil {
 		c.errorf(v.rng, "file", "%s: %s not found (relative to %s)", what, p, v.file.name)
 		return "", false

@@ -17,6 +17,7 @@ import (
 // creates them next to each example so that file checks pass.
 var exampleFiles = map[string]string{
 	"controller/main.go": "package main\n",
+	"go.mod":             "module example.com/op\n",
 	"crd.yaml":           "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: datastores.example.com}\nspec: {names: {kind: Datastore}}\n",
 	"cluster.yaml":       "apiVersion: example.com/v1\nkind: Datastore\nmetadata: {name: ds}\n",
 	"fakezk":             "#!/bin/sh\n",

@@ -39,6 +39,16 @@ type file struct {
 	imports map[string]*imp
 }
 
+// osPath is path p, as written in f, on disk: relative to f's directory
+// unless absolute.
+func (f *file) osPath(p string) string {
+	o := filepath.FromSlash(p)
+	if !filepath.IsAbs(o) {
+		o = filepath.Join(f.dir, o)
+	}
+	return o
+}
+
 // imp is one import statement of a file.
 type imp struct {
 	alias string

@@ -37,7 +37,7 @@ func checkGrammarExample(t *testing.T, doc []byte) {
 		t.Fatalf("missing code block: sieve %d bytes, cue %d bytes", len(sieve), len(cue))
 	}
 	dir := t.TempDir()
-	files := map[string]string{"spec.sieve": sieve, "spec.cue": cue, "cluster.yaml": testApp, "crd.yaml": testCRD, "controller/main.go": "package main\n"}
+	files := map[string]string{"spec.sieve": sieve, "spec.cue": cue, "cluster.yaml": testApp, "crd.yaml": testCRD, "controller/main.go": "package main\n", "go.mod": "module example.com/op\n"}
 	for name, src := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/explore"
+	"github.com/sievetool/sieve/lang/internal/gomod"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/kinds"
 )
@@ -208,6 +209,13 @@ func (l *lowerer) controllerRun(c *ir.Controller, attr func(string) (cue.Value, 
 func (l *lowerer) buildPath(f cue.Value) string {
 	s, _ := f.String()
 	if strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") || s == "." || s == ".." || strings.HasPrefix(s, "/") {
+		dir := filepath.FromSlash(s)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(l.baseDir(f), dir)
+		}
+		if err := gomod.Check(dir, s); err != nil {
+			l.warnf(f, "file", "%v", err)
+		}
 		return l.file(f, "build", true, true)
 	}
 	return s

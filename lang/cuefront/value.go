@@ -55,12 +55,19 @@ func (l *lowerer) rng(v cue.Value) diag.Range {
 // errorf reports a problem with v. A problem in the standard library's
 // CUE (a bad argument a workload passes on) is reported where the spec
 // uses it, since the user cannot see or change the library.
-func (l *lowerer) errorf(v cue.Value, code, format string, args ...any) {
+func (l *lowerer) errorf(v cue.Value, code, format string, args ...any) *diag.Diagnostic {
 	r := l.rng(v)
 	if l.src.isInternalName(r.Start.Filename) {
 		r = l.userRange(v, r)
 	}
-	l.ds = append(l.ds, diag.Errorf(r, code, "%s", clip(fmt.Sprintf(format, args...))))
+	d := diag.Errorf(r, code, "%s", clip(fmt.Sprintf(format, args...)))
+	l.ds = append(l.ds, d)
+	return d
+}
+
+// warnf reports a warning about v, where errorf would an error.
+func (l *lowerer) warnf(v cue.Value, code, format string, args ...any) {
+	l.errorf(v, code, format, args...).Severity = diag.Warning
 }
 
 // userRange is the range of the nearest enclosing value of v written in a
