@@ -65,7 +65,7 @@ func runExplore(t *testing.T, env pipeline.Env, p *pipeline.Prepared, out result
 		}
 		return
 	}
-	rs, err := pipeline.Explore(t.Context(), env, p.Refs, out)
+	rs, err := pipeline.Explore(t.Context(), env, p.Refs, out, pipeline.Shard{})
 	for _, r := range rs {
 		t.Run(r.Plan, func(t *testing.T) { verdict(t, r) })
 	}

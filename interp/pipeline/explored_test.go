@@ -2,9 +2,14 @@ package pipeline
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
@@ -14,19 +19,152 @@ import (
 // (apply the seed, settle, two marked patches each with a settle), then a
 // wait of its own.
 func exploredTest() *ir.Test {
+	return exploredTestOf(exploredOp{"spec.replicas", 1.0}, exploredOp{"spec.size", 5.0})
+}
+
+// exploredOp is the property and new value of an operation of
+// exploredTestOf.
+type exploredOp struct {
+	path  string
+	value any
+}
+
+// exploredTestOf is exploredTest with the operations ops.
+func exploredTestOf(ops ...exploredOp) *ir.Test {
 	src := diag.Range{Start: diag.Position{Filename: "x.sieve", Line: 3, Column: 3}}
 	res := ir.Ref{Kind: "thing.demo.sieve.dev", Namespace: "default", Name: "t"}
 	target := &ir.Ref{Kind: "thing", Namespace: "default", Name: "t"}
 	settle := func() *ir.Step { return &ir.Step{Kind: ir.StepSettle, Src: src} }
-	patch := func(path string, v any) *ir.Step {
-		return &ir.Step{Kind: ir.StepPatch, Src: src, Target: target, PatchType: ir.PatchMerge, Patch: "{}",
-			Explored: &ir.Operation{Resource: res, Path: path, Change: "bound", Value: v}}
+	steps := []*ir.Step{{Kind: ir.StepApply, Src: src, File: "cr.yaml"}, settle()}
+	for _, op := range ops {
+		steps = append(steps, &ir.Step{Kind: ir.StepPatch, Src: src, Target: target, PatchType: ir.PatchMerge, Patch: "{}",
+			Explored: &ir.Operation{Resource: res, Path: op.path, Change: "bound", Value: op.value}}, settle())
 	}
 	own := &ir.Step{Kind: ir.StepWait, Src: diag.Range{Start: diag.Position{Filename: "x.sieve", Line: 4, Column: 3}}, Target: target}
-	return &ir.Test{Name: "t", Workloads: []*ir.Workload{{Name: "w", Steps: []*ir.Step{
-		{Kind: ir.StepApply, Src: src, File: "cr.yaml"}, settle(),
-		patch("spec.replicas", 1.0), settle(), patch("spec.size", 5.0), settle(), own,
-	}}}}
+	return &ir.Test{Name: "t", Controller: &ir.Controller{}, Workloads: []*ir.Workload{{Name: "w", Steps: append(steps, own)}}}
+}
+
+// exploredRun is the trace of a run of test (exploredTestOf): each step's
+// start and end, the seed's object (spec replicas 3, size 3) added by the
+// apply and changed by each patch but those of the steps refused, whose
+// end entries say they were refused.
+func exploredRun(test *ir.Test, refused ...int) *trace.Trace {
+	key := trace.Key{Kind: "thing.demo.sieve.dev", Namespace: "default", Name: "t"}
+	spec := map[string]any{"replicas": 3.0, "size": 3.0}
+	tr := &trace.Trace{}
+	add := func(e trace.Entry) {
+		e.Seq = int64(len(tr.Entries) + 1)
+		tr.Entries = append(tr.Entries, e)
+	}
+	object := func(event string) {
+		b, _ := json.Marshal(map[string]any{"apiVersion": "demo.sieve.dev/v1", "kind": "Thing",
+			"metadata": map[string]any{"name": "t", "namespace": "default"}, "spec": maps.Clone(spec)})
+		add(trace.Entry{Type: trace.History, Key: &key, Event: event, Object: b})
+	}
+	for i, s := range test.Workloads[0].Steps {
+		add(trace.Entry{Type: trace.Step, Workload: "w", Index: i, Phase: "start", What: string(s.Kind)})
+		end := trace.Entry{Type: trace.Step, Workload: "w", Index: i, Phase: "end", What: string(s.Kind)}
+		switch {
+		case s.Kind == ir.StepApply:
+			object("ADDED")
+		case slices.Contains(refused, i):
+			end.Message = trace.Refused + "invalid"
+		case s.Explored != nil:
+			spec[strings.TrimPrefix(s.Explored.Path, "spec.")] = s.Explored.Value
+			object("MODIFIED")
+		}
+		add(end)
+	}
+	return tr
+}
+
+// exploredRefs are the Refs of test with the reference run tr.
+func exploredRefs(t *testing.T, test *ir.Test, tr *trace.Trace) *Refs {
+	t.Helper()
+	refs := &Refs{Test: test, Traces: []*trace.Trace{tr}}
+	var err error
+	if refs.Masks, err = Masks(test); err != nil {
+		t.Fatal(err)
+	}
+	if refs.Oracle, err = oracle.New(refs.Traces, oracle.Options{Masks: refs.Masks.Oracle}); err != nil {
+		t.Fatal(err)
+	}
+	return refs
+}
+
+// TestDirectStates holds the differential oracle's states: the final one,
+// and the state after an operation that set a property to a value the
+// final state no longer has (spec.replicas 1, set to 2 later), its
+// reference the run up to it; never the state after a refused operation,
+// nor one whose value stays.
+func TestDirectStates(t *testing.T) {
+	test := exploredTestOf(exploredOp{"spec.replicas", 1.0}, exploredOp{"spec.size", 5.0}, exploredOp{"spec.replicas", 2.0})
+	gs, err := exploredGroups(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, err := directStates(exploredRefs(t, test, exploredRun(test)), gs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(states) != 2 || states[0].name != DirectPlan || states[0].upto != nil || states[1].name != DirectPlan+"-1" {
+		t.Fatalf("states %+v: want explored-direct and explored-direct-1", states)
+	}
+	st := states[1]
+	if *st.upto != (oracle.StepID{Workload: "w", Index: 2}) || st.what != "the state after operation 1 (spec.replicas bound 1)" {
+		t.Errorf("state %+v: want the one after the patch step 2, operation 1", st)
+	}
+	key := trace.Key{Kind: "thing.demo.sieve.dev", Namespace: "default", Name: "t"}
+	if obj, _ := st.ref.End(key); obj == nil || fmt.Sprint(obj["spec"]) != "map[replicas:1 size:3]" {
+		t.Errorf("the reference of state 1 ends with %v, want spec replicas 1, size 3", obj)
+	}
+	d, props := directTest(test, gs, st.ref, st.upto)
+	steps := d.Workloads[0].Steps
+	if len(steps) != 2 || steps[0].Kind != ir.StepApply || steps[1].Kind != ir.StepSettle {
+		t.Fatalf("direct steps of state 1 %+v: want apply, settle (the steps after operation 1 left out)", steps)
+	}
+	if set := steps[0].Set; len(set) != 1 || fmt.Sprint(set[0].Value) != "map[replicas:1 size:3]" {
+		t.Errorf("seed sets %+v: want the spec after operation 1", set)
+	}
+	if len(props) != 1 || props[0] != "spec.replicas" {
+		t.Errorf("properties of state 1: %v, want spec.replicas", props)
+	}
+
+	states, err = directStates(exploredRefs(t, test, exploredRun(test, 2)), gs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(states) != 1 {
+		t.Errorf("operation 1 refused: states %+v, want the final one only", states)
+	}
+}
+
+// TestExploreShard holds that the results of the Explore stage are units
+// of the shard split: each is in one shard of several, by its name, and
+// a shard without them runs none.
+func TestExploreShard(t *testing.T) {
+	test := exploredTest()
+	refs := exploredRefs(t, test, exploredRun(test))
+	var judged Shard
+	for n := 2; judged.Of == 0; n++ {
+		for i := 1; i <= n; i++ {
+			if s := (Shard{i, n}); s.HasName(ExploredPlan) && !s.HasName(DirectPlan) {
+				judged = s
+			}
+		}
+	}
+	out := results.Layout{Root: t.TempDir()}
+	rs, err := Explore(t.Context(), Env{}, refs, out, judged) // no workers: a differential run would fail
+	if err != nil || len(rs) != 1 || rs[0].Plan != ExploredPlan {
+		t.Fatalf("shard %s: results %v, %v; want explored alone", judged, rs, err)
+	}
+	for i := 1; i <= judged.Of; i++ {
+		if s := (Shard{i, judged.Of}); !s.HasName(ExploredPlan) && !s.HasName(DirectPlan) {
+			if rs, err := Explore(t.Context(), Env{}, refs, out, s); err != nil || len(rs) != 0 {
+				t.Errorf("shard %s: results %v, %v; want none", s, rs, err)
+			}
+		}
+	}
 }
 
 // TestExploredGroups holds that the operations of a test's explored
@@ -73,7 +211,7 @@ func TestDirectTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, props := directTest(test, gs, o)
+	d, props := directTest(test, gs, o, nil)
 	steps := d.Workloads[0].Steps
 	if len(steps) != 3 || steps[0].Kind != ir.StepApply || steps[1].Kind != ir.StepSettle || steps[2].Kind != ir.StepWait {
 		t.Fatalf("direct steps %+v: want apply, settle, wait", steps)

@@ -10,9 +10,9 @@ import (
 	"github.com/sievetool/sieve/lang/diag"
 )
 
-// Shard is part Index of Of, numbered from 1, of every test's plans, so
-// that Of CI jobs can split a run (sieve run --shard I/N). The zero value
-// stands for all plans.
+// Shard is part Index of Of, numbered from 1, of every test's plans and
+// explored-workload results, so that Of CI jobs can split a run (sieve run
+// --shard I/N). The zero value stands for all of them.
 type Shard struct{ Index, Of int }
 
 // ParseShard reads a shard written "I/N", 1 ≤ I ≤ N.
@@ -38,12 +38,17 @@ func (s Shard) String() string {
 // of its name, which is made from the plan's content: every job puts it in
 // the same shard, even jobs that recorded their own reference runs and
 // generated slightly different plans.
-func (s Shard) Has(p *planfile.Plan) bool {
+func (s Shard) Has(p *planfile.Plan) bool { return s.HasName(p.Name) }
+
+// HasName reports whether the unit of work named name (a plan, or a result
+// of the Explore stage) belongs to the shard, by a hash of the name: the
+// same name is in the same shard on every machine.
+func (s Shard) HasName(name string) bool {
 	if s.Of <= 1 {
 		return true
 	}
 	h := fnv.New32a()
-	h.Write([]byte(p.Name))
+	h.Write([]byte(name))
 	return int(h.Sum32()%uint32(s.Of)) == s.Index-1
 }
 
