@@ -204,7 +204,7 @@ func TestUsageErrors(t *testing.T) {
 			"testdata/bad.sieve:10:15: error: undefined workload \"nothing\"",
 		}},
 		{"badtest", []string{`volresize_e2e.sieve: error: no test named "fixd"`, `did you mean "fixed"?`}},
-		{"badoption", []string{`sievetest: Pattern: unknown pattern "stael" (want intermediate, stale, unobserved, apierror, appfault or user)`}},
+		{"badoption", []string{`sievetest: Pattern: unknown pattern "stael" (want intermediate, stale, unobserved, apierror, appfault, user or explore)`}},
 	} {
 		t.Run(c.child, func(t *testing.T) {
 			log := childFails(t, c.want, c.child)

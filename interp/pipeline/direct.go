@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/explore"
 	"github.com/sievetool/sieve/lang/ir"
@@ -25,6 +26,8 @@ type directState struct {
 	name string
 	// ref is the oracle of the reference up to the state.
 	ref *oracle.Oracle
+	// op is K, the operation whose state it is; 0 for the final state.
+	op int
 	// upto is the patch step of operation K; nil for the final state.
 	upto *oracle.StepID
 	// what names the state for a finding ("the state after operation 2
@@ -41,9 +44,8 @@ func (st directState) describe() string {
 }
 
 // intermediate is an operation whose state the differential oracle
-// applies at once: operation op (from 1, the test's explored operations
-// resource by resource), the step that made it, and where its stretch
-// ends in the aligned reference entries.
+// applies at once: operation op (operationNumbers), the step that made it,
+// and where its stretch ends in the aligned reference entries.
 type intermediate struct {
 	op        int
 	operation explore.Operation
@@ -68,32 +70,31 @@ func directStates(refs *Refs, groups []*exploredGroup, masks []*ir.Mask) ([]dire
 	states := []directState{{name: DirectPlan, ref: final}}
 	ref := refs.Traces[0]
 	entries := trace.Aligned(ref.Entries)
-	for _, c := range intermediates(entries, groups, final) {
+	for _, c := range intermediates(entries, groups, final, operationNumbers(refs.Test)) {
 		o, err := oracle.New([]*trace.Trace{{Header: ref.Header, Entries: entries[:c.cut]}}, opts)
 		if err != nil {
 			return nil, err
 		}
-		states = append(states, directState{name: fmt.Sprintf("%s-%d", DirectPlan, c.op), ref: o, upto: &c.step,
+		states = append(states, directState{name: fmt.Sprintf("%s-%d", DirectPlan, c.op), ref: o, op: c.op, upto: &c.step,
 			what: fmt.Sprintf("the state after operation %d (%s)", c.op, c.operation)})
 	}
 	return states, nil
 }
 
 // intermediates picks the intermediate states of directStates from the
-// aligned entries of the reference run, whose end final judges.
-func intermediates(entries []trace.Entry, groups []*exploredGroup, final *oracle.Oracle) []intermediate {
+// aligned entries of the reference run, whose end final judges; nums
+// numbers the operations.
+func intermediates(entries []trace.Entry, groups []*exploredGroup, final *oracle.Oracle, nums map[oracle.StepID]int) []intermediate {
 	var out []intermediate
 	last := map[string]int{} // resource and property → index in out
-	n := 0
 	for _, g := range groups {
 		end, _ := final.End(g.ex.Resource)
 		for j, op := range g.ex.Operations {
-			n++
 			cut, ok := stateCut(entries, g.ex.Steps[j])
 			if !ok || keeps(end, op) {
 				continue
 			}
-			c := intermediate{op: n, operation: op, step: g.ex.Steps[j], cut: cut}
+			c := intermediate{op: nums[g.ex.Steps[j]], operation: op, step: g.ex.Steps[j], cut: cut}
 			prop := g.ex.Resource.String() + " " + op.Path.String()
 			if i, seen := last[prop]; seen {
 				out[i] = c
@@ -141,4 +142,67 @@ func keeps(final map[string]any, op explore.Operation) bool {
 	a, err1 := json.Marshal(v)
 	b, err2 := json.Marshal(op.Value)
 	return ok && err1 == nil && err2 == nil && bytes.Equal(a, b)
+}
+
+// operationNumbers numbers the explored operations of test t from 1, in
+// the order of its workloads' steps, by the patch step that makes each.
+func operationNumbers(t *ir.Test) map[oracle.StepID]int {
+	nums := map[oracle.StepID]int{}
+	for _, w := range t.Workloads {
+		for i, s := range w.Steps {
+			if s.Explored != nil {
+				nums[oracle.StepID{Workload: w.Name, Index: i}] = len(nums) + 1
+			}
+		}
+	}
+	return nums
+}
+
+// exploredOperations describes the explored operations of test t for
+// explored.json, numbered by operationNumbers, with the answer of the API
+// server to those it refused in run ref.
+func exploredOperations(t *ir.Test, ref *trace.Trace) []results.Operation {
+	refused := map[oracle.StepID]string{}
+	for i := range ref.Entries {
+		if e := &ref.Entries[i]; e.Type == trace.Step && e.Phase == "end" && strings.HasPrefix(e.Message, trace.Refused) {
+			refused[oracle.StepID{Workload: e.Workload, Index: e.Index}] = strings.TrimPrefix(e.Message, trace.Refused)
+		}
+	}
+	var out []results.Operation
+	for _, w := range t.Workloads {
+		for i, s := range w.Steps {
+			if x := s.Explored; x != nil {
+				id := oracle.StepID{Workload: w.Name, Index: i}
+				r := trace.Key{Kind: x.Resource.Kind, Namespace: x.Resource.Namespace, Name: x.Resource.Name}
+				out = append(out, results.Operation{Operation: len(out) + 1, Resource: r.String(), Path: x.Path, Change: x.Change,
+					Value: x.Value, Step: id, Src: s.Src.String(), Refused: refused[id]})
+			}
+		}
+	}
+	return out
+}
+
+// directDescription is explored.json of the differential run of st: the
+// operations up to its state (ops, numbered as st.op), and each explored
+// resource's fields applied at once.
+func directDescription(groups []*exploredGroup, st directState, ops []results.Operation, rerun string) *results.Explored {
+	desc := &results.Explored{After: st.op, Rerun: rerun}
+	for _, op := range ops {
+		if st.op == 0 || op.Operation <= st.op {
+			desc.Operations = append(desc.Operations, op)
+		}
+	}
+	sets := seedSets(groups, st.ref)
+	for _, g := range groups {
+		fields := map[string]any{}
+		for _, f := range sets[g.seed] {
+			if f.Only != nil && f.Only.Kind == g.ex.Resource.Kind && f.Only.Name == g.ex.Resource.Name && f.Only.Namespace == g.ex.Resource.Namespace {
+				fields[f.Path] = f.Value
+			}
+		}
+		if len(fields) > 0 {
+			desc.Applied = append(desc.Applied, results.Applied{Resource: g.ex.Resource.String(), Fields: fields})
+		}
+	}
+	return desc
 }

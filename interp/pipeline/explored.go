@@ -91,11 +91,16 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard
 		return nil, err
 	}
 	masks := append(slices.Clone(refs.Masks.Oracle), &ir.Mask{Name: "learned", Rules: refs.Oracle.Learned()})
+	ops := exploredOperations(refs.Test, refs.Traces[0])
+	rerun := results.ExploreRerun(env.Spec, refs.Test.Name)
 	var rs []*results.Result
 	if shard.HasName(ExploredPlan) {
-		judged, err := judgeExplored(refs, groups, masks, out)
+		judged, err := judgeExplored(refs, groups, masks, out, &results.Explored{Operations: ops, Rerun: rerun})
 		if err != nil {
 			return nil, err
+		}
+		if err := copyDir(out.ReferenceDir(1), out.PlanDir(ExploredPlan)); err != nil {
+			return nil, fmt.Errorf("explored run: %w", err)
 		}
 		generated, refused := ExploredCounts(refs.Test, refs.Traces[0])
 		env.progressf("explored: %d operations generated, %d refused by the API server, %d run; %d findings of the explored-run oracles",
@@ -110,7 +115,7 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard
 		if !shard.HasName(st.name) {
 			continue
 		}
-		r, err := runDirect(ctx, env, refs, groups, st, out)
+		r, err := runDirect(ctx, env, refs, groups, st, out, directDescription(groups, st, ops, rerun))
 		if err != nil {
 			return rs, err
 		}
@@ -120,8 +125,8 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard
 }
 
 // judgeExplored judges the first reference run with CheckExplored, per
-// explored resource.
-func judgeExplored(refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out results.Layout) (*results.Result, error) {
+// explored resource, and writes the result with desc.
+func judgeExplored(refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out results.Layout, desc *results.Explored) (*results.Result, error) {
 	ref := refs.Traces[0]
 	r := exploreResult(refs.Test.Name, ExploredPlan)
 	for _, g := range groups {
@@ -132,7 +137,7 @@ func judgeExplored(refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out re
 		r.Findings = append(r.Findings, fs...)
 	}
 	oracle.Sort(r.Findings)
-	return r, writeJudged(out, r)
+	return r, writeJudged(out, r, desc)
 }
 
 // exploreResult is a passed result, so far without findings, of an
@@ -142,10 +147,17 @@ func exploreResult(test, plan string) *results.Result {
 		Dir: results.PlanRel(plan), Status: results.Passed, Findings: []*oracle.Finding{}, Started: time.Now()}
 }
 
-// writeJudged writes r, failed if it has findings, to out.
-func writeJudged(out results.Layout, r *results.Result) error {
-	if len(r.Findings) > 0 {
+// writeJudged writes r, failed if it has findings, to out, with desc (what
+// it ran) beside it; its findings' reproduce command is desc's.
+func writeJudged(out results.Layout, r *results.Result, desc *results.Explored) error {
+	if len(r.Findings) > 0 && r.Status == results.Passed {
 		r.Status = results.Failed
+	}
+	for _, f := range r.Findings {
+		f.Reproduce = desc.Rerun
+	}
+	if err := results.WriteExplored(out, r.Plan, desc); err != nil {
+		return err
 	}
 	return results.WriteResult(out, r)
 }
@@ -174,8 +186,8 @@ func ExploredCounts(t *ir.Test, ref *trace.Trace) (generated, refused int) {
 
 // runDirect runs the differential oracle on state st: the test with each
 // explored resource's seed applied with st's state and no operations,
-// compared with the reference at st.
-func runDirect(ctx context.Context, env Env, refs *Refs, groups []*exploredGroup, st directState, out results.Layout) (*results.Result, error) {
+// compared with the reference at st. desc says what it runs.
+func runDirect(ctx context.Context, env Env, refs *Refs, groups []*exploredGroup, st directState, out results.Layout, desc *results.Explored) (*results.Result, error) {
 	t, properties := directTest(refs.Test, groups, st.ref, st.upto)
 	r := exploreResult(refs.Test.Name, st.name)
 	env.progressf("explored: the differential run of %s (%s)", st.describe(), st.name)
@@ -192,12 +204,12 @@ func runDirect(ctx context.Context, env Env, refs *Refs, groups []*exploredGroup
 	}
 	if res.WorkloadErr != nil {
 		r.Status, r.Error = results.Errored, fmt.Sprintf("differential run: %v", res.WorkloadErr)
-		return r, results.WriteResult(out, r)
+		return r, writeJudged(out, r, desc)
 	}
 	if r.Findings, err = st.ref.CheckDifferential(tr, properties, st.what); err != nil {
 		return nil, err
 	}
-	return r, writeJudged(out, r)
+	return r, writeJudged(out, r, desc)
 }
 
 // directTest returns t with its explored patch steps (and the settle

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -129,6 +131,10 @@ func TestDirectStates(t *testing.T) {
 	if len(props) != 1 || props[0] != "spec.replicas" {
 		t.Errorf("properties of state 1: %v, want spec.replicas", props)
 	}
+	desc := directDescription(gs, st, exploredOperations(test, exploredRun(test)), "rerun")
+	if desc.After != 1 || len(desc.Operations) != 1 || len(desc.Applied) != 1 || fmt.Sprint(desc.Applied[0].Fields) != "map[spec:map[replicas:1 size:3]]" {
+		t.Errorf("explored.json of state 1: %+v; want operation 1 and the spec after it applied", desc)
+	}
 
 	states, err = directStates(exploredRefs(t, test, exploredRun(test, 2)), gs, nil)
 	if err != nil {
@@ -141,10 +147,14 @@ func TestDirectStates(t *testing.T) {
 
 // TestExploreShard holds that the results of the Explore stage are units
 // of the shard split: each is in one shard of several, by its name, and
-// a shard without them runs none.
+// a shard without them runs none. The explored run's result has what a
+// plan's has: its trace (reference run 1's), explored.json (the
+// operations, the refused one with its answer) and a command that runs
+// it again, in its findings too.
 func TestExploreShard(t *testing.T) {
 	test := exploredTest()
-	refs := exploredRefs(t, test, exploredRun(test))
+	tr := exploredRun(test, 4)
+	refs := exploredRefs(t, test, tr)
 	var judged Shard
 	for n := 2; judged.Of == 0; n++ {
 		for i := 1; i <= n; i++ {
@@ -154,77 +164,57 @@ func TestExploreShard(t *testing.T) {
 		}
 	}
 	out := results.Layout{Root: t.TempDir()}
-	rs, err := Explore(t.Context(), Env{}, refs, out, judged) // no workers: a differential run would fail
+	writeTrace(t, out.ReferenceTrace(1), tr)
+	env := Env{Spec: "/specs/x.sieve"} // no workers: a differential run would fail
+	rs, err := Explore(t.Context(), env, refs, out, judged)
 	if err != nil || len(rs) != 1 || rs[0].Plan != ExploredPlan {
 		t.Fatalf("shard %s: results %v, %v; want explored alone", judged, rs, err)
 	}
+	desc, err := results.ReadExplored(out, ExploredPlan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "sieve run /specs/x.sieve --test t --pattern explore"; desc.Rerun != want || len(desc.Operations) != 2 {
+		t.Errorf("explored.json %+v: want two operations and the command %q", desc, want)
+	} else if op := desc.Operations[1]; op.Operation != 2 || op.Path != "spec.size" || op.Refused != "invalid" || desc.Operations[0].Refused != "" {
+		t.Errorf("operations %+v: want the second, spec.size, refused", desc.Operations)
+	}
+	if len(rs[0].Findings) == 0 {
+		t.Errorf("no findings: want operation 1's consistency finding (no object changed)")
+	}
+	for _, f := range rs[0].Findings {
+		if f.Reproduce != desc.Rerun {
+			t.Errorf("finding %s: reproduce %q, want %q", f.Message, f.Reproduce, desc.Rerun)
+		}
+	}
+	if got, err := trace.Read(filepath.Join(out.PlanDir(ExploredPlan), results.TraceFile)); err != nil || len(got.Entries) != len(tr.Entries) {
+		t.Errorf("the explored run's trace beside its result: %v", err)
+	}
 	for i := 1; i <= judged.Of; i++ {
 		if s := (Shard{i, judged.Of}); !s.HasName(ExploredPlan) && !s.HasName(DirectPlan) {
-			if rs, err := Explore(t.Context(), Env{}, refs, out, s); err != nil || len(rs) != 0 {
+			if rs, err := Explore(t.Context(), env, refs, out, s); err != nil || len(rs) != 0 {
 				t.Errorf("shard %s: results %v, %v; want none", s, rs, err)
 			}
 		}
 	}
 }
 
-// TestExploredGroups holds that the operations of a test's explored
-// patch steps are gathered per resource with the steps that made them,
-// and counted with the refused ones of a run.
-func TestExploredGroups(t *testing.T) {
-	gs, err := exploredGroups(exploredTest())
+// writeTrace writes tr to path, creating its directory.
+func writeTrace(t *testing.T, path string, tr *trace.Trace) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w, err := trace.Create(path, tr.Header)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(gs) != 1 || len(gs[0].ex.Operations) != 2 || gs[0].seed == nil || gs[0].seed.File != "cr.yaml" {
-		t.Fatalf("groups %+v: want one resource, two operations, the seed's apply", gs)
+	for _, e := range tr.Entries {
+		if _, err := w.Add(e); err != nil {
+			t.Fatal(err)
+		}
 	}
-	g := gs[0]
-	if g.ex.Resource.String() != "thing.demo.sieve.dev/default/t" || g.ex.Operations[1].Path.String() != "spec.size" ||
-		g.ex.Steps[0] != (oracle.StepID{Workload: "w", Index: 2}) || g.ex.Steps[1] != (oracle.StepID{Workload: "w", Index: 4}) {
-		t.Errorf("group %+v", g.ex)
-	}
-	tr := &trace.Trace{Entries: []trace.Entry{
-		{Type: trace.Step, Workload: "w", Index: 2, Phase: "end", What: "patch"},
-		{Type: trace.Step, Workload: "w", Index: 4, Phase: "end", What: "patch", Message: trace.Refused + "invalid"},
-	}}
-	if gen, ref := ExploredCounts(exploredTest(), tr); gen != 2 || ref != 1 {
-		t.Errorf("counts: %d generated, %d refused; want 2 and 1", gen, ref)
-	}
-}
-
-// TestDirectTest holds the differential run's workload: the explored
-// patches and their settles left out, the seed applied with the fields
-// of the resource's final state (not its metadata or status), and the
-// workload's own steps kept.
-func TestDirectTest(t *testing.T) {
-	test := exploredTest()
-	gs, err := exploredGroups(test)
-	if err != nil {
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
-	}
-	final := map[string]any{"apiVersion": "demo.sieve.dev/v1", "kind": "Thing",
-		"metadata": map[string]any{"name": "t", "namespace": "default"},
-		"spec":     map[string]any{"replicas": 1.0, "size": 3.0}, "status": map[string]any{"ready": true}}
-	obj, _ := json.Marshal(final)
-	key := trace.Key{Kind: "thing.demo.sieve.dev", Namespace: "default", Name: "t"}
-	o, err := oracle.New([]*trace.Trace{{Entries: []trace.Entry{{Seq: 1, Type: trace.History, Key: &key, Event: "ADDED", Object: obj}}}}, oracle.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, props := directTest(test, gs, o, nil)
-	steps := d.Workloads[0].Steps
-	if len(steps) != 3 || steps[0].Kind != ir.StepApply || steps[1].Kind != ir.StepSettle || steps[2].Kind != ir.StepWait {
-		t.Fatalf("direct steps %+v: want apply, settle, wait", steps)
-	}
-	if set := steps[0].Set; len(set) != 1 || set[0].Path != "spec" {
-		t.Errorf("seed sets %+v: want spec only", set)
-	} else if only := set[0].Only; only == nil || *only != (ir.Ref{Kind: key.Kind, Namespace: "default", Name: "t"}) {
-		t.Errorf("seed set of spec applies to %v, want the explored resource alone", only)
-	}
-	if len(test.Workloads[0].Steps) != 7 || test.Workloads[0].Steps[0].Set != nil {
-		t.Errorf("the test itself changed: %+v", test.Workloads[0].Steps)
-	}
-	if len(props) != 2 || props[0] != "spec.replicas" || props[1] != "spec.size" {
-		t.Errorf("properties %v", props)
 	}
 }
