@@ -95,12 +95,12 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard
 	rerun := results.ExploreRerun(env.Spec, refs.Test.Name)
 	var rs []*results.Result
 	if shard.HasName(ExploredPlan) {
+		if err := copyDir(out.ReferenceDir(1), out.PlanDir(ExploredPlan)); err != nil { // its trace, as a plan's
+			return nil, fmt.Errorf("explored run: %w", err)
+		}
 		judged, err := judgeExplored(refs, groups, masks, out, &results.Explored{Operations: ops, Rerun: rerun})
 		if err != nil {
 			return nil, err
-		}
-		if err := copyDir(out.ReferenceDir(1), out.PlanDir(ExploredPlan)); err != nil {
-			return nil, fmt.Errorf("explored run: %w", err)
 		}
 		generated, refused := ExploredCounts(refs.Test, refs.Traces[0])
 		env.progressf("explored: %d operations generated, %d refused by the API server, %d run; %d findings of the explored-run oracles",
