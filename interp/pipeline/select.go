@@ -93,6 +93,10 @@ type Selection struct {
 	MaxCandidates int
 }
 
+// Explores reports whether the selection keeps the Explore stage's
+// results: with no pattern, or ExplorePattern.
+func (s Selection) Explores() bool { return s.Pattern == "" || s.Pattern == ExplorePattern }
+
 // Plans is the second stage: it generates the plans of test t from its
 // reference traces refs (from the first; the others are evidence, see
 // plan.Options.Others) and keeps those sel selects. The set's candidates

@@ -92,7 +92,7 @@ func Test(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Option
 	if err != nil {
 		return outcome, err
 	}
-	if o.Select.Pattern == "" || o.Select.Pattern == ExplorePattern {
+	if o.Select.Explores() {
 		if outcome.Explored, err = Explore(ctx, env, p.Refs, out, o.Select.Shard); err != nil {
 			return outcome, err
 		}
