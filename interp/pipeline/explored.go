@@ -83,8 +83,9 @@ func seedStep(before []*ir.Step, src fmt.Stringer) *ir.Step {
 // the intermediate ones directStates picks) and settling, its end state
 // compared with the reference's at that state (oracle.CheckDifferential).
 // It writes the results, ExploredPlan, DirectPlan and DirectPlan-K, to
-// out and returns them; each is a unit of the shard split, kept when
-// shard has its name. None for a test that explores nothing.
+// out and returns them; each is a unit of the shard split
+// (Shard.hasExplored), run only in its part. None for a test that explores
+// nothing.
 func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard Shard) ([]*results.Result, error) {
 	groups, err := exploredGroups(refs.Test)
 	if err != nil || len(groups) == 0 {
@@ -94,7 +95,7 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard
 	ops := exploredOperations(refs.Test, refs.Traces[0])
 	rerun := results.ExploreRerun(env.Spec, refs.Test.Name)
 	var rs []*results.Result
-	if shard.HasName(ExploredPlan) {
+	if shard.hasExplored(refs.Test.Name, 0) {
 		if err := copyDir(out.ReferenceDir(1), out.PlanDir(ExploredPlan)); err != nil { // its trace, as a plan's
 			return nil, fmt.Errorf("explored run: %w", err)
 		}
@@ -112,7 +113,7 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard
 		return rs, err
 	}
 	for _, st := range states {
-		if !shard.HasName(st.name) {
+		if !shard.hasExplored(refs.Test.Name, st.unit()) {
 			continue
 		}
 		r, err := runDirect(ctx, env, refs, groups, st, out, directDescription(groups, st, ops, rerun))

@@ -38,18 +38,30 @@ func (s Shard) String() string {
 // of its name, which is made from the plan's content: every job puts it in
 // the same shard, even jobs that recorded their own reference runs and
 // generated slightly different plans.
-func (s Shard) Has(p *planfile.Plan) bool { return s.HasName(p.Name) }
-
-// HasName reports whether the unit of work named name (a plan, or a result
-// of the Explore stage) belongs to the shard, by a hash of the name: the
-// same name is in the same shard on every machine.
-func (s Shard) HasName(name string) bool {
+func (s Shard) Has(p *planfile.Plan) bool {
 	if s.Of <= 1 {
 		return true
 	}
+	return int(hash32(p.Name)%uint32(s.Of)) == s.Index-1
+}
+
+// hasExplored reports whether result number unit of test t's Explore stage
+// (exploreUnit) belongs to the shard: round robin from a part that a hash
+// of the test's name chooses, so that a test's few results spread over the
+// parts, and every job puts a result in the same part whatever results
+// its own reference run gives.
+func (s Shard) hasExplored(test string, unit int) bool {
+	if s.Of <= 1 {
+		return true
+	}
+	return (int(hash32(test)%uint32(s.Of))+unit)%s.Of == s.Index-1
+}
+
+// hash32 is the FNV-1a hash of name.
+func hash32(name string) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(name))
-	return int(h.Sum32()%uint32(s.Of)) == s.Index-1
+	return h.Sum32()
 }
 
 // keep returns the plans of the shard.
