@@ -38,7 +38,8 @@ func Include(dirs ...string) Option {
 }
 
 // Pattern runs only the plans of one fault pattern: "intermediate",
-// "stale", "unobserved" or "user" (sieve run --pattern).
+// "stale", "unobserved" or "user" (sieve run --pattern); "explore" only
+// the results of an explored workload, and another pattern none of them.
 func Pattern(p string) Option {
 	return func(c *config) { c.pattern = p }
 }

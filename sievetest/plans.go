@@ -52,9 +52,9 @@ func runPlans(t *testing.T, env pipeline.Env, p *pipeline.Prepared, out results.
 // runExplore runs the Explore stage of a test whose workloads explore
 // (explore steps), as sieve run does before the plans: the first
 // reference run judged by the explored-run oracles and the differential
-// run. Each of its results is a subtest named as sieve names it
-// (pipeline.ExploredPlan, pipeline.DirectPlan) and judged as a plan's. In
-// -short mode they are skipped.
+// runs. Each of its results is a subtest named as sieve names it
+// (pipeline.ExploredPlan, pipeline.DirectPlan, DirectPlan-K) and judged as
+// a plan's. In -short mode they are skipped.
 func runExplore(t *testing.T, env pipeline.Env, p *pipeline.Prepared, out results.Layout) {
 	if generated, _ := pipeline.ExploredCounts(p.Refs.Test, p.Refs.Traces[0]); generated == 0 {
 		return
@@ -65,7 +65,7 @@ func runExplore(t *testing.T, env pipeline.Env, p *pipeline.Prepared, out result
 		}
 		return
 	}
-	rs, err := pipeline.Explore(t.Context(), env, p.Refs, out)
+	rs, err := pipeline.Explore(t.Context(), env, p.Refs, out, pipeline.Shard{})
 	for _, r := range rs {
 		t.Run(r.Plan, func(t *testing.T) { verdict(t, r) })
 	}

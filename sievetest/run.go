@@ -143,7 +143,9 @@ func runTest(t *testing.T, c *config, file string, tt *ir.Test, out results.Layo
 		failPrepare(t, tt, err)
 		return
 	}
-	runExplore(t, env, p, out)
+	if o.Select.Explores() {
+		runExplore(t, env, p, out)
+	}
 	runPlans(t, env, p, out, o.Run)
 	if err := pipeline.Finish(out, p.Run); err != nil {
 		t.Errorf("sievetest: %v", err)

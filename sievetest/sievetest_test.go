@@ -147,11 +147,12 @@ func TestBuggy(t *testing.T) {
 }
 
 // TestExplored runs, in a child test process, a test whose workload
-// explores: the Explore stage runs as in sieve run, its two results
+// explores: the Explore stage runs as in sieve run, its results
 // subtests that fail with the explored-run oracles' findings (a change
 // of spec.replicas that leaves no trace) and the differential run's (the
-// final state applied at once gives another StatefulSet). With -short
-// both are skipped.
+// final state applied at once gives another StatefulSet, and so does the
+// state after operation 1, explored-direct-1). With -short the first two
+// are skipped.
 func TestExplored(t *testing.T) {
 	skipWithoutCluster(t)
 	t.Parallel()
@@ -161,6 +162,7 @@ func TestExplored(t *testing.T) {
 		"finding (medium): consistency datastore.datastore.sieve.dev/default/ds spec.replicas",
 		"--- FAIL: TestChild/explored-direct ",
 		"differential statefulset/default/ds",
+		"--- FAIL: TestChild/explored-direct-1 ",
 	}, "explored")
 	code, log := child(t, "explored", "-test.short")
 	if code != 0 || !strings.Contains(log, "--- SKIP: TestChild/explored ") || !strings.Contains(log, "--- SKIP: TestChild/explored-direct ") {
@@ -204,7 +206,7 @@ func TestUsageErrors(t *testing.T) {
 			"testdata/bad.sieve:10:15: error: undefined workload \"nothing\"",
 		}},
 		{"badtest", []string{`volresize_e2e.sieve: error: no test named "fixd"`, `did you mean "fixed"?`}},
-		{"badoption", []string{`sievetest: Pattern: unknown pattern "stael" (want intermediate, stale, unobserved, apierror, appfault or user)`}},
+		{"badoption", []string{`sievetest: Pattern: unknown pattern "stael" (want intermediate, stale, unobserved, apierror, appfault, user or explore)`}},
 	} {
 		t.Run(c.child, func(t *testing.T) {
 			log := childFails(t, c.want, c.child)

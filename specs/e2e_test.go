@@ -7,11 +7,13 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/sievetool/sieve/interp/analysis/leader"
+	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
@@ -202,7 +204,9 @@ func logLevelIgnored(f finding) bool {
 // of the CRD): the run must go on past the refused patch and exit 1 with
 // the consistency finding of spec.replicas 4 (the controller never
 // updates its StatefulSet) and the differential finding of the
-// StatefulSet's replicas (4 when the final state is applied at once).
+// StatefulSet's replicas (4 when the final state is applied at once), and
+// that of the state after operation 1 (spec.replicas 1, not the final
+// value) applied at once, its result described in its explored.json.
 func TestE2EExplore(t *testing.T) {
 	leftNoTrace := func(f finding) bool {
 		return f.Check == "consistency" && f.Key == "datastore.datastore.sieve.dev/default/ds" && f.Path == "spec.replicas"
@@ -227,7 +231,37 @@ func TestE2EExplore(t *testing.T) {
 		if refused != 1 {
 			t.Errorf("%d patch steps recorded as refused in the reference run, want 1 (spec.storage: storage is immutable)", refused)
 		}
+		checkDirectState(t, results.Layout{Root: out})
 	})
+}
+
+// checkDirectState holds the differential run of the state after
+// operation 1 of TestE2EExplore: explored-direct-1, failed with a
+// differential finding of the StatefulSet's replicas that names the
+// operation, what it applied in its explored.json.
+func checkDirectState(t *testing.T, out results.Layout) {
+	t.Helper()
+	var r results.Result
+	b, err := os.ReadFile(filepath.Join(out.PlanDir("explored-direct-1"), results.ResultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(r.Findings, func(f *oracle.Finding) bool {
+		return f.Check == oracle.CheckDifferential && f.Key == "statefulset/default/ds" && f.Path == "spec.replicas" &&
+			strings.Contains(f.Message, "the state after operation 1 (spec.replicas bound 1)")
+	}) {
+		t.Errorf("explored-direct-1: no differential finding of statefulset/default/ds spec.replicas naming operation 1 among %+v", r.Findings)
+	}
+	desc, err := results.ReadExplored(out, "explored-direct-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if desc.After != 1 || len(desc.Operations) != 1 || len(desc.Applied) != 1 {
+		t.Errorf("explored-direct-1's explored.json: %+v; want operation 1 and the state after it applied", desc)
+	}
 }
 
 // errorsInjected returns a check that a run in out ran at least n

@@ -9,7 +9,8 @@
 //     Selection chooses (--pattern, --shard, --max-plans): a plan.Set.
 //   - Explore, for a test whose workloads explore (explore steps), judges
 //     the first reference run with the explored-run oracles and runs the
-//     differential oracle's run (the final state applied at once).
+//     differential oracle's runs (the final state, and a few intermediate
+//     ones, applied at once), each result a unit of the --shard split.
 //   - RunPlans runs each plan on a reset backend (in parallel workers, each
 //     with its own backend; RunPlan runs one) and Judge turns the oracle's
 //     findings on its trace into a results.Result, written as it ends.

@@ -23,7 +23,8 @@ const (
 	// oracles (consistency, rollback, health).
 	ExploredPlan = "explored"
 	// DirectPlan is the differential run: the explored resource's final
-	// state applied at once.
+	// state applied at once. DirectPlan-K is that of the state after
+	// operation K (directStates).
 	DirectPlan = "explored-direct"
 )
 
@@ -77,34 +78,56 @@ func seedStep(before []*ir.Step, src fmt.Stringer) *ir.Step {
 // Explore is the stage of a test whose workloads explore (explore steps):
 // it judges the first reference run with the explored-run oracles
 // (oracle.CheckExplored, under the test's and the learned masks) and runs
-// the differential oracle: one more run, on env's first worker, that
-// applies each explored resource's final state at once and settles, its
-// end state compared with the reference's (oracle.CheckDifferential). It
-// writes the two results, ExploredPlan and DirectPlan, to out and
-// returns them; none for a test that explores nothing.
-func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout) ([]*results.Result, error) {
+// the differential oracle: more runs, on env's first worker, each
+// applying at once a state the sequence reached (the final state, and
+// the intermediate ones directStates picks) and settling, its end state
+// compared with the reference's at that state (oracle.CheckDifferential).
+// It writes the results, ExploredPlan, DirectPlan and DirectPlan-K, to
+// out and returns them; each is a unit of the shard split
+// (Shard.hasExplored), run only in its part. None for a test that explores
+// nothing.
+func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard Shard) ([]*results.Result, error) {
 	groups, err := exploredGroups(refs.Test)
 	if err != nil || len(groups) == 0 {
 		return nil, err
 	}
 	masks := append(slices.Clone(refs.Masks.Oracle), &ir.Mask{Name: "learned", Rules: refs.Oracle.Learned()})
-	judged, err := judgeExplored(refs, groups, masks, out)
-	if err != nil {
-		return nil, err
+	ops := exploredOperations(refs.Test, refs.Traces[0])
+	rerun := results.ExploreRerun(env.Spec, refs.Test.Name)
+	var rs []*results.Result
+	if shard.hasExplored(refs.Test.Name, 0) {
+		if err := copyDir(out.ReferenceDir(1), out.PlanDir(ExploredPlan)); err != nil { // its trace, as a plan's
+			return nil, fmt.Errorf("explored run: %w", err)
+		}
+		judged, err := judgeExplored(refs, groups, masks, out, &results.Explored{Operations: ops, Rerun: rerun})
+		if err != nil {
+			return nil, err
+		}
+		generated, refused := ExploredCounts(refs.Test, refs.Traces[0])
+		env.progressf("explored: %d operations generated, %d refused by the API server, %d run; %d findings of the explored-run oracles",
+			generated, refused, generated-refused, len(judged.Findings))
+		rs = append(rs, judged)
 	}
-	generated, refused := ExploredCounts(refs.Test, refs.Traces[0])
-	env.progressf("explored: %d operations generated, %d refused by the API server, %d run; %d findings of the explored-run oracles",
-		generated, refused, generated-refused, len(judged.Findings))
-	direct, err := runDirect(ctx, env, refs, groups, masks, out)
+	states, err := directStates(refs, groups, masks)
 	if err != nil {
-		return []*results.Result{judged}, err
+		return rs, err
 	}
-	return []*results.Result{judged, direct}, nil
+	for _, st := range states {
+		if !shard.hasExplored(refs.Test.Name, st.unit()) {
+			continue
+		}
+		r, err := runDirect(ctx, env, refs, groups, st, out, directDescription(groups, st, ops, rerun))
+		if err != nil {
+			return rs, err
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
 }
 
 // judgeExplored judges the first reference run with CheckExplored, per
-// explored resource.
-func judgeExplored(refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out results.Layout) (*results.Result, error) {
+// explored resource, and writes the result with desc.
+func judgeExplored(refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out results.Layout, desc *results.Explored) (*results.Result, error) {
 	ref := refs.Traces[0]
 	r := exploreResult(refs.Test.Name, ExploredPlan)
 	for _, g := range groups {
@@ -115,7 +138,7 @@ func judgeExplored(refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out re
 		r.Findings = append(r.Findings, fs...)
 	}
 	oracle.Sort(r.Findings)
-	return r, writeJudged(out, r)
+	return r, writeJudged(out, r, desc)
 }
 
 // exploreResult is a passed result, so far without findings, of an
@@ -125,10 +148,17 @@ func exploreResult(test, plan string) *results.Result {
 		Dir: results.PlanRel(plan), Status: results.Passed, Findings: []*oracle.Finding{}, Started: time.Now()}
 }
 
-// writeJudged writes r, failed if it has findings, to out.
-func writeJudged(out results.Layout, r *results.Result) error {
-	if len(r.Findings) > 0 {
+// writeJudged writes r, failed if it has findings, to out, with desc (what
+// it ran) beside it; its findings' reproduce command is desc's.
+func writeJudged(out results.Layout, r *results.Result, desc *results.Explored) error {
+	if len(r.Findings) > 0 && r.Status == results.Passed {
 		r.Status = results.Failed
+	}
+	for _, f := range r.Findings {
+		f.Reproduce = desc.Rerun
+	}
+	if err := results.WriteExplored(out, r.Plan, desc); err != nil {
+		return err
 	}
 	return results.WriteResult(out, r)
 }
@@ -155,21 +185,17 @@ func ExploredCounts(t *ir.Test, ref *trace.Trace) (generated, refused int) {
 	return len(ops), refused
 }
 
-// runDirect runs the differential oracle: the test with each explored
-// resource's seed applied with the reference's final state and no
-// operations, compared with the reference's end.
-func runDirect(ctx context.Context, env Env, refs *Refs, groups []*exploredGroup, masks []*ir.Mask, out results.Layout) (*results.Result, error) {
-	o, err := oracle.New(refs.Traces[:1], oracle.Options{Masks: append(masks, differentialMask()), NoLearn: true, OwnKeys: ownKeys(refs.Test)})
-	if err != nil {
-		return nil, err
-	}
-	t, properties := directTest(refs.Test, groups, o)
-	r := exploreResult(refs.Test.Name, DirectPlan)
-	env.progressf("explored: the differential run (the final state applied at once)")
-	res, err := env.Workers[0].Execute(ctx, session.Run{Test: t, BaseDir: env.BaseDir, Dir: out.PlanDir(DirectPlan),
+// runDirect runs the differential oracle on state st: the test with each
+// explored resource's seed applied with st's state and no operations,
+// compared with the reference at st. desc says what it runs.
+func runDirect(ctx context.Context, env Env, refs *Refs, groups []*exploredGroup, st directState, out results.Layout, desc *results.Explored) (*results.Result, error) {
+	t, properties := directTest(refs.Test, groups, st.ref, st.upto)
+	r := exploreResult(refs.Test.Name, st.name)
+	env.progressf("explored: the differential run of %s (%s)", st.describe(), st.name)
+	res, err := env.Workers[0].Execute(ctx, session.Run{Test: t, BaseDir: env.BaseDir, Dir: out.PlanDir(st.name),
 		Header: trace.Header{Test: t.Name, Spec: env.Spec, Run: 1}})
 	if err != nil {
-		return nil, withDiskFull(fmt.Errorf("differential run: %w", err))
+		return nil, withDiskFull(fmt.Errorf("differential run %s: %w", st.name, err))
 	}
 	r.Timing = res.Timing()
 	r.Seconds = time.Since(r.Started).Seconds()
@@ -179,37 +205,24 @@ func runDirect(ctx context.Context, env Env, refs *Refs, groups []*exploredGroup
 	}
 	if res.WorkloadErr != nil {
 		r.Status, r.Error = results.Errored, fmt.Sprintf("differential run: %v", res.WorkloadErr)
-		return r, results.WriteResult(out, r)
+		return r, writeJudged(out, r, desc)
 	}
-	if r.Findings, err = o.CheckDifferential(tr, properties); err != nil {
+	if r.Findings, err = st.ref.CheckDifferential(tr, properties, st.what); err != nil {
 		return nil, err
 	}
-	return r, writeJudged(out, r)
+	return r, writeJudged(out, r, desc)
 }
 
 // directTest returns t with its explored patch steps (and the settle
 // after each) left out and each explored resource's seed applied with
 // the fields of its state at the end of o's reference (all but apiVersion,
 // kind, metadata and status), and the explored properties the operations
-// changed. A resource gone at the end keeps its seed as it was.
-func directTest(t *ir.Test, groups []*exploredGroup, o *oracle.Oracle) (*ir.Test, []string) {
-	sets := map[*ir.Step][]ir.FieldSet{}
+// changed. A resource gone at the end keeps its seed as it was. With upto,
+// the patch step of an operation, the steps after it are left out too (o's
+// reference then ends at the state after it).
+func directTest(t *ir.Test, groups []*exploredGroup, o *oracle.Oracle, upto *oracle.StepID) (*ir.Test, []string) {
+	sets := seedSets(groups, o)
 	var properties []string
-	for _, g := range groups {
-		for _, op := range g.ex.Operations {
-			if p := op.Path.String(); !slices.Contains(properties, p) {
-				properties = append(properties, p)
-			}
-		}
-		final, ok := o.End(g.ex.Resource)
-		if !ok || g.seed == nil {
-			continue
-		}
-		for _, name := range sortedFields(final) {
-			only := ir.Ref{Kind: g.ex.Resource.Kind, Namespace: g.ex.Resource.Namespace, Name: g.ex.Resource.Name}
-			sets[g.seed] = append(sets[g.seed], ir.FieldSet{Path: ir.Path{ir.FieldElem(name)}.String(), Value: final[name], Only: &only})
-		}
-	}
 	out := *t
 	out.Workloads = nil
 	for _, w := range t.Workloads {
@@ -217,7 +230,13 @@ func directTest(t *ir.Test, groups []*exploredGroup, o *oracle.Oracle) (*ir.Test
 		dw.Steps = nil
 		for i, s := range w.Steps {
 			switch {
+			case upto != nil && w.Name == upto.Workload && i > upto.Index:
+				out.Workloads = append(out.Workloads, &dw)
+				return &out, properties
 			case s.Explored != nil:
+				if !slices.Contains(properties, s.Explored.Path) {
+					properties = append(properties, s.Explored.Path)
+				}
 				continue
 			case s.Kind == ir.StepSettle && i > 0 && w.Steps[i-1].Explored != nil:
 				continue
@@ -231,6 +250,25 @@ func directTest(t *ir.Test, groups []*exploredGroup, o *oracle.Oracle) (*ir.Test
 		out.Workloads = append(out.Workloads, &dw)
 	}
 	return &out, properties
+}
+
+// seedSets are the fields each explored resource's seed step is applied
+// with: those of the resource's state at the end of o's reference (all but
+// apiVersion, kind, metadata and status). A resource absent then keeps its
+// seed as it was.
+func seedSets(groups []*exploredGroup, o *oracle.Oracle) map[*ir.Step][]ir.FieldSet {
+	sets := map[*ir.Step][]ir.FieldSet{}
+	for _, g := range groups {
+		final, ok := o.End(g.ex.Resource)
+		if !ok || g.seed == nil {
+			continue
+		}
+		only := ir.Ref{Kind: g.ex.Resource.Kind, Namespace: g.ex.Resource.Namespace, Name: g.ex.Resource.Name}
+		for _, name := range sortedFields(final) {
+			sets[g.seed] = append(sets[g.seed], ir.FieldSet{Path: ir.Path{ir.FieldElem(name)}.String(), Value: final[name], Only: &only})
+		}
+	}
+	return sets
 }
 
 // sortedFields are the top-level fields of obj that an explored

@@ -8,19 +8,25 @@ import (
 	"github.com/sievetool/sieve/interp/analysis/observe"
 	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/internal/runlabel"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
+// ExplorePattern selects the results of the Explore stage alone
+// (results.ExplorePattern): no fault plan.
+const ExplorePattern = ir.Pattern(results.ExplorePattern)
+
 // CheckPattern says what is wrong with the pattern a Selection keeps
-// (--pattern): none (""), a generated pattern, or planfile.User.
+// (--pattern): none (""), a generated pattern, planfile.User, or
+// ExplorePattern.
 func CheckPattern(p ir.Pattern) error {
 	switch p {
-	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, ir.AppFault, planfile.User:
+	case "", ir.Intermediate, ir.Stale, ir.Unobserved, ir.APIError, ir.AppFault, planfile.User, ExplorePattern:
 		return nil
 	}
-	return fmt.Errorf("unknown pattern %q (want intermediate, stale, unobserved, apierror, appfault or user)", p)
+	return fmt.Errorf("unknown pattern %q (want intermediate, stale, unobserved, apierror, appfault, user or explore)", p)
 }
 
 // MaskSet is a test's masks, for each of their uses.
@@ -73,7 +79,8 @@ func ClusterMask() *ir.Mask {
 type Selection struct {
 	// Pattern, if not empty, asks only for plans of this pattern
 	// (--pattern): the test is narrowed to it before generation, so the
-	// counts and candidates are of this pattern only.
+	// counts and candidates are of this pattern only. ExplorePattern asks
+	// for no plan, and only it or none for the Explore stage's results.
 	Pattern ir.Pattern
 	// Shard keeps only the plans of one part (the zero value: all).
 	Shard Shard
@@ -85,6 +92,10 @@ type Selection struct {
 	// plan.DefaultMaxCandidates.
 	MaxCandidates int
 }
+
+// Explores reports whether the selection keeps the Explore stage's
+// results: with no pattern, or ExplorePattern.
+func (s Selection) Explores() bool { return s.Pattern == "" || s.Pattern == ExplorePattern }
 
 // Plans is the second stage: it generates the plans of test t from its
 // reference traces refs (from the first; the others are evidence, see

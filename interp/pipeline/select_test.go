@@ -5,6 +5,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/analysis/mask"
 	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -101,5 +102,19 @@ func TestClusterMaskCovers(t *testing.T) {
 		if got := m.Masked(c.key, p); got != c.masked {
 			t.Errorf("%s %s: masked %v, want %v", c.key, c.path, got, c.masked)
 		}
+	}
+}
+
+// TestSelectionExplores holds which selections keep the Explore stage's
+// results: none asked for, or explore's; a fault pattern's keeps its
+// plans only.
+func TestSelectionExplores(t *testing.T) {
+	for p, want := range map[ir.Pattern]bool{"": true, ExplorePattern: true, ir.Stale: false, planfile.User: false} {
+		if got := (Selection{Pattern: p}).Explores(); got != want {
+			t.Errorf("pattern %q: Explores() = %v, want %v", p, got, want)
+		}
+	}
+	if err := CheckPattern(ExplorePattern); err != nil {
+		t.Errorf("CheckPattern(explore): %v", err)
 	}
 }

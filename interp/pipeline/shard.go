@@ -10,9 +10,9 @@ import (
 	"github.com/sievetool/sieve/lang/diag"
 )
 
-// Shard is part Index of Of, numbered from 1, of every test's plans, so
-// that Of CI jobs can split a run (sieve run --shard I/N). The zero value
-// stands for all plans.
+// Shard is part Index of Of, numbered from 1, of every test's plans and
+// explored-workload results, so that Of CI jobs can split a run (sieve run
+// --shard I/N). The zero value stands for all of them.
 type Shard struct{ Index, Of int }
 
 // ParseShard reads a shard written "I/N", 1 ≤ I ≤ N.
@@ -42,9 +42,26 @@ func (s Shard) Has(p *planfile.Plan) bool {
 	if s.Of <= 1 {
 		return true
 	}
+	return int(hash32(p.Name)%uint32(s.Of)) == s.Index-1
+}
+
+// hasExplored reports whether result number unit of test t's Explore stage
+// (exploreUnit) belongs to the shard: round robin from a part that a hash
+// of the test's name chooses, so that a test's few results spread over the
+// parts, and every job puts a result in the same part whatever results
+// its own reference run gives.
+func (s Shard) hasExplored(test string, unit int) bool {
+	if s.Of <= 1 {
+		return true
+	}
+	return (int(hash32(test)%uint32(s.Of))+unit)%s.Of == s.Index-1
+}
+
+// hash32 is the FNV-1a hash of name.
+func hash32(name string) uint32 {
 	h := fnv.New32a()
-	h.Write([]byte(p.Name))
-	return int(h.Sum32()%uint32(s.Of)) == s.Index-1
+	h.Write([]byte(name))
+	return h.Sum32()
 }
 
 // keep returns the plans of the shard.

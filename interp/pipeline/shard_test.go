@@ -75,3 +75,32 @@ func FuzzParseShard(f *testing.F) {
 		}
 	})
 }
+
+// TestShardsSpreadExplored puts each result of a test's Explore stage in
+// exactly one shard, and spreads a test's first N results over N shards,
+// whatever the test's name (a hash of the names alone put explored,
+// explored-direct and explored-direct-1 in the same shard of two).
+func TestShardsSpreadExplored(t *testing.T) {
+	for _, test := range []string{"explored", "t", "buggy"} {
+		for n := 1; n <= 4; n++ {
+			in := map[int]bool{}
+			for unit := range 2 * n {
+				var parts []int
+				for i := 1; i <= n; i++ {
+					if (Shard{i, n}).hasExplored(test, unit) {
+						parts = append(parts, i)
+					}
+				}
+				if len(parts) != 1 {
+					t.Fatalf("test %s, unit %d: in shards %v of %d, want one", test, unit, parts, n)
+				}
+				if unit < n {
+					in[parts[0]] = true
+				}
+			}
+			if len(in) != n {
+				t.Errorf("test %s: its first %d results are in %d of %d shards", test, n, len(in), n)
+			}
+		}
+	}
+}

@@ -75,7 +75,8 @@ func Prepare(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Opt
 }
 
 // Test runs test t through every stage, as sieve run does: Prepare,
-// Explore (in the first shard only), RunPlans and Finish. Results are
+// Explore (its results in the shard, with no --pattern or explore's),
+// RunPlans and Finish. Results are
 // written to out as each plan ends, so an interrupted run (ctx cancelled)
 // keeps every finished plan; the outcome, never nil, then holds what
 // finished and the error is ctx's.
@@ -91,8 +92,8 @@ func Test(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Option
 	if err != nil {
 		return outcome, err
 	}
-	if o.Select.Shard.Index <= 1 { // one shard of several judges the explored run, the first
-		if outcome.Explored, err = Explore(ctx, env, p.Refs, out); err != nil {
+	if o.Select.Explores() {
+		if outcome.Explored, err = Explore(ctx, env, p.Refs, out, o.Select.Shard); err != nil {
 			return outcome, err
 		}
 	}

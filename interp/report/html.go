@@ -162,7 +162,7 @@ details { margin: 0.5em 0; }
 {{if eq .Result.Status "not-injected"}}<p class="not-fired status-not-injected">Not injected, nothing was tested: {{with .Result.NotFired}}{{.}}{{else}}an action of the plan never fired{{end}}.</p>{{end}}
 {{with .Result.Findings}}{{with index . 0}}{{if .Reproduce}}<p>Reproduce: <code>{{.Reproduce}}</code></p>{{end}}{{end}}{{end}}
 {{if .Timeline}}<h3>Timeline of the test run</h3>
-<p>Grey bars: workload steps (red: failed). Ticks: controller writes (green create, blue update/patch, red delete), cluster events and deliveries. Dots: controller start, kill, crash. Red dashed line: the fault. Orange lines: where a finding happened.</p>
+<p>Grey bars: workload steps (red: failed; indigo: an explored operation, purple: one the API server refused). Ticks: controller writes (green create, blue update/patch, red delete), cluster events and deliveries. Dots: controller start, kill, crash. Red dashed line: the fault. Orange lines: where a finding happened.</p>
 {{.Timeline}}
 {{if .Reference}}<details><summary>Timeline of the reference run</summary>{{.Reference}}</details>{{end}}
 {{else}}<p>{{.Note}}</p>{{end}}

@@ -256,22 +256,36 @@ func (tl *timeline) step(e *trace.Entry, x float64) {
 	if start != nil {
 		x0 = tl.x(tl.seqPos[start.Seq])
 	}
-	fill, tip := "#90a4ae", fmt.Sprintf("%s step %d (%s)", e.Workload, e.Index+1, e.Src)
-	switch {
-	case e.Error != "":
-		fill, tip = "#e53935", tip+": "+e.Error
-	case strings.HasPrefix(e.Message, "timed out"):
-		fill, tip = "#fb8c00", tip+": "+e.Message
-	case e.Message != "":
-		tip += ": " + e.Message
-	}
+	fill, tip, class := stepLook(start, e)
 	y := laneY(0)
-	fmt.Fprintf(&tl.b, `<g class="step"><rect x="%.1f" y="%.0f" width="%.1f" height="%d" rx="2" fill="%s" stroke="#fff"><title>%s</title></rect>`,
-		x0, y+3, math.Max(x-x0, 3), tlLane-10, fill, html.EscapeString(tip))
+	fmt.Fprintf(&tl.b, `<g class="%s"><rect x="%.1f" y="%.0f" width="%.1f" height="%d" rx="2" fill="%s" stroke="#fff"><title>%s</title></rect>`,
+		class, x0, y+3, math.Max(x-x0, 3), tlLane-10, fill, html.EscapeString(tip))
 	if x-x0 > 16 {
 		fmt.Fprintf(&tl.b, `<text x="%.1f" y="%.0f" font-size="10" fill="#fff">%d</text>`, x0+3, y+15, e.Index+1)
 	}
 	tl.b.WriteString(`</g>`)
+}
+
+// stepLook is how a step's bar looks, by its start and end entries: its
+// colour, tip and class. Grey, red when it failed, orange when a wait
+// timed out; an explored patch (its operation in its tip) indigo, purple
+// when the API server refused it.
+func stepLook(start, end *trace.Entry) (fill, tip, class string) {
+	fill, tip, class = "#90a4ae", fmt.Sprintf("%s step %d (%s)", end.Workload, end.Index+1, end.Src), "step"
+	if start != nil && strings.HasPrefix(start.Message, trace.Explored) {
+		fill, tip, class = "#5c6bc0", tip+": "+start.Message, "step explored"
+	}
+	switch {
+	case end.Error != "":
+		fill, tip = "#e53935", tip+": "+end.Error
+	case strings.HasPrefix(end.Message, "timed out"):
+		fill, tip = "#fb8c00", tip+": "+end.Message
+	case strings.HasPrefix(end.Message, trace.Refused):
+		fill, tip, class = "#ab47bc", tip+": "+end.Message, "step explored refused"
+	case end.Message != "":
+		tip += ": " + end.Message
+	}
+	return fill, tip, class
 }
 
 // dot draws a controller lifecycle event.

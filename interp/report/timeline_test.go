@@ -39,3 +39,25 @@ func TestTimelineAppCalls(t *testing.T) {
 		t.Errorf("a trace without calls to stand-ins has an application lane:\n%s", svg)
 	}
 }
+
+// TestTimelineExplored draws an explored patch step as a step of its own
+// kind with its operation in its tip, and one the API server refused
+// apart, with its answer; a step of the workload's own stays grey.
+func TestTimelineExplored(t *testing.T) {
+	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	step := func(seq int64, i int, phase, msg string) trace.Entry {
+		return trace.Entry{Seq: seq, Time: at.Add(time.Duration(seq) * time.Second), Type: trace.Step, Workload: "w", Index: i, Phase: phase, What: "patch", Message: msg}
+	}
+	svg := TimelineSVG(&trace.Trace{Entries: []trace.Entry{
+		step(1, 0, "start", ""), step(2, 0, "end", ""),
+		step(3, 1, "start", trace.Explored+"spec.replicas bound 1"), step(4, 1, "end", ""),
+		step(5, 2, "start", trace.Explored+"spec.storage quantity \"2Gi\""), step(6, 2, "end", trace.Refused+"spec.storage: Invalid value: immutable"),
+	}}, "run", nil, results.Timing{})
+	for _, want := range []string{`<g class="step"><rect`, `<g class="step explored"><rect`, `<g class="step explored refused"><rect`,
+		"w step 2 (): explored: spec.replicas bound 1</title>",
+		"w step 3 (): explored: spec.storage quantity &#34;2Gi&#34;: refused: spec.storage: Invalid value: immutable</title>"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the timeline lacks %q:\n%s", want, svg)
+		}
+	}
+}

@@ -81,6 +81,9 @@ func runPlan(ctx context.Context, g *globals, f *planFlags, file string) error {
 	if err := checkPattern(f.pattern); err != nil {
 		return usageErr(err)
 	}
+	if f.pattern == results.ExplorePattern {
+		return usageErr(fmt.Errorf("--pattern: explore makes no plan (the explored workload's results: sieve run --pattern explore)"))
+	}
 	if err := f.backend.check(); err != nil {
 		return usageErr(err)
 	}

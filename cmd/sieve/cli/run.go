@@ -69,7 +69,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&f.includes, "include", "I", nil, includeUsage)
 	fl.StringArrayVar(&f.tests, "test", nil, "run only the test `NAME` (repeatable; default every test)")
-	fl.StringVar(&f.pattern, "pattern", "", "only plans of `PATTERN`: intermediate, stale, unobserved, apierror, appfault or user")
+	fl.StringVar(&f.pattern, "pattern", "", "only plans of `PATTERN`: intermediate, stale, unobserved, apierror, appfault or user; explore: only the explored workload's results")
 	fl.IntVar(&f.parallel, "parallel", 0, "run `N` plans at once, each on its own control plane (0, the default: on the embedded backend, one per processor up to 4; otherwise 1); at most what the machine holds and the number of plans")
 	fl.IntVar(&f.maxPlans, "max-plans", 0, "run at most `N` plans per test, spread over all of them")
 	fl.IntVar(&f.maxCandidates, "max-candidates", 0, maxCandidatesUsage())

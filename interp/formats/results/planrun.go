@@ -40,7 +40,7 @@ func ReadPlanRun(planDir string) (*PlanRun, error) {
 	}
 	p, err := planfile.Read(filepath.Join(planDir, PlanFile))
 	if err != nil {
-		return nil, err
+		return nil, explored(planDir, err)
 	}
 	o.Plan = p
 	if l.References() == 0 {
@@ -55,6 +55,17 @@ func ReadPlanRun(planDir string) (*PlanRun, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// explored is the error of reading the plan of planDir, err, unless the
+// directory is an explore result's (explored.json, no plan.json): then it
+// says so and what runs it again.
+func explored(planDir string, err error) error {
+	e := &Explored{}
+	if !errors.Is(err, fs.ErrNotExist) || readFile(filepath.Join(planDir, ExploredFile), e) != nil || e.Rerun == "" {
+		return err
+	}
+	return fmt.Errorf("%s: the result of an explored workload, which is no plan (%s runs it again)", planDir, e.Rerun)
 }
 
 // readFile reads a JSON file of the results directory; its errors name

@@ -145,7 +145,8 @@ type Entry struct {
 	// goes on when it times out says so in its start entry's Message
 	// (ElseContinue) and its outcome in its end entry's: "met", or "timed
 	// out, went on (else continue): " and what it waited for. An explored
-	// patch the API server refused says so in its end entry's Message
+	// patch names its operation in its start entry's Message (Explored);
+	// one the API server refused says so in its end entry's Message
 	// (Refused) instead of Error.
 	Workload string `json:"workload,omitempty"`
 	Index    int    `json:"index,omitempty"`
@@ -249,6 +250,11 @@ const Missed = "missed"
 // ElseContinue is the Message of the start entry of a wait step that lets
 // the workload go on when it times out.
 const ElseContinue = "else continue"
+
+// Explored starts the Message of the start entry of an explored patch
+// step, the operation after it as sieve explore lists it (spec.replicas
+// bound 1).
+const Explored = "explored: "
 
 // Refused starts the Message of the end entry of an explored patch step
 // (an operation of an explore step) that the API server refused, the

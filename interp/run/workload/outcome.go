@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/lang/explore"
 	"github.com/sievetool/sieve/lang/ir"
 )
 
@@ -81,10 +82,16 @@ func settleOutcome(err error) (string, error) {
 
 // startNote is what a step's start entry says beyond its kind: for a wait
 // that goes on when it times out, so (a hold is not lifted early for such
-// a wait: it cannot fail).
+// a wait: it cannot fail); for an explored patch, its operation.
 func startNote(s *ir.Step) string {
-	if s.Kind == ir.StepWait && s.Continue {
+	switch {
+	case s.Kind == ir.StepWait && s.Continue:
 		return trace.ElseContinue
+	case s.Explored != nil:
+		if op, err := explore.FromIR(s.Explored); err == nil {
+			return trace.Explored + op.String()
+		}
+		return trace.Explored + s.Explored.Path + " " + s.Explored.Change
 	}
 	return ""
 }

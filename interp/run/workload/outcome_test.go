@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // TestOutcome holds the judgement of a wait that goes on when it times
@@ -63,6 +64,25 @@ func TestRefusedOutcome(t *testing.T) {
 	} {
 		if msg, got := refusedOutcome(err); got != err || msg != "" {
 			t.Errorf("%v: got %q, %v; want the error unchanged", err, msg, got)
+		}
+	}
+}
+
+// TestStartNote holds what a step's start entry says: else continue for
+// a wait that goes on, the operation for an explored patch, nothing for
+// another step.
+func TestStartNote(t *testing.T) {
+	op := &ir.Operation{Resource: ir.Ref{Kind: "thing.demo.sieve.dev", Namespace: "default", Name: "t"}, Path: "spec.replicas", Change: "bound", Value: 1.0}
+	for _, c := range []struct {
+		step *ir.Step
+		want string
+	}{
+		{&ir.Step{Kind: ir.StepWait, Continue: true}, trace.ElseContinue},
+		{&ir.Step{Kind: ir.StepPatch, Explored: op}, trace.Explored + "spec.replicas bound 1"},
+		{&ir.Step{Kind: ir.StepPatch}, ""},
+	} {
+		if got := startNote(c.step); got != c.want {
+			t.Errorf("%s step: start note %q, want %q", c.step.Kind, got, c.want)
 		}
 	}
 }
