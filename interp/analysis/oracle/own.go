@@ -69,12 +69,18 @@ func chain(own map[string]bool, owners map[string]map[string]bool) {
 	}
 }
 
-// objectMeta is the part of an object's metadata ownership reads.
+// objectMeta is the part of an object's metadata ownership and leftovers
+// read.
 type objectMeta struct {
-	UID             string `json:"uid"`
-	OwnerReferences []struct {
-		UID string `json:"uid"`
-	} `json:"ownerReferences"`
+	UID             string     `json:"uid"`
+	OwnerReferences []ownerRef `json:"ownerReferences"`
+}
+
+// ownerRef is an owner reference, as ownership and leftovers read it.
+type ownerRef struct {
+	UID  string `json:"uid"`
+	Kind string `json:"kind"`
+	Name string `json:"name"`
 }
 
 // metaOf decodes the metadata of a history entry's object.
