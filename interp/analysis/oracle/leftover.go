@@ -20,21 +20,13 @@ func leftovers(t *trace.Trace) func(map[string]any) bool {
 	uids := map[string]bool{}
 	names := map[ownerName]bool{}
 	var children []child
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		if e.Type != trace.History || e.Key == nil {
-			continue
-		}
-		m, ok := metaOf(e.Object)
-		if !ok || m.UID == "" {
-			continue
-		}
+	eachMeta(t, func(k trace.Key, m objectMeta) {
 		uids[m.UID] = true
-		names[nameOf(*e.Key)] = true
+		names[nameOf(k)] = true
 		if len(m.OwnerReferences) > 0 {
-			children = append(children, child{m.UID, e.Key.Namespace, m.OwnerReferences})
+			children = append(children, child{m.UID, k.Namespace, m.OwnerReferences})
 		}
-	}
+	})
 	left := map[string]bool{}
 	for _, c := range children {
 		for _, r := range c.refs {
