@@ -15,7 +15,8 @@ import (
 // TestSpecsCheck loads every spec under specs/ with the checker and holds
 // each to the tests it must define: buggy and fixed (the fixed one passing
 // --fixed to the controller), or one per workload for the built-in
-// controller.
+// controller. testdata/measure holds the examples' tests narrowed to the
+// apierror and appfault patterns, which the examples' READMEs measure.
 func TestSpecsCheck(t *testing.T) {
 	want := map[string][]string{
 		"datastore/datastore.sieve":             {"buggy", "fixed"},
@@ -37,11 +38,25 @@ func TestSpecsCheck(t *testing.T) {
 		"testdata/routetable_e2e.sieve":         {"buggy", "fixed"},
 		"testdata/volresize_e2e.sieve":          {"buggy", "fixed"},
 		"volresize/volresize.sieve":             {"buggy", "fixed"},
+		"testdata/measure/datastore.sieve":      {"buggy", "fixed"},
+		"testdata/measure/ensemble.sieve":       {"buggy", "fixed"},
+		"testdata/measure/members.sieve":        {"buggy", "fixed"},
+		"testdata/measure/podreaper.sieve":      {"buggy", "fixed"},
+		"testdata/measure/ring.sieve":           {"buggy", "fixed"},
+		"testdata/measure/routetable.sieve":     {"buggy", "fixed"},
+		"testdata/measure/settings.sieve":       {"scale"},
+		"testdata/measure/statefulset.sieve":    {"recreate", "scale"},
+		"testdata/measure/volresize.sieve":      {"buggy", "fixed"},
 	}
 	files, err := filepath.Glob("*/*.*")
 	if err != nil {
 		t.Fatal(err)
 	}
+	measure, err := filepath.Glob("testdata/measure/*.*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, measure...)
 	seen := 0
 	for _, f := range files {
 		if !load.IsSpecFile(f) {

@@ -55,7 +55,7 @@ invariant members_match end `
 test buggy {
   controller members
   workloads  [scaledown]
-  policies   [faults.all, faults.apierror, faults.appfault]
+  policies   [faults.all]
   masks      [masks.default, volumes]
   invariants [members_match]
 }

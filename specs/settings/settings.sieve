@@ -58,7 +58,7 @@ test fixed : buggy {
 test scale {
   controller settings
   workloads  [scale]
-  policies   [faults.all, faults.apierror]
+  policies   [faults.all]
   masks      [masks.default]
   invariants [config_current]
 }

@@ -1,4 +1,4 @@
-// std/faults: one default fault policy per pattern, and one with all four.
+// std/faults: one default fault policy per pattern, and one with all five.
 //
 //   import "std/faults"
 //   test t { ... policies [faults.all] }
@@ -50,16 +50,17 @@ policy apierror {
 // application once wrongly, in the application's place: an exec into a
 // pod exits 1 with a line on stderr; an HTTP request to a stand-in is
 // answered 503, its connection reset, or its answer cut short (hang is
-// asked for by name: app_faults [hang]). Not part of all.
+// asked for by name: app_faults [hang]). A controller that calls no
+// application makes no plan of it.
 policy appfault {
   patterns [appfault]
 }
 
-// all is the four patterns together. apierror joined the three of Sieve
-// once it raised no false alarm on the examples' fixed tests nor on the
-// built-in StatefulSet controller (specs/README.md).
+// all is the five patterns together. apierror and appfault joined the
+// three of Sieve once they raised no false alarm on the examples' fixed
+// tests nor on the built-in StatefulSet controller (specs/README.md).
 policy all {
-  patterns  [intermediate, stale, unobserved, apierror]
+  patterns  [intermediate, stale, unobserved, apierror, appfault]
   exclude   [event/*/*, lease/*/*]
   stale_for 5s
 }

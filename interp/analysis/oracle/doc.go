@@ -37,7 +37,11 @@
 // are not findings.
 //
 // Masks (the standard library's, the spec's and the learned ones) and the
-// controller's own objects (its pod, its lease) are left out. Learn
+// controller's own objects (its pod, its lease) are left out, and so are
+// objects an earlier run on the same control plane left behind: a child
+// whose owner reference names an object the history holds only under
+// other UIDs (the StatefulSet controller's pod for a StatefulSet that the
+// reset had just deleted). Learn
 // derives masks from what differs between two or more reference runs. The
 // oracle applies them to every comparison, and FormatMask renders them
 // for a .sieve file. CheckReference reports what is wrong with a reference

@@ -19,24 +19,16 @@ func ownership(t *trace.Trace, own func(trace.Key) bool) func(trace.Key, map[str
 	owners := map[string]map[string]bool{} // uid -> the uids its owner references name
 	ownUID := map[string]bool{}
 	keys := map[string]trace.Key{}
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		if e.Type != trace.History || e.Key == nil {
-			continue
-		}
-		m, ok := metaOf(e.Object)
-		if !ok || m.UID == "" {
-			continue
-		}
-		keys[m.UID] = *e.Key
-		ownUID[m.UID] = ownUID[m.UID] || own(*e.Key)
+	eachMeta(t, func(k trace.Key, m objectMeta) {
+		keys[m.UID] = k
+		ownUID[m.UID] = ownUID[m.UID] || own(k)
 		for _, r := range m.OwnerReferences {
 			if owners[m.UID] == nil {
 				owners[m.UID] = map[string]bool{}
 			}
 			owners[m.UID][r.UID] = true
 		}
-	}
+	})
 	chain(ownUID, owners)
 	services := map[trace.Key]bool{}
 	for uid, isOwn := range ownUID {
@@ -69,12 +61,32 @@ func chain(own map[string]bool, owners map[string]map[string]bool) {
 	}
 }
 
-// objectMeta is the part of an object's metadata ownership reads.
+// objectMeta is the part of an object's metadata ownership and leftovers
+// read.
 type objectMeta struct {
-	UID             string `json:"uid"`
-	OwnerReferences []struct {
-		UID string `json:"uid"`
-	} `json:"ownerReferences"`
+	UID             string     `json:"uid"`
+	OwnerReferences []ownerRef `json:"ownerReferences"`
+}
+
+// ownerRef is an owner reference, as ownership and leftovers read it.
+type ownerRef struct {
+	UID  string `json:"uid"`
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+}
+
+// eachMeta calls f with the key and the metadata of each history entry of
+// t whose object has a UID, in order.
+func eachMeta(t *trace.Trace, f func(trace.Key, objectMeta)) {
+	for i := range t.Entries {
+		e := &t.Entries[i]
+		if e.Type != trace.History || e.Key == nil {
+			continue
+		}
+		if m, ok := metaOf(e.Object); ok && m.UID != "" {
+			f(*e.Key, m)
+		}
+	}
 }
 
 // metaOf decodes the metadata of a history entry's object.

@@ -26,8 +26,9 @@ type run struct {
 }
 
 // replay reads the cluster history of t. Objects the own predicate accepts
-// are left out, and so is what belongs to them (ownership), and own pods'
-// entries in Endpoints and EndpointSlices (dropOwnEndpoints).
+// are left out, and so is what belongs to them (ownership), what an earlier
+// run left behind (leftovers), and own pods' entries in Endpoints and
+// EndpointSlices (dropOwnEndpoints).
 func replay(t *trace.Trace, own func(trace.Key) bool) (*run, error) {
 	return replayUntil(t, own, 0)
 }
@@ -36,6 +37,7 @@ func replay(t *trace.Trace, own func(trace.Key) bool) (*run, error) {
 // all of them).
 func replayUntil(t *trace.Trace, own func(trace.Key) bool, until int64) (*run, error) {
 	isOwn := ownership(t, own)
+	isLeftover := leftovers(t)
 	r := &run{
 		header: t.Header,
 		end:    map[trace.Key]map[string]any{},
@@ -58,7 +60,7 @@ func replayUntil(t *trace.Trace, own func(trace.Key) bool, until int64) (*run, e
 		if err != nil {
 			return nil, err
 		}
-		if isOwn(*e.Key, obj) {
+		if isOwn(*e.Key, obj) || isLeftover(obj) {
 			continue
 		}
 		r.apply(*e.Key, e.Event, dropOwnEndpoints(*e.Key, obj, own))
