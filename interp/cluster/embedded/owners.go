@@ -29,6 +29,12 @@ import (
 // deletion from the same informers the controllers read, so by then no
 // controller's cache holds them. That is evidence, not a pause: a busy
 // machine makes the wait longer, not the reset wrong.
+//
+// Only built-in owners count (a StatefulSet, not the custom resource that
+// owns it): the garbage collector watches a custom resource's kind only
+// from its first discovery after the CRD was installed, up to 30 s later,
+// and until then does not see it go. The built-in objects below it are
+// enough: the controllers that would make things again are built-in ones.
 
 // collectBound bounds the wait for the garbage collector. Past it (a
 // collector that cannot resolve an owner), the reset sweeps as it would
@@ -44,13 +50,15 @@ type objectMeta struct {
 	uid         types.UID
 	owners      []types.UID
 	terminating bool
+	builtin     bool // stored as protobuf: a built-in kind
 }
 
 // decodeMeta reads the metadata of a stored object; false when the value
 // is not one the reset can read (it then owns nothing that it knows of).
 func decodeMeta(value []byte) (objectMeta, bool) {
 	var m metav1.Object
-	if bytes.HasPrefix(value, protobufPrefix) {
+	builtin := bytes.HasPrefix(value, protobufPrefix)
+	if builtin {
 		obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(value, nil, nil)
 		if err != nil {
 			return objectMeta{}, false
@@ -67,7 +75,7 @@ func decodeMeta(value []byte) (objectMeta, bool) {
 		}
 		m = &o.Metadata
 	}
-	out := objectMeta{uid: m.GetUID(), terminating: m.GetDeletionTimestamp() != nil}
+	out := objectMeta{uid: m.GetUID(), terminating: m.GetDeletionTimestamp() != nil, builtin: builtin}
 	for _, ref := range m.GetOwnerReferences() {
 		out.owners = append(out.owners, ref.UID)
 	}
@@ -89,12 +97,13 @@ func (c *Cluster) registryMeta(ctx context.Context) (map[string]objectMeta, erro
 	return out, nil
 }
 
-// topOwners returns the keys, sorted, of the objects made since the
-// snapshot that own another such object and have no owner themselves.
+// topOwners returns the keys, sorted, of the built-in objects made since
+// the snapshot that own another such object and are owned by none.
 func (s *snapshot) topOwners(objs map[string]objectMeta) []string {
-	owning := map[types.UID]bool{}
+	owning, made := map[types.UID]bool{}, map[types.UID]bool{}
 	for key, m := range objs {
-		if _, old := s.entries[key]; !old {
+		if s.builtinNew(key, m) {
+			made[m.uid] = true
 			for _, uid := range m.owners {
 				owning[uid] = true
 			}
@@ -102,12 +111,19 @@ func (s *snapshot) topOwners(objs map[string]objectMeta) []string {
 	}
 	var out []string
 	for key, m := range objs {
-		if _, old := s.entries[key]; !old && len(m.owners) == 0 && owning[m.uid] && !hasAnyPrefix(key, protectedPrefixes()) {
+		if s.builtinNew(key, m) && owning[m.uid] && !slices.ContainsFunc(m.owners, func(u types.UID) bool { return made[u] }) {
 			out = append(out, key)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// builtinNew reports whether the object at key is of a built-in kind and
+// was made since the snapshot.
+func (s *snapshot) builtinNew(key string, m objectMeta) bool {
+	_, old := s.entries[key]
+	return !old && m.builtin && !hasAnyPrefix(key, protectedPrefixes())
 }
 
 // owned returns the UIDs of the trees under roots: the roots, and what
