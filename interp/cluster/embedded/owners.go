@@ -43,7 +43,7 @@ const collectBound = 10 * time.Second
 
 // protobufPrefix starts the values the API server stores as protobuf
 // (built-in kinds); custom resources are stored as JSON.
-var protobufPrefix = []byte("k8s\x00")
+const protobufPrefix = "k8s\x00"
 
 // objectMeta is what a reset reads of an object in etcd.
 type objectMeta struct {
@@ -57,7 +57,7 @@ type objectMeta struct {
 // is not one the reset can read (it then owns nothing that it knows of).
 func decodeMeta(value []byte) (objectMeta, bool) {
 	var m metav1.Object
-	builtin := bytes.HasPrefix(value, protobufPrefix)
+	builtin := bytes.HasPrefix(value, []byte(protobufPrefix))
 	if builtin {
 		obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(value, nil, nil)
 		if err != nil {
