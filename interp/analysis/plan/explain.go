@@ -322,5 +322,9 @@ func (ix *index) readFromDesc(head int) string {
 	if head == 0 {
 		return "the start of the trace"
 	}
-	return fmt.Sprintf("the answer to #%d", ix.bursts[head-1].last)
+	prev := ix.bursts[head-1]
+	if !prev.echo.IsZero() {
+		return fmt.Sprintf("the watch event of #%d, which overtook its answer", prev.last)
+	}
+	return fmt.Sprintf("the answer to #%d", prev.last)
 }

@@ -51,6 +51,9 @@ type burst struct {
 	end   time.Time // when the answer to its last request came back
 	first int64     // the sequence number of its first request
 	last  int64     // the sequence number of the request answered last
+	// echo is when the watch event of the write answered last reached
+	// the controller, when it did before the answer (zero otherwise).
+	echo time.Time
 	// firstKey is the object (or, for a list, the kind) of its first
 	// request.
 	firstKey trace.Key
@@ -163,7 +166,7 @@ func (ix *index) segment() {
 			end = *e.Done
 		}
 		if !end.Before(b.end) {
-			b.end, b.last = end, e.Seq
+			b.end, b.last, b.echo = end, e.Seq, ix.echoBefore(e, end)
 		}
 		if w := writes[e.Seq]; w != nil {
 			w.burst = len(ix.bursts) - 1
@@ -189,6 +192,23 @@ func (ix *index) outside(prev, next *trace.Entry, echoes map[trace.Key]map[strin
 		}
 	}
 	return nil
+}
+
+// echoBefore returns when the watch event that echoes write e (the
+// delivery of the resourceVersion its answer carries) reached the
+// controller, if that was before the answer, which came back at end. The
+// zero time when it was not, or e is not a write.
+func (ix *index) echoBefore(e *trace.Entry, end time.Time) time.Time {
+	v := responseVersion(e)
+	if e.Key == nil || v == "" || e.Verb == "get" || e.Verb == "list" {
+		return time.Time{}
+	}
+	for _, d := range ix.delivByKey[*e.Key] {
+		if d.Entry.ResourceVersion == v && !d.at().Before(e.Time) && d.at().Before(end) {
+			return d.at()
+		}
+	}
+	return time.Time{}
 }
 
 // echoes returns, per object, the resourceVersions that the controller's
@@ -387,6 +407,13 @@ func (ix *index) versionReplaced(k trace.Key, v string) *item {
 // start of the trace. Reconciles run one at a time, so it began after the
 // one before it. A reconcile may read its cache and compute for a while
 // before its first request, which the wire does not show.
+//
+// When that request was a write whose watch event reached the controller
+// before its answer, the span starts at the event: the two travel on
+// different connections, and which the proxy passed on first is a race
+// that the machine's load decides, not the controller. Either way the
+// event arrived once the write was made, as the reconcile ended, and the
+// same pairs are kept whichever won.
 func (ix *index) readFrom(b int) time.Time {
 	if b < 0 || b >= len(ix.bursts) {
 		return time.Time{}
@@ -394,6 +421,9 @@ func (ix *index) readFrom(b int) time.Time {
 	head := ix.bursts[b].chain
 	if head == 0 {
 		return time.Time{}
+	}
+	if prev := ix.bursts[head-1]; !prev.echo.IsZero() {
+		return prev.echo
 	}
 	return ix.bursts[head-1].end
 }

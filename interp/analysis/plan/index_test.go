@@ -154,3 +154,59 @@ func TestReconciles(t *testing.T) {
 		t.Errorf("update carrying a state replaced before burst #7 ended: reconcile of burst %d, want 1 (%s)", c, ix.bursts[2].boundary)
 	}
 }
+
+// TestEchoBeforeAnswer holds that the stale pattern keeps the same pairs
+// whether the watch event of the controller's own write reached it before
+// or after the write's answer. The two come on different connections, and
+// which one the proxy passes on first is a race the machine's load
+// decides: two reference runs of the datastore example differed by a plan
+// on it.
+func TestEchoBeforeAnswer(t *testing.T) {
+	kp := trace.Key{Kind: "keeper.example.com", Namespace: "default", Name: "kp"}
+	pod := trace.Key{Kind: "pod", Namespace: "default", Name: "kp-0"}
+	pvc := trace.Key{Kind: "persistentvolumeclaim", Namespace: "default", Name: "data-kp"}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	owned := func(name, rv string) json.RawMessage {
+		return json.RawMessage(`{"metadata":{"name":"` + name + `","resourceVersion":"` + rv + `","ownerReferences":[{"apiVersion":"example.com/v1","kind":"Keeper","name":"kp","uid":"u1","controller":true}]}}`)
+	}
+	obj := func(rv string) json.RawMessage {
+		return json.RawMessage(`{"metadata":{"name":"kp","uid":"u1","resourceVersion":"` + rv + `"},"status":{"v":"` + rv + `"}}`)
+	}
+	for _, echoMs := range []int{22, 26} { // the answer to #2 comes back at 24ms
+		var entries []trace.Entry
+		deliver := func(ms int, k trace.Key, event, rv string, o json.RawMessage) {
+			entries = append(entries, trace.Entry{Time: at(ms), Type: trace.Delivery, Key: &k, Event: event, ResourceVersion: rv, Object: o})
+		}
+		request := func(ms, doneMs int, verb string, k trace.Key, body, resp json.RawMessage) {
+			done := at(doneMs)
+			entries = append(entries, trace.Entry{Time: at(ms), Type: trace.Request, Key: &k, Verb: verb, Subresource: "status", Code: 200, Body: body, Response: resp, Done: &done})
+		}
+		deliver(10, kp, "ADDED", "1", obj("1"))
+		if echoMs < 24 { // the proxy records a request when its answer goes back
+			deliver(echoMs, kp, "MODIFIED", "2", obj("2"))
+			request(20, 24, "patch", kp, json.RawMessage(`{"status":{"v":"2"}}`), obj("2"))
+		} else {
+			request(20, 24, "patch", kp, json.RawMessage(`{"status":{"v":"2"}}`), obj("2"))
+			deliver(echoMs, kp, "MODIFIED", "2", obj("2"))
+		}
+		deliver(30, pod, "ADDED", "3", owned("kp-0", "3")) // from outside: another reconcile
+		request(31, 33, "patch", kp, json.RawMessage(`{"status":{"v":"4"}}`), obj("4"))
+		deliver(40, pod, "MODIFIED", "5", owned("kp-0", "5")) // and another
+		request(50, 52, "delete", pvc, nil, owned("data-kp", "6"))
+		entries[len(entries)-1].Subresource = ""
+		for i := range entries {
+			entries[i].Seq = int64(i + 1)
+		}
+		m, err := observe.Masks(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix := newIndex(&trace.Trace{Entries: entries}, m)
+		echo := ix.delivByKey[kp][1]
+		del := ix.writeByKey[pvc][0]
+		if !ix.plausible(echo, del) {
+			t.Errorf("echo of #2 delivered at %dms (answer at 24ms): stale pair with the delete dropped: %s", echoMs, ix.staleWhy(echo, del))
+		}
+	}
+}

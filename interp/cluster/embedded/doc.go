@@ -13,7 +13,9 @@
 // Reset returns the cluster to its state at Start, or at the last
 // Checkpoint, directly in etcd and much faster than a restart
 // (BenchmarkReset measures it). It deletes every object created since and
-// writes back every object of then that was changed or deleted.
+// writes back every object of then that was changed or deleted. Built-in
+// owners go first, and the rest once the controller manager's garbage
+// collector shows it has seen them go (owners.go).
 //
 // Stop kills the children and removes the temporary directory. Children
 // also die with the parent process. The directory's name carries its

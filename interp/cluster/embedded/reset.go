@@ -103,7 +103,9 @@ func (c *Cluster) checkpoint(ctx context.Context) error {
 }
 
 // Reset returns the cluster to the last checkpoint (Start takes the
-// first), directly in etcd. Every object created since is deleted;
+// first), directly in etcd. The owners made since go first, and the rest
+// once the garbage collector has taken their trees (see ownersFirst).
+// Every object created since is deleted;
 // finalizers and graceful deletion do not apply. Every object that existed
 // at the checkpoint and was changed or deleted since is written back with
 // its value then (a new resourceVersion, the same UID), the service
@@ -145,6 +147,9 @@ func (c *Cluster) sweep(ctx context.Context) error {
 	client, err := c.probeClient()
 	if err != nil {
 		return fmt.Errorf("reset: %w", err)
+	}
+	if err := c.ownersFirst(ctx); err != nil {
+		return err
 	}
 	for pass := 0; pass < sweepPasses; pass++ {
 		ops, err := c.pendingOps(ctx)

@@ -3,6 +3,9 @@ package embedded_test
 import (
 	"context"
 	"reflect"
+	"slices"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -190,5 +193,68 @@ func assertAsBefore(t *testing.T, client kubernetes.Interface, want *corev1.Conf
 	if got.UID != want.UID || len(got.Data) != 0 || len(got.Labels) != 0 {
 		t.Errorf("after reset: config map %s: uid %s data %v labels %v, want uid %s and no data or labels",
 			want.Name, got.UID, got.Data, got.Labels, want.UID)
+	}
+}
+
+// TestResetControllerManagerBehind checks that a reset leaves nothing the
+// controller manager can act on when its caches lag behind. The
+// StatefulSet controller, seeing a set's pods deleted while its cache
+// still held the set, made its revision, claim and pod again after the
+// reset had returned, in the next run. So a reset must not return before
+// the controller manager shows, by what its garbage collector does, that
+// it has seen the owners go. Here it is stopped (SIGSTOP) while the reset
+// runs, the lag of a busy machine made certain: the reset waits for it,
+// and after it resumes and catches up, nothing of the set comes back.
+func TestResetControllerManagerBehind(t *testing.T) {
+	c := embeddedtest.Start(t, embedded.Options{})
+	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
+	ctx := context.Background()
+	if err := c.Checkpoint(ctx); err != nil {
+		t.Fatal(err)
+	}
+	kcm := 0
+	for _, p := range c.Processes() {
+		if p.Name == "kube-controller-manager" {
+			kcm = p.PID
+		}
+	}
+	if kcm == 0 {
+		t.Fatalf("no kube-controller-manager among %v", c.Processes())
+	}
+	for round := range 2 {
+		create(t, func() error {
+			_, err := client.AppsV1().StatefulSets("default").Create(ctx, statefulSet("web", 2), metav1.CreateOptions{})
+			return err
+		})
+		waitFor(t, "2 Ready pods", func() (bool, error) {
+			return countPods(ctx, client, "default", "app=web", podReady) == 2, nil
+		})
+		if err := syscall.Kill(kcm, syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- c.Reset(ctx) }()
+		select {
+		case err := <-done:
+			syscall.Kill(kcm, syscall.SIGCONT)
+			t.Fatalf("round %d: the reset returned (%v) while the controller manager was stopped, its caches still holding the set", round, err)
+		case <-time.After(2 * time.Second):
+		}
+		if err := syscall.Kill(kcm, syscall.SIGCONT); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		// What the controller manager made from a stale cache would show
+		// within moments of its catching up.
+		time.Sleep(2 * time.Second)
+		keys, err := embedded.PendingReset(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left := slices.DeleteFunc(keys, func(k string) bool { return strings.HasPrefix(k, "/registry/leases/") }); len(left) > 0 {
+			t.Fatalf("round %d: after the reset, the controller manager made %q", round, left)
+		}
 	}
 }
