@@ -1,0 +1,270 @@
+package plan
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sievetool/sieve/interp/analysis/mask"
+	"github.com/sievetool/sieve/interp/formats/planfile"
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/lang/explore"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// Operation is one explored operation of a reference run (a patch step an
+// explore step expanded into, ir.Step.Explored) and what merging made of
+// it. Operations whose controller reaction has the same shape are merged:
+// the fault patterns make plans in the first of them only (see
+// reactionShape).
+type Operation struct {
+	// Number is the operation's place among the run's operations, from 1.
+	Number int `json:"number"`
+	// What is the operation: its property, change and value.
+	What string `json:"what"`
+	// Refused says the API server refused its patch: it changed nothing
+	// and is merged with none.
+	Refused bool `json:"refused,omitempty"`
+	// MergedInto is the operation whose plans stand for this one's (0:
+	// none, it has plans of its own).
+	MergedInto int `json:"mergedInto,omitempty"`
+}
+
+// Merged counts the operations merged into another.
+func Merged(ops []Operation) int {
+	n := 0
+	for _, op := range ops {
+		if op.MergedInto != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Operations returns the explored operations of test t in its reference
+// trace tr, each merged into the first earlier one whose controller
+// reaction had the same shape; m is the plan masks (observe.Masks).
+// None for a test that explores nothing.
+func Operations(tr *trace.Trace, t *ir.Test, m *mask.Matcher) []Operation {
+	g := &generator{tr: tr, ix: newIndex(tr, m), test: t}
+	g.ops = g.operations()
+	return g.exported()
+}
+
+// operation is an explored operation of the reference trace and the
+// stretch of the trace it owns: from the start of its patch step to the
+// start of the step after the settle that follows it (or the end).
+type operation struct {
+	Operation
+	step       stepID
+	resource   trace.Key
+	first, end int64 // sequence numbers, end exclusive (0: the trace's end)
+	shape      string
+}
+
+// holds reports whether the entry numbered seq lies in op's stretch.
+func (op *operation) holds(seq int64) bool {
+	return seq >= op.first && (op.end == 0 || seq < op.end)
+}
+
+// operations finds the explored operations of the reference trace, in
+// order, and merges those whose reaction has the same shape.
+func (g *generator) operations() []*operation {
+	steps := exploredSteps(g.test)
+	var out []*operation
+	for i := range g.tr.Entries {
+		e := &g.tr.Entries[i]
+		if e.Type != trace.Step {
+			continue
+		}
+		if last := lastOf(out); last != nil && last.end == 0 && e.Phase == "start" && !ownStep(last, e) {
+			last.end = e.Seq
+		}
+		s, ok := steps[stepID{e.Workload, e.Index}]
+		switch {
+		case !ok || e.What != "patch":
+		case e.Phase == "start":
+			op := &operation{Operation: Operation{Number: len(out) + 1, What: describeOp(s)}, step: stepID{e.Workload, e.Index}, first: e.Seq,
+				resource: trace.Key{Kind: s.Resource.Kind, Namespace: s.Resource.Namespace, Name: s.Resource.Name}}
+			out = append(out, op)
+		case e.Phase == "end" && strings.HasPrefix(e.Message, trace.Refused) && len(out) > 0:
+			out[len(out)-1].Refused = true
+		}
+	}
+	for _, op := range out {
+		op.shape = g.reactionShape(op)
+	}
+	merge(out)
+	return out
+}
+
+// stepID names a workload step as the trace's step entries do.
+type stepID struct {
+	workload string
+	index    int
+}
+
+// exploredSteps are the operations of t's explore steps, by step.
+func exploredSteps(t *ir.Test) map[stepID]*ir.Operation {
+	out := map[stepID]*ir.Operation{}
+	for _, w := range t.Workloads {
+		for i, s := range w.Steps {
+			if s.Explored != nil {
+				out[stepID{w.Name, i}] = s.Explored
+			}
+		}
+	}
+	return out
+}
+
+// ownStep reports whether step entry e is op's patch step or the settle
+// after it (the next step of its workload).
+func ownStep(op *operation, e *trace.Entry) bool {
+	return e.Workload == op.step.workload && (e.Index == op.step.index || e.Index == op.step.index+1)
+}
+
+// describeOp says what an operation does, as sieve explore prints it.
+func describeOp(o *ir.Operation) string {
+	op, err := explore.FromIR(o)
+	if err != nil {
+		return o.Path + " " + o.Change
+	}
+	return op.String()
+}
+
+// lastOf is the last operation of ops, nil for none.
+func lastOf(ops []*operation) *operation {
+	if len(ops) == 0 {
+		return nil
+	}
+	return ops[len(ops)-1]
+}
+
+// merge marks each operation that was not refused as merged into the
+// first earlier one, not refused, of the same shape.
+func merge(ops []*operation) {
+	first := map[string]int{}
+	for _, op := range ops {
+		if op.Refused {
+			continue
+		}
+		if n, ok := first[op.shape]; ok {
+			op.MergedInto = n
+			continue
+		}
+		first[op.shape] = op.Number
+	}
+}
+
+// exported returns the generator's operations as the Set reports them.
+func (g *generator) exported() []Operation {
+	out := make([]Operation, len(g.ops))
+	for i, op := range g.ops {
+		out[i] = op.Operation
+	}
+	return out
+}
+
+// reactionShape is the shape of the controller's reaction to op: in the
+// order of the trace, each write it made in op's stretch and each watch
+// event delivered to it there (what the fault patterns make plans of),
+// and each call to its application. A write or event is its stream,
+// verb, object (a generated name as its kind and namespace only),
+// subresource, whether it succeeded, and the paths its diff changed,
+// values aside; for the explored resource, the fields the operation
+// changes (its spec) are left out, so that operations on different
+// properties the controller reacts to alike have the same shape. A call
+// is its channel, object and method.
+func (g *generator) reactionShape(op *operation) string {
+	var lines []string
+	items := slices.Concat(g.ix.writes, g.ix.deliveries)
+	slices.SortFunc(items, func(a, b *item) int { return cmp.Compare(a.seq(), b.seq()) })
+	for _, it := range items {
+		if op.holds(it.seq()) {
+			lines = append(lines, g.itemShape(it, op.resource))
+		}
+	}
+	for _, c := range g.appCalls() {
+		if op.holds(c.entry.Seq) {
+			lines = append(lines, fmt.Sprintf("call %s %s %s", c.Channel, g.callKey(c), c.Method))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// itemShape is the shape of a write or delivered event (reactionShape).
+func (g *generator) itemShape(it *item, resource trace.Key) string {
+	key := it.Key.String()
+	if g.ix.generated[it.Key] {
+		key = it.Key.Kind + "/" + it.Key.Namespace + "/*"
+	}
+	return fmt.Sprintf("%s %s %s %s ok=%t %s", it.Stream, it.Verb, key, it.Subresource, it.OK(), diffShape(it.Diff, it.Key == resource))
+}
+
+// diffShape is the paths a slim diff changes, values aside, as canonical
+// JSON; without the fields an operation changes (explore.Explores) when
+// operated is set.
+func diffShape(d *planfile.Diff, operated bool) string {
+	if d.Empty() {
+		return ""
+	}
+	top := func(m map[string]any) any {
+		out := map[string]any{}
+		for k, v := range m {
+			if !operated || !explore.Explores(k) {
+				out[k] = valueShape(v)
+			}
+		}
+		return out
+	}
+	return planfile.Canonical([2]any{top(d.Prev), top(d.Cur)})
+}
+
+// valueShape is v with every scalar replaced by null: its paths only.
+func valueShape(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = valueShape(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = valueShape(e)
+		}
+		return out
+	}
+	return nil
+}
+
+// mergedPass drops the candidates made of a trace entry in the stretch of
+// an operation merged into another: that one's candidates stand for them.
+func (g *generator) mergedPass() pass {
+	return pass{name: PassMerged, on: true,
+		keep: func(c *candidate) bool { _, op := g.mergedItem(c); return op == nil },
+		why: func(c *candidate) string {
+			seq, op := g.mergedItem(c)
+			return fmt.Sprintf("#%d is in operation %d (%s), merged into operation %d (%s): the controller reacted to both alike",
+				seq, op.Number, op.What, op.MergedInto, g.ops[op.MergedInto-1].What)
+		}}
+}
+
+// mergedItem returns a trace entry candidate c is made of that lies in a
+// merged operation's stretch, and that operation (nil: none does).
+func (g *generator) mergedItem(c *candidate) (int64, *operation) {
+	seqs := []int64{seqOf(c.event), seqOf(c.write), seqOf(c.back)}
+	if c.call != nil {
+		seqs = append(seqs, c.call.entry.Seq)
+	}
+	for _, seq := range seqs {
+		for _, op := range g.ops {
+			if seq != 0 && op.MergedInto != 0 && op.holds(seq) {
+				return seq, op
+			}
+		}
+	}
+	return 0, nil
+}
