@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/diag"
 	"github.com/sievetool/sieve/lang/ir"
@@ -51,6 +52,13 @@ func TestExploredGroups(t *testing.T) {
 	}}
 	if gen, ref := ExploredCounts(exploredTest(), tr); gen != 2 || ref != 1 {
 		t.Errorf("counts: %d generated, %d refused; want 2 and 1", gen, ref)
+	}
+	c := exploredCounts(exploredTest(), tr, []plan.Operation{{Number: 1}, {Number: 2, Refused: true}})
+	if c == nil || c.String() != "2 operations generated, 1 refused, 1 run, 0 merged" {
+		t.Errorf("summary counts %v", c)
+	}
+	if c := exploredCounts(&ir.Test{Name: "t"}, tr, nil); c != nil {
+		t.Errorf("summary counts of a test that explores nothing: %v, want none", c)
 	}
 }
 
