@@ -187,7 +187,28 @@ func TestE2ESettings(t *testing.T) {
 					t.Errorf("finding %+v, want only the log level's", f)
 				}
 			}
+			// The controller reacts to the three log levels alike (buggy:
+			// not at all; fixed: it rewrites its config map), so at least
+			// the last two merge into the first.
+			c := exploredCounts(t, out)
+			if c.Generated != 7 || c.Refused != 0 || c.Run != 7 || c.Merged < 2 {
+				t.Errorf("explored counts %s, want 7 generated, 0 refused, 7 run, at least 2 merged", c)
+			}
 		})
+}
+
+// exploredCounts reads the explored operations' counts from the
+// summary.json of a run in out.
+func exploredCounts(t *testing.T, out string) *results.ExploredCounts {
+	t.Helper()
+	s, err := results.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Runs) != 1 || s.Runs[0].Explored == nil {
+		t.Fatalf("summary.json has no explored counts: %+v", s.Runs)
+	}
+	return s.Runs[0].Explored
 }
 
 // logLevelIgnored reports whether f is the settings bug as the explored
@@ -226,6 +247,11 @@ func TestE2EExplore(t *testing.T) {
 		}
 		if refused != 1 {
 			t.Errorf("%d patch steps recorded as refused in the reference run, want 1 (spec.storage: storage is immutable)", refused)
+		}
+		// spec.replicas 1 turns the Ready condition false, 4 changes
+		// nothing: two reactions of their own, none merged.
+		if c := exploredCounts(t, out); *c != (results.ExploredCounts{Generated: 3, Refused: 1, Run: 2}) {
+			t.Errorf("explored counts %s, want 3 generated, 1 refused, 2 run, 0 merged", c)
 		}
 	})
 }

@@ -1,8 +1,8 @@
 package plan
 
 import (
-	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -166,40 +166,53 @@ func (g *generator) exported() []Operation {
 	return out
 }
 
-// reactionShape is the shape of the controller's reaction to op: in the
-// order of the trace, each write it made in op's stretch and each watch
-// event delivered to it there (what the fault patterns make plans of),
-// and each call to its application. A write or event is its stream,
-// verb, object (a generated name as its kind and namespace only),
-// subresource, whether it succeeded, and the paths its diff changed,
-// values aside; for the explored resource, the fields the operation
-// changes (its spec) are left out, so that operations on different
-// properties the controller reacts to alike have the same shape. A call
-// is its channel, object and method.
+// reactionShape is the shape of the controller's reaction to op: each
+// write it made in op's stretch and each watch event delivered to it
+// there (what the fault patterns make plans of), and each call to its
+// application, in the order of the trace per stream and object (the
+// order across objects, or of a write and its own watch event, is a race
+// the next run may lose). A write or event is its verb, subresource,
+// whether it succeeded, and the paths its diff changed, values aside;
+// for the explored resource, the fields the operation changes (its spec)
+// are left out, so that operations on different properties the
+// controller reacts to alike have the same shape. An object with a
+// generated name counts by kind and namespace. A call is its channel,
+// object and method.
 func (g *generator) reactionShape(op *operation) string {
-	var lines []string
-	items := slices.Concat(g.ix.writes, g.ix.deliveries)
-	slices.SortFunc(items, func(a, b *item) int { return cmp.Compare(a.seq(), b.seq()) })
-	for _, it := range items {
-		if op.holds(it.seq()) {
-			lines = append(lines, g.itemShape(it, op.resource))
+	groups := map[string][]string{} // each stream and object's shapes, in trace order
+	for _, stream := range [][]*item{g.ix.writes, g.ix.deliveries} {
+		for _, it := range stream {
+			if op.holds(it.seq()) {
+				k := string(it.Stream) + " " + g.shapeKey(it.Key)
+				groups[k] = append(groups[k], g.itemShape(it, op.resource))
+			}
 		}
 	}
 	for _, c := range g.appCalls() {
 		if op.holds(c.entry.Seq) {
-			lines = append(lines, fmt.Sprintf("call %s %s %s", c.Channel, g.callKey(c), c.Method))
+			k := "call " + g.shapeKey(g.callKey(c))
+			groups[k] = append(groups[k], c.Channel+" "+c.Method)
 		}
 	}
-	return strings.Join(lines, "\n")
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
+		b.WriteString(k + "\n  " + strings.Join(groups[k], "\n  ") + "\n")
+	}
+	return b.String()
+}
+
+// shapeKey is an object as a reaction's shape names it: a generated name
+// by its kind and namespace only.
+func (g *generator) shapeKey(k trace.Key) string {
+	if g.ix.generated[k] {
+		return k.Kind + "/" + k.Namespace + "/*"
+	}
+	return k.String()
 }
 
 // itemShape is the shape of a write or delivered event (reactionShape).
 func (g *generator) itemShape(it *item, resource trace.Key) string {
-	key := it.Key.String()
-	if g.ix.generated[it.Key] {
-		key = it.Key.Kind + "/" + it.Key.Namespace + "/*"
-	}
-	return fmt.Sprintf("%s %s %s %s ok=%t %s", it.Stream, it.Verb, key, it.Subresource, it.OK(), diffShape(it.Diff, it.Key == resource))
+	return fmt.Sprintf("%s %s ok=%t %s", it.Verb, it.Subresource, it.OK(), diffShape(it.Diff, it.Key == resource))
 }
 
 // diffShape is the paths a slim diff changes, values aside, as canonical

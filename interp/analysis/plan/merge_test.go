@@ -10,11 +10,12 @@ import (
 	"github.com/sievetool/sieve/lang/ir"
 )
 
-// mergeRun is an explored run of three operations on webapp/default/web,
+// mergeRun is an explored run of four operations on webapp/default/web,
 // each a patch step and a settle. The controller answers the first two
-// (two log levels) alike, an update of the data of its config map, and
-// the third (replicas) with an update of its deployment's spec; the
-// fourth, refused, has no reaction at all.
+// (two log levels) alike, an update of the data of its config map (whose
+// watch event the second's trace holds before the write), and the third
+// (replicas) with an update of its deployment's spec; the fourth,
+// refused, has no reaction at all.
 func mergeRun(t *testing.T) (*trace.Trace, *ir.Test) {
 	t.Helper()
 	cr := trace.Key{Kind: "webapp.demo.sieve.dev", Namespace: "default", Name: "web"}
@@ -24,7 +25,10 @@ func mergeRun(t *testing.T) (*trace.Trace, *ir.Test) {
 	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	add := func(e trace.Entry) {
 		at = at.Add(10 * time.Millisecond)
-		e.Seq, e.Time = int64(len(tr.Entries)+1), at
+		if e.Time.IsZero() {
+			e.Time = at
+		}
+		e.Seq = int64(len(tr.Entries) + 1)
 		tr.Entries = append(tr.Entries, e)
 	}
 	rv := 0
@@ -43,9 +47,10 @@ func mergeRun(t *testing.T) (*trace.Trace, *ir.Test) {
 	deliver := func(k trace.Key, event string, fields map[string]any) {
 		add(trace.Entry{Type: trace.Delivery, Key: &k, Event: event, Object: obj(k, fields)})
 	}
-	write := func(k trace.Key, verb string, fields map[string]any) {
+	// write records a request sent ago before it is recorded.
+	write := func(k trace.Key, verb string, fields map[string]any, ago time.Duration) {
 		b := obj(k, fields)
-		add(trace.Entry{Type: trace.Request, Key: &k, Verb: verb, Code: 200, Body: b, Response: b})
+		add(trace.Entry{Type: trace.Request, Time: at.Add(10*time.Millisecond - ago), Key: &k, Verb: verb, Code: 200, Body: b, Response: b})
 	}
 	step := func(i int, what, phase, msg string) {
 		add(trace.Entry{Type: trace.Step, Workload: "explored", Index: i, What: what, Phase: phase, Message: msg})
@@ -55,8 +60,10 @@ func mergeRun(t *testing.T) (*trace.Trace, *ir.Test) {
 	}
 	step(0, "apply", "start", "")
 	deliver(cr, "ADDED", spec("info", 1))
-	write(cm, "create", map[string]any{"data": map[string]any{"conf": "log-level info"}})
-	write(dep, "create", map[string]any{"spec": map[string]any{"replicas": 1}})
+	write(cm, "create", map[string]any{"data": map[string]any{"conf": "log-level info"}}, 0)
+	deliver(cm, "ADDED", map[string]any{"data": map[string]any{"conf": "log-level info"}})
+	write(dep, "create", map[string]any{"spec": map[string]any{"replicas": 1}}, 0)
+	deliver(dep, "ADDED", map[string]any{"spec": map[string]any{"replicas": 1}})
 	step(0, "apply", "end", "")
 	step(1, "settle", "start", "")
 	step(1, "settle", "end", "")
@@ -79,7 +86,13 @@ func mergeRun(t *testing.T) (*trace.Trace, *ir.Test) {
 			msg = trace.Refused + "422 spec.replicas: must be at least 1"
 		} else {
 			deliver(cr, "MODIFIED", op.spec)
-			write(op.react, "update", op.fields)
+			if i == 1 { // the proxy may record the write's own event before the write, sent before it
+				deliver(op.react, "MODIFIED", op.fields)
+				write(op.react, "update", op.fields, 15*time.Millisecond)
+			} else {
+				write(op.react, "update", op.fields, 0)
+				deliver(op.react, "MODIFIED", op.fields)
+			}
 		}
 		step(patch, "patch", "end", msg)
 		step(patch+1, "settle", "start", "")
