@@ -177,7 +177,8 @@ func TestE2EMembers(t *testing.T) {
 // finding must be about the log level (the differential one: the file
 // where the final state applied at once has the last level); the fixed
 // controller carries every change into an object it owns, and its run
-// must exit 0 with no finding.
+// must exit 0 with no finding. In both, summary.json counts the seven
+// operations, the log levels merged.
 func TestE2ESettings(t *testing.T) {
 	runE2E(t, settingsSpec, []e2eCase{{test: "buggy", exit: 1, want: logLevelIgnored}, {test: "fixed", exit: 0}},
 		func(t *testing.T, out string) {
@@ -224,6 +225,7 @@ func logLevelIgnored(f finding) bool {
 // the consistency finding of spec.replicas 4 (the controller never
 // updates its StatefulSet) and the differential finding of the
 // StatefulSet's replicas (4 when the final state is applied at once).
+// summary.json counts three operations, one refused, none merged.
 func TestE2EExplore(t *testing.T) {
 	leftNoTrace := func(f finding) bool {
 		return f.Check == "consistency" && f.Key == "datastore.datastore.sieve.dev/default/ds" && f.Path == "spec.replicas"

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sievetool/sieve/interp/analysis/mask"
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/explore"
@@ -15,9 +14,9 @@ import (
 
 // Operation is one explored operation of a reference run (a patch step an
 // explore step expanded into, ir.Step.Explored) and what merging made of
-// it. Operations whose controller reaction has the same shape are merged:
-// the fault patterns make plans in the first of them only (see
-// reactionShape).
+// it (Set.Operations). Operations whose controller reaction has the same
+// shape are merged: the fault patterns make plans in the first of them
+// only (see reactionShape).
 type Operation struct {
 	// Number is the operation's place among the run's operations, from 1.
 	Number int `json:"number"`
@@ -40,16 +39,6 @@ func Merged(ops []Operation) int {
 		}
 	}
 	return n
-}
-
-// Operations returns the explored operations of test t in its reference
-// trace tr, each merged into the first earlier one whose controller
-// reaction had the same shape; m is the plan masks (observe.Masks).
-// None for a test that explores nothing.
-func Operations(tr *trace.Trace, t *ir.Test, m *mask.Matcher) []Operation {
-	g := &generator{tr: tr, ix: newIndex(tr, m), test: t}
-	g.ops = g.operations()
-	return g.exported()
 }
 
 // operation is an explored operation of the reference trace and the
