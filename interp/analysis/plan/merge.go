@@ -41,6 +41,19 @@ func Merged(ops []Operation) int {
 	return n
 }
 
+// MergeNotes says, one line each, which operations were merged into which:
+// their plans are left out.
+func MergeNotes(ops []Operation) []string {
+	var out []string
+	for _, op := range ops {
+		if op.MergedInto != 0 && op.MergedInto <= len(ops) {
+			out = append(out, fmt.Sprintf("explored operation %d (%s) merged into operation %d (%s): the controller reacted to both alike, so its plans are left out (the merged pass)",
+				op.Number, op.What, op.MergedInto, ops[op.MergedInto-1].What))
+		}
+	}
+	return out
+}
+
 // operation is an explored operation of the reference trace and the
 // stretch of the trace it owns: from the start of its patch step to the
 // start of the step after the settle that follows it (or the end).

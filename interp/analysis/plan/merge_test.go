@@ -147,6 +147,10 @@ func TestMergeOperations(t *testing.T) {
 	if n := Merged(set.Operations); n != 1 {
 		t.Errorf("%d merged, want 1", n)
 	}
+	notes := MergeNotes(set.Operations)
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], `explored operation 2 (spec.logLevel enum "warn") merged into operation 1 (spec.logLevel enum "debug")`) {
+		t.Errorf("merge notes %q, want one of operation 2 into 1", notes)
+	}
 	kept, merged := 0, 0
 	for _, c := range set.Candidates {
 		switch {
