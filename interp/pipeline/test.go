@@ -50,8 +50,9 @@ type Prepared struct {
 
 // Prepare runs the stages of test t before its plans, as sieve run does:
 // Start, References and Plans, writing out's pruned.jsonl and the number
-// of plans (and of explored operations) into its summary.json. The Prepared, never nil, has a nil Refs
-// or Set when the stage that makes it failed.
+// of plans (and of explored operations) into its summary.json. The
+// Prepared, never nil, has a nil Refs or Set when the stage that makes it
+// failed.
 func Prepare(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Options) (*Prepared, error) {
 	p := &Prepared{}
 	var err error

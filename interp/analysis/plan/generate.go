@@ -72,8 +72,8 @@ type generator struct {
 	// lastOfKind is the sequence number of the last delivery of each
 	// kind (followed).
 	lastOfKind map[string]int64
-	// ops are the explored operations of the trace (Operations), none
-	// for a test that explores nothing.
+	// ops are the explored operations of the trace (Set.Operations),
+	// none for a test that explores nothing.
 	ops []*operation
 }
 

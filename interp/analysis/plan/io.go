@@ -16,7 +16,7 @@ type Set struct {
 	// order, with the plan it made or the pass that dropped it.
 	Candidates []Candidate `json:"candidates,omitempty"`
 	// Operations are the explored operations of the reference run and
-	// which were merged (Operations), none for a test that explores
+	// which were merged into which, none for a test that explores
 	// nothing.
 	Operations []Operation `json:"operations,omitempty"`
 }
