@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/formats/planfile"
@@ -275,11 +276,19 @@ func (g *generator) mergedItem(c *candidate) (int64, *operation) {
 		seqs = append(seqs, c.call.entry.Seq)
 	}
 	for _, seq := range seqs {
-		for _, op := range g.ops {
-			if seq != 0 && op.MergedInto != 0 && op.holds(seq) {
-				return seq, op
-			}
+		if op := g.opAt(seq); op != nil && op.MergedInto != 0 {
+			return seq, op
 		}
 	}
 	return 0, nil
+}
+
+// opAt returns the operation whose stretch holds the entry numbered seq,
+// nil for none. The stretches are in trace order and do not overlap.
+func (g *generator) opAt(seq int64) *operation {
+	i := sort.Search(len(g.ops), func(i int) bool { return g.ops[i].first > seq }) - 1
+	if i < 0 || !g.ops[i].holds(seq) {
+		return nil
+	}
+	return g.ops[i]
 }
