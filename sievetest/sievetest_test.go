@@ -157,7 +157,7 @@ func TestExplored(t *testing.T) {
 	skipWithoutCluster(t)
 	t.Parallel()
 	childFails(t, []string{
-		"explored: 3 operations generated, 1 refused by the API server, 2 run",
+		"explored: 3 operations generated, 1 refused, 2 run, 0 merged",
 		"--- FAIL: TestChild/explored ",
 		"finding (medium): consistency datastore.datastore.sieve.dev/default/ds spec.replicas",
 		"--- FAIL: TestChild/explored-direct ",

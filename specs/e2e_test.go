@@ -179,7 +179,8 @@ func TestE2EMembers(t *testing.T) {
 // finding must be about the log level (the differential one: the file
 // where the final state applied at once has the last level); the fixed
 // controller carries every change into an object it owns, and its run
-// must exit 0 with no finding.
+// must exit 0 with no finding. In both, summary.json counts the seven
+// operations, the log levels merged.
 func TestE2ESettings(t *testing.T) {
 	runE2E(t, settingsSpec, []e2eCase{{test: "buggy", exit: 1, want: logLevelIgnored}, {test: "fixed", exit: 0}},
 		func(t *testing.T, out string) {
@@ -189,7 +190,28 @@ func TestE2ESettings(t *testing.T) {
 					t.Errorf("finding %+v, want only the log level's", f)
 				}
 			}
+			// The controller reacts to the three log levels alike (buggy:
+			// not at all; fixed: it rewrites its config map), so at least
+			// the last two merge into the first.
+			c := exploredCounts(t, out)
+			if c.Generated != 7 || c.Refused != 0 || c.Run != 7 || c.Merged < 2 {
+				t.Errorf("explored counts %s, want 7 generated, 0 refused, 7 run, at least 2 merged", c)
+			}
 		})
+}
+
+// exploredCounts reads the explored operations' counts from the
+// summary.json of a run in out.
+func exploredCounts(t *testing.T, out string) *results.ExploredCounts {
+	t.Helper()
+	s, err := results.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Runs) != 1 || s.Runs[0].Explored == nil {
+		t.Fatalf("summary.json has no explored counts: %+v", s.Runs)
+	}
+	return s.Runs[0].Explored
 }
 
 // logLevelIgnored reports whether f is the settings bug as the explored
@@ -207,6 +229,7 @@ func logLevelIgnored(f finding) bool {
 // StatefulSet's replicas (4 when the final state is applied at once), and
 // that of the state after operation 1 (spec.replicas 1, not the final
 // value) applied at once, its result described in its explored.json.
+// summary.json counts three operations, one refused, none merged.
 func TestE2EExplore(t *testing.T) {
 	leftNoTrace := func(f finding) bool {
 		return f.Check == "consistency" && f.Key == "datastore.datastore.sieve.dev/default/ds" && f.Path == "spec.replicas"
@@ -232,6 +255,11 @@ func TestE2EExplore(t *testing.T) {
 			t.Errorf("%d patch steps recorded as refused in the reference run, want 1 (spec.storage: storage is immutable)", refused)
 		}
 		checkDirectState(t, results.Layout{Root: out})
+		// spec.replicas 1 turns the Ready condition false, 4 changes
+		// nothing: two reactions of their own, none merged.
+		if c := exploredCounts(t, out); *c != (results.ExploredCounts{Generated: 3, Refused: 1, Run: 2}) {
+			t.Errorf("explored counts %s, want 3 generated, 1 refused, 2 run, 0 merged", c)
+		}
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/session"
@@ -103,9 +104,7 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard
 		if err != nil {
 			return nil, err
 		}
-		generated, refused := ExploredCounts(refs.Test, refs.Traces[0])
-		env.progressf("explored: %d operations generated, %d refused by the API server, %d run; %d findings of the explored-run oracles",
-			generated, refused, generated-refused, len(judged.Findings))
+		env.progressf("explored: %d findings of the explored-run oracles", len(judged.Findings))
 		rs = append(rs, judged)
 	}
 	states, err := directStates(refs, groups, masks)
@@ -183,6 +182,17 @@ func ExploredCounts(t *ir.Test, ref *trace.Trace) (generated, refused int) {
 		}
 	}
 	return len(ops), refused
+}
+
+// exploredCounts counts the operations of test t's explore steps in its
+// reference trace ref, with those merged among ops (plan.Set.Operations);
+// nil for a test that explores nothing.
+func exploredCounts(t *ir.Test, ref *trace.Trace, ops []plan.Operation) *results.ExploredCounts {
+	generated, refused := ExploredCounts(t, ref)
+	if generated == 0 {
+		return nil
+	}
+	return &results.ExploredCounts{Generated: generated, Refused: refused, Run: generated - refused, Merged: plan.Merged(ops)}
 }
 
 // runDirect runs the differential oracle on state st: the test with each

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/diag"
@@ -92,6 +93,26 @@ func exploredRefs(t *testing.T, test *ir.Test, tr *trace.Trace) *Refs {
 		t.Fatal(err)
 	}
 	return refs
+}
+
+// TestExploredCounts holds the operations counted in a run, the refused
+// ones among them, and the summary's counts with the merged ones; none for
+// a test that explores nothing.
+func TestExploredCounts(t *testing.T) {
+	tr := &trace.Trace{Entries: []trace.Entry{
+		{Type: trace.Step, Workload: "w", Index: 2, Phase: "end", What: "patch"},
+		{Type: trace.Step, Workload: "w", Index: 4, Phase: "end", What: "patch", Message: trace.Refused + "invalid"},
+	}}
+	if gen, ref := ExploredCounts(exploredTest(), tr); gen != 2 || ref != 1 {
+		t.Errorf("counts: %d generated, %d refused; want 2 and 1", gen, ref)
+	}
+	c := exploredCounts(exploredTest(), tr, []plan.Operation{{Number: 1}, {Number: 2, Refused: true}})
+	if c == nil || c.String() != "2 operations generated, 1 refused, 1 run, 0 merged" {
+		t.Errorf("summary counts %v", c)
+	}
+	if c := exploredCounts(&ir.Test{Name: "t"}, tr, nil); c != nil {
+		t.Errorf("summary counts of a test that explores nothing: %v, want none", c)
+	}
 }
 
 // TestDirectStates holds the differential oracle's states: the final one,

@@ -50,8 +50,9 @@ type Prepared struct {
 
 // Prepare runs the stages of test t before its plans, as sieve run does:
 // Start, References and Plans, writing out's pruned.jsonl and the number
-// of plans into its summary.json. The Prepared, never nil, has a nil Refs
-// or Set when the stage that makes it failed.
+// of plans (and of explored operations) into its summary.json. The
+// Prepared, never nil, has a nil Refs or Set when the stage that makes it
+// failed.
 func Prepare(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Options) (*Prepared, error) {
 	p := &Prepared{}
 	var err error
@@ -71,6 +72,9 @@ func Prepare(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Opt
 		return p, err
 	}
 	p.Run.Planned = len(set.Plans)
+	if p.Run.Explored = exploredCounts(p.Refs.Test, p.Refs.Traces[0], set.Operations); p.Run.Explored != nil {
+		env.progressf("explored: %s", p.Run.Explored)
+	}
 	return p, results.WriteRun(out, p.Run)
 }
 

@@ -280,9 +280,10 @@ func TestUnreleasedNote(t *testing.T) {
 
 // TestExploreChecksCounted: the two results of an explored workload are
 // counted among the plans, and the headline says how many of them are
-// its checks rather than fault plans.
+// its checks rather than fault plans, and what became of the operations
+// (summary.json's explored counts).
 func TestExploreChecksCounted(t *testing.T) {
-	s := &results.Summary{Results: []*results.Result{
+	s := &results.Summary{Runs: []*results.TestRun{{Test: "buggy", Explored: &results.ExploredCounts{Generated: 5, Refused: 1, Run: 4, Merged: 2}}}, Results: []*results.Result{
 		{Test: "buggy", Plan: "explored", Pattern: results.ExplorePattern, Status: results.Passed},
 		{Test: "buggy", Plan: "explored-direct", Pattern: results.ExplorePattern, Status: results.Passed},
 		{Test: "buggy", Plan: "intermediate-1", Pattern: "intermediate", Status: results.Passed},
@@ -292,7 +293,10 @@ func TestExploreChecksCounted(t *testing.T) {
 	if err := Text(&text, s, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "3 plans (2 of them the explored workload's checks): 0 failed, 3 passed"; !strings.Contains(text.String(), want) {
-		t.Errorf("summary lacks %q:\n%s", want, text.String())
+	for _, want := range []string{"3 plans (2 of them the explored workload's checks): 0 failed, 3 passed",
+		"test buggy: explored: 5 operations generated, 1 refused, 4 run, 2 merged\n"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, text.String())
+		}
 	}
 }

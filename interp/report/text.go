@@ -168,6 +168,9 @@ func (p *printer) headline(s *results.Summary) {
 		testNames(s), t.Plans, plural(t.Plans, "plan", "plans"), explored, t.Failed, flaky, t.Passed, t.NotInjected,
 		t.Errors, plural(t.Errors, "error", "errors"), verdict)
 	for _, r := range s.Runs {
+		if r.Explored != nil {
+			p.printf("test %s: explored: %s\n", r.Test, r.Explored.String())
+		}
 		if r.Finished == nil && r.Started.Unix() > 0 {
 			p.printf("%s\n", p.paint(ansiYellow, fmt.Sprintf("test %s: the run did not finish (%d of %d plans have results)", r.Test, countRun(s, r), r.Planned)))
 		}

@@ -242,7 +242,7 @@ func printPlans(g *globals, f *planFlags, set *plan.Set) error {
 			return infraErr(err)
 		}
 		fmt.Fprintln(g.stdout)
-		for _, line := range plan.NoPlans(set.Counts) {
+		for _, line := range append(plan.NoPlans(set.Counts), plan.MergeNotes(set.Operations)...) {
 			fmt.Fprintf(g.stderr, "sieve: %s\n", line)
 		}
 	}

@@ -3,16 +3,21 @@ package plan
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// passOrder returns the row order of the counts table.
-func passOrder() []string {
-	return []string{
-		PassCancelled, PassFilter, PassFailed, PassNoOp, PassNondeterministic,
-		PassCausality, PassEffect, PassDuplicates, PassMax,
+// passOrder returns the row order of the counts table. The merged row is
+// there only when a count has that pass (a test that explores).
+func passOrder(counts []Count) []string {
+	order := []string{PassCancelled, PassFilter, PassFailed, PassNoOp, PassNondeterministic, PassCausality, PassEffect, PassDuplicates}
+	if slices.ContainsFunc(counts, func(c Count) bool {
+		return slices.ContainsFunc(c.Passes, func(p PassCount) bool { return p.Pass == PassMerged })
+	}) {
+		order = append(order, PassMerged)
 	}
+	return append(order, PassMax)
 }
 
 // CountsWidth is the width the counts table fits in: an 80-column
@@ -28,13 +33,14 @@ const CountsWidth = 80
 // when the columns do not fit side by side, they are printed in several
 // blocks, one under the other.
 func WriteCounts(w io.Writer, counts []Count) error {
-	labels := append(append([]string{"baseline"}, passOrder()...), "final")
+	order := passOrder(counts)
+	labels := append(append([]string{"baseline"}, order...), "final")
 	label := 0
 	for _, l := range labels {
 		label = max(label, len(l))
 	}
 	var b strings.Builder
-	for i, block := range countBlocks(counts, label) {
+	for i, block := range countBlocks(counts, order, label) {
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -54,10 +60,10 @@ type countColumn struct {
 	width int
 }
 
-func columnOf(c Count, maxWidth int) countColumn {
+func columnOf(c Count, order []string, maxWidth int) countColumn {
 	col := countColumn{head: [2]string{clipName(c.Policy, maxWidth), clipName(string(c.Pattern), maxWidth)}}
 	col.cells = append(col.cells, strconv.Itoa(c.Baseline))
-	for _, p := range passOrder() {
+	for _, p := range order {
 		col.cells = append(col.cells, passCell(c, p))
 	}
 	col.cells = append(col.cells, strconv.Itoa(c.Final))
@@ -67,15 +73,15 @@ func columnOf(c Count, maxWidth int) countColumn {
 	return col
 }
 
-// countBlocks groups the columns into blocks that fit CountsWidth beside
-// the row labels (label characters wide), each column two spaces from the
-// previous one.
-func countBlocks(counts []Count, label int) [][]countColumn {
+// countBlocks groups the columns, with rows in order, into blocks that
+// fit CountsWidth beside the row labels (label characters wide), each
+// column two spaces from the previous one.
+func countBlocks(counts []Count, order []string, label int) [][]countColumn {
 	room := CountsWidth - label
 	var blocks [][]countColumn
 	used := room
 	for _, c := range counts {
-		col := columnOf(c, room-2)
+		col := columnOf(c, order, room-2)
 		if used+2+col.width > room {
 			blocks = append(blocks, nil)
 			used = 0

@@ -16,7 +16,7 @@ import (
 func TestCountsWidth(t *testing.T) {
 	passes := func(left ...int) []PassCount {
 		var out []PassCount
-		for i, p := range passOrder() {
+		for i, p := range passOrder(nil) {
 			switch {
 			case i >= len(left) || left[i] < -1:
 				continue // does not apply

@@ -7,6 +7,12 @@
 // pattern, explains what became of each candidate, and samples down to a
 // policy's maximum (Generate, Sample).
 //
+// For a test whose workloads explore (lang/explore's operations), it
+// merges the operations whose controller reaction in the reference trace
+// has the same shape (Set.Operations) and drops the candidates made in the
+// merged ones (the merged pass): the first of each group stands for the
+// others.
+//
 // Reading a reference trace into reconciles also gives bounds learned from
 // it: how long a hold lasts, and the controller's own timers (OwnTimer).
 // interp/run/session rechecks a difference for such a timer.

@@ -72,6 +72,9 @@ type generator struct {
 	// lastOfKind is the sequence number of the last delivery of each
 	// kind (followed).
 	lastOfKind map[string]int64
+	// ops are the explored operations of the trace (Set.Operations),
+	// none for a test that explores nothing.
+	ops []*operation
 }
 
 // Generate makes the plans for test t from its reference trace tr: for each
@@ -94,7 +97,8 @@ func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
 	for _, o := range opts.Others {
 		g.others = append(g.others, newIndex(o, m))
 	}
-	set := &Set{}
+	g.ops = g.operations()
+	set := &Set{Operations: g.exported()}
 	for _, pol := range t.Policies {
 		for _, pat := range pol.Patterns {
 			plans, count, cands, err := g.pattern(pol, pat)
@@ -136,6 +140,9 @@ func (g *generator) pattern(pol *ir.Policy, pat ir.Pattern) ([]*planfile.Plan, C
 		all, passes = g.appFault(pol)
 	default:
 		return nil, Count{}, nil, fmt.Errorf("plan: policy %s: unknown pattern %q (want intermediate, stale, unobserved, apierror or appfault)", pol.Name, pat)
+	}
+	if len(g.ops) > 0 {
+		passes = append(passes, g.mergedPass())
 	}
 	if len(all) > g.opts.MaxCandidates {
 		return nil, Count{}, nil, tooMany(pol, pat, len(all), g.opts.MaxCandidates)

@@ -15,6 +15,10 @@ type Set struct {
 	// Candidates lists every candidate of every pattern, in generation
 	// order, with the plan it made or the pass that dropped it.
 	Candidates []Candidate `json:"candidates,omitempty"`
+	// Operations are the explored operations of the reference run and
+	// which were merged into which, none for a test that explores
+	// nothing.
+	Operations []Operation `json:"operations,omitempty"`
 }
 
 // WriteCandidatesFile writes the candidates to file as JSON Lines.

@@ -20,6 +20,8 @@ func passWhat(pass string) string {
 		return "it keeps what the controller plausibly acted on"
 	case PassDuplicates:
 		return "it drops signatures seen more than a few times"
+	case PassMerged:
+		return "it drops what an explored operation merged into another holds"
 	case PassMax:
 		return "the policy's max_plans"
 	}

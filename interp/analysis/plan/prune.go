@@ -19,6 +19,7 @@ const (
 	PassCausality        = "causality"        // keep what the controller plausibly acted on
 	PassEffect           = "effect"           // stale: the object comes back, or newer state follows (always on)
 	PassDuplicates       = "duplicates"       // drop signatures seen more than MaxOccurrence times
+	PassMerged           = "merged"           // explored workloads: drop what a merged operation holds (always on)
 	PassMax              = "max"              // the policy's max plans, spread evenly
 )
 

@@ -199,6 +199,27 @@ type TestRun struct {
 	// plans' runs (result.json, reruns left out) by name, in seconds.
 	Phases  map[string]float64 `json:"phases,omitempty"`
 	Windows map[string]float64 `json:"windows,omitempty"`
+	// Explored counts the operations of the test's explore steps, none
+	// for a test that explores nothing.
+	Explored *ExploredCounts `json:"explored,omitempty"`
+}
+
+// ExploredCounts say how many operations a test's explore steps
+// generated and what became of them in its first reference run.
+type ExploredCounts struct {
+	Generated int `json:"generated"`
+	// Refused are those the API server refused; Run the others.
+	Refused int `json:"refused"`
+	Run     int `json:"run"`
+	// Merged are operations run whose controller reaction had the shape
+	// of an earlier one's: the fault patterns' plans of that one stand
+	// for theirs.
+	Merged int `json:"merged"`
+}
+
+// String is the counts as sieve run prints them.
+func (c *ExploredCounts) String() string {
+	return fmt.Sprintf("%d operations generated, %d refused, %d run, %d merged", c.Generated, c.Refused, c.Run, c.Merged)
 }
 
 // Has reports whether r is one of the run's results: in the run's plans
