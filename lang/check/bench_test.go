@@ -114,7 +114,7 @@ test u%[1]d : t%[1]d {
 // grammar.md's examples.
 func benchDir(b *testing.B) string {
 	dir := b.TempDir()
-	for _, f := range []string{"cluster.yaml", "crd.yaml"} {
+	for _, f := range []string{"cluster.yaml", "crd.yaml", "go.mod"} {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte(exampleFiles[f]), 0o644); err != nil {
 			b.Fatal(err)
 		}
