@@ -36,6 +36,7 @@ const (
 	ringE2ESpec       = "specs/testdata/ring_e2e.sieve"
 	apierrorE2ESpec   = "specs/testdata/datastore_apierror_e2e.sieve"
 	routetableE2ESpec = "specs/testdata/routetable_e2e.sieve"
+	readsE2ESpec      = "specs/testdata/routetable_reads_e2e.sieve"
 	membersE2ESpec    = "specs/testdata/members_e2e.sieve"
 	appfaultE2ESpec   = "specs/testdata/ensemble_appfault_e2e.sieve"
 	settingsSpec      = "specs/settings/settings.sieve"
@@ -153,6 +154,16 @@ func TestE2ERouteTable(t *testing.T) {
 		}
 		errorsInjected(3, status)(t, out)
 	})
+}
+
+// TestE2EAPIReads runs the fixed routetable test under apierror's reads:
+// each of its first three gets of the routing table (through the API
+// reader, not the cache) answered once with a 500 or a 504 in the API
+// server's place. The controller returns the error and its reconcile is
+// retried, so the run must exit 0 with no finding, each plan injected (an
+// error fault entry in its trace) and passed.
+func TestE2EAPIReads(t *testing.T) {
+	runE2E(t, readsE2ESpec, []e2eCase{{"fixed", 0, nil}}, errorsInjected(6, results.Passed))
 }
 
 // TestE2EMembers runs the members spec narrowed to wrong answers to its

@@ -36,6 +36,7 @@ func TestSpecsCheck(t *testing.T) {
 		"testdata/members_e2e.sieve":            {"buggy", "fixed"},
 		"testdata/ring_e2e.sieve":               {"buggy", "fixed"},
 		"testdata/routetable_e2e.sieve":         {"buggy", "fixed"},
+		"testdata/routetable_reads_e2e.sieve":   {"fixed", "buggy"},
 		"testdata/volresize_e2e.sieve":          {"buggy", "fixed"},
 		"volresize/volresize.sieve":             {"buggy", "fixed"},
 		"testdata/measure/datastore.sieve":      {"buggy", "fixed"},

@@ -11,10 +11,13 @@ import (
 
 // Words the checker accepts.
 func policyAttrs() []string {
-	return strings.Fields("patterns include exclude max_plans prune stale_for stale_quiet hold_for api_errors app_faults")
+	return strings.Fields("patterns include exclude max_plans prune stale_for stale_quiet hold_for api_errors api_reads app_faults")
 }
-func patterns() []string   { return strings.Fields("intermediate stale unobserved apierror appfault") }
-func writeVerbs() []string { return strings.Fields("create update patch delete") }
+func patterns() []string { return strings.Fields("intermediate stale unobserved apierror appfault") }
+
+// filterVerbs are the verbs a policy's filter names: writes, and the
+// reads an apierror plan answers (ir.ReadVerbs).
+func filterVerbs() []string { return strings.Fields("create update patch delete get list") }
 func pruneNames() []string {
 	return strings.Fields("causality noop failed nondeterministic duplicates")
 }
@@ -62,6 +65,12 @@ func (c *checker) lowerPolicy(d *decl) *ir.Policy {
 	if v := val("api_errors"); v != nil {
 		for _, w := range c.words(v, "api_errors", "api error", ir.APIErrorNames()) {
 			p.APIErrors = append(p.APIErrors, ir.APIErrorKind(w))
+		}
+	}
+	if v := val("api_reads"); v != nil {
+		p.APIReads = c.words(v, "api_reads", "read verb", ir.ReadVerbs())
+		if msg := ir.ReadsProblem(p); msg != "" {
+			c.errorf(v.rng, "policy", "%s: %s", what, msg)
 		}
 	}
 	if v := val("app_faults"); v != nil {
@@ -121,7 +130,7 @@ func (c *checker) filterObject(v *value, what string) (ir.Filter, bool) {
 			f.Kind, f.Namespace, f.Name = r.Kind, r.Namespace, r.Name
 		case "verbs":
 			for _, e := range elems(fl.val) {
-				if w, good := c.word(e, "verb", writeVerbs()...); good {
+				if w, good := c.word(e, "verb", filterVerbs()...); good {
 					f.Verbs = append(f.Verbs, w)
 				}
 			}

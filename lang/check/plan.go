@@ -130,6 +130,8 @@ func (c *checker) triggerAtom(a syntax.TriggerAtom, sc *scope) *ir.Trigger {
 		return t
 	case *syntax.CallLeaf:
 		return c.callLeaf(a, sc)
+	case *syntax.ReadLeaf:
+		return c.leaf(ir.TrigRead, a.Verb, a.Target, nil, a.Count, a.Range(), sc)
 	case *syntax.Quiet:
 		return &ir.Trigger{Op: ir.TrigQuiet, Src: a.Range(), Target: c.toRef(c.eval(a.Target, sc), keyGlob, "quiet trigger"),
 			Duration: c.toDuration(c.eval(a.Duration, sc), "quiet for", true)}

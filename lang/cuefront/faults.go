@@ -40,6 +40,12 @@ func (l *lowerer) policy(v cue.Value) *ir.Policy {
 	for _, s := range strs(v, "api_errors") {
 		p.APIErrors = append(p.APIErrors, ir.APIErrorKind(s))
 	}
+	p.APIReads = strs(v, "api_reads")
+	if f, ok := field(v, "api_reads"); ok {
+		if msg := ir.ReadsProblem(p); msg != "" {
+			l.errorf(f, "policy", "policy %s: %s", p.Name, msg)
+		}
+	}
 	for _, s := range strs(v, "app_faults") {
 		p.AppFaults = append(p.AppFaults, ir.AppFaultKind(s))
 	}
@@ -220,7 +226,7 @@ func (l *lowerer) actionOptions(a *ir.Action, v cue.Value, kind string) {
 }
 
 // triggerKinds are the fields that make a trigger node.
-var triggerKinds = []string{"on", "write", "call", "quiet", "after", "then", "all", "any"}
+var triggerKinds = []string{"on", "write", "call", "read", "quiet", "after", "then", "all", "any"}
 
 var combinators = map[string]ir.TriggerOp{"then": ir.TrigSeq, "all": ir.TrigAll, "any": ir.TrigAny}
 
@@ -238,6 +244,10 @@ func (l *lowerer) trigger(v cue.Value) *ir.Trigger {
 		l.leafOpts(t, v)
 	case "call":
 		l.callLeaf(t, v)
+	case "read":
+		l.only(v, "read trigger", "read", "target", "count")
+		t.Op, t.On = ir.TrigRead, str(v, "read")
+		l.leaf(t, v)
 	case "quiet":
 		l.only(v, "quiet trigger", "quiet", "target")
 		t.Op, t.Duration = ir.TrigQuiet, l.positive(v, "quiet", 0)

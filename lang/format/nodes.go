@@ -332,6 +332,9 @@ func (p *printer) triggerAtom(a syntax.TriggerAtom) {
 		p.leaf(a.Target, a.Opts, a.Where, a.Count)
 	case *syntax.CallLeaf:
 		p.callLeaf(a)
+	case *syntax.ReadLeaf:
+		p.write("on read ", a.Verb, " ")
+		p.leaf(a.Target, nil, nil, a.Count)
 	case *syntax.Quiet:
 		p.write("quiet for ")
 		p.expr(a.Duration)

@@ -45,10 +45,22 @@ func answerMismatch(a *Action, l *Trigger) string {
 		return fmt.Sprintf("it answers %s calls, and this leaf matches %s calls", otherChannel(l.On), l.On)
 	case a.Error == ErrGone && l.Op != TrigEvent:
 		return fmt.Sprintf("it ends a watch after an event, and its trigger ends on %s leaf", article(l.Op))
-	case a.Kind == ActError && a.Error != ErrGone && (l.Op != TrigWrite || !l.Sent):
+	case a.Kind == ActError && l.Op == TrigRead && !a.Error.AnswersRead():
+		return fmt.Sprintf("a read is answered only with %s, and its trigger ends on a read leaf", readErrorList())
+	case a.Kind == ActError && a.Error != ErrGone && l.Op != TrigRead && (l.Op != TrigWrite || !l.Sent):
 		return "it answers a write as it is sent, and its trigger ends on another leaf"
 	}
 	return ""
+}
+
+// readErrorList names the errors that answer a read: "too_many_requests,
+// internal_error or timeout".
+func readErrorList() string {
+	var names []string
+	for _, k := range ReadErrors() {
+		names = append(names, string(k))
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // article writes op with its indefinite article: "an event".
@@ -88,6 +100,8 @@ func answerWant(a *Action) string {
 		return "on call ..."
 	case a.Error == ErrGone:
 		return "on create|update|delete ..."
+	case a.Error.AnswersRead():
+		return "after sending write VERB KEY ..., or on read get|list KEY ..."
 	}
 	return "after sending write VERB KEY ..."
 }

@@ -505,6 +505,32 @@ func APIErrorNames() []string {
 // watch ended with 410, ErrGone, is listed again inside its informer).
 func DefaultAPIErrors() []APIErrorKind { return []APIErrorKind{ErrConflict, ErrInternal} }
 
+// ReadVerbs are the verbs of the reads an apierror plan can answer: a
+// get of one object, a list of a kind.
+func ReadVerbs() []string { return []string{"get", "list"} }
+
+// ReadErrors are the API errors that answer a read: a real API server
+// fails a get or a list with a 429, a 500 or a timeout; a conflict, an
+// applied timeout and gone are about writes and watches.
+func ReadErrors() []APIErrorKind { return []APIErrorKind{ErrTooManyRequests, ErrInternal, ErrTimeout} }
+
+// ReadsProblem says what is wrong with a policy's APIReads, or "": it
+// names reads while none of its errors (DefaultAPIErrors when it names
+// none) answers a read. Both front ends report it.
+func ReadsProblem(p *Policy) string {
+	kinds := p.APIErrors
+	if len(kinds) == 0 {
+		kinds = DefaultAPIErrors()
+	}
+	if len(p.APIReads) == 0 || slices.ContainsFunc(kinds, APIErrorKind.AnswersRead) {
+		return ""
+	}
+	return fmt.Sprintf("api_reads: no error of api_errors answers a read (add %s to api_errors)", readErrorList())
+}
+
+// AnswersRead reports whether error k can answer a read (ReadErrors).
+func (k APIErrorKind) AnswersRead() bool { return slices.Contains(ReadErrors(), k) }
+
 // AppFaultKind names a wrong answer an appfault plan gives one call the
 // controller makes to its application (an exec into a pod, an HTTP
 // exchange with a stand-in) in the application's place.
@@ -591,6 +617,10 @@ type Policy struct {
 	// APIErrors are the errors an apierror plan answers a write with, one
 	// plan each (empty: DefaultAPIErrors).
 	APIErrors []APIErrorKind `json:"apiErrors,omitempty"`
+	// APIReads are the read verbs (ReadVerbs) whose requests an apierror
+	// plan also answers, with those of APIErrors that answer a read
+	// (ReadErrors); empty: writes (and watches) only.
+	APIReads []string `json:"apiReads,omitempty"`
 	// AppFaults are the wrong answers an appfault plan gives a call, one
 	// plan each (empty: DefaultAppFaults).
 	AppFaults []AppFaultKind `json:"appFaults,omitempty"`
@@ -808,7 +838,7 @@ type Action struct {
 // TriggerOp names a trigger node.
 type TriggerOp string
 
-// Trigger nodes: five leaves and three combinators.
+// Trigger nodes: six leaves and three combinators.
 const (
 	TrigEvent   TriggerOp = "event"   // the controller observes an object change
 	TrigWrite   TriggerOp = "write"   // the controller's write succeeded
@@ -829,6 +859,12 @@ const (
 	// as it is about to be answered. Appfault plans fire on it ("on call
 	// ...").
 	TrigCall TriggerOp = "call"
+
+	// TrigRead is the sixth leaf: a read of the controller (a get of one
+	// object, a list of a kind; On says which, Target what it reads) as
+	// it is sent, before the API server has seen it. An error action
+	// answers it ("on read list KEY ...").
+	TrigRead TriggerOp = "read"
 )
 
 // Trigger is a tree: leaves match what the controller sees or does,
@@ -839,7 +875,7 @@ type Trigger struct {
 	Src diag.Range `json:"src"`
 
 	// Leaves.
-	On       string   `json:"on,omitempty"` // event: create, update, delete; write: create, update, patch, delete
+	On       string   `json:"on,omitempty"` // event: create, update, delete; write: create, update, patch, delete; read: get, list
 	Target   *Ref     `json:"target,omitempty"`
 	Where    *Cond    `json:"where,omitempty"`
 	Count    int      `json:"count,omitempty"`

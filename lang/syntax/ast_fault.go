@@ -146,7 +146,8 @@ type Both struct {
 	All []TriggerAtom `parser:"@@ ('&' @@)*"`
 }
 
-// TriggerAtom is *Group, *CallLeaf, *Event, *Write, *Timeout or *Quiet.
+// TriggerAtom is *Group, *CallLeaf, *ReadLeaf, *Event, *Write, *Timeout
+// or *Quiet.
 type TriggerAtom interface {
 	Node
 	triggerAtom()
@@ -183,6 +184,16 @@ type CallLeaf struct {
 	Count   *NumberLit `parser:"('#' @@)?"`
 }
 
+// ReadLeaf fires when the controller's Count-th matching read (a get of
+// one object, a list of a kind) is sent, before the API server has seen
+// it.
+type ReadLeaf struct {
+	Span
+	Verb   string     `parser:"(?= 'on' 'read') 'on' 'read' @('get' | 'list')"`
+	Target *Expr      `parser:"@@"`
+	Count  *NumberLit `parser:"('#' @@)?"`
+}
+
 // Write fires when the controller's Count-th matching write succeeded
 // (or, Failed, was refused; or, Sent, is sent, before the API server has
 // seen it).
@@ -215,6 +226,7 @@ func (*AppFault) action() {}
 func (*Group) triggerAtom()    {}
 func (*Event) triggerAtom()    {}
 func (*CallLeaf) triggerAtom() {}
+func (*ReadLeaf) triggerAtom() {}
 func (*Write) triggerAtom()    {}
 func (*Timeout) triggerAtom()  {}
 func (*Quiet) triggerAtom()    {}

@@ -74,6 +74,15 @@ func NewWrite(failed, sent bool, verb string, target *Expr) (*Write, error) {
 	return nil, fmt.Errorf("write verb %s: not create, update, patch, delete or deletecollection", strconv.Quote(verb))
 }
 
+// NewReadLeaf returns the read leaf "on read VERB TARGET".
+func NewReadLeaf(verb string, target *Expr) (*ReadLeaf, error) {
+	switch verb {
+	case "get", "list":
+		return &ReadLeaf{Verb: verb, Target: target}, nil
+	}
+	return nil, fmt.Errorf("read verb %s: not get or list", strconv.Quote(verb))
+}
+
 // NewCallLeaf returns the call leaf "on call exec COMMAND" (channel
 // "exec"), "on call METHOD PATH to STANDIN" (channel "http"), or "on
 // call" (any channel); empty parts are left out.

@@ -242,6 +242,8 @@ func (p *descent) triggerAtom() TriggerAtom {
 		return n
 	case p.isWord("on") && p.peekAt(1).Type == tIdent && p.peekAt(1).Value == "call":
 		return p.callLeaf()
+	case p.isWord("on") && p.peekAt(1).Type == tIdent && p.peekAt(1).Value == "read":
+		return p.readLeaf()
 	case p.isWord("on"):
 		return p.event()
 	case p.isWord("after") && p.peekAt(1).Type == tIdent && slices.Contains(writeStarts, p.peekAt(1).Value):

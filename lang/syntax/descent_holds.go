@@ -109,6 +109,22 @@ func (p *descent) callLeaf() *CallLeaf {
 	return n
 }
 
+// readLeaf parses "on read", the verb (get or list), the key and the
+// occurrence.
+func (p *descent) readLeaf() *ReadLeaf {
+	n := &ReadLeaf{}
+	p.open(&n.Span)
+	p.next()
+	p.next()
+	n.Verb = p.word(`"get" or "list"`, "get", "list")
+	n.Target = p.expr()
+	if p.ok() && p.isPunct("#") {
+		n.Count = p.count()
+	}
+	p.close(&n.Span)
+	return n
+}
+
 // httpCall parses the optional method, path and "to STANDIN" of an HTTP
 // call leaf.
 func (p *descent) httpCall(n *CallLeaf) {

@@ -41,7 +41,7 @@ var grammar = sync.OnceValue(func() *participle.Parser[File] {
 		participle.Union[Decl](&Import{}, &Controller{}, &Workload{}, &Policy{}, &Mask{}, &Invariant{}, &Plan{}, &Test{}),
 		participle.Union[Step](&Apply{}, &Patch{}, &Delete{}, &Scale{}, &Wait{}, &Settle{}, &Sleep{}, &Explore{}),
 		participle.Union[Action](&Crash{}, &Restart{}, &Stale{}, &Hold{}, &Release{}, &Pause{}, &PauseController{}, &ResumeController{}, &APIError{}, &AppFault{}),
-		participle.Union[TriggerAtom](&Group{}, &CallLeaf{}, &Event{}, &Write{}, &Quiet{}, &Timeout{}),
+		participle.Union[TriggerAtom](&Group{}, &CallLeaf{}, &ReadLeaf{}, &Event{}, &Write{}, &Quiet{}, &Timeout{}),
 		participle.Union[Primary](&KeyLit{}, &DurationLit{}, &NumberLit{}, &StringLit{}, &BoolLit{}, &NullLit{}, &List{}, &Object{}, &Call{}, &Paren{}),
 	)
 })

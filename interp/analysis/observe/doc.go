@@ -14,7 +14,9 @@
 //   - matching spec references (globs) against keys (MatchRef, MatchKey);
 //   - the controller's calls to its application, read from a trace or
 //     made from the call about to be answered, and matched against call
-//     leaves (Call, CallOf, MatchCall).
+//     leaves (Call, CallOf, MatchCall);
+//   - the controller's reads (gets, lists) as read leaves match them
+//     (ReadLeaf, MatchRead).
 //
 // It does not define plans (interp/formats/planfile), generate them
 // (interp/analysis/plan), decide when actions fire

@@ -142,9 +142,16 @@ func (c *appCall) desc() string { return fmt.Sprintf("#%d %s", c.entry.Seq, c.Ca
 // callFilterPass is the policy's include/exclude filters on calls: the
 // object a call concerns (callKey) and its verb (exec, or the method).
 func (g *generator) callFilterPass(pol *ir.Policy) pass {
-	it := func(c *candidate) *item {
+	return itemFilterPass(pol, func(c *candidate) *item {
 		return &item{Observed: observe.Observed{Entry: c.call.entry, Key: g.callKey(c.call), Verb: c.call.verb()}}
-	}
+	}, func(c *candidate) string { return c.call.desc() })
+}
+
+// itemFilterPass is the policy's include/exclude filters on what a
+// candidate concerns that is neither an event nor a write (a call, a
+// read): it (the item the filters match) and desc (how it is named in
+// the evidence).
+func itemFilterPass(pol *ir.Policy, it func(*candidate) *item, desc func(*candidate) string) pass {
 	return pass{name: PassFilter, on: len(pol.Include)+len(pol.Exclude) > 0,
 		keep: func(c *candidate) bool {
 			s := it(c)
@@ -152,9 +159,9 @@ func (g *generator) callFilterPass(pol *ir.Policy) pass {
 		},
 		why: func(c *candidate) string {
 			if matchAny(pol.Exclude, it(c)) {
-				return c.call.desc() + " matches an exclude filter of policy " + pol.Name
+				return desc(c) + " matches an exclude filter of policy " + pol.Name
 			}
-			return c.call.desc() + " matches no include filter of policy " + pol.Name
+			return desc(c) + " matches no include filter of policy " + pol.Name
 		}}
 }
 

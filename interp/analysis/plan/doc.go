@@ -1,7 +1,8 @@
 // Package plan generates sieve's test plans from a reference trace. It
 // serves the fault patterns that a test's policies ask for: intermediate,
 // stale and unobserved state, API errors (a write answered with an error,
-// a watch ended with 410 after an event: gone.go), plus the spec's own
+// a watch ended with 410 after an event: gone.go, a read of the
+// controller's own answered with an error: reads.go), plus the spec's own
 // plans (FromIR). For each
 // it finds the candidates and prunes them pass by pass. It counts each
 // pattern, explains what became of each candidate, and samples down to a

@@ -32,6 +32,8 @@ type Candidate struct {
 	Event int64 `json:"event,omitempty"`
 	Write int64 `json:"write,omitempty"`
 	Back  int64 `json:"back,omitempty"`
+	// Read is the read an apierror plan answers (0: none).
+	Read int64 `json:"read,omitempty"`
 	// Plan is the name of the plan it made, when every pass kept it.
 	Plan string `json:"plan,omitempty"`
 	// Pass is the pass that dropped it, Evidence what in the trace shows
@@ -51,6 +53,9 @@ func (c *candidate) record(pol *ir.Policy, pat Pattern, plan string) Candidate {
 		r.Bound = c.bound
 	}
 	r.Event, r.Write, r.Back = seqOf(c.event), seqOf(c.write), seqOf(c.back)
+	if c.read != nil {
+		r.Read = c.read.entry.Seq
+	}
 	switch pat {
 	case ir.Intermediate:
 		r.What = "crash after " + desc(c.write)
@@ -67,10 +72,13 @@ func (c *candidate) record(pol *ir.Policy, pat Pattern, plan string) Candidate {
 }
 
 // apiErrorWhat says what an apierror candidate would do: answer a write
-// with an error, or end a watch after an event (gone).
+// or a read with an error, or end a watch after an event (gone).
 func apiErrorWhat(c *candidate) string {
 	if c.event != nil {
 		return "end the watch of " + c.event.Key.Kind + " with gone (410 Expired) after " + desc(c.event)
+	}
+	if c.read != nil {
+		return "answer " + c.read.desc() + " with " + string(c.apiError)
 	}
 	return "answer " + desc(c.write) + " with " + string(c.apiError)
 }

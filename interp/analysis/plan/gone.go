@@ -77,44 +77,54 @@ func lastOfKindWhy(n *item) string {
 	return fmt.Sprintf("no event of kind %s reached the controller after %s: a new list would fold nothing, and only hand it every object once more", n.Key.Kind, desc(n))
 }
 
-// apiErrorPasses are the passes of the apierror pattern: writePasses, and
-// with gone among the errors (watches true), watchPasses too, merged by
-// name: a candidate that ends a watch (it has an event) goes through
-// watchPasses, one that answers a write through writePasses, and a pass
-// that only one list has keeps every candidate of the other.
-func (g *generator) apiErrorPasses(pol *ir.Policy, watches bool) []pass {
-	ws := g.writePasses(pol)
-	if !watches {
-		return ws
+// passList is the pruning passes of one kind of candidate of a
+// pattern (apierror's writes, watches and reads): of reports whether a
+// candidate is of that kind.
+type passList struct {
+	of     func(*candidate) bool
+	passes []pass
+}
+
+// mergePasses merges the pass lists of the kinds of candidate of one
+// pattern by name, in the order of the counts table: a candidate goes
+// through the passes of the first list it is of, and a pass that list
+// lacks keeps it. One list is returned as it is.
+func mergePasses(lists []passList) []pass {
+	if len(lists) == 1 {
+		return lists[0].passes
 	}
-	byName := map[string]pass{}
-	for _, w := range ws {
-		byName[w.name] = w
-	}
-	keepAll := func(*candidate) bool { return true }
-	var out []pass
-	for _, e := range g.watchPasses(pol) {
-		w, ok := byName[e.name]
-		if !ok {
-			w = pass{name: e.name, on: e.on, keep: keepAll}
+	on := map[string]bool{}
+	for _, l := range lists {
+		for _, p := range l.passes {
+			on[p.name] = on[p.name] || p.on
 		}
-		out = append(out, pass{name: e.name, on: e.on,
-			keep: func(c *candidate) bool { return pick(c, w, e).keep(c) },
+	}
+	var out []pass
+	for _, name := range passOrder() {
+		if _, ok := on[name]; !ok {
+			continue
+		}
+		find := func(c *candidate) pass {
+			for _, l := range lists {
+				if l.of(c) {
+					for _, p := range l.passes {
+						if p.name == name {
+							return p
+						}
+					}
+					break
+				}
+			}
+			return pass{name: name}
+		}
+		out = append(out, pass{name: name, on: on[name],
+			keep: func(c *candidate) bool { p := find(c); return !p.on || p.keep(c) },
 			why: func(c *candidate) string {
-				if p := pick(c, w, e); p.why != nil {
+				if p := find(c); p.why != nil {
 					return p.why(c)
 				}
 				return ""
 			}})
 	}
 	return out
-}
-
-// pick returns the pass of a pair that applies to candidate c: e for a
-// watch candidate, w for a write candidate.
-func pick(c *candidate, w, e pass) pass {
-	if c.event != nil {
-		return e
-	}
-	return w
 }

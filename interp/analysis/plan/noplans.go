@@ -52,7 +52,7 @@ func (g *generator) noCandidates(pat ir.Pattern) string {
 	case ir.Intermediate:
 		return "the controller made no write in the reference run (intermediate crashes it right after each of its writes)"
 	case ir.APIError:
-		return "the controller made no write in the reference run (apierror answers each of its writes with an API error; with gone among api_errors, it ends a watch after each event the controller received)"
+		return "the controller made no write in the reference run (apierror answers each of its writes with an API error; with gone among api_errors, it ends a watch after each event the controller received; with api_reads, it answers the reads of its own code too)"
 	case ir.AppFault:
 		return "the controller made no call to its application in the reference run (appfault answers each exec into a pod, and each HTTP request to a stand-in, wrongly once)"
 	case ir.Unobserved:

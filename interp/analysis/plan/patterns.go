@@ -44,7 +44,9 @@ func (g *generator) writePasses(pol *ir.Policy) []pass {
 // names a generated object, followed from no event, or repeats, makes no
 // plan. With gone among the errors, it also makes one candidate per
 // delivered event, which ends that watch after it (goneAfter, pruned by
-// watchPasses).
+// watchPasses). With read verbs in the policy's api_reads, it also
+// makes one candidate per read of the controller's own of those verbs
+// and error that answers a read (readCandidates, pruned by readPasses).
 func (g *generator) apiError(pol *ir.Policy) ([]*candidate, []pass) {
 	kinds := pol.APIErrors
 	if len(kinds) == 0 {
@@ -58,11 +60,16 @@ func (g *generator) apiError(pol *ir.Policy) ([]*candidate, []pass) {
 			}
 		}
 	}
-	watches := slices.Contains(kinds, ir.ErrGone)
-	if watches {
+	lists := []passList{{func(c *candidate) bool { return c.write != nil }, g.writePasses(pol)}}
+	if slices.Contains(kinds, ir.ErrGone) {
 		cands = append(cands, g.goneCandidates()...)
+		lists = append(lists, passList{func(c *candidate) bool { return c.event != nil }, g.watchPasses(pol)})
 	}
-	return cands, g.apiErrorPasses(pol, watches)
+	if len(pol.APIReads) > 0 {
+		cands = append(cands, g.readCandidates(pol, kinds)...)
+		lists = append(lists, passList{func(c *candidate) bool { return c.read != nil }, g.readPasses(pol)})
+	}
+	return cands, mergePasses(lists)
 }
 
 // conditional reports whether the API server could refuse write w with

@@ -34,8 +34,11 @@ type candidate struct {
 	// call is an appfault candidate's call, appFault its wrong answer.
 	call     *appCall
 	appFault ir.AppFaultKind
-	slug     string
-	build    func() *planfile.Plan
+	// read is the read an apierror candidate answers (apiError), in place
+	// of a write.
+	read  *apiRead
+	slug  string
+	build func() *planfile.Plan
 	// dropped names the pass that dropped the candidate ("" while it
 	// survives); evidence says what in the trace showed it.
 	dropped, evidence string

@@ -58,7 +58,7 @@ func triggerFromIR(t *ir.Trigger) (*planfile.Trigger, error) {
 		out.Diff = &planfile.Diff{Prev: t.Changing.Prev, Cur: t.Changing.Cur}
 	}
 	switch t.Op {
-	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet, ir.TrigCall:
+	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet, ir.TrigCall, ir.TrigRead:
 		if len(t.Args) > 0 {
 			return nil, fmt.Errorf("trigger %s: a leaf has no arguments", t.Op)
 		}

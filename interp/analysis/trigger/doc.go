@@ -11,7 +11,8 @@
 // observation at the moment the fault could be injected. For a write, that
 // is after the API server answered and before the answer is forwarded; for
 // a watch event, before it is delivered; for a call, before it is
-// answered. The caller carries out the
+// answered; for a write an error answers, and for a read, before it is
+// sent (Send). The caller carries out the
 // actions it returns before going on. The engine computes diffs with observe.Tracker, as
 // generation did, so a generated trigger matches exactly the change it was
 // made from. It reads plans in their file format (interp/formats/planfile)

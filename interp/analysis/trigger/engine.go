@@ -134,23 +134,31 @@ func (e *Engine) Observe(ent *trace.Entry) []Fired {
 	return out
 }
 
-// Send takes a write the controller is about to send, before it is
+// Send takes a request the controller is about to send, before it is
 // forwarded (the trace.Request entry of the request, with no answer yet),
 // and returns the actions it fires: those whose trigger ends on a write
-// leaf with Sent, which answer the write in the API server's place. The
-// answered write is then given to Observe as usual (unless an action
-// answered it instead).
+// leaf with Sent (for a write) or on a read leaf (for a get or a list),
+// which answer the request in the API server's place. The answered
+// request is then given to Observe as usual (unless an action answered
+// it instead).
 func (e *Engine) Send(ent *trace.Entry) []Fired {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	o, ok := e.tracker.Sent(ent)
-	if !e.started || !ok {
+	o := &obs{read: ent}
+	if !observe.IsRead(ent.Verb) {
+		s, ok := e.tracker.Sent(ent)
+		if !ok {
+			return nil
+		}
+		o = &obs{Observed: s}
+	}
+	if !e.started {
 		return nil
 	}
 	var out []Fired
 	now := e.clock.Now()
 	e.poll(now, nil, 0, &out)
-	e.poll(now, &obs{Observed: o}, ent.Seq, &out)
+	e.poll(now, o, ent.Seq, &out)
 	return out
 }
 

@@ -36,6 +36,7 @@ var epoch = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 //	deliver|history VERB KEY [JSON]   a watch event (create, update, delete)
 //	write VERB[/SUB] KEY CODE [JSON]  a controller write and its answer
 //	get KEY CODE [JSON]         a controller read
+//	send VERB KEY               a request about to be sent (Send): a read (get, list) or a write
 //	exec NS/POD ARG...          an exec about to be answered (Call)
 //	http STANDIN METHOD TARGET [NS/POD]  an HTTP request to a stand-in about to be answered (Call)
 //
@@ -136,6 +137,15 @@ func step(e *Engine, clock *fakeClock, seq *int64, line string) ([]Fired, error)
 			return nil, err
 		}
 		return e.Call(c), nil
+	case "send":
+		if len(f) != 3 {
+			return nil, fmt.Errorf("bad send %q", line)
+		}
+		key, err := parseKey(f[2])
+		if err != nil {
+			return nil, err
+		}
+		return e.Send(&trace.Entry{Time: clock.now, Type: trace.Request, Key: &key, Verb: f[1]}), nil
 	}
 	ent, err := entry(f, line)
 	if err != nil {

@@ -19,7 +19,10 @@ type obs struct {
 	observe.Observed
 	// call is the call of the controller to its application observed
 	// (Engine.Call), nil for an event or a write.
-	call   *observe.Call
+	call *observe.Call
+	// read is the read request of the controller observed as it is sent
+	// (Engine.Send), nil for anything else.
+	read   *trace.Entry
 	raw    map[string]any
 	parsed bool
 }
@@ -110,8 +113,13 @@ func (n *node) step(now time.Time, o *obs) bool {
 			n.count++
 			n.done = n.count >= max(n.t.Count, 1)
 		}
+	case ir.TrigRead:
+		if o != nil && o.read != nil && observe.MatchRead(n.t, o.read) {
+			n.count++
+			n.done = n.count >= max(n.t.Count, 1)
+		}
 	case ir.TrigEvent, ir.TrigWrite:
-		if o != nil && o.call == nil && match(n.t, o) && n.celOK(o) {
+		if o != nil && o.call == nil && o.read == nil && match(n.t, o) && n.celOK(o) {
 			n.count++
 			n.done = n.count >= max(n.t.Count, 1)
 		}
@@ -319,13 +327,15 @@ func check(t *planfile.Trigger) error {
 		}
 	case ir.TrigCall:
 		return observe.CallError(t)
+	case ir.TrigRead:
+		return observe.ReadError(t)
 	case ir.TrigTimeout, ir.TrigQuiet:
 	case ir.TrigSeq, ir.TrigAll, ir.TrigAny:
 		if len(t.Args) == 0 {
 			return fmt.Errorf("trigger %s: no arguments", t.Op)
 		}
 	default:
-		return fmt.Errorf("unknown trigger %q (want event, write, call, timeout, quiet, then, all or any)", t.Op)
+		return fmt.Errorf("unknown trigger %q (want event, write, call, read, timeout, quiet, then, all or any)", t.Op)
 	}
 	return nil
 }

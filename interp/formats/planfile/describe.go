@@ -44,6 +44,8 @@ func (t *Trigger) String() string {
 		return t.leaf()
 	case ir.TrigCall:
 		return t.call()
+	case ir.TrigRead:
+		return t.read()
 	case ir.TrigTimeout:
 		return "after " + t.Duration.String()
 	case ir.TrigQuiet:
@@ -121,6 +123,19 @@ func (t *Trigger) call() string {
 	if t.Target != nil {
 		s += " in " + t.Target.String()
 	}
+	if t.Count > 1 {
+		s += fmt.Sprintf(" #%d", t.Count)
+	}
+	return s
+}
+
+// read describes a read leaf: "on read list pod/default/* #2".
+func (t *Trigger) read() string {
+	on := t.On
+	if on == "" {
+		on = "any"
+	}
+	s := "on read " + on + " " + t.target()
 	if t.Count > 1 {
 		s += fmt.Sprintf(" #%d", t.Count)
 	}

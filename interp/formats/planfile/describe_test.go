@@ -29,6 +29,7 @@ func TestDescribe(t *testing.T) {
 		{&Trigger{Op: ir.TrigCall}, "on call any"},
 		{&Trigger{Op: ir.TrigWrite, Sent: true, On: "update", Target: sts, Count: 2}, "after sending write update statefulset/default/ds #2"},
 		{&Trigger{Op: ir.TrigEvent, On: "update", Target: sts, Count: 2}, "on update statefulset/default/ds #2"},
+		{&Trigger{Op: ir.TrigRead, On: "list", Target: &ir.Ref{Kind: "pod", Namespace: "default", Name: "*"}, Count: 2}, "on read list pod/default/* #2"},
 		{&Trigger{Op: ir.TrigWrite, On: "delete", Target: pod, Where: &ir.Cond{Path: "status.phase", Value: "Running"}},
 			`after write delete pod/default/web-* where status.phase == "Running"`},
 		{&Trigger{Op: ir.TrigSeq, Args: []*Trigger{

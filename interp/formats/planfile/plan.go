@@ -100,7 +100,7 @@ const (
 type Trigger struct {
 	Op ir.TriggerOp `json:"op"`
 
-	// Event and write leaves. On is create, update or delete for events;
+	// Event, write and read leaves. On is create, update or delete for events;
 	// create, update, patch, delete or deletecollection for writes (empty:
 	// any). Target is the object (globs allowed).
 	On          string  `json:"on,omitempty"`
@@ -146,6 +146,11 @@ type Trigger struct {
 	Method  string   `json:"method,omitempty"`
 	Path    string   `json:"path,omitempty"`
 
+	// Read leaves: a read of the controller as it is sent, before the API
+	// server has seen it. On is get or list (empty: either), Target what
+	// it reads (a list's name is "*": it names no object), Count counts
+	// the matching reads (observe.MatchRead). An error action answers it.
+
 	// Combinators: then (in order), all (in any order), any.
 	Args []*Trigger `json:"args,omitempty"`
 }
@@ -177,13 +182,14 @@ func (p *Plan) Calls() bool {
 	return false
 }
 
-// Sends reports whether the tree has a write leaf with Sent: its engine
-// must be shown writes as they are sent (trigger.Engine.Send).
+// Sends reports whether the tree has a write leaf with Sent or a read
+// leaf: its engine must be shown requests as they are sent
+// (trigger.Engine.Send).
 func (t *Trigger) Sends() bool {
 	if t == nil {
 		return false
 	}
-	if t.Op == ir.TrigWrite && t.Sent {
+	if t.Op == ir.TrigWrite && t.Sent || t.Op == ir.TrigRead {
 		return true
 	}
 	for _, a := range t.Args {

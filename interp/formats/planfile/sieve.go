@@ -108,7 +108,7 @@ func (a *Action) staleOn(scope *syntax.Expr) (syntax.Action, error) {
 // themselves are parenthesised, so the tree compiles back as it is.
 func (t *Trigger) sieve() (*syntax.Trigger, error) {
 	switch t.Op {
-	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet, ir.TrigCall:
+	case ir.TrigEvent, ir.TrigWrite, ir.TrigTimeout, ir.TrigQuiet, ir.TrigCall, ir.TrigRead:
 		a, err := t.atom()
 		if err != nil {
 			return nil, err
@@ -147,6 +147,8 @@ func (t *Trigger) atom() (syntax.TriggerAtom, error) {
 		return t.quiet()
 	case ir.TrigCall:
 		return t.sieveCall()
+	case ir.TrigRead:
+		return t.sieveRead()
 	}
 	g, err := t.sieve()
 	if err != nil {
@@ -243,6 +245,22 @@ func (t *Trigger) sieveCall() (syntax.TriggerAtom, error) {
 		c.Count = syntax.NewCount(uint(t.Count))
 	}
 	return c, nil
+}
+
+// sieveRead builds a read leaf: "on read VERB KEY #N".
+func (t *Trigger) sieveRead() (syntax.TriggerAtom, error) {
+	k, err := sieveKey(t.Target)
+	if err != nil {
+		return nil, err
+	}
+	r, err := syntax.NewReadLeaf(t.On, k)
+	if err != nil {
+		return nil, err
+	}
+	if t.Count > 1 {
+		r.Count = syntax.NewCount(uint(t.Count))
+	}
+	return r, nil
 }
 
 // leafOpts builds what narrows a leaf to one change: its subresource,

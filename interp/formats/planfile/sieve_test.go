@@ -34,7 +34,9 @@ const everyForm = `{"sievePlan": 1, "name": "every", "actions": [
   {"kind": "app-fault", "appFault": "unavailable", "trigger": {"op": "call", "on": "http", "standin": "kv-admin", "method": "DELETE", "path": "/members/kv-2?force=1"}},
   {"kind": "app-fault", "appFault": "reset", "trigger": {"op": "call", "on": "http", "standin": "pods app=kv", "target": {"kind": "pod", "namespace": "default", "name": "kv-0"}}},
   {"kind": "app-fault", "appFault": "exec_error", "trigger": {"op": "call", "on": "exec", "command": ["db-ctl", "leave", "a\"b"], "target": {"kind": "pod", "namespace": "default", "name": "web-0"}, "count": 2}},
-  {"kind": "crash", "trigger": {"op": "call"}}
+  {"kind": "crash", "trigger": {"op": "call"}},
+  {"kind": "error", "error": "internal_error", "trigger": {"op": "read", "on": "list", "target": {"kind": "pod", "namespace": "default", "name": "*"}, "count": 2}},
+  {"kind": "error", "error": "timeout", "trigger": {"op": "read", "on": "get", "target": {"kind": "statefulset", "namespace": "default", "name": "ds"}}}
 ]}`
 
 // everyFormText is the .sieve form of everyForm, as the hand-written
@@ -58,6 +60,8 @@ plan p {
   on call to "pods app=kv" in pod/default/kv-0: appfault reset
   on call exec ["db-ctl", "leave", "a\"b"] in pod/default/web-0 #2: appfault exec_error
   on call: crash
+  on read list pod/default/* #2: error internal_error
+  on read get statefulset/default/ds: error timeout
 }
 `
 

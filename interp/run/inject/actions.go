@@ -18,8 +18,9 @@ import (
 )
 
 // event is what the call that observed it is deciding: the watch event a
-// Filter call is deciding (ev), or the write a Before call is about to
-// send (req), which an error action answers in the API server's place.
+// Filter call is deciding (ev), or the write or read a Before call is
+// about to send (req), which an error action answers in the API server's
+// place.
 type event struct {
 	ev      *proxy.Event
 	verdict proxy.Verdict
@@ -37,12 +38,18 @@ type event struct {
 
 // before makes reads of an object whose events are held wait until they
 // are released, so the controller cannot learn the hidden state by a get,
-// and holds back writes about an object whose deletion is hidden.
+// and holds back writes about an object whose deletion is hidden. It
+// shows the engine reads and writes as they are sent (send).
 func (in *Injector) before(ctx context.Context, r *proxy.Request) error {
 	in.heard(r.Start)
 	switch {
-	case r.Verb == "get" && in.held(r.Key):
-		return in.waitReleased(ctx, r.Key)
+	case observe.IsRead(r.Verb) && r.IsResource():
+		if err := in.send(r); err != nil {
+			return err // an error action answered the read
+		}
+		if r.Verb == "get" && in.held(r.Key) {
+			return in.waitReleased(ctx, r.Key)
+		}
 	case r.IsWrite():
 		if k, ok := in.aboutHidden(r); ok {
 			return in.refuse(ctx, r, k)
@@ -52,13 +59,13 @@ func (in *Injector) before(ctx context.Context, r *proxy.Request) error {
 	return nil
 }
 
-// send shows the engine a write about to be sent and carries out the
-// actions it fires: an error action answers it in the API server's place
-// (the error returned), or, with the write applied, once the server has
-// answered (after).
+// send shows the engine a read or a write about to be sent and carries
+// out the actions it fires: an error action answers it in the API
+// server's place (the error returned), or, with a write applied, once
+// the server has answered (after).
 func (in *Injector) send(r *proxy.Request) error {
 	if !in.sends {
-		return nil // nothing in the plan looks at writes as sent
+		return nil // nothing in the plan looks at requests as sent
 	}
 	sent := r.Start // the controller's view when it sent the write is the write's basis
 	if sent.IsZero() {
@@ -80,30 +87,43 @@ func (in *Injector) send(r *proxy.Request) error {
 	return cur.answer
 }
 
-// answer carries out an error action: the write about to be sent is
-// answered with the action's API error (proxy.APIError) instead of the
-// API server's answer, and, but for timeout_applied, never sent; for
+// answer carries out an error action: the write or read about to be sent
+// is answered with the action's API error (proxy.APIError) instead of
+// the API server's answer, and, but for timeout_applied, never sent; for
 // gone, the watch of the event being filtered ends after it (endWatch).
 func (in *Injector) answer(a *planfile.Action, cur *event, note func(string, *trace.Key)) error {
 	if a.Error == ir.ErrGone {
 		return in.endWatch(cur, note)
 	}
 	if cur == nil || cur.req == nil {
-		return missedError("no write was about to be sent when the trigger completed (an error action's trigger ends on a write leaf with sent)")
+		return missedError("no request was about to be sent when the trigger completed (an error action's trigger ends on a write leaf with sent, or a read leaf)")
 	}
-	se, err := proxy.APIError(a.Error, cur.req)
+	r := cur.req
+	if observe.IsRead(r.Verb) && !a.Error.AnswersRead() {
+		return missedError(fmt.Sprintf("%s %s is a read, which %s does not answer", r.Verb, requestKey(r), a.Error))
+	}
+	se, err := proxy.APIError(a.Error, r)
 	if err != nil {
 		return err
 	}
-	r := cur.req
 	key := r.Key
 	how := "without sending it"
 	if a.Error == ir.ErrTimeoutApplied {
 		how = "once the API server has applied it"
 	}
-	note(fmt.Sprintf("%s %s answered %d %s (%s) %s", r.Verb, r.Key, se.Code, se.Reason, a.Error, how), &key)
+	note(fmt.Sprintf("%s %s answered %d %s (%s) %s", r.Verb, requestKey(r), se.Code, se.Reason, a.Error, how), &key)
 	cur.answer, cur.late = se, a.Error == ir.ErrTimeoutApplied
 	return nil
+}
+
+// requestKey names what a request is about: its object, or for a list
+// its kind and namespace with "*" for a name ("pod/default/*").
+func requestKey(r *proxy.Request) string {
+	k := r.Key
+	if k.Name == "" {
+		k.Name = "*"
+	}
+	return k.String()
 }
 
 // endWatch carries out an error action of gone: the watch event being

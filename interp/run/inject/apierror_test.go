@@ -94,6 +94,65 @@ func TestTimeoutAppliedAnswersAfterTheServer(t *testing.T) {
 	}
 }
 
+// readPlan answers the second list of PVCs in default, as it is sent,
+// with kind.
+func readPlan(kind ir.APIErrorKind) *planfile.Plan {
+	return &planfile.Plan{Name: "p", Pattern: ir.APIError, Actions: []*planfile.Action{{
+		Kind: ir.ActError, Error: kind,
+		Trigger: &planfile.Trigger{Op: ir.TrigRead, On: "list", Target: &ir.Ref{Kind: "persistentvolumeclaim", Namespace: "default", Name: "*"}, Count: 2},
+	}}}
+}
+
+// pvcRead is a read of PVCs in default: a get of data-ds-0, or a list.
+func pvcRead(verb string) *proxy.Request {
+	k := trace.Key{Kind: "persistentvolumeclaim", Namespace: "default"}
+	if verb == "get" {
+		k.Name = "data-ds-0"
+	}
+	return &proxy.Request{Verb: verb, Resource: "persistentvolumeclaims", Key: k}
+}
+
+// TestErrorActionAnswersTheRead answers the second list of PVCs, as it is
+// about to be sent, with a 500, once: a get and the first list go
+// through, and so does the list after it; the fault entry names the list
+// and the answer.
+func TestErrorActionAnswersTheRead(t *testing.T) {
+	in, c, _, faults := start(t, readPlan(ir.ErrInternal))
+	ctx := context.Background()
+	for _, verb := range []string{"get", "list"} {
+		if err := in.Hooks().Before(ctx, pvcRead(verb)); err != nil {
+			t.Fatalf("%s: refused: %v", verb, err)
+		}
+	}
+	if in.Injected() {
+		t.Fatal("the first list fired the error action")
+	}
+	err := in.Hooks().Before(ctx, pvcRead("list"))
+	var se *proxy.StatusError
+	if !errors.As(err, &se) || se.Code != 500 || se.Reason != "InternalError" {
+		t.Fatalf("the second list: got %v, want a 500 InternalError", err)
+	}
+	if err := in.Hooks().Before(ctx, pvcRead("list")); err != nil {
+		t.Errorf("the third list was refused: %v", err)
+	}
+	want := "list persistentvolumeclaim/default/* answered 500 InternalError (internal_error) without sending it"
+	if !in.Injected() || c.kills != 0 || len(*faults) != 1 || (*faults)[0].Message != want {
+		t.Errorf("injected %v, kills %d, faults %+v, want one saying %q", in.Injected(), c.kills, *faults, want)
+	}
+}
+
+// TestErrorActionReadNeverSent leaves a plan whose read never came not
+// injected.
+func TestErrorActionReadNeverSent(t *testing.T) {
+	in, _, _, _ := start(t, readPlan(ir.ErrTimeout))
+	if err := in.Hooks().Before(context.Background(), pvcRead("list")); err != nil {
+		t.Fatalf("the first list was refused: %v", err)
+	}
+	if in.Injected() {
+		t.Error("a plan whose second list never came is injected")
+	}
+}
+
 // TestErrorActionUnknownError refuses a plan whose error action names no
 // API error sieve knows, when the injector is made.
 func TestErrorActionUnknownError(t *testing.T) {

@@ -8,7 +8,7 @@
 //     newest;
 //   - pausing the controller (SIGSTOP, up to a bound) until a later
 //     trigger resumes it;
-//   - answering a write with an API error in the API server's place, or
+//   - answering a write or a read with an API error in the API server's place, or
 //     ending a watch with 410 Expired after an event (gone);
 //   - answering a call of the controller to its application (Call)
 //     wrongly, in the application's place (the run gives the answer:

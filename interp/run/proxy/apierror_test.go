@@ -137,3 +137,47 @@ func TestAPIErrorRetryAfter(t *testing.T) {
 		t.Errorf("the retry came after %s, want the Retry-After second", d)
 	}
 }
+
+// TestAPIErrorAnswersRead answers a get and a list, in the API server's
+// place, with the errors that answer a read (ir.ReadErrors but 429,
+// which client-go retries): client-go's Get and List return the apierrors
+// error, and the upstream sees neither read.
+func TestAPIErrorAnswersRead(t *testing.T) {
+	cases := []struct {
+		kind ir.APIErrorKind
+		is   func(error) bool
+	}{
+		{ir.ErrInternal, apierrors.IsInternalError},
+		{ir.ErrTimeout, apierrors.IsTimeout},
+	}
+	for _, c := range cases {
+		t.Run(string(c.kind), func(t *testing.T) {
+			f := configMapAPI(t)
+			h := Hooks{Before: func(_ context.Context, r *Request) error {
+				if r.Verb != "get" && r.Verb != "list" {
+					return nil
+				}
+				se, err := APIError(c.kind, r)
+				if err != nil {
+					return err
+				}
+				return se
+			}}
+			p := startProxy(t, f, h, nil)
+			cs, err := kubernetes.NewForConfig(p.RESTConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			if _, err := cs.CoreV1().ConfigMaps("default").Get(ctx, "cm", metav1.GetOptions{}); !c.is(err) {
+				t.Errorf("get: got %v (%T), want the %s error", err, err, c.kind)
+			}
+			if _, err := cs.CoreV1().ConfigMaps("default").List(ctx, metav1.ListOptions{}); !c.is(err) {
+				t.Errorf("list: got %v (%T), want the %s error", err, err, c.kind)
+			}
+			if n := len(f.seen()); n != 0 {
+				t.Errorf("the upstream saw %d reads, want none", n)
+			}
+		})
+	}
+}

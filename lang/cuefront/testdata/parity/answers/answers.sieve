@@ -14,10 +14,20 @@ plan answers {
   on call to "pods app=kv" in pod/default/kv-*: appfault reset
   after 10s ; on call exec: appfault exec_error
   on call: crash
+  on read get statefulset/default/ds #2: error internal_error
+  on read list pod/default/*: error timeout
+}
+
+policy reads {
+  patterns   [apierror]
+  api_errors [internal_error, timeout]
+  api_reads  [get, list]
+  include    [{ target: statefulset/*/*, verbs: [get, list] }]
 }
 
 test t {
   controller c
   workloads  [w]
   plans      [answers]
+  policies   [reads]
 }
