@@ -103,7 +103,7 @@ func runExecutor(t *testing.T, ex remotecommand.Executor, stdin string) (stdout,
 
 // TestExecStandIn: the proxy answers an exec itself over each protocol;
 // the controller's client gets the stand-in's output and exit code, and
-// the exec is recorded as a connect request on the pod.
+// the exec is recorded as a connect request on the pod, with the output.
 func TestExecStandIn(t *testing.T) {
 	f := podsAPI(t)
 	sink := &memSink{}
@@ -134,6 +134,9 @@ func TestExecStandIn(t *testing.T) {
 	var got Exec
 	if err := json.Unmarshal(e.Body, &got); err != nil || strings.Join(got.Command, " ") != "zkCli.sh ok" || got.Container != "zk" || !got.Stdin {
 		t.Errorf("entry body %s (%v), want the exec's options", e.Body, err)
+	}
+	if o := e.Output; o == nil || o.Stdout != "RUOK" || o.StdoutBytes != 4 || o.Stderr != "zkCli.sh ok" || o.StderrBytes != 11 {
+		t.Errorf("entry output %+v, want the stand-in's stdout and stderr", o)
 	}
 	if !strings.Contains(string(es[5].Response), "NonZeroExitCode") {
 		t.Errorf("failed exec recorded with response %s, want the NonZeroExitCode status", es[5].Response)
