@@ -232,3 +232,43 @@ func TestExecTarget(t *testing.T) {
 		t.Errorf("recorded codes %d %d %d, want 404 400 101", es[0].Code, es[1].Code, es[2].Code)
 	}
 }
+
+// TestExecClientGoesAway: an exec the proxy answers itself ends, over each
+// protocol, when the controller's client gives up and closes the stream
+// (its context ends): the answer's context is cancelled, so a held answer
+// (an application fault's hang) is not kept for its bound.
+func TestExecClientGoesAway(t *testing.T) {
+	f := podsAPI(t)
+	ended := make(chan time.Duration, 8)
+	hold := func(ctx context.Context, _ *Exec, _ ExecIO) (int, error) {
+		start := time.Now()
+		select {
+		case <-ctx.Done():
+		case <-time.After(20 * time.Second):
+		}
+		ended <- time.Since(start)
+		return 0, ctx.Err()
+	}
+	p, err := Start(Options{Upstream: f.config(), Mapper: testKinds, Sink: &memSink{},
+		Exec: func(*Exec) (ExecFunc, error) { return hold, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	for name, ex := range executors(t, p.RESTConfig(), execURL(p.URL(), "zk-0", "zkCli.sh", "ok")) {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		err := ex.StreamWithContext(ctx, remotecommand.StreamOptions{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
+		cancel()
+		if err == nil {
+			t.Errorf("%s: the exec ended without an error, want the client's deadline", name)
+		}
+		select {
+		case d := <-ended:
+			if d > 10*time.Second {
+				t.Errorf("%s: the answer was held %s after the client went away", name, d)
+			}
+		case <-time.After(15 * time.Second):
+			t.Errorf("%s: the answer was still held 15s after the client went away", name)
+		}
+	}
+}
