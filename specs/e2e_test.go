@@ -27,9 +27,10 @@ import (
 // scale-down after the scale back up. ring crashes right after it records a
 // decommission. routetable has its updates of the routing table refused
 // with a conflict, one per plan. ensemble_appfault has its removal of a
-// member answered 503, or reset, in the members API's place. members has
-// its call that removes a member from the store answered 503, and reset,
-// one per plan.
+// member answered 503, or reset, in the members API's place;
+// ensemble_stale its reads of the membership answered as the read before.
+// members has its call that removes a member from the store answered 503,
+// and reset, one per plan.
 const (
 	volresizeE2ESpec  = "specs/testdata/volresize_e2e.sieve"
 	ensembleE2ESpec   = "specs/testdata/ensemble_e2e.sieve"
@@ -39,6 +40,7 @@ const (
 	readsE2ESpec      = "specs/testdata/routetable_reads_e2e.sieve"
 	membersE2ESpec    = "specs/testdata/members_e2e.sieve"
 	appfaultE2ESpec   = "specs/testdata/ensemble_appfault_e2e.sieve"
+	staleE2ESpec      = "specs/testdata/ensemble_stale_e2e.sieve"
 	settingsSpec      = "specs/settings/settings.sieve"
 	exploreE2ESpec    = "specs/testdata/datastore_explore_e2e.sieve"
 )
@@ -138,6 +140,16 @@ func TestE2EAPIError(t *testing.T) {
 // entry in its trace, injected, not not-injected).
 func TestE2EAppFault(t *testing.T) {
 	runE2E(t, appfaultE2ESpec, []e2eCase{{"fixed", 0, nil}}, faultsInjected(4, ir.AppFault, ir.ActAppFault, results.Passed))
+}
+
+// TestE2EAppFaultStale runs the fixed ensemble test under stale answers
+// from its members API: each GET /members whose answer changed in the
+// reference (after the joins, the removal, the rejoin) gets the answer the
+// GET before it got, in the members API's place. The controller reads the
+// membership again at its next reconcile, so the run must exit 0 with no
+// finding, and each of the three plans must have given its answer.
+func TestE2EAppFaultStale(t *testing.T) {
+	runE2E(t, staleE2ESpec, []e2eCase{{"fixed", 0, nil}}, faultsInjected(3, ir.AppFault, ir.ActAppFault, results.Passed))
 }
 
 // TestE2ERouteTable runs the routetable spec narrowed to conflicts on its

@@ -33,6 +33,7 @@ func TestSpecsCheck(t *testing.T) {
 		"testdata/datastore_explore_e2e.cue":    {"explored", "faults"},
 		"testdata/ensemble_appfault_e2e.sieve":  {"fixed"},
 		"testdata/ensemble_e2e.sieve":           {"buggy", "fixed"},
+		"testdata/ensemble_stale_e2e.sieve":     {"buggy", "fixed"},
 		"testdata/members_e2e.sieve":            {"buggy", "fixed"},
 		"testdata/ring_e2e.sieve":               {"buggy", "fixed"},
 		"testdata/routetable_e2e.sieve":         {"buggy", "fixed"},

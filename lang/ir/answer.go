@@ -17,12 +17,17 @@ type AnswerProblem struct {
 
 // AnswerProblems checks that the trigger of an error or app-fault action
 // ends on what the action answers: a write as it is sent, an event
-// (ErrGone), or a call of the fault's channel. Both front ends report
-// them; an action whose error or fault is unknown is left to the caller.
+// (ErrGone), or a call of the fault's channel. A stale answer is refused
+// outright: it is taken from a reference run, which a spec's plan does
+// not have. Both front ends report them; an action whose error or fault
+// is unknown is left to the caller.
 func AnswerProblems(a *Action) []AnswerProblem {
 	known := a.Kind == ActError && a.Error != "" || a.Kind == ActAppFault && a.AppFault != ""
 	if !known {
 		return nil
+	}
+	if a.Kind == ActAppFault && a.AppFault == FaultStale {
+		return []AnswerProblem{{a.Src, "appfault stale: a spec's plan cannot give a stale answer, the reference's answer to an earlier occurrence of the call, which only a generated plan carries (ask for it with app_faults [stale] in an appfault policy)"}}
 	}
 	if a.Trigger == nil {
 		return []AnswerProblem{{a.Src, fmt.Sprintf("%s: the action needs a trigger that ends on what it answers (%s)", answerText(a), answerWant(a))}}

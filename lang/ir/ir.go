@@ -543,6 +543,7 @@ const (
 	FaultReset       AppFaultKind = "reset"       // an HTTP request: the connection reset before a response
 	FaultHang        AppFaultKind = "hang"        // an exec or an HTTP request: no answer until the caller gives up or HangBound passes
 	FaultTruncated   AppFaultKind = "truncated"   // an HTTP request: the stand-in's response cut in half, the connection closed
+	FaultStale       AppFaultKind = "stale"       // an exec or an HTTP request: the answer the reference gave the same call earlier
 )
 
 // HangBound is how long a hang fault holds a call without an answer when
@@ -558,12 +559,13 @@ const (
 )
 
 // Answers reports whether fault k answers calls of channel (CallExec or
-// CallHTTP): exec_error an exec, hang both, the others an HTTP request.
+// CallHTTP): exec_error an exec, hang and stale both, the others an HTTP
+// request.
 func (k AppFaultKind) Answers(channel string) bool {
 	switch k {
 	case FaultExecError:
 		return channel == CallExec
-	case FaultHang:
+	case FaultHang, FaultStale:
 		return true
 	}
 	return channel == CallHTTP
@@ -572,15 +574,16 @@ func (k AppFaultKind) Answers(channel string) bool {
 // AppFaultKinds lists every application fault, in the order they are
 // documented.
 func AppFaultKinds() []AppFaultKind {
-	return []AppFaultKind{FaultExecError, FaultUnavailable, FaultReset, FaultHang, FaultTruncated}
+	return []AppFaultKind{FaultExecError, FaultUnavailable, FaultReset, FaultHang, FaultTruncated, FaultStale}
 }
 
 // DefaultAppFaults are the faults an appfault policy tries when it names
 // none (each on the calls of its channel): all but hang, whose plan may
 // wait HangBound for a controller without a client timeout, a cost to
-// ask for by name.
+// ask for by name. Stale is in: it makes a plan only where the reference's
+// answers to one call changed, and costs a plan no longer than the others.
 func DefaultAppFaults() []AppFaultKind {
-	return []AppFaultKind{FaultExecError, FaultUnavailable, FaultReset, FaultTruncated}
+	return []AppFaultKind{FaultExecError, FaultUnavailable, FaultReset, FaultTruncated, FaultStale}
 }
 
 // AppFaultNames returns the names of AppFaultKinds, in the same order.

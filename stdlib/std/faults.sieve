@@ -49,9 +49,10 @@ policy apierror {
 // appfault answers each distinct call of the controller to its
 // application once wrongly, in the application's place: an exec into a
 // pod exits 1 with a line on stderr; an HTTP request to a stand-in is
-// answered 503, its connection reset, or its answer cut short (hang is
-// asked for by name: app_faults [hang]). A controller that calls no
-// application makes no plan of it.
+// answered 503, its connection reset, or its answer cut short; either
+// gets the answer the reference gave it just before, where that changed
+// (hang is asked for by name: app_faults [hang]). A controller that calls
+// no application makes no plan of it.
 policy appfault {
   patterns [appfault]
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/analysis/observe"
@@ -21,6 +22,14 @@ type appCall struct {
 	entry      *trace.Entry
 	workload   string
 	occurrence int
+	// answer is the call's whole answer (callAnswer), nil when the trace
+	// does not hold it. earlier is the equal call just before this one
+	// when its answer is whole and differs from this one's: what a stale
+	// answer gives. change counts the calls with an earlier, of this
+	// signature, this one included.
+	answer  *planfile.Answer
+	earlier *appCall
+	change  int
 }
 
 // appCalls reads the controller's calls to its application from the
@@ -40,11 +49,17 @@ func (g *generator) appCalls() []*appCall {
 		}
 	}
 	slices.SortStableFunc(calls, func(a, b *appCall) int { return a.entry.Time.Compare(b.entry.Time) })
-	seen := map[string]int{}
+	seen, last, changes := map[string]int{}, map[string]*appCall{}, map[string]int{}
 	for _, c := range calls {
 		sig := c.Signature()
 		seen[sig]++
 		c.occurrence = seen[sig]
+		c.answer = callAnswer(c)
+		if prev := last[sig]; prev != nil && prev.answer != nil && !sameAnswer(prev.answer, c.answer) {
+			changes[sig]++
+			c.earlier, c.change = prev, changes[sig]
+		}
+		last[sig] = c
 	}
 	return calls
 }
@@ -67,7 +82,7 @@ func (g *generator) appFault(pol *ir.Policy) ([]*candidate, []pass) {
 	var cands []*candidate
 	for _, c := range g.appCalls() {
 		for _, k := range kinds {
-			if k.Answers(c.Channel) {
+			if k.Answers(c.Channel) && (k != ir.FaultStale || c.earlier != nil) {
 				cands = append(cands, g.answerCall(c, k))
 			}
 		}
@@ -79,7 +94,10 @@ func (g *generator) appFault(pol *ir.Policy) ([]*candidate, []pass) {
 		{PassNondeterministic, pr.Nondeterministic, func(c *candidate) bool { return !g.ix.generated[c.call.Pod] }, func(c *candidate) string {
 			return fmt.Sprintf("%s: %s has a generated name", c.call.desc(), c.call.Pod)
 		}},
-		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return c.call.occurrence <= g.opts.MaxOccurrence }, func(c *candidate) string {
+		{PassDuplicates, pr.Duplicates, func(c *candidate) bool { return repeat(c) <= g.opts.MaxOccurrence }, func(c *candidate) string {
+			if c.appFault == ir.FaultStale {
+				return fmt.Sprintf("%s is change %d of its call's answer (at most %d kept)", c.call.desc(), c.call.change, g.opts.MaxOccurrence)
+			}
 			return fmt.Sprintf("%s is occurrence %d of its call (at most %d kept)", c.call.desc(), c.call.occurrence, g.opts.MaxOccurrence)
 		}},
 	}
@@ -94,14 +112,41 @@ func (g *generator) answerCall(c *appCall, k ir.AppFaultKind) *candidate {
 	}
 	cand := &candidate{call: c, appFault: k, slug: slug}
 	cand.build = func() *planfile.Plan {
-		return &planfile.Plan{
-			Workload: c.workload,
-			Actions:  []*planfile.Action{{Kind: ir.ActAppFault, AppFault: k, Trigger: c.Leaf(c.occurrence)}},
-			Why: []planfile.Why{{Role: "call", Seq: c.entry.Seq, Key: key.String(), Verb: c.verb(),
-				Call: c.String(), Code: c.code(), Occurrence: c.occurrence}},
+		a := &planfile.Action{Kind: ir.ActAppFault, AppFault: k, Trigger: c.Leaf(c.occurrence)}
+		why := []planfile.Why{c.why("call", key)}
+		if k == ir.FaultStale {
+			a.Answer = c.earlier.answer
+			why = append(why, c.earlier.why("earlier", key))
 		}
+		return &planfile.Plan{Workload: c.workload, Actions: []*planfile.Action{a}, Why: why}
 	}
 	return cand
+}
+
+// why is the plan's why entry of the call, in role.
+func (c *appCall) why(role string, key trace.Key) planfile.Why {
+	return planfile.Why{Role: role, Seq: c.entry.Seq, Key: key.String(), Verb: c.verb(),
+		Call: c.String(), Code: c.code(), Occurrence: c.occurrence}
+}
+
+// appFaultWhat says what an appfault candidate would do: "answer #216
+// GET /members to ens-client with stale, the answer to #209".
+func appFaultWhat(c *candidate) string {
+	s := "answer " + c.call.desc() + " with " + string(c.appFault)
+	if c.appFault == ir.FaultStale {
+		s += fmt.Sprintf(", the answer to #%d", c.call.earlier.entry.Seq)
+	}
+	return s
+}
+
+// repeat is what the duplicates pass counts of an appfault candidate: the
+// occurrence of its call, or for a stale answer the change of the call's
+// answer it gives (a call repeated often with one answer makes one).
+func repeat(c *candidate) int {
+	if c.appFault == ir.FaultStale {
+		return c.call.change
+	}
+	return c.call.occurrence
 }
 
 // callKey is the object a call concerns, which the policy's filters
@@ -193,4 +238,59 @@ func callFailedWhy(c *appCall) string {
 		return fmt.Sprintf("%s was not served (%d)", c.desc(), c.entry.Code)
 	}
 	return c.desc() + " exited non-zero"
+}
+
+// callAnswer is the call's whole answer in the reference, as a stale
+// plan gives it again, or nil when the trace does not hold it whole: an
+// HTTP response (its status, the values of its trace.AnswerHeaders, its
+// body if no more than trace.AnswerLimit bytes of valid UTF-8), or what an
+// exec the proxy answered wrote and its exit code.
+func callAnswer(c *appCall) *planfile.Answer {
+	e := c.entry
+	if c.Channel == ir.CallHTTP {
+		x := e.HTTP
+		if x.Status == 0 || e.Error != "" || !trace.Whole(x.ResponseBody, x.ResponseBytes) {
+			return nil
+		}
+		return &planfile.Answer{Status: x.Status, Headers: x.ResponseValues, Body: x.ResponseBody}
+	}
+	o := e.Output
+	exit, ok := execExit(e)
+	if !ok || o == nil || !trace.Whole(o.Stdout, o.StdoutBytes) || !trace.Whole(o.Stderr, o.StderrBytes) {
+		return nil
+	}
+	return &planfile.Answer{Exit: exit, Stdout: o.Stdout, Stderr: o.Stderr}
+}
+
+// execExit is the exit code of an exec that was served, from the status
+// it ended with; false when it was not served or failed otherwise.
+func execExit(e *trace.Entry) (int, bool) {
+	var st struct {
+		Status  string `json:"status"`
+		Reason  string `json:"reason"`
+		Details struct {
+			Causes []struct {
+				Type    string `json:"reason"`
+				Message string `json:"message"`
+			} `json:"causes"`
+		} `json:"details"`
+	}
+	if e.Code != 101 || json.Unmarshal(e.Response, &st) != nil {
+		return 0, false
+	}
+	if st.Status == "Success" {
+		return 0, true
+	}
+	for _, c := range st.Details.Causes {
+		if n, err := strconv.Atoi(c.Message); err == nil && st.Reason == "NonZeroExitCode" && c.Type == "ExitCode" {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// sameAnswer reports whether two answers are the same; nil (not held
+// whole) is the same as nothing.
+func sameAnswer(a, b *planfile.Answer) bool {
+	return a != nil && b != nil && planfile.Canonical(a) == planfile.Canonical(b)
 }

@@ -8,16 +8,16 @@ import (
 	"strings"
 )
 
-// passOrder returns the row order of the counts table. The merged row is
-// there only when a count has that pass (a test that explores).
+// passNames are the passes in the order candidates go through them.
+var passNames = []string{PassCancelled, PassFilter, PassFailed, PassNoOp, PassNondeterministic, PassCausality, PassEffect, PassDuplicates, PassMerged, PassMax}
+
+// passOrder returns the row order of the counts table: passNames, the
+// merged row only when a count has that pass (a test that explores).
 func passOrder(counts []Count) []string {
-	order := []string{PassCancelled, PassFilter, PassFailed, PassNoOp, PassNondeterministic, PassCausality, PassEffect, PassDuplicates}
-	if slices.ContainsFunc(counts, func(c Count) bool {
+	merged := slices.ContainsFunc(counts, func(c Count) bool {
 		return slices.ContainsFunc(c.Passes, func(p PassCount) bool { return p.Pass == PassMerged })
-	}) {
-		order = append(order, PassMerged)
-	}
-	return append(order, PassMax)
+	})
+	return slices.DeleteFunc(slices.Clone(passNames), func(n string) bool { return n == PassMerged && !merged })
 }
 
 // CountsWidth is the width the counts table fits in: an 80-column

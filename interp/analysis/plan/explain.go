@@ -62,7 +62,7 @@ func (c *candidate) record(pol *ir.Policy, pat Pattern, plan string) Candidate {
 	case ir.APIError:
 		r.What = apiErrorWhat(c)
 	case ir.AppFault:
-		r.What = "answer " + c.call.desc() + " with " + string(c.appFault)
+		r.What = appFaultWhat(c)
 	case ir.Stale:
 		r.What = "stale view at " + desc(c.event) + ", paired with " + desc(c.write)
 	default:

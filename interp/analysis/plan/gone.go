@@ -100,7 +100,7 @@ func mergePasses(lists []passList) []pass {
 		}
 	}
 	var out []pass
-	for _, name := range passOrder() {
+	for _, name := range passNames {
 		if _, ok := on[name]; !ok {
 			continue
 		}

@@ -35,14 +35,14 @@ test t {
 // (planfile's Sieve), compiled, and translated back (FromIR), it has the
 // same actions. It has the same plan file but for its name, pattern and
 // origin (and a hold's learned bound, which the .sieve form gives as its
-// `for`).
+// `for`). A stale answer, which only a plan file carries, is refused.
 func TestGeneratedPlansRoundTrip(t *testing.T) {
 	files, err := filepath.Glob("testdata/cases/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cases: %v", err)
 	}
 	dir := t.TempDir()
-	n := 0
+	n, stale := 0, 0
 	patterns := map[ir.Pattern]int{}
 	for _, f := range files {
 		ar, err := txtar.ParseFile(f)
@@ -58,6 +58,13 @@ func TestGeneratedPlansRoundTrip(t *testing.T) {
 			if p.Pattern == planfile.User {
 				continue // written by hand in the case's IR
 			}
+			if p.Actions[0].AppFault == ir.FaultStale {
+				stale++ // the answer it carries has no .sieve form
+				if _, err := p.Sieve("p"); err == nil || !strings.Contains(err.Error(), "appfault stale gives the reference's earlier answer") {
+					t.Errorf("%s: Sieve: %v, want it refused", p.Name, err)
+				}
+				continue
+			}
 			n++
 			patterns[p.Pattern]++
 			roundTrip(t, filepath.Join(dir, p.Name+".sieve"), p)
@@ -71,7 +78,10 @@ func TestGeneratedPlansRoundTrip(t *testing.T) {
 			t.Errorf("the cases made no %s plan to write as .sieve", want)
 		}
 	}
-	t.Logf("%d generated plans written as .sieve and compiled back", n)
+	if stale == 0 {
+		t.Error("the cases made no stale appfault plan, whose .sieve form is refused")
+	}
+	t.Logf("%d generated plans written as .sieve and compiled back, %d stale ones refused", n, stale)
 }
 
 // roundTrip writes p as a .sieve spec at path, compiles it, and compares

@@ -26,6 +26,8 @@ func (a *Action) String() string {
 		return "end the watch with 410 (gone)"
 	case a.Kind == ir.ActError:
 		return "answer " + string(a.Error)
+	case a.Kind == ir.ActAppFault && a.Answer != nil:
+		return "answer " + string(a.AppFault) + " " + a.Answer.String()
 	case a.Kind == ir.ActAppFault:
 		return "answer " + string(a.AppFault)
 	case a.Kind == ir.ActPause && a.Duration > 0:

@@ -71,7 +71,11 @@ type Action struct {
 	// AppFault, on an app-fault action, is the wrong answer the call its
 	// trigger completed on gets, in the application's place.
 	AppFault ir.AppFaultKind `json:"appFault,omitempty"`
-	Trigger  *Trigger        `json:"trigger,omitempty"`
+	// Answer, on an app-fault action whose fault is stale, is the answer
+	// the call gets: the reference's answer to an earlier occurrence of
+	// the same call, carried so the plan needs no reference run.
+	Answer  *Answer  `json:"answer,omitempty"`
+	Trigger *Trigger `json:"trigger,omitempty"`
 	// Src is the spec position of a user plan's action.
 	Src string `json:"src,omitempty"`
 }
@@ -206,7 +210,9 @@ type Why struct {
 	// crashed after, "event" the state frozen or hidden, and "delete" the
 	// destructive write. "back" is the object coming back, or the newer
 	// state, that fires the stale view. "cancel" is the event that cancels
-	// a hidden one. "call" is the call an appfault plan answers wrongly.
+	// a hidden one. "call" is the call an appfault plan answers wrongly,
+	// "earlier" the earlier occurrence of it whose answer a stale one
+	// gives.
 	Role string `json:"role"`
 	Seq  int64  `json:"seq"`
 	Key  string `json:"key"`
@@ -220,7 +226,7 @@ type Why struct {
 	// included.
 	Occurrence int `json:"occurrence,omitempty"`
 	// Call, for a call of the controller to its application (role
-	// "call", an appfault plan's), says which: `exec ["sh","-c","x"] in
+	// "call" or "earlier", an appfault plan's), says which: `exec ["sh","-c","x"] in
 	// pod/default/db-0`, "GET /members to ens-client". Its Key is the pod,
 	// or the Service of a Service stand-in; Verb exec or the HTTP method
 	// in lower case; Code its answer in the reference.

@@ -176,6 +176,20 @@ type Entry struct {
 	// says why no whole response came, or why a body is cut.
 	Conn *Conn     `json:"conn,omitempty"`
 	HTTP *Exchange `json:"http,omitempty"`
+
+	// Output, on the request entry of an exec the proxy answered itself
+	// (a stand-in's answer, or a fault's), is what the command wrote.
+	Output *ExecOutput `json:"output,omitempty"`
+}
+
+// ExecOutput is what an exec answered by the proxy wrote on its standard
+// output and error: the first AnswerLimit bytes of each, invalid UTF-8 as
+// U+FFFD, and their full lengths.
+type ExecOutput struct {
+	Stdout      string `json:"stdout,omitempty"`
+	StdoutBytes int64  `json:"stdoutBytes,omitempty"`
+	Stderr      string `json:"stderr,omitempty"`
+	StderrBytes int64  `json:"stderrBytes,omitempty"`
 }
 
 // Conn is a connection of the controller to a stand-in. Sent, Received
@@ -213,9 +227,11 @@ const (
 )
 
 // Exchange is an HTTP/1.x request of the controller and the response it
-// got. Headers are names only (canonical, sorted); bodies are excerpts
-// of their first BodyExcerpt bytes, after chunked decoding, with
-// invalid UTF-8 as U+FFFD, and their full length in bytes.
+// got. Headers are names only (canonical, sorted), but for the values of
+// the response's AnswerHeaders; bodies are excerpts, after chunked
+// decoding, with invalid UTF-8 as U+FFFD (the request's first
+// BodyExcerpt bytes, the response's first AnswerLimit), and their full
+// length in bytes.
 type Exchange struct {
 	// N is the exchange's place on its connection, from 1.
 	N               int      `json:"n"`
@@ -227,12 +243,26 @@ type Exchange struct {
 	RequestBytes    int64    `json:"requestBytes,omitempty"`
 	Status          int      `json:"status,omitempty"` // 0: no response
 	ResponseHeaders []string `json:"responseHeaders,omitempty"`
-	ResponseBody    string   `json:"responseBody,omitempty"`
-	ResponseBytes   int64    `json:"responseBytes,omitempty"`
+	// ResponseValues are the values of the response's AnswerHeaders that
+	// it has (several values joined by ", ").
+	ResponseValues map[string]string `json:"responseValues,omitempty"`
+	ResponseBody   string            `json:"responseBody,omitempty"`
+	ResponseBytes  int64             `json:"responseBytes,omitempty"`
 }
 
-// BodyExcerpt bounds an Exchange's body excerpts, in bytes.
+// BodyExcerpt bounds an Exchange's request body excerpt, in bytes.
 const BodyExcerpt = 1024
+
+// AnswerLimit bounds, in bytes, an Exchange's response body excerpt and
+// an exec's outputs: an answer no larger is recorded whole, so a plan can
+// give it again in the application's place (a stale answer).
+const AnswerLimit = 64 << 10
+
+// AnswerHeaders are the response headers whose values an Exchange
+// records: what a client reads of an answer besides its status and body
+// (how the body is encoded, and which version of the resource it is).
+// They carry no credentials.
+var AnswerHeaders = []string{"Content-Type", "Content-Encoding", "Etag", "Last-Modified", "Location"}
 
 // String names an exchange as "METHOD TARGET -> STATUS".
 func (x *Exchange) String() string {

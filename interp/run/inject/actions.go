@@ -31,9 +31,9 @@ type event struct {
 	answer *proxy.StatusError
 	late   bool
 	// call is the call of the controller to its application that a Call
-	// is deciding; fault the wrong answer an app-fault action gives it.
+	// is deciding; fault the app-fault action that answers it wrongly.
 	call  *observe.Call
-	fault ir.AppFaultKind
+	fault *planfile.Action
 }
 
 // before makes reads of an object whose events are held wait until they

@@ -17,16 +17,16 @@ func (in *Injector) Calls() bool { return in.calls }
 
 // Call shows the engine a call of the controller to its application that
 // is about to be answered (an exec into a pod, an HTTP request to a
-// stand-in), and returns the wrong answer an app-fault action it fires
-// gives that call instead of the application's, if any. The caller gives
-// the answer (podexec, relay).
-func (in *Injector) Call(c observe.Call) (ir.AppFaultKind, bool) {
+// stand-in), and returns the app-fault action it fires that answers the
+// call wrongly instead of the application, if any: its AppFault, and a
+// stale fault's Answer. The caller gives the answer (podexec, relay).
+func (in *Injector) Call(c observe.Call) (*planfile.Action, bool) {
 	if !in.calls {
-		return "", false
+		return nil, false
 	}
 	cur := &event{call: &c}
 	in.advance(func() []trigger.Fired { return in.eng.Call(c) }, cur)
-	return cur.fault, cur.fault != ""
+	return cur.fault, cur.fault != nil
 }
 
 // answerCall carries out an app-fault action: the call about to be
@@ -40,19 +40,24 @@ func (in *Injector) answerCall(a *planfile.Action, cur *event, note func(string,
 	if !a.AppFault.Answers(c.Channel) {
 		return missedError(fmt.Sprintf("%s answers no call of channel %s, and the call was %s", a.AppFault, c.Channel, c))
 	}
+	if a.Answer != nil && (a.Answer.Status != 0) != (c.Channel == ir.CallHTTP) {
+		return missedError(fmt.Sprintf("%s's answer is not one to a call of channel %s, and the call was %s", a.AppFault, c.Channel, c))
+	}
 	var key *trace.Key
 	if c.Pod.Name != "" {
 		k := c.Pod
 		key = &k
 	}
-	note(fmt.Sprintf("%s answered in the application's place: %s (%s)", c, faultAnswer(a.AppFault), a.AppFault), key)
-	cur.fault = a.AppFault
+	note(fmt.Sprintf("%s answered in the application's place: %s (%s)", c, faultAnswer(a), a.AppFault), key)
+	cur.fault = a
 	return nil
 }
 
-// faultAnswer says what a call answered with fault k gets.
-func faultAnswer(k ir.AppFaultKind) string {
-	switch k {
+// faultAnswer says what a call answered by app-fault action a gets.
+func faultAnswer(a *planfile.Action) string {
+	switch a.AppFault {
+	case ir.FaultStale:
+		return "its answer to an earlier occurrence in the reference, " + a.Answer.String()
 	case ir.FaultExecError:
 		return "exit code 1 and a line on stderr"
 	case ir.FaultUnavailable:

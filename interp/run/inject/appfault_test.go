@@ -29,15 +29,15 @@ func TestAppFaultAnswersTheCall(t *testing.T) {
 	}
 	other := observe.ExecCall("default", "db-1", []string{"sh", "-c", "leave"})
 	for i, call := range []observe.Call{other, leave} {
-		if k, ok := in.Call(call); ok {
-			t.Fatalf("call %d answered with %s", i, k)
+		if a, ok := in.Call(call); ok {
+			t.Fatalf("call %d answered with %s", i, a.AppFault)
 		}
 	}
-	if k, ok := in.Call(leave); !ok || k != ir.FaultExecError {
-		t.Fatalf("the second exec: got %q %v, want exec_error", k, ok)
+	if a, ok := in.Call(leave); !ok || a.AppFault != ir.FaultExecError {
+		t.Fatalf("the second exec: got %v %v, want exec_error", a, ok)
 	}
-	if k, ok := in.Call(leave); ok {
-		t.Errorf("the third exec answered with %s too", k)
+	if a, ok := in.Call(leave); ok {
+		t.Errorf("the third exec answered with %s too", a.AppFault)
 	}
 	if !in.Injected() || c.kills != 0 || len(*faults) != 1 {
 		t.Fatalf("injected %v, kills %d, faults %+v", in.Injected(), c.kills, *faults)
@@ -55,11 +55,11 @@ func TestAppFaultAnswersTheCall(t *testing.T) {
 func TestAppFaultHangOnExec(t *testing.T) {
 	in, _, _, faults := start(t, callPlan(ir.FaultHang))
 	in.Call(leave)
-	if k, ok := in.Call(leave); !ok || k != ir.FaultHang {
-		t.Fatalf("the second exec: got %q %v, want hang", k, ok)
+	if a, ok := in.Call(leave); !ok || a.AppFault != ir.FaultHang {
+		t.Fatalf("the second exec: got %v %v, want hang", a, ok)
 	}
-	if k, ok := in.Call(leave); ok {
-		t.Errorf("the third exec answered with %s too", k)
+	if a, ok := in.Call(leave); ok {
+		t.Errorf("the third exec answered with %s too", a.AppFault)
 	}
 	if len(*faults) != 1 || !strings.Contains((*faults)[0].Message, "no answer until the controller gives up or 30s pass") {
 		t.Errorf("faults %+v, want one entry naming the hang and its bound", *faults)
@@ -74,8 +74,8 @@ func TestAppFaultOtherChannelMisses(t *testing.T) {
 	p := callPlan(ir.FaultUnavailable)
 	p.Actions[0].Trigger = &planfile.Trigger{Op: ir.TrigCall}
 	in, _, _, faults := start(t, p)
-	if k, ok := in.Call(leave); ok {
-		t.Fatalf("an exec answered with %s", k)
+	if a, ok := in.Call(leave); ok {
+		t.Fatalf("an exec answered with %s", a.AppFault)
 	}
 	if len(*faults) != 1 || (*faults)[0].What != trace.Missed || !strings.Contains((*faults)[0].Message, "unavailable answers no call of channel exec") {
 		t.Errorf("faults %+v; want a missed action", *faults)
@@ -99,9 +99,44 @@ func TestAppFaultNotInjected(t *testing.T) {
 // TestAppFaultUnknownFault refuses a plan whose app-fault action names no
 // fault sieve knows, when the injector is made.
 func TestAppFaultUnknownFault(t *testing.T) {
-	_, err := New(Options{Plan: callPlan("stale"), Proxy: &fakeProxy{}, Controller: &fakeController{}})
-	want := `inject: plan p: action 1 (app-fault): unknown app fault "stale" (want one of exec_error, unavailable, reset, hang, truncated)`
+	_, err := New(Options{Plan: callPlan("stael"), Proxy: &fakeProxy{}, Controller: &fakeController{}})
+	want := `inject: plan p: action 1 (app-fault): unknown app fault "stael" (want one of exec_error, unavailable, reset, hang, truncated, stale)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// TestAppFaultStale: a stale action gives the second exec the answer its
+// plan carries, and its fault entry says what that answer is and where in
+// the reference it came from; a stale action without an answer, or an
+// answer on another fault, is refused when the injector is made.
+func TestAppFaultStale(t *testing.T) {
+	p := callPlan(ir.FaultStale)
+	p.Actions[0].Answer = &planfile.Answer{Stdout: "members: 2\n"}
+	in, _, _, faults := start(t, p)
+	in.Call(leave)
+	if a, ok := in.Call(leave); !ok || a.AppFault != ir.FaultStale || a.Answer == nil || a.Answer.Stdout != "members: 2\n" {
+		t.Fatalf("the second exec: got %+v %v, want stale with the plan's answer", a, ok)
+	}
+	want := `exec ["sh","-c","leave"] in pod/default/db-0 answered in the application's place: its answer to an earlier occurrence in the reference, exit 0 with 11 bytes on stdout and 0 on stderr (stale)`
+	if len(*faults) != 1 || (*faults)[0].Message != want {
+		t.Errorf("faults %+v, want one entry: %s", *faults, want)
+	}
+	for _, c := range []struct {
+		plan *planfile.Plan
+		want string
+	}{
+		{callPlan(ir.FaultStale), "stale needs the answer it gives (answer)"},
+		{p, ""},
+	} {
+		_, err := New(Options{Plan: c.plan, Proxy: &fakeProxy{}, Controller: &fakeController{}})
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.HasSuffix(err.Error(), c.want)) {
+			t.Errorf("New: %v, want %q", err, c.want)
+		}
+	}
+	other := callPlan(ir.FaultExecError)
+	other.Actions[0].Answer = p.Actions[0].Answer
+	if _, err := New(Options{Plan: other, Proxy: &fakeProxy{}, Controller: &fakeController{}}); err == nil || !strings.Contains(err.Error(), "exec_error gives no answer of its own") {
+		t.Errorf("New with an answer on exec_error: %v, want refused", err)
 	}
 }

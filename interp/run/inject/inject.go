@@ -159,8 +159,8 @@ func New(opts Options) (*Injector, error) {
 }
 
 // checkErrors refuses a plan with an error action whose API error is
-// unknown, or an app-fault action whose fault is (a hand-edited plan
-// file), before the run, not when it fires.
+// unknown, or an app-fault action whose fault is or whose answer is
+// wrong (a hand-edited plan file), before the run, not when it fires.
 func checkErrors(p *planfile.Plan) error {
 	for i, a := range p.Actions {
 		if a.Kind == ir.ActError && !slices.Contains(ir.APIErrorKinds(), a.Error) {
@@ -168,6 +168,9 @@ func checkErrors(p *planfile.Plan) error {
 		}
 		if a.Kind == ir.ActAppFault && !slices.Contains(ir.AppFaultKinds(), a.AppFault) {
 			return fmt.Errorf("inject: plan %s: action %d (app-fault): unknown app fault %q (want one of %s)", p.Name, i+1, a.AppFault, strings.Join(ir.AppFaultNames(), ", "))
+		}
+		if err := planfile.AnswerError(a); a.Kind == ir.ActAppFault && err != nil {
+			return fmt.Errorf("inject: plan %s: action %d (app-fault): %w", p.Name, i+1, err)
 		}
 	}
 	return nil

@@ -37,12 +37,14 @@ type Options struct {
 	Fault func(e *proxy.Exec) (Fault, bool)
 }
 
-// Fault is a wrong answer to an exec: the command fails with Exit and
-// writes Stderr, and nothing on its standard output; or, with Hang, it
-// answers nothing until the controller gives up (ends the exec) or Hang
-// passes, and then ends with an error.
+// Fault is a wrong answer to an exec: the command writes Stdout and
+// Stderr and exits with Exit (an exec_error: a line on stderr and a
+// non-zero exit; a stale answer: the output and exit of an earlier run of
+// the command); or, with Hang, it answers nothing until the controller
+// gives up (ends the exec) or Hang passes, and then ends with an error.
 type Fault struct {
 	Exit   int
+	Stdout string
 	Stderr string
 	Hang   time.Duration
 }
@@ -136,10 +138,14 @@ func reply(s *ir.ExecStandIn, sio proxy.ExecIO) (int, error) {
 	return s.Exit, nil
 }
 
-// answer writes f's standard error and returns its exit code, or hangs.
+// answer writes f's standard output and error and returns its exit
+// code, or hangs.
 func (f Fault) answer(ctx context.Context, _ *proxy.Exec, sio proxy.ExecIO) (int, error) {
 	if f.Hang > 0 {
 		return hang(ctx, f.Hang)
+	}
+	if _, err := io.WriteString(sio.Stdout, f.Stdout); err != nil {
+		return 0, err
 	}
 	if _, err := io.WriteString(sio.Stderr, f.Stderr); err != nil {
 		return 0, err

@@ -104,6 +104,27 @@ func TestFault(t *testing.T) {
 	}
 }
 
+// TestFaultStale: a stale answer gives the output and exit code of an
+// earlier run of the command, carried by the plan, in place of the
+// stand-in's reply; the next exec gets the stand-in's reply again.
+func TestFaultStale(t *testing.T) {
+	calls := 0
+	o := Options{Simulated: true, BaseDir: t.TempDir(),
+		StandIns: []*ir.ExecStandIn{{Pod: "zk-*", Command: []string{"zkCli.sh", "..."}, Stdout: "members: zk-0 zk-1\n"}},
+		Fault: func(e *proxy.Exec) (Fault, bool) {
+			calls++
+			return Fault{Exit: 3, Stdout: "members: zk-0\n", Stderr: "not in quorum\n"}, calls == 1
+		},
+	}
+	e := &proxy.Exec{Namespace: "default", Pod: "zk-0", Command: []string{"zkCli.sh", "members"}}
+	if rc, out, errOut, err := answer(t, o, e, ""); rc != 3 || out != "members: zk-0\n" || errOut != "not in quorum\n" || err != nil {
+		t.Errorf("stale: %d %q %q %v, want the earlier output and exit code", rc, out, errOut, err)
+	}
+	if rc, out, errOut, err := answer(t, o, e, ""); rc != 0 || out != "members: zk-0 zk-1\n" || errOut != "" || err != nil {
+		t.Errorf("next: %d %q %q %v, want the stand-in's reply", rc, out, errOut, err)
+	}
+}
+
 // TestFaultHang: a hang answers nothing until the bound passes, or until
 // the controller gives up (its context ends) if sooner, and then ends the
 // exec with an error that says which and how long; the next exec gets

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -110,12 +111,29 @@ func serveExecSPDY(w http.ResponseWriter, hr *http.Request, e *Exec, fn ExecFunc
 		return http.StatusSwitchingProtocols, nil
 	}
 	s := ExecIO{Stdin: emptyReader(e.Stdin, streams[streamStdin]), Stdout: sink(e.Stdout, streams[streamStdout]), Stderr: sink(e.Stderr, streams[streamStderr])}
-	status := runExec(hr.Context(), e, s, fn)
+	ctx, cancel := untilClosed(hr.Context(), conn.CloseChan())
+	defer cancel()
+	status := runExec(ctx, e, s, fn)
 	_, _ = streams[streamError].Write(status)
 	for _, st := range streams {
 		_ = st.Close()
 	}
 	return http.StatusSwitchingProtocols, status
+}
+
+// untilClosed is ctx, also cancelled once closed is: the controller's
+// client closed the exec's connection (it gave up), which a hijacked
+// request's context does not show.
+func untilClosed(ctx context.Context, closed <-chan bool) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-closed:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 // expectedStreams counts the streams a client opens for the exec: error,

@@ -103,7 +103,7 @@ func runExecutor(t *testing.T, ex remotecommand.Executor, stdin string) (stdout,
 
 // TestExecStandIn: the proxy answers an exec itself over each protocol;
 // the controller's client gets the stand-in's output and exit code, and
-// the exec is recorded as a connect request on the pod.
+// the exec is recorded as a connect request on the pod, with the output.
 func TestExecStandIn(t *testing.T) {
 	f := podsAPI(t)
 	sink := &memSink{}
@@ -134,6 +134,9 @@ func TestExecStandIn(t *testing.T) {
 	var got Exec
 	if err := json.Unmarshal(e.Body, &got); err != nil || strings.Join(got.Command, " ") != "zkCli.sh ok" || got.Container != "zk" || !got.Stdin {
 		t.Errorf("entry body %s (%v), want the exec's options", e.Body, err)
+	}
+	if o := e.Output; o == nil || o.Stdout != "RUOK" || o.StdoutBytes != 4 || o.Stderr != "zkCli.sh ok" || o.StderrBytes != 11 {
+		t.Errorf("entry output %+v, want the stand-in's stdout and stderr", o)
 	}
 	if !strings.Contains(string(es[5].Response), "NonZeroExitCode") {
 		t.Errorf("failed exec recorded with response %s, want the NonZeroExitCode status", es[5].Response)
@@ -227,5 +230,45 @@ func TestExecTarget(t *testing.T) {
 	es := sink.await(t, trace.Request, 3)
 	if es[0].Code != http.StatusNotFound || es[1].Code != http.StatusBadRequest || es[2].Code != http.StatusSwitchingProtocols {
 		t.Errorf("recorded codes %d %d %d, want 404 400 101", es[0].Code, es[1].Code, es[2].Code)
+	}
+}
+
+// TestExecClientGoesAway: an exec the proxy answers itself ends, over each
+// protocol, when the controller's client gives up and closes the stream
+// (its context ends): the answer's context is cancelled, so a held answer
+// (an application fault's hang) is not kept for its bound.
+func TestExecClientGoesAway(t *testing.T) {
+	f := podsAPI(t)
+	ended := make(chan time.Duration, 8)
+	hold := func(ctx context.Context, _ *Exec, _ ExecIO) (int, error) {
+		start := time.Now()
+		select {
+		case <-ctx.Done():
+		case <-time.After(20 * time.Second):
+		}
+		ended <- time.Since(start)
+		return 0, ctx.Err()
+	}
+	p, err := Start(Options{Upstream: f.config(), Mapper: testKinds, Sink: &memSink{},
+		Exec: func(*Exec) (ExecFunc, error) { return hold, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	for name, ex := range executors(t, p.RESTConfig(), execURL(p.URL(), "zk-0", "zkCli.sh", "ok")) {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		err := ex.StreamWithContext(ctx, remotecommand.StreamOptions{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
+		cancel()
+		if err == nil {
+			t.Errorf("%s: the exec ended without an error, want the client's deadline", name)
+		}
+		select {
+		case d := <-ended:
+			if d > 10*time.Second {
+				t.Errorf("%s: the answer was held %s after the client went away", name, d)
+			}
+		case <-time.After(15 * time.Second):
+			t.Errorf("%s: the answer was still held 15s after the client went away", name)
+		}
 	}
 }

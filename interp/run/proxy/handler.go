@@ -363,7 +363,7 @@ func (p *Proxy) recordRequest(r *Request, resp *Response, done *time.Time) bool 
 	key := r.Key
 	e := trace.Entry{
 		Time: r.Start, Type: trace.Request, Key: &key, Verb: r.Verb, Subresource: r.Subresource,
-		Body: r.Body, Code: resp.Code, Done: done,
+		Body: r.Body, Code: resp.Code, Done: done, Output: resp.Output,
 	}
 	if resp.Err != nil {
 		e.Error = resp.Err.Error()

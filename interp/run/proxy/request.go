@@ -81,6 +81,8 @@ type Response struct {
 	Err error
 	// Stale is set when the proxy answered from a past revision.
 	Stale bool
+	// Output is what an exec the proxy answered itself wrote.
+	Output *trace.ExecOutput
 
 	// wire is the answer as the controller gets it, of type media, when
 	// the upstream sent it in protobuf (which client-go asks for built-in

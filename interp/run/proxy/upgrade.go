@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -72,14 +73,19 @@ func (p *Proxy) refuseUpgrade(w http.ResponseWriter, r *Request, err error) {
 	p.recordRequest(r, &Response{Code: se.Code, Body: statusBody(se.Code, se.Reason, se.Message)}, &done)
 }
 
-// answerExec serves an exec with fn. The exec counts as a request in
-// flight until the command ends.
+// answerExec serves an exec with fn, and records what the command wrote.
+// The exec counts as a request in flight until the command ends.
 func (p *Proxy) answerExec(w http.ResponseWriter, hr *http.Request, r *Request, e *Exec, fn ExecFunc) {
 	p.act.add(1, 0, 0)
 	defer p.act.add(-1, 0, 0)
-	code, status := serveExec(w, hr, e, fn)
+	stdout, stderr := &trace.Head{Max: trace.AnswerLimit}, &trace.Head{Max: trace.AnswerLimit}
+	code, status := serveExec(w, hr, e, func(ctx context.Context, e *Exec, s ExecIO) (int, error) {
+		s.Stdout, s.Stderr = io.MultiWriter(s.Stdout, stdout), io.MultiWriter(s.Stderr, stderr)
+		return fn(ctx, e, s)
+	})
 	done := time.Now()
-	p.recordRequest(r, &Response{Code: code, Body: status}, &done)
+	out := &trace.ExecOutput{Stdout: stdout.Text(), StdoutBytes: stdout.N, Stderr: stderr.Text(), StderrBytes: stderr.N}
+	p.recordRequest(r, &Response{Code: code, Body: status, Output: out}, &done)
 }
 
 // quietLog is the log of the proxy's HTTP server and upgrade forwarder:

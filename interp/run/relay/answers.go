@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sievetool/sieve/interp/formats/trace"
@@ -113,4 +114,37 @@ func (c *Conn) cutting(to string) *io.PipeWriter {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.cut
+}
+
+// stale gives the controller reply in place of req's response (the
+// request is not forwarded), records the request and the reply as the
+// exchange, and closes both ends.
+func (c *Conn) stale(reply *Reply, req *http.Request, ctl, up net.Conn, reqs, resps *tap) {
+	_ = send(req, reqs)
+	raw, err := reply.wire(req)
+	if err != nil {
+		c.fail(trace.ConnError, fmt.Sprintf("the earlier answer to give: %v (an application fault: stale)", err))
+	} else {
+		c.fail(trace.ConnClosed, fmt.Sprintf("sieve answered %d with %d body bytes in the stand-in's place, its answer to an earlier occurrence of the request, and closed it (an application fault: stale)", reply.Status, len(reply.Body)))
+	}
+	_, _ = resps.Write(raw)
+	_, _ = ctl.Write(raw)
+	ctl.Close()
+	up.Close()
+}
+
+// wire is the reply as an HTTP/1.1 response to req, with a Content-Length
+// and Connection: close.
+func (r *Reply) wire(req *http.Request) ([]byte, error) {
+	h := http.Header{}
+	for k, v := range r.Header {
+		h.Set(k, v)
+	}
+	resp := &http.Response{StatusCode: r.Status, ProtoMajor: 1, ProtoMinor: 1, Header: h, Request: req, Close: true,
+		ContentLength: int64(len(r.Body)), Body: io.NopCloser(strings.NewReader(r.Body))}
+	var b bytes.Buffer
+	if err := resp.Write(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }

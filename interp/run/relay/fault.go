@@ -30,7 +30,26 @@ const (
 	// stand-in's response with its headers and half its body (its
 	// Content-Length promises all of it), then closes the connection.
 	Truncated Fault = "truncated"
+	// Stale answers with the Answer's Reply, the stand-in's answer to an
+	// earlier occurrence of the same request, in the stand-in's place
+	// (the request is not forwarded), and closes the connection.
+	Stale Fault = "stale"
 )
+
+// Answer is how the relay answers one request in the stand-in's place: a
+// fault, and for Stale the reply it gives.
+type Answer struct {
+	Fault Fault
+	Reply *Reply
+}
+
+// Reply is a whole HTTP response a Stale answer gives: its status, the
+// values of its headers (trace.AnswerHeaders) and its body.
+type Reply struct {
+	Status int
+	Header map[string]string
+	Body   string
+}
 
 // unavailableBody is the body of an Unavailable answer.
 const unavailableBody = "service unavailable (sieve: application fault)\n"
@@ -66,11 +85,13 @@ func (c *Conn) forward(up, ctl net.Conn, reqs, resps *tap) int64 {
 			c.broken("controller", err, up, ctl)
 			return w.n
 		}
-		if f, ok := c.rec.Fault(c.info, req.Method, req.RequestURI); ok {
-			switch f {
-			case Truncated:
+		if a, ok := c.rec.Fault(c.info, req.Method, req.RequestURI); ok {
+			switch f := a.Fault; {
+			case f == Stale && a.Reply != nil:
+				c.stale(a.Reply, req, ctl, up, reqs, resps)
+			case f == Truncated:
 				c.truncate(req, w, ctl, up, resps)
-			case Hang:
+			case f == Hang:
 				_ = send(req, reqs)
 				c.hang(src, ctl, up)
 			default:

@@ -17,17 +17,22 @@ import (
 
 // once is a Fault hook that answers f to the nth request of method and
 // target, counted over every connection, and to no other.
-func once(f Fault, n int, method, target string) func(trace.Conn, string, string) (Fault, bool) {
+func once(f Fault, n int, method, target string) func(trace.Conn, string, string) (Answer, bool) {
+	return onceWith(Answer{Fault: f}, n, method, target)
+}
+
+// onceWith is once with a whole answer (a Stale one's reply).
+func onceWith(a Answer, n int, method, target string) func(trace.Conn, string, string) (Answer, bool) {
 	var mu sync.Mutex
 	seen := 0
-	return func(_ trace.Conn, m, tgt string) (Fault, bool) {
+	return func(_ trace.Conn, m, tgt string) (Answer, bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		if m != method || tgt != target {
-			return "", false
+			return Answer{}, false
 		}
 		seen++
-		return f, seen == n
+		return a, seen == n
 	}
 }
 
@@ -123,7 +128,7 @@ func TestFaultReset(t *testing.T) {
 // about it.
 func TestFaultHookUpgrade(t *testing.T) {
 	asked := 0
-	hook := func(trace.Conn, string, string) (Fault, bool) { asked++; return "", false }
+	hook := func(trace.Conn, string, string) (Answer, bool) { asked++; return Answer{}, false }
 	r := relayWith(t, hook, func(c net.Conn) {
 		defer c.Close()
 		br := bufio.NewReader(c)
@@ -254,4 +259,35 @@ func TestFaultTruncatedNoBody(t *testing.T) {
 	if closed.Conn.End != trace.ConnClosed || !strings.Contains(closed.Message, "which has no body, cut in its headers") {
 		t.Errorf("close entry %+v %q, want the headers cut", closed.Conn, closed.Message)
 	}
+}
+
+// TestFaultStale: the second GET /members is not forwarded: the
+// controller gets the earlier reply the plan carries (its status, its
+// headers and its whole body) and the connection's close; the exchange
+// records that reply; the next connection's request is the stand-in's.
+func TestFaultStale(t *testing.T) {
+	const now = "HTTP/1.1 200 OK\r\nContent-Length: 21\r\n\r\n{\"members\":[\"a\",\"b\"]}"
+	reply := &Reply{Status: 200, Header: map[string]string{"Content-Type": "application/json", "Etag": `"1"`}, Body: `{"members":["a"]}`}
+	r := relayWith(t, onceWith(Answer{Fault: Stale, Reply: reply}, 2, "GET", "/members"), stock(now, now))
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	if _, body, err := get(t, c, br, "/members"); err != nil || body != `{"members":["a","b"]}` {
+		t.Fatalf("first GET /members: %q %v, want the stand-in's answer", body, err)
+	}
+	resp, body, err := get(t, c, br, "/members")
+	if err != nil || resp.StatusCode != 200 || body != reply.Body || resp.Header.Get("Content-Type") != "application/json" || resp.Header.Get("Etag") != `"1"` || !resp.Close {
+		t.Fatalf("second GET /members: %v %q %v, want the earlier reply with its headers and Connection: close", resp, body, err)
+	}
+	xs, closed := split(t, r.wait(t))
+	if len(xs) != 2 || xs[1].HTTP.Status != 200 || xs[1].HTTP.ResponseBody != reply.Body || xs[1].HTTP.ResponseValues["Etag"] != `"1"` {
+		t.Errorf("exchanges %+v, want the second recorded with the earlier reply", xs)
+	}
+	if closed.Conn.End != trace.ConnClosed || !strings.Contains(closed.Message, "an earlier occurrence of the request") {
+		t.Errorf("close entry %+v %q, want closed by sieve after the stale answer", closed.Conn, closed.Message)
+	}
+	answered(t, r, "third", `{"members":["a","b"]}`)
 }

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/sievetool/sieve/interp/formats/trace"
 )
@@ -85,7 +84,7 @@ func (c *Conn) requests(r *bufio.Reader, t *tap, queue chan<- *request) {
 		q := &request{at: time.Now(), done: make(chan struct{}), x: trace.Exchange{N: n, Method: hr.Method,
 			Target: hr.RequestURI, Host: hr.Host, RequestHeaders: names(hr.Header)}}
 		queue <- q
-		q.x.RequestBody, q.x.RequestBytes, q.err = excerpt(hr.Body)
+		q.x.RequestBody, q.x.RequestBytes, q.err = excerpt(hr.Body, trace.BodyExcerpt)
 		close(q.done)
 		if q.err != nil || hr.Method == http.MethodConnect || hr.Header.Get("Upgrade") != "" {
 			return
@@ -101,8 +100,8 @@ func (c *Conn) responses(r *bufio.Reader, queue <-chan *request) error {
 	for q := range queue {
 		resp, err := response(r, q.x.Method)
 		if err == nil {
-			q.x.Status, q.x.ResponseHeaders = resp.StatusCode, names(resp.Header)
-			q.x.ResponseBody, q.x.ResponseBytes, err = excerpt(resp.Body)
+			q.x.Status, q.x.ResponseHeaders, q.x.ResponseValues = resp.StatusCode, names(resp.Header), values(resp.Header)
+			q.x.ResponseBody, q.x.ResponseBytes, err = excerpt(resp.Body, trace.AnswerLimit)
 		}
 		<-q.done
 		c.exchange(q, err)
@@ -150,43 +149,27 @@ func (c *Conn) exchange(q *request, err error) {
 	c.rec.write(e)
 }
 
-// excerpt reads a body to its end and returns its first
-// trace.BodyExcerpt bytes, invalid UTF-8 as U+FFFD, and its length.
-func excerpt(body io.ReadCloser) (string, int64, error) {
+// excerpt reads a body to its end and returns its first max bytes,
+// invalid UTF-8 as U+FFFD, and its length.
+func excerpt(body io.ReadCloser, max int) (string, int64, error) {
 	defer body.Close()
-	var head bytes.Buffer
-	n, err := io.Copy(io.Discard, io.TeeReader(body, &limited{&head, trace.BodyExcerpt}))
-	b := head.Bytes()
-	if n > int64(len(b)) {
-		b = uncut(b)
-	}
-	return strings.ToValidUTF8(string(b), "\uFFFD"), n, err
+	h := &trace.Head{Max: max}
+	_, err := io.Copy(h, body)
+	return h.Text(), h.N, err
 }
 
-// uncut drops a last rune that the excerpt's bound cut.
-func uncut(b []byte) []byte {
-	for i := 1; i < utf8.UTFMax && i <= len(b); i++ {
-		if utf8.RuneStart(b[len(b)-i]) {
-			if !utf8.FullRune(b[len(b)-i:]) {
-				return b[:len(b)-i]
+// values are the values of h's trace.AnswerHeaders, nil when it has none.
+func values(h http.Header) map[string]string {
+	var out map[string]string
+	for _, k := range trace.AnswerHeaders {
+		if v := h.Values(k); len(v) > 0 {
+			if out == nil {
+				out = map[string]string{}
 			}
-			return b
+			out[k] = strings.Join(v, ", ")
 		}
 	}
-	return b
-}
-
-// limited keeps the first max bytes written to it.
-type limited struct {
-	b   *bytes.Buffer
-	max int
-}
-
-func (l *limited) Write(p []byte) (int, error) {
-	if room := l.max - l.b.Len(); room > 0 {
-		l.b.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
+	return out
 }
 
 // names are h's names, sorted.

@@ -20,10 +20,11 @@ type Recorder struct {
 	Sink func(trace.Entry)
 	// Fault, if not nil, is asked about each HTTP request a controller
 	// sends, with its connection, method and target, before it is
-	// forwarded: when it returns a fault, the relay answers the request
-	// so in the stand-in's place (an application fault of a plan). With
-	// it, requests are forwarded one at a time as parsed (see forward).
-	Fault func(c trace.Conn, method, target string) (Fault, bool)
+	// forwarded: when it returns an answer, the relay answers the
+	// request so in the stand-in's place (an application fault of a
+	// plan). With it, requests are forwarded one at a time as parsed (see
+	// forward).
+	Fault func(c trace.Conn, method, target string) (Answer, bool)
 	// HangBound is how long a Hang answer holds a connection the
 	// controller does not close. Defaults to ir.HangBound.
 	HangBound time.Duration

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,13 +32,13 @@ func relayTo(t *testing.T, serve func(net.Conn)) *recorded {
 }
 
 // relayWith is relayTo with the recorder's Fault hook.
-func relayWith(t *testing.T, fault func(trace.Conn, string, string) (Fault, bool), serve func(net.Conn)) *recorded {
+func relayWith(t *testing.T, fault func(trace.Conn, string, string) (Answer, bool), serve func(net.Conn)) *recorded {
 	t.Helper()
 	return relayBound(t, 0, fault, serve)
 }
 
 // relayBound is relayWith with a Recorder whose HangBound is bound.
-func relayBound(t *testing.T, bound time.Duration, fault func(trace.Conn, string, string) (Fault, bool), serve func(net.Conn)) *recorded {
+func relayBound(t *testing.T, bound time.Duration, fault func(trace.Conn, string, string) (Answer, bool), serve func(net.Conn)) *recorded {
 	t.Helper()
 	srv := listen(t)
 	go func() {
@@ -165,16 +166,16 @@ func stock(answers ...string) func(net.Conn) {
 // header names, body excerpts and lengths; the same when a Fault hook
 // that never fires has the requests forwarded as parsed (no header added).
 func TestRelayHTTPPipelined(t *testing.T) {
-	never := func(trace.Conn, string, string) (Fault, bool) { return "", false }
+	never := func(trace.Conn, string, string) (Answer, bool) { return Answer{}, false }
 	t.Run("relayed", func(t *testing.T) { testPipelined(t, nil) })
 	t.Run("parsed", func(t *testing.T) { testPipelined(t, never) })
 }
 
-func testPipelined(t *testing.T, fault func(trace.Conn, string, string) (Fault, bool)) {
-	long := strings.Repeat("é", trace.BodyExcerpt) // 2 KiB: the excerpt cuts it
+func testPipelined(t *testing.T, fault func(trace.Conn, string, string) (Answer, bool)) {
+	long := strings.Repeat("é", trace.AnswerLimit) // 128 KiB: the excerpt cuts it
 	answers := []string{
-		"HTTP/1.1 201 Created\r\nContent-Length: 3\r\nX-Member: 2\r\n\r\nok\n",
-		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + "800\r\n" + long + "\r\n0\r\n\r\n",
+		"HTTP/1.1 201 Created\r\nContent-Length: 3\r\nContent-Type: text/plain\r\nX-Member: 2\r\n\r\nok\n",
+		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + strconv.FormatInt(int64(len(long)), 16) + "\r\n" + long + "\r\n0\r\n\r\n",
 		"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n",
 	}
 	r := relayWith(t, fault, stock(answers...))
@@ -210,11 +211,12 @@ func testPipelined(t *testing.T, fault func(trace.Conn, string, string) (Fault, 
 	}
 	first, second := xs[0].HTTP, xs[1].HTTP
 	if first.RequestBody != "{}" || first.RequestBytes != 2 || first.ResponseBody != "ok\n" || first.Host != "db:5000" ||
-		strings.Join(first.RequestHeaders, ",") != "Authorization,Content-Length" || strings.Join(first.ResponseHeaders, ",") != "Content-Length,X-Member" {
-		t.Errorf("first exchange %+v", first)
+		strings.Join(first.RequestHeaders, ",") != "Authorization,Content-Length" || strings.Join(first.ResponseHeaders, ",") != "Content-Length,Content-Type,X-Member" ||
+		len(first.ResponseValues) != 1 || first.ResponseValues["Content-Type"] != "text/plain" {
+		t.Errorf("first exchange %+v, want the value of Content-Type and of no other header", first)
 	}
-	if second.ResponseBytes != int64(len(long)) || second.ResponseBody != long[:trace.BodyExcerpt] {
-		t.Errorf("second exchange's body: %d bytes, excerpt of %d, want %d and the first %d", second.ResponseBytes, len(second.ResponseBody), len(long), trace.BodyExcerpt)
+	if second.ResponseBytes != int64(len(long)) || second.ResponseBody != long[:trace.AnswerLimit] {
+		t.Errorf("second exchange's body: %d bytes, excerpt of %d, want %d and the first %d", second.ResponseBytes, len(second.ResponseBody), len(long), trace.AnswerLimit)
 	}
 	if strings.Contains(xs[0].HTTP.RequestBody+strings.Join(first.RequestHeaders, ""), "secret") {
 		t.Error("a header's value is in the trace")

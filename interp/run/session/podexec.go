@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/sievetool/sieve/interp/analysis/observe"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/podexec"
 	"github.com/sievetool/sieve/interp/run/proxy"
@@ -47,42 +48,51 @@ func (s *session) answersCalls() bool { return s.r.Plan != nil && s.r.Plan.Calls
 // writes on its standard error.
 const execFaultStderr = "sieve: application fault: the command failed (exec_error)\n"
 
-// execFault is podexec's Fault hook: the exec_error or hang answer of an
-// app-fault action the exec fires.
+// execFault is podexec's Fault hook: the exec_error, hang or stale
+// answer of an app-fault action the exec fires.
 func (s *session) execFault(e *proxy.Exec) (podexec.Fault, bool) {
-	switch k, _ := s.callFault(observe.ExecCall(e.Namespace, e.Pod, e.Command)); k {
-	case ir.FaultExecError:
+	a, ok := s.callFault(observe.ExecCall(e.Namespace, e.Pod, e.Command))
+	switch {
+	case !ok:
+	case a.AppFault == ir.FaultExecError:
 		return podexec.Fault{Exit: 1, Stderr: execFaultStderr}, true
-	case ir.FaultHang:
+	case a.AppFault == ir.FaultHang:
 		return podexec.Fault{Hang: ir.HangBound}, true
+	case a.AppFault == ir.FaultStale && a.Answer != nil:
+		return podexec.Fault{Exit: a.Answer.Exit, Stdout: a.Answer.Stdout, Stderr: a.Answer.Stderr}, true
 	}
 	return podexec.Fault{}, false
 }
 
 // httpFault is the relay's Fault hook: the answer of an app-fault action
 // the request fires.
-func (s *session) httpFault(c trace.Conn, method, target string) (relay.Fault, bool) {
-	switch k, _ := s.callFault(observe.HTTPCall(c, method, target)); k {
-	case ir.FaultUnavailable:
-		return relay.Unavailable, true
-	case ir.FaultReset:
-		return relay.Reset, true
-	case ir.FaultHang:
-		return relay.Hang, true
-	case ir.FaultTruncated:
-		return relay.Truncated, true
+func (s *session) httpFault(c trace.Conn, method, target string) (relay.Answer, bool) {
+	a, ok := s.callFault(observe.HTTPCall(c, method, target))
+	switch {
+	case !ok:
+	case a.AppFault == ir.FaultUnavailable:
+		return relay.Answer{Fault: relay.Unavailable}, true
+	case a.AppFault == ir.FaultReset:
+		return relay.Answer{Fault: relay.Reset}, true
+	case a.AppFault == ir.FaultHang:
+		return relay.Answer{Fault: relay.Hang}, true
+	case a.AppFault == ir.FaultTruncated:
+		return relay.Answer{Fault: relay.Truncated}, true
+	case a.AppFault == ir.FaultStale && a.Answer != nil:
+		r := a.Answer
+		return relay.Answer{Fault: relay.Stale, Reply: &relay.Reply{Status: r.Status, Header: r.Headers, Body: r.Body}}, true
 	}
-	return "", false
+	return relay.Answer{}, false
 }
 
 // callFault shows the injector a call about to be answered; nothing
 // fires before the injector exists (the controller has not started).
-func (s *session) callFault(c observe.Call) (ir.AppFaultKind, bool) {
+func (s *session) callFault(c observe.Call) (*planfile.Action, bool) {
 	s.mu.Lock()
 	in := s.inj
 	s.mu.Unlock()
 	if in == nil {
-		return "", false
+		return nil, false
 	}
 	return in.Call(c)
 }

@@ -49,7 +49,7 @@ type Options struct {
 	// Fault, if not nil, is the relay's Fault hook (relay.Recorder.Fault):
 	// asked about each HTTP request of the controller, it may have the
 	// relay answer it wrongly in the stand-in's place.
-	Fault func(c trace.Conn, method, target string) (relay.Fault, bool)
+	Fault func(c trace.Conn, method, target string) (relay.Answer, bool)
 }
 
 // Set is the running stand-ins of one run.
