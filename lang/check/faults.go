@@ -15,9 +15,12 @@ func policyAttrs() []string {
 }
 func patterns() []string { return strings.Fields("intermediate stale unobserved apierror appfault") }
 
-// filterVerbs are the verbs a policy's filter names: writes, and the
-// reads an apierror plan answers (ir.ReadVerbs).
-func filterVerbs() []string { return strings.Fields("create update patch delete get list") }
+// filterVerbs are the verbs a policy's filter names: writes, the reads
+// an apierror plan answers (ir.ReadVerbs), and a call's (exec, or its
+// HTTP method in lower case).
+func filterVerbs() []string {
+	return strings.Fields("create update patch delete get list exec put post head options")
+}
 func pruneNames() []string {
 	return strings.Fields("causality noop failed nondeterministic duplicates")
 }
