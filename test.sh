@@ -23,9 +23,12 @@ go vet ./... ./controlplane/...
 # packages in the order given (each once): the longest first, so that the
 # short ones fill in beside them instead of the long ones starting last
 # (go run ./bench/testtimes on `go test -json` output lists the longest).
+# Within a package, three parallel tests at once (-parallel 3, not the
+# default GOMAXPROCS of 2), for the same reason: ./specs, the longest,
+# is a dozen end-to-end runs that mostly wait.
 longest=(./specs ./cmd/sieve/cli ./interp/run/session ./interp/pipeline
 	./interp/cluster/embedded ./interp/run/controller ./sievetest ./docs/ci)
-go test -p 3 -timeout 40m "${longest[@]}" ./... ./controlplane/...
+go test -p 3 -parallel 3 -timeout 40m "${longest[@]}" ./... ./controlplane/...
 # Each benchmark once, so that one that no longer runs (its fixtures out of
 # step with the checker, as BenchmarkCheck5000's were) fails here; plan's
 # (about 30 s at 1x) and the control plane's are left to their own runs.
