@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
@@ -166,18 +165,9 @@ func writeJudged(out results.Layout, r *results.Result, desc *results.Explored) 
 // generated, and how many of them the API server refused in trace ref (a
 // run of t).
 func ExploredCounts(t *ir.Test, ref *trace.Trace) (generated, refused int) {
-	ops := map[oracle.StepID]bool{}
-	for _, w := range t.Workloads {
-		for i, s := range w.Steps {
-			if s.Explored != nil {
-				ops[oracle.StepID{Workload: w.Name, Index: i}] = true
-			}
-		}
-	}
-	for i := range ref.Entries {
-		e := &ref.Entries[i]
-		if e.Type == trace.Step && e.Phase == "end" && ops[oracle.StepID{Workload: e.Workload, Index: e.Index}] &&
-			strings.HasPrefix(e.Message, trace.Refused) {
+	ops := exploredOperations(t, ref)
+	for _, op := range ops {
+		if op.Refused != "" {
 			refused++
 		}
 	}
