@@ -35,7 +35,9 @@ func JSONError(src []byte, err error) error {
 		// JSON, print the key and its value with %#v, whole.
 		return &jsonError{err: err, msg: "a mapping key that is not a string, a number or a bool (JSON has no other)"}
 	case err != nil && strings.HasPrefix(err.Error(), "json: "):
-		return &jsonError{err: err, msg: strings.TrimPrefix(err.Error(), "json: ")}
+		// Go's message quotes what it names whole (an unknown field's
+		// name, which a file may make any size).
+		return &jsonError{err: err, msg: diag.Quote(strings.TrimPrefix(err.Error(), "json: "))}
 	}
 	return err
 }
