@@ -189,7 +189,7 @@ func startCell(t *testing.T, bin string, ph phase, errPipe bool) *cell {
 	if ew != nil {
 		ew.Close()
 	}
-	c.w = &watcher{root: c.cmd.Process.Pid, procs: map[int]proc{}, ports: map[string]int{}}
+	c.w = &watcher{root: c.cmd.Process.Pid, procs: map[int]proc{}, ports: map[string]socket{}}
 	c.exited = make(chan error, 1)
 	go func() { c.exited <- c.cmd.Wait() }()
 	t.Cleanup(func() {
@@ -320,7 +320,8 @@ func (c *cell) checkResults(ph phase, before []string) {
 // checkLeftovers fails for each leftover of the run: a process of the run
 // that still runs, or a process whose command line or working directory is
 // under the cell's directory. It fails for every port the run listened on
-// that still listens, anything in the cell's TMPDIR and any mount under
+// that still listens (the same socket: a port freed may be taken by
+// another test's process), anything in the cell's TMPDIR and any mount under
 // the cell's directory.
 func (c *cell) checkLeftovers() {
 	t := c.t
@@ -335,13 +336,10 @@ func (c *cell) checkLeftovers() {
 			t.Errorf("process %d still runs in or on the run's directories: %s (in %s)", pid, cmdline(pid), cwd)
 		}
 	}
-	listen := map[string]bool{}
-	for _, addr := range listeningSockets() {
-		listen[addr] = true
-	}
-	for addr, pid := range c.w.ports {
-		if listen[addr] {
-			t.Errorf("port %s (opened by pid %d, %s) still listens after the interrupt", addr, pid, c.w.procs[pid].cmd)
+	listen := listeningSockets()
+	for inode, s := range c.w.ports {
+		if _, ok := listen[inode]; ok {
+			t.Errorf("port %s (opened by pid %d, %s) still listens after the interrupt", s.addr, s.pid, c.w.procs[s.pid].cmd)
 		}
 	}
 	if entries, _ := os.ReadDir(c.tmp); len(entries) > 0 {

@@ -45,7 +45,14 @@ type proc struct {
 type watcher struct {
 	root  int
 	procs map[int]proc
-	ports map[string]int // "local address" in /proc/net/tcp form -> pid
+	ports map[string]socket // by inode: another process may take the same address later
+}
+
+// socket is a listening socket of the run: its local address in
+// /proc/net/tcp form and the process that held it.
+type socket struct {
+	addr string
+	pid  int
 }
 
 // snapshot notes the descendants of root and the sockets they listen on.
@@ -53,15 +60,16 @@ func (w *watcher) snapshot() {
 	listen := listeningSockets()
 	for pid, p := range descendants(w.root) {
 		w.procs[pid] = p
-		for _, inode := range socketInodes(pid) {
-			if addr, ok := listen[inode]; ok {
-				w.ports[addr] = pid
-			}
-		}
+		w.notePorts(pid, listen)
 	}
-	for _, inode := range socketInodes(w.root) {
+	w.notePorts(w.root, listen)
+}
+
+// notePorts notes the listening sockets among those process pid holds.
+func (w *watcher) notePorts(pid int, listen map[string]string) {
+	for _, inode := range socketInodes(pid) {
 		if addr, ok := listen[inode]; ok {
-			w.ports[addr] = w.root
+			w.ports[inode] = socket{addr, pid}
 		}
 	}
 }
