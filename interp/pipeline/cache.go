@@ -35,7 +35,8 @@ import (
 // the converge bound are not in the key: they only judge or generate from
 // the recorded runs, or act in plan runs only, and the learned masks are
 // learned again from the cached runs each time. Entries not used for
-// cachedir.MaxAge (5 days) are removed. The zero value is usable.
+// cachedir.MaxAge (5 days), and the least recently used past
+// cachedir.MaxEntries, are removed. The zero value is usable.
 type Cache struct {
 	// Dir is the cache root (default: the user cache directory's
 	// sieve/references).
@@ -261,8 +262,7 @@ func cached(ctx context.Context, env Env, t *ir.Test, c *Cache) (key, dir string
 
 // storeRefs copies the recorded reference runs of test t and the learned
 // masks of layout into the cache entry dir, atomically (a temporary
-// directory renamed into place), and trims the entries not used for
-// cachedir.MaxAge. Failing to store is told, not an error.
+// directory renamed into place), and trims the cache (cachedir.Trim). Failing to store is told, not an error.
 func storeRefs(env Env, dir string, layout results.Layout, t *ir.Test) {
 	err := storeEntry(dir, layout, max(t.Runs, 1))
 	if err == nil {

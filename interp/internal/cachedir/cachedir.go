@@ -1,20 +1,23 @@
 package cachedir
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
 // MaxAge is how long an entry is kept after its last use.
 const MaxAge = 5 * 24 * time.Hour
 
-const (
-	useGrain     = time.Hour      // a use is recorded at most this often
-	trimInterval = 24 * time.Hour // a root is trimmed at most this often
-	trimMark     = "trim.txt"     // in the root: when it was last trimmed
-)
+// MaxEntries is how many entries a root keeps: past it, the least
+// recently used go, but for those used within useGrain, which may be in
+// use now. A day of edits to a controller builds hundreds of binaries.
+const MaxEntries = 64
+
+const useGrain = time.Hour // a use is recorded at most this often
 
 // Root is the default cache directory named name: the user cache
 // directory's sieve/name (the temporary directory's without one).
@@ -38,31 +41,30 @@ func Use(dir string) {
 	_ = os.Chtimes(dir, now, now)
 }
 
-// Trim removes the entries of root not used for MaxAge, at most once per
-// trimInterval (root/trim.txt says when it last did). Entries in use are
-// never that old: Use marks them.
+// Trim removes the entries of root not used for MaxAge, and the least
+// recently used past the MaxEntries most recent. Entries in use are never
+// removed: Use marks them.
 func Trim(root string) error {
-	mark := filepath.Join(root, trimMark)
-	if fi, err := os.Stat(mark); err == nil && time.Since(fi.ModTime()) < trimInterval {
-		return nil
-	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return err
 	}
-	var errs []error
+	type entry struct {
+		name string
+		age  time.Duration
+	}
+	var byUse []entry
 	for _, e := range entries {
-		if e.Name() == trimMark {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue // removed meanwhile
-		}
-		if time.Since(fi.ModTime()) > MaxAge {
-			errs = append(errs, os.RemoveAll(filepath.Join(root, e.Name())))
+		if fi, err := e.Info(); err == nil { // else removed meanwhile
+			byUse = append(byUse, entry{e.Name(), time.Since(fi.ModTime())})
 		}
 	}
-	errs = append(errs, os.WriteFile(mark, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644))
+	slices.SortFunc(byUse, func(a, b entry) int { return cmp.Compare(a.age, b.age) })
+	var errs []error
+	for i, e := range byUse {
+		if e.age > MaxAge || i >= MaxEntries && e.age > useGrain {
+			errs = append(errs, os.RemoveAll(filepath.Join(root, e.name)))
+		}
+	}
 	return errors.Join(errs...)
 }

@@ -1,18 +1,19 @@
 package cachedir
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 )
 
-// TestTrim keeps what was used within MaxAge, removes the rest, and looks
-// again only once trimInterval has passed.
+// TestTrim keeps what was used within MaxAge, removes the rest, and past
+// MaxEntries removes the least recently used but those used within
+// useGrain.
 func TestTrim(t *testing.T) {
 	root := t.TempDir()
-	old := time.Now().Add(-MaxAge - time.Hour)
-	entry := func(name string, mtime time.Time) string {
+	entry := func(name string, age time.Duration) string {
 		dir := filepath.Join(root, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -20,6 +21,7 @@ func TestTrim(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "bin"), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		mtime := time.Now().Add(-age)
 		if err := os.Chtimes(dir, mtime, mtime); err != nil {
 			t.Fatal(err)
 		}
@@ -29,9 +31,9 @@ func TestTrim(t *testing.T) {
 		_, err := os.Stat(dir)
 		return err == nil
 	}
-	stale := entry("stale", old)
-	fresh := entry("fresh", time.Now().Add(-time.Hour))
-	used := entry("used", old)
+	stale := entry("stale", MaxAge+time.Hour)
+	fresh := entry("fresh", 2*time.Hour)
+	used := entry("used", MaxAge+time.Hour)
 	Use(used)
 	if err := Trim(root); err != nil {
 		t.Fatal(err)
@@ -40,22 +42,20 @@ func TestTrim(t *testing.T) {
 		t.Errorf("after trim: stale %v, fresh %v, used %v (want false, true, true)", exists(stale), exists(fresh), exists(used))
 	}
 
-	late := entry("late", old)
-	if err := Trim(root); err != nil {
-		t.Fatal(err)
-	}
-	if !exists(late) {
-		t.Errorf("trimmed again within %s", trimInterval)
-	}
-	mark := filepath.Join(root, trimMark)
-	if err := os.Chtimes(mark, old, old); err != nil {
-		t.Fatal(err)
+	var recent []string
+	for i := range MaxEntries + 2 { // all used within useGrain, more recently than fresh
+		recent = append(recent, entry(fmt.Sprint("recent", i), time.Duration(i)*time.Second))
 	}
 	if err := Trim(root); err != nil {
 		t.Fatal(err)
 	}
-	if exists(late) || !exists(mark) {
-		t.Errorf("a day later: late entry kept %v, mark kept %v (want false, true)", exists(late), exists(mark))
+	for _, dir := range append(recent, used) {
+		if !exists(dir) {
+			t.Errorf("%s, used within %s, was removed: it may be in use", filepath.Base(dir), useGrain)
+		}
+	}
+	if exists(fresh) {
+		t.Errorf("past %d entries, the least recently used was kept", MaxEntries)
 	}
 }
 

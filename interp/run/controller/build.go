@@ -20,7 +20,8 @@ import (
 // path) and returns the binary's path. Binaries are cached in cacheDir by
 // the package's build ID, which changes whenever any of its sources or
 // dependencies do, so an unchanged controller is built (linked) once;
-// binaries not used for cachedir.MaxAge are removed.
+// binaries not used for cachedir.MaxAge, and the least recently used past
+// cachedir.MaxEntries, are removed.
 func Build(ctx context.Context, dir, pkg, cacheDir string) (string, error) {
 	id, err := buildID(ctx, dir, pkg)
 	if err != nil {
