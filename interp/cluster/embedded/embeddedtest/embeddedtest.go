@@ -13,6 +13,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
+	"github.com/sievetool/sieve/interp/internal/cachedir"
 	"github.com/sievetool/sieve/interp/internal/filelock"
 )
 
@@ -78,8 +79,9 @@ func buildSieve() (string, error) {
 		cache = os.TempDir()
 	}
 	dir := filepath.Join(cache, "sieve-test")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("creating %s: %w", dir, err)
+	bins := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bins, 0o755); err != nil {
+		return "", fmt.Errorf("creating %s: %w", bins, err)
 	}
 	unlock, err := filelock.Lock(context.Background(), filepath.Join(dir, "build.lock"), nil)
 	if err != nil {
@@ -87,14 +89,16 @@ func buildSieve() (string, error) {
 	}
 	defer unlock()
 	// One binary per checkout: tests of two work trees never run each
-	// other's build.
+	// other's build. Those of checkouts gone (a CI clone) are trimmed.
 	sum := sha256.Sum256([]byte(root))
-	out := filepath.Join(dir, fmt.Sprintf("sieve-%x", sum[:6]))
+	out := filepath.Join(bins, fmt.Sprintf("sieve-%x", sum[:6]))
 	cmd := exec.Command("go", "build", "-o", out, "./cmd/sieve")
 	cmd.Dir = root
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building the sieve binary: %w\n%s", err, msg)
 	}
+	cachedir.Use(out)
+	_ = cachedir.Trim(bins) // best effort: an untrimmed binary only takes room
 	return out, nil
 }
 
