@@ -209,11 +209,7 @@ func (l *lowerer) controllerRun(c *ir.Controller, attr func(string) (cue.Value, 
 func (l *lowerer) buildPath(f cue.Value) string {
 	s, _ := f.String()
 	if strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") || s == "." || s == ".." || strings.HasPrefix(s, "/") {
-		dir := filepath.FromSlash(s)
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(l.baseDir(f), dir)
-		}
-		if err := gomod.Check(dir, s); err != nil {
+		if err := gomod.Check(l.abs(f, s), s); err != nil {
 			l.warnf(f, "file", "%v", err)
 		}
 		return l.file(f, "build", true, true)

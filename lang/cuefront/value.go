@@ -373,10 +373,7 @@ func (l *lowerer) file(f cue.Value, what string, dir, keepDot bool) string {
 		l.errorf(f, "file", "%s: empty path", what)
 		return ""
 	}
-	abs := filepath.FromSlash(s)
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(l.baseDir(f), abs)
-	}
+	abs := l.abs(f, s)
 	st, err := os.Stat(abs)
 	switch {
 	case err != nil:
@@ -396,6 +393,16 @@ func (l *lowerer) file(f cue.Value, what string, dir, keepDot bool) string {
 		rel = "./" + rel
 	}
 	return rel
+}
+
+// abs is path s, written in f, as an absolute path: a relative one is
+// taken from the directory of the file that wrote it.
+func (l *lowerer) abs(f cue.Value, s string) string {
+	p := filepath.FromSlash(s)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(l.baseDir(f), p)
+	}
+	return p
 }
 
 // fileOf is the file f was written in (the spec when unknown).
