@@ -2,13 +2,9 @@ package explore
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/manifest"
@@ -31,19 +27,19 @@ type Resource struct {
 // create a namespace or a secret before its custom resource) at that
 // object's version.
 func Load(seed, crds []byte) (*Resource, error) {
-	objs, err := decode(seed)
+	objs, err := manifest.Decode(seed)
 	if err != nil {
 		return nil, fmt.Errorf("seed: %w", err)
 	}
 	if len(objs) == 0 {
 		return nil, errors.New("seed: no object")
 	}
-	docs, err := decode(crds)
+	defs, err := manifest.Parse(crds)
 	if err != nil {
 		return nil, fmt.Errorf("crd: %w", err)
 	}
 	for _, obj := range objs {
-		r, err := resource(obj, docs)
+		r, err := resource(obj, defs)
 		if r != nil || err != nil {
 			return r, err
 		}
@@ -53,107 +49,28 @@ func Load(seed, crds []byte) (*Resource, error) {
 	return nil, fmt.Errorf("crd: no CustomResourceDefinition of kind %s in group and version %s (the seed's apiVersion and kind)", kind, apiVersion)
 }
 
-// resource returns obj's resource when a CRD of docs defines its kind.
-func resource(obj map[string]any, docs []map[string]any) (*Resource, error) {
+// resource returns obj's resource when a CRD of defs defines its kind.
+func resource(obj map[string]any, defs []manifest.Object) (*Resource, error) {
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
-	for _, d := range docs {
-		schema, namespaced, ok, err := crdSchema(d, apiVersion, kind)
-		if err != nil {
-			return nil, fmt.Errorf("crd: %w", err)
-		}
-		if ok {
-			return &Resource{Object: obj, Schema: schema, Namespaced: namespaced}, nil
-		}
-	}
-	return nil, nil
-}
-
-// decode returns the objects of a manifest, after lang/manifest has
-// checked it (YAML, aliases, apiVersion, kind and name).
-func decode(src []byte) ([]map[string]any, error) {
-	if _, err := manifest.Parse(src); err != nil {
-		return nil, err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(src))
-	var out []map[string]any
-	for {
-		var v any
-		err := dec.Decode(&v)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		b, err := json.Marshal(stringKeys(v))
-		if err != nil {
-			return nil, err
-		}
-		var m map[string]any
-		if json.Unmarshal(b, &m) == nil && m != nil {
-			out = append(out, m)
-		}
-	}
-}
-
-// stringKeys returns v with the keys of its maps as strings (1: x is
-// "1": x), as the API server reads YAML.
-func stringKeys(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			t[k] = stringKeys(x)
-		}
-	case map[any]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[fmt.Sprint(k)] = stringKeys(x)
-		}
-		return m
-	case []any:
-		for i, x := range t {
-			t[i] = stringKeys(x)
-		}
-	}
-	return v
-}
-
-// crdSchema returns the openAPIV3Schema of version's kind when doc is
-// the CRD that defines it.
-func crdSchema(doc map[string]any, apiVersion, kind string) (map[string]any, bool, bool, error) {
-	var crd struct {
-		Kind string
-		Spec struct {
-			Group    string
-			Scope    string
-			Names    struct{ Kind string }
-			Versions []struct {
-				Name   string
-				Schema *struct {
-					OpenAPIV3Schema map[string]any `json:"openAPIV3Schema"`
-				}
-			}
-		}
-	}
-	b, _ := json.Marshal(doc)
-	if json.Unmarshal(b, &crd) != nil || crd.Kind != "CustomResourceDefinition" || crd.Spec.Names.Kind != kind {
-		return nil, false, false, nil
-	}
 	group, version, _ := strings.Cut(apiVersion, "/")
-	if group != crd.Spec.Group {
-		return nil, false, false, nil
-	}
-	for _, v := range crd.Spec.Versions {
-		if v.Name != version {
+	for _, d := range defs {
+		crd := d.CRD
+		if crd == nil || crd.Kind != kind || crd.Group != group {
 			continue
 		}
-		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
-			return nil, false, false, fmt.Errorf("%s: version %s has no openAPIV3Schema (nothing to explore)", kind, version)
+		for _, v := range crd.Versions {
+			if v.Name != version {
+				continue
+			}
+			if v.Schema == nil {
+				return nil, fmt.Errorf("crd: %s: version %s has no openAPIV3Schema (nothing to explore)", kind, version)
+			}
+			return &Resource{Object: obj, Schema: v.Schema, Namespaced: crd.Namespaced}, nil
 		}
-		return v.Schema.OpenAPIV3Schema, crd.Spec.Scope != "Cluster", true, nil
+		return nil, fmt.Errorf("crd: %s: the CRD of group %s has no version %s (the seed's apiVersion)", kind, group, version)
 	}
-	return nil, false, false, fmt.Errorf("%s: the CRD of group %s has no version %s (the seed's apiVersion)", kind, group, version)
+	return nil, nil
 }
 
 // Key returns the seed's resource key, kind/namespace/name (kind/name for

@@ -89,8 +89,8 @@ func listElem(sh *celenv.Shape) *celenv.Shape {
 func (x *Schemas) CRDKinds() []string {
 	var out []string
 	for _, o := range crdObjects(x.baseDir, &ir.Controller{CRDs: x.crds}) {
-		if o.CRDKind != "" {
-			out = append(out, strings.ToLower(o.CRDKind))
+		if o.CRD != nil && o.CRD.Kind != "" {
+			out = append(out, strings.ToLower(o.CRD.Kind))
 		}
 	}
 	slices.Sort(out)

@@ -5,12 +5,10 @@ import (
 	"maps"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/sievetool/sieve/lang/celenv"
-	"github.com/sievetool/sieve/lang/input"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/kinds"
+	"github.com/sievetool/sieve/lang/manifest"
 )
 
 // schemas finds the shapes of kinds for the field lint: built-in kinds
@@ -96,12 +94,12 @@ const objectMeta = "meta/v1.ObjectMeta"
 func (s *schemas) crdShape(files []string, kind string) *celenv.Shape {
 	for _, f := range files {
 		// The front end has checked each file (size, YAML, aliases) already.
-		b, err := input.ReadFile(ir.OSPath(s.baseDir, f), input.ManifestLimit)
+		objs, err := manifest.ReadFile(ir.OSPath(s.baseDir, f))
 		if err != nil {
 			continue
 		}
-		for _, doc := range docSeparator.Split(string(b), -1) {
-			if sh, ok := s.crdDoc(doc, kind); ok {
+		for _, o := range objs {
+			if sh, ok := s.crdDoc(o.CRD, kind); ok {
 				return sh
 			}
 		}
@@ -109,33 +107,22 @@ func (s *schemas) crdShape(files []string, kind string) *celenv.Shape {
 	return nil
 }
 
-// crdDoc returns the shape of kind when doc is the CRD that defines it.
-func (s *schemas) crdDoc(doc, kind string) (*celenv.Shape, bool) {
-	var crd struct {
-		Kind string
-		Spec struct {
-			Group    string
-			Names    struct{ Kind, Singular string }
-			Versions []struct {
-				Schema *struct {
-					OpenAPIV3Schema map[string]any `json:"openAPIV3Schema"`
-				}
-			}
-		}
-	}
-	if yaml.Unmarshal([]byte(doc), &crd) != nil || crd.Kind != "CustomResourceDefinition" {
+// crdDoc returns the shape of kind when crd (nil for another kind of
+// object) defines it.
+func (s *schemas) crdDoc(crd *manifest.CRD, kind string) (*celenv.Shape, bool) {
+	if crd == nil {
 		return nil, false
 	}
-	singular := cmp.Or(crd.Spec.Names.Singular, strings.ToLower(crd.Spec.Names.Kind))
-	if kind != singular && kind != singular+"."+crd.Spec.Group {
+	singular := cmp.Or(crd.Singular, strings.ToLower(crd.Kind))
+	if kind != singular && kind != singular+"."+crd.Group {
 		return nil, false
 	}
 	var out *celenv.Shape
-	for i, v := range crd.Spec.Versions {
+	for i, v := range crd.Versions {
 		if v.Schema == nil {
 			return nil, true
 		}
-		sh := s.resourceShape(v.Schema.OpenAPIV3Schema)
+		sh := s.resourceShape(v.Schema)
 		if i == 0 {
 			out = sh
 		} else {

@@ -1,13 +1,13 @@
 package lint
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/sievetool/sieve/internal/hostile"
 	"github.com/sievetool/sieve/lang/celenv"
+	"github.com/sievetool/sieve/lang/manifest"
 )
 
 // FuzzCRDSchema feeds arbitrary CRD files to the reader of their
@@ -19,20 +19,16 @@ func FuzzCRDSchema(f *testing.F) {
 	hostile.Seeds(f, 8<<10, "../../specs/*/crd.yaml", "../cuefront/testdata/parity/*/crd.yaml")
 	s := newSchemas("")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, doc := range docSeparator.Split(string(b), -1) {
-			var names struct {
-				Spec struct {
-					Names struct{ Kind, Singular string }
-				}
-			}
-			if yaml.Unmarshal([]byte(doc), &names) != nil {
+		objs, err := manifest.Parse(b)
+		if err != nil {
+			return
+		}
+		for _, o := range objs {
+			if o.CRD == nil {
 				continue
 			}
-			kind := names.Spec.Names.Singular
-			if kind == "" {
-				kind = strings.ToLower(names.Spec.Names.Kind)
-			}
-			sh, ok := s.crdDoc(doc, kind)
+			kind := cmp.Or(o.CRD.Singular, strings.ToLower(o.CRD.Kind))
+			sh, ok := s.crdDoc(o.CRD, kind)
 			if !ok || sh == nil {
 				continue
 			}

@@ -7,7 +7,8 @@
 //
 // Both front ends call it, so a broken manifest is a `sieve check` error
 // at the spec line that names it. It knows which kinds a cluster serves
-// (Kinds: the built-in ones from lang/kinds and those that CRDs define).
-// It does not know their schemas; the interpreter decodes and applies the
-// objects.
+// (Kinds: the built-in ones from lang/kinds and those that CRDs define),
+// and reads a CRD's names, scope and each version's openAPIV3Schema (CRD),
+// which the field lint and explore read. Decode gives whole objects as
+// the API server reads them; the interpreter applies them.
 package manifest

@@ -20,8 +20,11 @@ func NewKinds(crds []Object) Kinds {
 		k[s] = true
 	}
 	for _, o := range crds {
-		for _, v := range o.CRDVersions {
-			k[o.CRDGroup+"/"+v+" "+o.CRDKind] = true
+		if o.CRD == nil {
+			continue
+		}
+		for _, v := range o.CRD.Versions {
+			k[o.CRD.Group+"/"+v.Name+" "+o.CRD.Kind] = true
 		}
 	}
 	return k

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,13 +18,27 @@ import (
 type Object struct {
 	APIVersion, Kind, Name string
 	Line                   int // 1-based line of the document's first key
-	// CRDKind is spec.names.kind of a CustomResourceDefinition, CRDGroup
-	// its spec.group and CRDVersions the names of its spec.versions.
-	CRDKind, CRDGroup string
-	CRDVersions       []string
+	// CRD is what a CustomResourceDefinition declares (nil for another
+	// kind).
+	CRD *CRD
 	// Fields are the document's top-level keys (apiVersion, kind,
 	// metadata, spec ...), in order.
 	Fields []string
+}
+
+// CRD is what a CustomResourceDefinition declares: its kind's names, its
+// group and scope, and its versions.
+type CRD struct {
+	Kind, Singular, Group string
+	Namespaced            bool
+	Versions              []CRDVersion
+}
+
+// CRDVersion is a version of a CRD, with its openAPIV3Schema as JSON
+// decodes it (nil when it has none).
+type CRDVersion struct {
+	Name   string
+	Schema map[string]any
 }
 
 // MaxAliasNodes bounds the nodes that the YAML aliases of one manifest
@@ -104,15 +119,89 @@ func object(doc *yaml.Node) (o Object, ok bool, err error) {
 		o.Fields = append(o.Fields, root.Content[i].Value)
 	}
 	if o.Kind == "CustomResourceDefinition" {
-		spec := lookup(root, "spec")
-		o.CRDKind, o.CRDGroup = scalar(lookup(spec, "names"), "kind"), scalar(spec, "group")
-		if vs := lookup(spec, "versions"); vs != nil && vs.Kind == yaml.SequenceNode {
-			for _, v := range vs.Content {
-				o.CRDVersions = append(o.CRDVersions, scalar(v, "name"))
-			}
-		}
+		o.CRD = crd(lookup(root, "spec"))
 	}
 	return o, true, nil
+}
+
+// crd reads the spec of a CustomResourceDefinition.
+func crd(spec *yaml.Node) *CRD {
+	names := lookup(spec, "names")
+	c := &CRD{Kind: scalar(names, "kind"), Singular: scalar(names, "singular"), Group: scalar(spec, "group"),
+		Namespaced: scalar(spec, "scope") != "Cluster"}
+	if vs := lookup(spec, "versions"); vs != nil && vs.Kind == yaml.SequenceNode {
+		for _, v := range vs.Content {
+			schema, _ := jsonValue(lookup(lookup(v, "schema"), "openAPIV3Schema")).(map[string]any)
+			c.Versions = append(c.Versions, CRDVersion{Name: scalar(v, "name"), Schema: schema})
+		}
+	}
+	return c
+}
+
+// Decode checks the documents of a manifest as Parse does and returns
+// its objects as JSON decodes them, as the API server reads them.
+func Decode(src []byte) ([]map[string]any, error) {
+	if _, err := Parse(src); err != nil {
+		return nil, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var out []map[string]any
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if m, ok := jsonValue(&n).(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+}
+
+// jsonValue is the value of node n as JSON decodes it (numbers as
+// float64), its keys as strings (1: x is "1": x) as the API server reads
+// YAML; nil for a nil node or one that does not decode.
+func jsonValue(n *yaml.Node) any {
+	if n == nil {
+		return nil
+	}
+	var v any
+	if n.Decode(&v) != nil {
+		return nil
+	}
+	b, err := json.Marshal(stringKeys(v))
+	if err != nil {
+		return nil
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return nil
+	}
+	return out
+}
+
+// stringKeys returns v with the keys of its maps as strings.
+func stringKeys(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = stringKeys(x)
+		}
+	case map[any]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[fmt.Sprint(k)] = stringKeys(x)
+		}
+		return m
+	case []any:
+		for i, x := range t {
+			t[i] = stringKeys(x)
+		}
+	}
+	return v
 }
 
 // lookup returns the value of key in mapping m, or nil.

@@ -36,8 +36,8 @@ func TestParse(t *testing.T) {
 				got += " "
 			}
 			got += o.Kind
-			if o.CRDKind != "" {
-				got += "/" + o.CRDKind
+			if o.CRD != nil {
+				got += "/" + o.CRD.Kind
 			}
 		}
 		if got != tc.want {
