@@ -42,7 +42,7 @@ func AnswerProblems(a *Action) []AnswerProblem {
 // the plan is compiled for running (or the plan is not-injected, saying
 // why). Only one case is known to have none: the plan's first action,
 // armed when the run starts, on the first call its lone call leaf
-// matches, which is the first of its call. Both front ends report it.
+// matches, which is the first of its kind. Both front ends report it.
 func StaleProblems(actions []*Action) []AnswerProblem {
 	if len(actions) == 0 {
 		return nil
@@ -52,7 +52,7 @@ func StaleProblems(actions []*Action) []AnswerProblem {
 		return nil
 	}
 	if t := a.Trigger; t.Op == TrigCall && t.Count <= 1 {
-		return []AnswerProblem{{t.Src, "appfault stale: the first call this leaf matches is the first of its call, with no earlier answer to give (count a later one, #2 or more, or arm the action after another)"}}
+		return []AnswerProblem{{t.Src, "appfault stale: the first call this leaf matches is the first of its kind, with no earlier answer to give (count a later one, #2 or more, or arm the action after another)"}}
 	}
 	return nil
 }

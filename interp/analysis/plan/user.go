@@ -144,7 +144,7 @@ func staleSource(c *appCall) (*appCall, string) {
 		return nil, "the reference run never met its trigger, so it has no call whose earlier answer to give"
 	}
 	if c.prev == nil {
-		return nil, fmt.Sprintf("in the reference run, %s is the first of its call, with no earlier answer to give", c.desc())
+		return nil, fmt.Sprintf("in the reference run, %s is the first of its kind, with no earlier answer to give", c.desc())
 	}
 	n, same := 0, 0
 	for e := c.prev; e != nil; e = e.prev {

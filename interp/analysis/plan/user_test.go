@@ -24,7 +24,7 @@ func TestStaleSource(t *testing.T) {
 		src     int64              // the seq of the call whose answer the last gets (0: none)
 		why     string
 	}{
-		{"first", []*planfile.Answer{a}, 0, "#1 exec [\"db-ctl\",\"status\"] in pod/default/db-0 is the first of its call"},
+		{"first", []*planfile.Answer{a}, 0, "#1 exec [\"db-ctl\",\"status\"] in pod/default/db-0 is the first of its kind"},
 		{"changed", []*planfile.Answer{a, b}, 1, ""},
 		{"past the same", []*planfile.Answer{a, b, b, b}, 1, ""},
 		{"latest", []*planfile.Answer{b, a, b, b}, 2, ""},

@@ -157,13 +157,13 @@ func both(p *planfile.Plan) *planfile.Plan {
 // reads as not injected).
 func TestAppFaultStaleNoAnswer(t *testing.T) {
 	p := callPlan(ir.FaultStale)
-	p.Actions[0].NoAnswer = "in the reference run, #7 exec is the first of its call"
+	p.Actions[0].NoAnswer = "in the reference run, #7 exec is the first of its kind"
 	in, _, _, faults := start(t, p)
 	in.Call(leave)
 	if a, ok := in.Call(leave); ok {
 		t.Fatalf("the second exec answered with %+v", a)
 	}
-	want := `exec ["sh","-c","leave"] in pod/default/db-0 has no stale answer to give: in the reference run, #7 exec is the first of its call`
+	want := `exec ["sh","-c","leave"] in pod/default/db-0 has no stale answer to give: in the reference run, #7 exec is the first of its kind`
 	if len(*faults) != 1 || (*faults)[0].What != trace.Missed || (*faults)[0].Message != want {
 		t.Errorf("faults %+v, want one missed entry: %s", *faults, want)
 	}
