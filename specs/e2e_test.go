@@ -15,6 +15,7 @@ import (
 	"github.com/sievetool/sieve/interp/analysis/leader"
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/standin"
@@ -145,11 +146,53 @@ func TestE2EAppFault(t *testing.T) {
 // TestE2EAppFaultStale runs the fixed ensemble test under stale answers
 // from its members API: each GET /members whose answer changed in the
 // reference (after the joins, the removal, the rejoin) gets the answer the
-// GET before it got, in the members API's place. The controller reads the
-// membership again at its next reconcile, so the run must exit 0 with no
-// finding, and each of the three plans must have given its answer.
+// GET before it got, in the members API's place; and the spec's own plan
+// gives the first GET after ens-1's pod is gone the reference's answer
+// from before the removal. The controller reads the membership again at
+// its next reconcile, so the run must exit 0 with no finding, and each of
+// the four plans must have given its answer: the spec's plan the one its
+// plan file carries, ens-1 still a member.
 func TestE2EAppFaultStale(t *testing.T) {
-	runE2E(t, staleE2ESpec, []e2eCase{{"fixed", 0, nil}}, faultsInjected(3, ir.AppFault, ir.ActAppFault, results.Passed))
+	runE2E(t, staleE2ESpec, []e2eCase{{"fixed", 0, nil}}, func(t *testing.T, out string) {
+		files, _ := filepath.Glob(filepath.Join(out, "plans", "*", "result.json"))
+		if len(files) < 4 {
+			t.Fatalf("%d plan results, want at least 4", len(files))
+		}
+		user := 0
+		for _, f := range files {
+			if !strings.HasPrefix(filepath.Base(filepath.Dir(f)), string(planfile.User)+"-") {
+				checkInjected(t, f, ir.AppFault, ir.ActAppFault, results.Passed)
+				continue
+			}
+			user++
+			checkInjected(t, f, planfile.User, ir.ActAppFault, results.Passed)
+			staleAnswered(t, filepath.Dir(f), `"members":["ens-0","ens-1"]`)
+		}
+		if user != 1 {
+			t.Errorf("%d results of the spec's plan, want 1", user)
+		}
+	})
+}
+
+// staleAnswered holds that the plan in planDir carries a stale answer
+// whose body holds want, taken from the reference (its why names the
+// call and the earlier one), and that its run's trace says the call was
+// given that answer.
+func staleAnswered(t *testing.T, planDir, want string) {
+	t.Helper()
+	run, err := results.ReadPlanRun(planDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := run.Plan.Actions[0]
+	if a.Answer == nil || !strings.Contains(a.Answer.Body, want) || len(run.Plan.Why) != 2 {
+		t.Fatalf("%s: answer %+v (%s), why %+v; want a body with %s, and the call and the earlier one", run.Plan.Name, a.Answer, a.NoAnswer, run.Plan.Why, want)
+	}
+	tr, err := os.ReadFile(filepath.Join(planDir, results.TraceFile))
+	given := "its answer to an earlier occurrence in the reference, " + a.Answer.String()
+	if err != nil || !strings.Contains(string(tr), given) {
+		t.Errorf("%s: the trace does not say the call got %q (%v)", run.Plan.Name, given, err)
+	}
 }
 
 // TestE2ERouteTable runs the routetable spec narrowed to conflicts on its

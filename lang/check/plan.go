@@ -22,6 +22,9 @@ func (c *checker) lowerPlan(d *decl) *ir.Plan {
 	for _, pr := range ir.PauseProblems(p.Actions) {
 		c.errorf(p.Actions[pr.Action].Src, "plan", "%s", pr.Msg)
 	}
+	for _, pr := range ir.StaleProblems(p.Actions) {
+		c.errorf(pr.Src, "plan", "%s", pr.Msg)
+	}
 	return p
 }
 

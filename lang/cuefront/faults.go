@@ -162,6 +162,9 @@ func (l *lowerer) plan(v cue.Value) *ir.Plan {
 	for _, pr := range ir.PauseProblems(p.Actions) {
 		l.errorf(steps[pr.Action], "plan", "%s", pr.Msg)
 	}
+	for _, pr := range ir.StaleProblems(p.Actions) {
+		l.ds = append(l.ds, diag.Errorf(pr.Src, "plan", "%s", pr.Msg))
+	}
 	return p
 }
 

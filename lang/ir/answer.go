@@ -17,17 +17,12 @@ type AnswerProblem struct {
 
 // AnswerProblems checks that the trigger of an error or app-fault action
 // ends on what the action answers: a write as it is sent, an event
-// (ErrGone), or a call of the fault's channel. A stale answer is refused
-// outright: it is taken from a reference run, which a spec's plan does
-// not have. Both front ends report them; an action whose error or fault
-// is unknown is left to the caller.
+// (ErrGone), or a call of the fault's channel. Both front ends report
+// them; an action whose error or fault is unknown is left to the caller.
 func AnswerProblems(a *Action) []AnswerProblem {
 	known := a.Kind == ActError && a.Error != "" || a.Kind == ActAppFault && a.AppFault != ""
 	if !known {
 		return nil
-	}
-	if a.Kind == ActAppFault && a.AppFault == FaultStale {
-		return []AnswerProblem{{a.Src, "appfault stale: a spec's plan cannot give a stale answer, the reference's answer to an earlier occurrence of the call, which only a generated plan carries (ask for it with app_faults [stale] in an appfault policy)"}}
 	}
 	if a.Trigger == nil {
 		return []AnswerProblem{{a.Src, fmt.Sprintf("%s: the action needs a trigger that ends on what it answers (%s)", answerText(a), answerWant(a))}}
@@ -39,6 +34,27 @@ func AnswerProblems(a *Action) []AnswerProblem {
 		}
 	}
 	return out
+}
+
+// StaleProblems checks what can be told of a plan's stale answers
+// before any run. A stale answer is the reference's answer to an earlier
+// occurrence of the call the action's trigger completes on, taken when
+// the plan is compiled for running (or the plan is not-injected, saying
+// why). Only one case is known to have none: the plan's first action,
+// armed when the run starts, on the first call its lone call leaf
+// matches, which is the first of its kind. Both front ends report it.
+func StaleProblems(actions []*Action) []AnswerProblem {
+	if len(actions) == 0 {
+		return nil
+	}
+	a := actions[0]
+	if a == nil || a.Kind != ActAppFault || a.AppFault != FaultStale || a.Trigger == nil {
+		return nil
+	}
+	if t := a.Trigger; t.Op == TrigCall && t.Count <= 1 {
+		return []AnswerProblem{{t.Src, "appfault stale: the first call this leaf matches is the first of its kind, with no earlier answer to give (count a later one, #2 or more, or arm the action after another)"}}
+	}
+	return nil
 }
 
 // answerMismatch says why leaf l cannot be what action a answers, or "".

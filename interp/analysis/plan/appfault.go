@@ -23,11 +23,12 @@ type appCall struct {
 	workload   string
 	occurrence int
 	// answer is the call's whole answer (callAnswer), nil when the trace
-	// does not hold it. earlier is the equal call just before this one
-	// when its answer is whole and differs from this one's: what a stale
-	// answer gives. change counts the calls with an earlier, of this
-	// signature, this one included.
+	// does not hold it. prev is the equal call just before this one.
+	// earlier is prev when its answer is whole and differs from this
+	// one's: what a generated stale answer gives. change counts the calls
+	// with an earlier, of this signature, this one included.
 	answer  *planfile.Answer
+	prev    *appCall
 	earlier *appCall
 	change  int
 }
@@ -54,14 +55,20 @@ func (g *generator) appCalls() []*appCall {
 		sig := c.Signature()
 		seen[sig]++
 		c.occurrence = seen[sig]
-		c.answer = callAnswer(c)
-		if prev := last[sig]; prev != nil && prev.answer != nil && !sameAnswer(prev.answer, c.answer) {
+		c.answer, c.prev = callAnswer(c), last[sig]
+		if c.staleFrom(c.prev) {
 			changes[sig]++
-			c.earlier, c.change = prev, changes[sig]
+			c.earlier, c.change = c.prev, changes[sig]
 		}
 		last[sig] = c
 	}
 	return calls
+}
+
+// staleFrom reports whether earlier call e can give c a stale answer:
+// its answer is whole and differs from c's.
+func (c *appCall) staleFrom(e *appCall) bool {
+	return e != nil && e.answer != nil && !sameAnswer(e.answer, c.answer)
 }
 
 // appFault makes one candidate per call of the controller to its

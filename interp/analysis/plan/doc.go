@@ -3,7 +3,9 @@
 // stale and unobserved state, API errors (a write answered with an error,
 // a watch ended with 410 after an event: gone.go, a read of the
 // controller's own answered with an error: reads.go), plus the spec's own
-// plans (FromIR). For each
+// plans (FromIR), whose stale app-fault actions take their answer from
+// the reference trace, at the call where the trigger engine
+// (interp/analysis/trigger's Replay) completes their trigger. For each
 // it finds the candidates and prunes them pass by pass. It counts each
 // pattern, explains what became of each candidate, and samples down to a
 // policy's maximum (Generate, Sample).

@@ -43,7 +43,7 @@ func FuzzGenerate(f *testing.F) {
 			if err != nil || !reflect.DeepEqual(back, p) {
 				t.Fatalf("%s: its file reads back as another plan (%v):\n%s", p.Name, err, out)
 			}
-			roundTrip(t, filepath.Join(dir, "p.sieve"), p)
+			roundTrip(t, filepath.Join(dir, "p.sieve"), p, tr)
 		}
 	})
 }

@@ -64,6 +64,7 @@ func (o Options) withDefaults() Options {
 // generator holds what one Generate call shares across patterns.
 type generator struct {
 	tr     *trace.Trace // the reference trace (the calls to the application: appCalls)
+	masks  *mask.Matcher
 	ix     *index
 	others []*index // the other reference runs (Options.Others)
 	test   *ir.Test
@@ -93,7 +94,7 @@ func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
 			return nil, err
 		}
 	}
-	g := &generator{tr: tr, ix: newIndex(tr, m), test: t, opts: opts}
+	g := &generator{tr: tr, masks: m, ix: newIndex(tr, m), test: t, opts: opts}
 	for _, o := range opts.Others {
 		g.others = append(g.others, newIndex(o, m))
 	}

@@ -18,6 +18,10 @@
 // made from. It reads plans in their file format (interp/formats/planfile)
 // and does not depend on the generator (interp/analysis/plan).
 //
+// Replay feeds it a recorded trace instead, as a run would have shown it:
+// the plan generator asks where a spec's plan would fire in the reference
+// run (to take a stale answer from there).
+//
 // It does not carry out actions (interp/run/inject does) and does not know
 // about processes, proxies or clusters.
 package trigger

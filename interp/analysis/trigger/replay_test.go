@@ -1,4 +1,4 @@
-package trigger
+package trigger_test
 
 import (
 	"path/filepath"
@@ -8,6 +8,7 @@ import (
 	"github.com/sievetool/sieve/interp/analysis/mask"
 	"github.com/sievetool/sieve/interp/analysis/observe"
 	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/analysis/trigger"
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/ir"
@@ -56,10 +57,10 @@ func replayFixture(t *testing.T, name string) {
 
 // replay feeds the trace to an engine for p, with the clock following the
 // entries' times, and returns what fired.
-func replay(t *testing.T, tr *trace.Trace, p *planfile.Plan, masks *mask.Matcher) []Fired {
+func replay(t *testing.T, tr *trace.Trace, p *planfile.Plan, masks *mask.Matcher) []trigger.Fired {
 	t.Helper()
-	clock := &fakeClock{now: tr.Header.Started}
-	e, err := New(p, Options{Clock: clock, Masks: masks})
+	clock := &replayClock{now: tr.Header.Started}
+	e, err := trigger.New(p, trigger.Options{Clock: clock, Masks: masks})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func replay(t *testing.T, tr *trace.Trace, p *planfile.Plan, masks *mask.Matcher
 }
 
 // checkReplay checks the fired actions against the plan's Why entries.
-func checkReplay(t *testing.T, p *planfile.Plan, fired []Fired) {
+func checkReplay(t *testing.T, p *planfile.Plan, fired []trigger.Fired) {
 	t.Helper()
 	want := map[plan.Pattern][]string{
 		ir.Intermediate: {"write"},
@@ -104,3 +105,8 @@ func whySeq(p *planfile.Plan, role string) int64 {
 	}
 	return -1
 }
+
+// replayClock is a settable clock.
+type replayClock struct{ now time.Time }
+
+func (c *replayClock) Now() time.Time { return c.now }

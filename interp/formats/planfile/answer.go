@@ -35,16 +35,19 @@ func (a *Answer) String() string {
 }
 
 // AnswerError says what is wrong with the answer of app-fault action a
-// (a hand-edited plan file), or nil: a stale fault needs one, no other
-// fault takes one, and its texts are bounded.
+// (a hand-edited plan file), or nil: a stale fault needs one or the
+// reason it has none (noAnswer), not both, no other fault takes either,
+// and its texts are bounded.
 func AnswerError(a *Action) error {
 	stale := a.AppFault == ir.FaultStale
 	switch {
-	case stale && a.Answer == nil:
-		return fmt.Errorf("stale needs the answer it gives (answer)")
-	case !stale && a.Answer != nil:
-		return fmt.Errorf("%s gives no answer of its own (answer is for stale)", a.AppFault)
-	case !stale:
+	case stale && a.Answer == nil && a.NoAnswer == "":
+		return fmt.Errorf("stale needs the answer it gives (answer), or why it has none (noAnswer)")
+	case stale && a.Answer != nil && a.NoAnswer != "":
+		return fmt.Errorf("stale has an answer and says it has none (answer or noAnswer, not both)")
+	case !stale && (a.Answer != nil || a.NoAnswer != ""):
+		return fmt.Errorf("%s gives no answer of its own (answer and noAnswer are for stale)", a.AppFault)
+	case a.Answer == nil:
 		return nil
 	}
 	for what, text := range map[string]string{"body": a.Answer.Body, "stdout": a.Answer.Stdout, "stderr": a.Answer.Stderr} {

@@ -74,8 +74,13 @@ type Action struct {
 	// Answer, on an app-fault action whose fault is stale, is the answer
 	// the call gets: the reference's answer to an earlier occurrence of
 	// the same call, carried so the plan needs no reference run.
-	Answer  *Answer  `json:"answer,omitempty"`
-	Trigger *Trigger `json:"trigger,omitempty"`
+	Answer *Answer `json:"answer,omitempty"`
+	// NoAnswer, on a stale app-fault action of a spec's plan whose call
+	// had no earlier answer in the reference run to give, says why
+	// instead of Answer: the action misses when its trigger completes,
+	// and the plan is not-injected.
+	NoAnswer string   `json:"noAnswer,omitempty"`
+	Trigger  *Trigger `json:"trigger,omitempty"`
 	// Src is the spec position of a user plan's action.
 	Src string `json:"src,omitempty"`
 }

@@ -15,8 +15,11 @@ import (
 // same actions (a test holds every generated plan to that). It fails for
 // what the language cannot say: a reference-run revision (plans made
 // before stale-on took at), a leaf on any verb or on objects without a
-// name (lists, collections), a call's method that is not an identifier, a
-// stale answer (which only a plan file carries).
+// name (lists, collections), a call's method that is not an identifier.
+// A stale answer is written as "appfault stale": a spec's plan takes its
+// answer from the reference run when it is compiled for running
+// (interp/analysis/plan), which gives a generated stale plan's call, on
+// the same reference, the answer its plan file carries.
 // lang/format prints it.
 func (p *Plan) Sieve(name string, comment ...string) (string, error) {
 	id, err := syntax.NewIdent(name)
@@ -58,9 +61,6 @@ func (a *Action) sieve() (syntax.Action, error) {
 		id, err := syntax.NewIdent(string(a.Error))
 		return &syntax.APIError{Name: id}, err
 	case ir.ActAppFault:
-		if a.AppFault == ir.FaultStale {
-			return nil, errors.New("appfault stale gives the reference's earlier answer, which the plan file carries and a spec's plan cannot (sieve reproduce runs the plan file)")
-		}
 		id, err := syntax.NewIdent(string(a.AppFault))
 		return &syntax.AppFault{Name: id}, err
 	case ir.ActPause:

@@ -37,6 +37,9 @@ func (in *Injector) answerCall(a *planfile.Action, cur *event, note func(string,
 		return missedError("no call of the controller to its application was about to be answered when the trigger completed (an app-fault action's trigger ends on a call leaf)")
 	}
 	c := cur.call
+	if a.AppFault == ir.FaultStale && a.Answer == nil {
+		return missedError(fmt.Sprintf("%s has no stale answer to give: %s", c, a.NoAnswer))
+	}
 	if !a.AppFault.Answers(c.Channel) {
 		return missedError(fmt.Sprintf("%s answers no call of channel %s, and the call was %s", a.AppFault, c.Channel, c))
 	}

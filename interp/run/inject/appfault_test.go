@@ -126,7 +126,8 @@ func TestAppFaultStale(t *testing.T) {
 		plan *planfile.Plan
 		want string
 	}{
-		{callPlan(ir.FaultStale), "stale needs the answer it gives (answer)"},
+		{callPlan(ir.FaultStale), "stale needs the answer it gives (answer), or why it has none (noAnswer)"},
+		{both(p), "stale has an answer and says it has none (answer or noAnswer, not both)"},
 		{p, ""},
 	} {
 		_, err := New(Options{Plan: c.plan, Proxy: &fakeProxy{}, Controller: &fakeController{}})
@@ -138,5 +139,32 @@ func TestAppFaultStale(t *testing.T) {
 	other.Actions[0].Answer = p.Actions[0].Answer
 	if _, err := New(Options{Plan: other, Proxy: &fakeProxy{}, Controller: &fakeController{}}); err == nil || !strings.Contains(err.Error(), "exec_error gives no answer of its own") {
 		t.Errorf("New with an answer on exec_error: %v, want refused", err)
+	}
+}
+
+// both is plan p with its first action given a reason for no answer on
+// top of its answer.
+func both(p *planfile.Plan) *planfile.Plan {
+	a := *p.Actions[0]
+	a.NoAnswer = "none"
+	return &planfile.Plan{Name: p.Name, Actions: []*planfile.Action{&a}}
+}
+
+// TestAppFaultStaleNoAnswer: a stale action of a spec's plan whose call had
+// no earlier answer in the reference (NoAnswer) answers nothing when its
+// trigger fires: the call gets the application's answer, and the action
+// misses, saying why (a missed fault entry, which the run's judgement
+// reads as not injected).
+func TestAppFaultStaleNoAnswer(t *testing.T) {
+	p := callPlan(ir.FaultStale)
+	p.Actions[0].NoAnswer = "in the reference run, #7 exec is the first of its kind"
+	in, _, _, faults := start(t, p)
+	in.Call(leave)
+	if a, ok := in.Call(leave); ok {
+		t.Fatalf("the second exec answered with %+v", a)
+	}
+	want := `exec ["sh","-c","leave"] in pod/default/db-0 has no stale answer to give: in the reference run, #7 exec is the first of its kind`
+	if len(*faults) != 1 || (*faults)[0].What != trace.Missed || (*faults)[0].Message != want {
+		t.Errorf("faults %+v, want one missed entry: %s", *faults, want)
 	}
 }
