@@ -35,6 +35,15 @@ type exploredGroup struct {
 	seed *ir.Step
 }
 
+// states is the states clause of g's explore step, which its seed's
+// apply step carries (the default rule when it has none).
+func (g *exploredGroup) states() ir.States {
+	if g.seed == nil || g.seed.States == nil {
+		return ir.States{}
+	}
+	return *g.seed.States
+}
+
 // exploredGroups gathers the explored patch steps of t's workloads (those
 // an explore step expanded into) by resource, in order.
 func exploredGroups(t *ir.Test) ([]*exploredGroup, error) {
