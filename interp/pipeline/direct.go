@@ -32,9 +32,9 @@ type directState struct {
 }
 
 // unit numbers the state's result among the Explore stage's for the shard
-// split (Shard.hasExplored): ExploredPlan is 0, DirectPlan 1, DirectPlan-K
-// 1+K.
-func (st directState) unit() int { return 1 + st.op }
+// split (Shard.hasExplored): ExploredPlan is exploredUnit (0), DirectPlan
+// 1, DirectPlan-K 1+K.
+func (st directState) unit() int { return exploredUnit + 1 + st.op }
 
 // describe names the state for a progress line.
 func (st directState) describe() string {

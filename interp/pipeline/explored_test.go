@@ -276,3 +276,29 @@ func writeTrace(t *testing.T, path string, tr *trace.Trace) {
 		t.Fatal(err)
 	}
 }
+
+// TestExploreUnitsSplit holds the units the Explore stage makes for the
+// shard split, as a campaign counts them: the explored run (0), the final
+// state (1) and the state after operation 1 (2), or no state on the way
+// with states none, none for a test that explores nothing; and Split,
+// which counts them in the shards that run them beside the plans: three
+// units over three shards, one each, with no plan at all (a campaign
+// counted plans alone, so none).
+func TestExploreUnitsSplit(t *testing.T) {
+	test := exploredTestOf(exploredOp{"spec.replicas", 1.0}, exploredOp{"spec.size", 5.0}, exploredOp{"spec.replicas", 2.0})
+	units, err := ExploreUnits(exploredRefs(t, test, exploredRun(test)))
+	if err != nil || !slices.Equal(units, []int{0, 1, 2}) {
+		t.Fatalf("units %v (%v), want [0 1 2]", units, err)
+	}
+	test.Workloads[0].Steps[0].States = &ir.States{Rule: ir.StatesNone}
+	if units, err := ExploreUnits(exploredRefs(t, test, exploredRun(test))); err != nil || !slices.Equal(units, []int{0, 1}) {
+		t.Errorf("states none: units %v (%v), want [0 1]", units, err)
+	}
+	plain := &ir.Test{Name: "t", Workloads: []*ir.Workload{{Name: "w"}}}
+	if units, err := ExploreUnits(exploredRefs(t, plain, &trace.Trace{})); err != nil || units != nil {
+		t.Errorf("a test that explores nothing: units %v (%v), want none", units, err)
+	}
+	if got := Split("t", nil, []int{0, 1, 2}, 3, 0); !slices.Equal(got, []int{1, 1, 1}) {
+		t.Errorf("three units over three shards: %v, want one each", got)
+	}
+}
