@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/formats/results"
@@ -142,7 +141,7 @@ func stateCut(entries []trace.Entry, step oracle.StepID) (int, bool) {
 		}
 		switch {
 		case !ended && e.Index == step.Index && e.Phase == "end":
-			if e.Error != "" || strings.HasPrefix(e.Message, trace.Refused) {
+			if _, refused := e.Refusal(); e.Error != "" || refused {
 				return 0, false
 			}
 			ended = true
@@ -186,8 +185,9 @@ func operationNumbers(t *ir.Test) map[oracle.StepID]int {
 func exploredOperations(t *ir.Test, ref *trace.Trace) []results.Operation {
 	refused := map[oracle.StepID]string{}
 	for i := range ref.Entries {
-		if e := &ref.Entries[i]; e.Type == trace.Step && e.Phase == "end" && strings.HasPrefix(e.Message, trace.Refused) {
-			refused[oracle.StepID{Workload: e.Workload, Index: e.Index}] = strings.TrimPrefix(e.Message, trace.Refused)
+		e := &ref.Entries[i]
+		if answer, ok := e.Refusal(); ok {
+			refused[oracle.StepID{Workload: e.Workload, Index: e.Index}] = answer
 		}
 	}
 	var out []results.Operation
