@@ -313,7 +313,7 @@ func TestE2EExplore(t *testing.T) {
 		}
 		refused := 0
 		for _, e := range tr.Entries {
-			if e.Type == trace.Step && e.Phase == "end" && strings.HasPrefix(e.Message, trace.Refused) && e.Error == "" {
+			if _, ok := e.Refusal(); ok && e.Error == "" {
 				refused++
 			}
 		}

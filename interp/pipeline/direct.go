@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	"github.com/sievetool/sieve/interp/formats/results"
@@ -13,10 +12,6 @@ import (
 	"github.com/sievetool/sieve/lang/explore"
 	"github.com/sievetool/sieve/lang/ir"
 )
-
-// DirectStates bounds the intermediate states the differential oracle
-// applies at once besides the final one (directStates).
-const DirectStates = 4
 
 // directState is one state of an explored sequence that the differential
 // oracle applies at once to a fresh cluster.
@@ -36,9 +31,9 @@ type directState struct {
 }
 
 // unit numbers the state's result among the Explore stage's for the shard
-// split (Shard.hasExplored): ExploredPlan is 0, DirectPlan 1, DirectPlan-K
-// 1+K.
-func (st directState) unit() int { return 1 + st.op }
+// split (Shard.hasExplored): ExploredPlan is exploredUnit (0), DirectPlan
+// 1, DirectPlan-K 1+K.
+func (st directState) unit() int { return exploredUnit + 1 + st.op }
 
 // describe names the state for a progress line.
 func (st directState) describe() string {
@@ -59,13 +54,10 @@ type intermediate struct {
 }
 
 // directStates are the states the differential oracle runs: the final
-// state (DirectPlan), then at most DirectStates intermediate ones
-// (DirectPlan-K, in operation order) — for each property that an
-// operation set to a value the final state no longer has (a value
-// changed again, a list item added then removed), the state after the
-// last such operation. A refused operation changes no state and is never
-// one. Each comes with an oracle of the reference run up to it, under
-// masks and differentialMask.
+// state (DirectPlan), then the intermediate ones each explore step's
+// states clause picks (DirectPlan-K, in operation order; intermediates).
+// Each comes with an oracle of the reference run up to it, under masks
+// and differentialMask.
 func directStates(refs *Refs, groups []*exploredGroup, masks []*ir.Mask) ([]directState, error) {
 	opts := oracle.Options{Masks: append(slices.Clone(masks), differentialMask()), NoLearn: true, OwnKeys: ownKeys(refs.Test)}
 	final, err := oracle.New(refs.Traces[:1], opts)
@@ -88,29 +80,53 @@ func directStates(refs *Refs, groups []*exploredGroup, masks []*ir.Mask) ([]dire
 
 // intermediates picks the intermediate states of directStates from the
 // aligned entries of the reference run, whose end final judges; nums
-// numbers the operations.
+// numbers the operations. Each explored resource's operations are picked
+// by the states clause of its explore step (exploredGroup.states), in
+// operation order.
 func intermediates(entries []trace.Entry, groups []*exploredGroup, final *oracle.Oracle, nums map[oracle.StepID]int) []intermediate {
 	var out []intermediate
-	last := map[string]int{} // resource and property → index in out
 	for _, g := range groups {
-		end, _ := final.End(g.ex.Resource)
-		for j, op := range g.ex.Operations {
-			cut, ok := stateCut(entries, g.ex.Steps[j])
-			if !ok || keeps(end, op) {
-				continue
-			}
-			c := intermediate{op: nums[g.ex.Steps[j]], operation: op, step: g.ex.Steps[j], cut: cut}
-			prop := g.ex.Resource.String() + " " + op.Path.String()
-			if i, seen := last[prop]; seen {
-				out[i] = c
-				continue
-			}
-			last[prop] = len(out)
-			out = append(out, c)
-		}
+		out = append(out, g.intermediates(entries, final, nums)...)
 	}
 	slices.SortFunc(out, func(a, b intermediate) int { return a.op - b.op })
-	return out[:min(len(out), DirectStates)]
+	return out
+}
+
+// intermediates picks the states after g's operations by its states
+// clause: ir.StatesChanged picks, for each property that an operation set
+// to a value the final state no longer has (a value changed again, a
+// list item added then removed), the state after the last such
+// operation; ir.StatesEvery the state after each operation; either at
+// most the clause's bound, the first in operation order. A refused
+// operation changes no state and is never one.
+func (g *exploredGroup) intermediates(entries []trace.Entry, final *oracle.Oracle, nums map[oracle.StepID]int) []intermediate {
+	states := g.states()
+	bound := states.Bound()
+	if bound == 0 {
+		return nil
+	}
+	var out []intermediate
+	last := map[string]int{} // property → index in out
+	end, _ := final.End(g.ex.Resource)
+	for j, op := range g.ex.Operations {
+		cut, ok := stateCut(entries, g.ex.Steps[j])
+		if !ok || states.Rule == ir.StatesChanged && keeps(end, op) {
+			continue
+		}
+		c := intermediate{op: nums[g.ex.Steps[j]], operation: op, step: g.ex.Steps[j], cut: cut}
+		prop := op.Path.String()
+		if i, seen := last[prop]; seen && states.Rule == ir.StatesChanged {
+			out[i] = c
+			continue
+		}
+		last[prop] = len(out)
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b intermediate) int { return a.op - b.op })
+	if bound > 0 && len(out) > bound {
+		out = out[:bound]
+	}
+	return out
 }
 
 // stateCut returns where the stretch of the operation that step made ends
@@ -125,7 +141,7 @@ func stateCut(entries []trace.Entry, step oracle.StepID) (int, bool) {
 		}
 		switch {
 		case !ended && e.Index == step.Index && e.Phase == "end":
-			if e.Error != "" || strings.HasPrefix(e.Message, trace.Refused) {
+			if _, refused := e.Refusal(); e.Error != "" || refused {
 				return 0, false
 			}
 			ended = true
@@ -169,8 +185,9 @@ func operationNumbers(t *ir.Test) map[oracle.StepID]int {
 func exploredOperations(t *ir.Test, ref *trace.Trace) []results.Operation {
 	refused := map[oracle.StepID]string{}
 	for i := range ref.Entries {
-		if e := &ref.Entries[i]; e.Type == trace.Step && e.Phase == "end" && strings.HasPrefix(e.Message, trace.Refused) {
-			refused[oracle.StepID{Workload: e.Workload, Index: e.Index}] = strings.TrimPrefix(e.Message, trace.Refused)
+		e := &ref.Entries[i]
+		if answer, ok := e.Refusal(); ok {
+			refused[oracle.StepID{Workload: e.Workload, Index: e.Index}] = answer
 		}
 	}
 	var out []results.Operation

@@ -35,6 +35,15 @@ type exploredGroup struct {
 	seed *ir.Step
 }
 
+// states is the states clause of g's explore step, which its seed's
+// apply step carries (the default rule when it has none).
+func (g *exploredGroup) states() ir.States {
+	if g.seed == nil || g.seed.States == nil {
+		return ir.States{}
+	}
+	return *g.seed.States
+}
+
 // exploredGroups gathers the explored patch steps of t's workloads (those
 // an explore step expanded into) by resource, in order.
 func exploredGroups(t *ir.Test) ([]*exploredGroup, error) {
@@ -91,11 +100,11 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard
 	if err != nil || len(groups) == 0 {
 		return nil, err
 	}
-	masks := append(slices.Clone(refs.Masks.Oracle), &ir.Mask{Name: "learned", Rules: refs.Oracle.Learned()})
+	masks := exploreMasks(refs)
 	ops := exploredOperations(refs.Test, refs.Traces[0])
 	rerun := results.ExploreRerun(env.Spec, refs.Test.Name)
 	var rs []*results.Result
-	if shard.hasExplored(refs.Test.Name, 0) {
+	if shard.hasExplored(refs.Test.Name, exploredUnit) {
 		if err := copyDir(out.ReferenceDir(1), out.PlanDir(ExploredPlan)); err != nil { // its trace, as a plan's
 			return nil, fmt.Errorf("explored run: %w", err)
 		}
@@ -121,6 +130,37 @@ func Explore(ctx context.Context, env Env, refs *Refs, out results.Layout, shard
 		rs = append(rs, r)
 	}
 	return rs, nil
+}
+
+// exploredUnit numbers ExploredPlan among the Explore stage's results for
+// the shard split (directState.unit numbers the others).
+const exploredUnit = 0
+
+// exploreMasks are the masks the Explore stage judges through: the
+// test's and those learned from its reference runs.
+func exploreMasks(refs *Refs) []*ir.Mask {
+	return append(slices.Clone(refs.Masks.Oracle), &ir.Mask{Name: "learned", Rules: refs.Oracle.Learned()})
+}
+
+// ExploreUnits returns the numbers of the results the Explore stage makes
+// for refs' test, as the shard split counts them (Shard.hasExplored):
+// ExploredPlan's, then DirectPlan's and each DirectPlan-K's, the states
+// directStates picks from the first reference run. None for a test that
+// explores nothing.
+func ExploreUnits(refs *Refs) ([]int, error) {
+	groups, err := exploredGroups(refs.Test)
+	if err != nil || len(groups) == 0 {
+		return nil, err
+	}
+	states, err := directStates(refs, groups, exploreMasks(refs))
+	if err != nil {
+		return nil, err
+	}
+	units := []int{exploredUnit}
+	for _, st := range states {
+		units = append(units, st.unit())
+	}
+	return units, nil
 }
 
 // judgeExplored judges the first reference run with CheckExplored, per

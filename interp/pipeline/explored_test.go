@@ -166,6 +166,43 @@ func TestDirectStates(t *testing.T) {
 	}
 }
 
+// TestDirectStatesClause holds the states an explore step's states clause
+// picks (carried by its seed's apply step): none, the final state alone;
+// all, the state after each operation but a refused one; a number, the
+// first so many of those; the default rule, those whose value the final
+// state no longer has.
+func TestDirectStatesClause(t *testing.T) {
+	for _, c := range []struct {
+		states  *ir.States
+		refused []int
+		want    []string
+	}{
+		{nil, nil, []string{DirectPlan, DirectPlan + "-1"}},
+		{&ir.States{Rule: ir.StatesNone}, nil, []string{DirectPlan}},
+		{&ir.States{Rule: ir.StatesEvery}, nil, []string{DirectPlan, DirectPlan + "-1", DirectPlan + "-2", DirectPlan + "-3"}},
+		{&ir.States{Rule: ir.StatesEvery}, []int{4}, []string{DirectPlan, DirectPlan + "-1", DirectPlan + "-3"}},
+		{&ir.States{Rule: ir.StatesEvery, Max: 2}, nil, []string{DirectPlan, DirectPlan + "-1", DirectPlan + "-2"}},
+	} {
+		test := exploredTestOf(exploredOp{"spec.replicas", 1.0}, exploredOp{"spec.size", 5.0}, exploredOp{"spec.replicas", 2.0})
+		test.Workloads[0].Steps[0].States = c.states
+		gs, err := exploredGroups(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		states, err := directStates(exploredRefs(t, test, exploredRun(test, c.refused...)), gs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, st := range states {
+			got = append(got, st.name)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("states %+v, refused %v: %v, want %v", c.states, c.refused, got, c.want)
+		}
+	}
+}
+
 // TestExploreShard holds that the results of the Explore stage are units
 // of the shard split: each runs in one shard of several, and a shard
 // without them runs none. The explored run's result has what a
@@ -237,5 +274,31 @@ func writeTrace(t *testing.T, path string, tr *trace.Trace) {
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestExploreUnitsSplit holds the units the Explore stage makes for the
+// shard split, as a campaign counts them: the explored run (0), the final
+// state (1) and the state after operation 1 (2), or no state on the way
+// with states none, none for a test that explores nothing; and Split,
+// which counts them in the shards that run them beside the plans: three
+// units over three shards, one each, with no plan at all (a campaign
+// counted plans alone, so none).
+func TestExploreUnitsSplit(t *testing.T) {
+	test := exploredTestOf(exploredOp{"spec.replicas", 1.0}, exploredOp{"spec.size", 5.0}, exploredOp{"spec.replicas", 2.0})
+	units, err := ExploreUnits(exploredRefs(t, test, exploredRun(test)))
+	if err != nil || !slices.Equal(units, []int{0, 1, 2}) {
+		t.Fatalf("units %v (%v), want [0 1 2]", units, err)
+	}
+	test.Workloads[0].Steps[0].States = &ir.States{Rule: ir.StatesNone}
+	if units, err := ExploreUnits(exploredRefs(t, test, exploredRun(test))); err != nil || !slices.Equal(units, []int{0, 1}) {
+		t.Errorf("states none: units %v (%v), want [0 1]", units, err)
+	}
+	plain := &ir.Test{Name: "t", Workloads: []*ir.Workload{{Name: "w"}}}
+	if units, err := ExploreUnits(exploredRefs(t, plain, &trace.Trace{})); err != nil || units != nil {
+		t.Errorf("a test that explores nothing: units %v (%v), want none", units, err)
+	}
+	if got := Split("t", nil, []int{0, 1, 2}, 3, 0); !slices.Equal(got, []int{1, 1, 1}) {
+		t.Errorf("three units over three shards: %v, want one each", got)
 	}
 }

@@ -116,7 +116,7 @@ func Plans(env Env, t *ir.Test, refs []*trace.Trace, sel Selection) (*plan.Set, 
 	}
 	if sel.Shard.Of > 1 {
 		all := len(set.Plans)
-		set.Plans = sel.Shard.keep(set.Plans)
+		set.Plans = sel.Shard.Keep(set.Plans)
 		env.progressf("shard %s: %d of %d plans", sel.Shard, len(set.Plans), all)
 		plan.MarkUnchosen(set.Candidates, set.Plans, "shard", "in another part than --shard "+sel.Shard.String())
 	}

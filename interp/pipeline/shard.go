@@ -64,8 +64,8 @@ func hash32(name string) uint32 {
 	return h.Sum32()
 }
 
-// keep returns the plans of the shard.
-func (s Shard) keep(plans []*planfile.Plan) []*planfile.Plan {
+// Keep returns the plans of the shard.
+func (s Shard) Keep(plans []*planfile.Plan) []*planfile.Plan {
 	var out []*planfile.Plan
 	for _, p := range plans {
 		if s.Has(p) {
@@ -73,4 +73,25 @@ func (s Shard) keep(plans []*planfile.Plan) []*planfile.Plan {
 		}
 	}
 	return out
+}
+
+// Split counts what each part of a split into of runs, as sieve run
+// --shard I/of does: the plans of the part (Has), at most maxPlans of
+// them when maxPlans > 0 (the cap is per part), and the results of test
+// t's Explore stage in the part (units, ExploreUnits; hasExplored).
+func Split(test string, plans []*planfile.Plan, units []int, of, maxPlans int) []int {
+	counts := make([]int, of)
+	for i := range counts {
+		s := Shard{Index: i + 1, Of: of}
+		counts[i] = len(s.Keep(plans))
+		if maxPlans > 0 {
+			counts[i] = min(counts[i], maxPlans)
+		}
+		for _, u := range units {
+			if s.hasExplored(test, u) {
+				counts[i]++
+			}
+		}
+	}
+	return counts
 }

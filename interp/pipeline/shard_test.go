@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/sievetool/sieve/internal/hostile"
@@ -30,7 +31,7 @@ func TestShardsSplitPlans(t *testing.T) {
 	}
 	in := map[string]int{}
 	for i := 1; i <= 4; i++ {
-		kept := Shard{i, 4}.keep(plans)
+		kept := Shard{i, 4}.Keep(plans)
 		if len(kept) < 30 {
 			t.Errorf("shard %d/4 has %d of 200 plans", i, len(kept))
 		}
@@ -43,10 +44,10 @@ func TestShardsSplitPlans(t *testing.T) {
 			t.Errorf("plan %s is in %d shards, want 1", p.Name, in[p.Name])
 		}
 	}
-	if n := len((Shard{}).keep(plans)); n != 200 {
+	if n := len((Shard{}).Keep(plans)); n != 200 {
 		t.Errorf("the zero shard keeps %d plans, want 200", n)
 	}
-	if n := len((Shard{1, 1}).keep(plans)); n != 200 {
+	if n := len((Shard{1, 1}).Keep(plans)); n != 200 {
 		t.Errorf("shard 1/1 keeps %d plans, want 200", n)
 	}
 }
@@ -102,5 +103,42 @@ func TestShardsSpreadExplored(t *testing.T) {
 				t.Errorf("test %s: its first %d results are in %d of %d shards", test, n, len(in), n)
 			}
 		}
+	}
+}
+
+// TestSplit counts each shard's plans, capped per shard by maxPlans as a
+// run's selection caps them, and the explored results that fall to it:
+// every plan and every result is counted once over the shards.
+func TestSplit(t *testing.T) {
+	var plans []*planfile.Plan
+	for i := range 40 {
+		plans = append(plans, &planfile.Plan{Name: fmt.Sprintf("intermediate-%03d", i)})
+	}
+	units := []int{0, 1, 2, 3}
+	counts := Split("buggy", plans, units, 4, 0)
+	sum := 0
+	for i, n := range counts {
+		s := Shard{i + 1, 4}
+		explored := 0
+		for _, u := range units {
+			if s.hasExplored("buggy", u) {
+				explored++
+			}
+		}
+		if want := len(s.Keep(plans)) + explored; n != want {
+			t.Errorf("shard %s: %d, want %d plans and %d explored results", s, n, len(s.Keep(plans)), explored)
+		}
+		sum += n
+	}
+	if sum != len(plans)+len(units) {
+		t.Errorf("counts %v sum to %d, want %d", counts, sum, len(plans)+len(units))
+	}
+	for i, n := range Split("buggy", plans, nil, 4, 2) {
+		if n != min(2, len(Shard{i + 1, 4}.Keep(plans))) {
+			t.Errorf("--max-plans 2: shard %d counts %d", i+1, n)
+		}
+	}
+	if got := Split("buggy", plans, units, 1, 0); !slices.Equal(got, []int{44}) {
+		t.Errorf("one shard: %v, want [44]", got)
 	}
 }

@@ -275,12 +275,13 @@ func stepLook(start, end *trace.Entry) (fill, tip, class string) {
 	if start != nil && strings.HasPrefix(start.Message, trace.Explored) {
 		fill, tip, class = "#5c6bc0", tip+": "+start.Message, "step explored"
 	}
+	_, refused := end.Refusal()
 	switch {
 	case end.Error != "":
 		fill, tip = "#e53935", tip+": "+end.Error
 	case strings.HasPrefix(end.Message, "timed out"):
 		fill, tip = "#fb8c00", tip+": "+end.Message
-	case strings.HasPrefix(end.Message, trace.Refused):
+	case refused:
 		fill, tip, class = "#ab47bc", tip+": "+end.Message, "step explored refused"
 	case end.Message != "":
 		tip += ": " + end.Message

@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/sievetool/sieve/lang/explore"
+	"github.com/sievetool/sieve/lang/internal/spell"
 	"github.com/sievetool/sieve/lang/ir"
 	"github.com/sievetool/sieve/lang/syntax"
 )
@@ -19,14 +20,14 @@ func (c *checker) exploreStep(st *ir.Step, s *syntax.Explore, sc *scope) {
 	}
 	seen := map[string]*syntax.ExploreClause{}
 	for _, cl := range s.Clauses {
-		if prev := seen[cl.Word]; prev != nil && (cl.Word == "max" || cl.Word == "seed") {
+		if prev := seen[cl.Word]; prev != nil && cl.Word != "only" && cl.Word != "skip" {
 			d := c.errorf(cl.Range(), "explore", "explore: %s given twice", cl.Word)
 			related(d, "first given here", prev.Range())
 			use.Bad = true
 			continue
 		}
 		seen[cl.Word] = cl
-		if !c.exploreClause(&use.Options, cl, c.eval(cl.Value, sc)) {
+		if !c.exploreClause(use, cl, c.eval(cl.Value, sc)) {
 			use.Bad = true
 		}
 	}
@@ -36,11 +37,16 @@ func (c *checker) exploreStep(st *ir.Step, s *syntax.Explore, sc *scope) {
 	c.explores[st] = use
 }
 
-// exploreClause sets the bound of one clause in o, and reports whether
+// exploreClause sets the bound of one clause in use, and reports whether
 // its value was right.
-func (c *checker) exploreClause(o *explore.Options, cl *syntax.ExploreClause, v *value) bool {
+func (c *checker) exploreClause(use *explore.Use, cl *syntax.ExploreClause, v *value) bool {
 	what := "explore: " + cl.Word
+	o := &use.Options
 	switch cl.Word {
+	case "states":
+		var ok bool
+		use.States, ok = c.exploreStates(v, what)
+		return ok
 	case "max":
 		n, ok := c.count(v, what, 1, ir.CountOperations)
 		o.Max = int(n)
@@ -59,6 +65,27 @@ func (c *checker) exploreClause(o *explore.Options, cl *syntax.ExploreClause, v 
 		return false
 	}
 	return true
+}
+
+// exploreStates reads the value of a states clause: all, none, or a
+// number of states (a parameter holding one).
+func (c *checker) exploreStates(v *value, what string) (ir.States, bool) {
+	if v.use(kInt) {
+		return ir.States{}, false
+	}
+	if v.kind == kInt {
+		n, ok := c.count(v, what, 1, ir.CountOperations)
+		return ir.States{Rule: ir.StatesEvery, Max: int(n)}, ok
+	}
+	word := (v.kind == kWord || v.kind == kRef || v.kind == kString) && !v.call // as c.word reads one
+	if s, ok := ir.StatesWord(v.s); ok && word {
+		return s, true
+	}
+	d := c.errorf(v.rng, "type", "%s: want %s, got %s", what, ir.StatesWant, v.describe())
+	if word {
+		hint(d, spell.Hint(v.s, ir.StatesWords()))
+	}
+	return ir.States{}, false
 }
 
 // expandExplores replaces the placeholder explore steps of t's workloads

@@ -24,7 +24,7 @@ var stepKinds = map[string][]string{
 	"until":    {"within", "else"},
 	"settle":   nil,
 	"sleep":    nil,
-	"explore":  {"max", "only", "skip", "seed"},
+	"explore":  {"max", "only", "skip", "seed", "states"},
 }
 
 var stepOrder = []string{"apply", "manifest", "patch", "delete", "scale", "wait", "until", "settle", "sleep", "explore"}
@@ -95,6 +95,12 @@ func (l *lowerer) explore(s *ir.Step, v, f cue.Value) {
 		}
 	}
 	use.Options.Seed = uint64(l.integer(v, "seed", 0))
+	if f, ok := field(v, "states"); ok {
+		var good bool
+		if use.States, good = l.exploreStates(v, f); !good {
+			use.Bad = true
+		}
+	}
 	for _, word := range []string{"only", "skip"} {
 		for _, e := range elems(v, word) {
 			p, _ := e.String()
@@ -108,6 +114,26 @@ func (l *lowerer) explore(s *ir.Step, v, f cue.Value) {
 		l.explores = map[*ir.Step]*explore.Use{}
 	}
 	l.explores[s] = use
+}
+
+// exploreStates reads an explore step's states field f: "all", "none"
+// or a number of states (the schema holds it to these; a number past the
+// bound is reported here, as the .sieve checker does).
+func (l *lowerer) exploreStates(v, f cue.Value) (ir.States, bool) {
+	if w, err := f.String(); err == nil {
+		if s, ok := ir.StatesWord(w); ok {
+			return s, true
+		}
+	} else if f.Kind() == cue.IntKind {
+		n := l.integer(v, "states", 0)
+		if msg := ir.CheckCount(ir.CountOperations, "explore: states", int64(n)); msg != "" {
+			l.errorf(f, "range", "%s", msg)
+			return ir.States{}, false
+		}
+		return ir.States{Rule: ir.StatesEvery, Max: n}, n >= 1
+	}
+	l.errorf(f, "type", "explore: states: want %s, got %v", ir.StatesWant, f)
+	return ir.States{}, false
 }
 
 func (l *lowerer) apply(s *ir.Step, v cue.Value, kind string, f cue.Value) {

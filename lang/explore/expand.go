@@ -24,6 +24,9 @@ type Use struct {
 	Seed string
 	// Options are the generator's bounds of the step's clauses.
 	Options Options
+	// States is the step's states clause (ir.States, the seed's apply
+	// step carries it).
+	States ir.States
 	// Bad says a clause or the seed file was refused (and reported): the
 	// step expands to nothing.
 	Bad bool
@@ -96,7 +99,12 @@ func expandUse(use *Use, ctrl *ir.Controller, rootDir string) ([]*ir.Step, *diag
 	settle := func() *ir.Step {
 		return &ir.Step{Kind: ir.StepSettle, Src: use.Src, Timeout: ir.Duration(ir.DefaultStepSettle)}
 	}
-	out := []*ir.Step{{Kind: ir.StepApply, Src: use.Src, File: use.Seed}, settle()}
+	seed := &ir.Step{Kind: ir.StepApply, Src: use.Src, File: use.Seed}
+	if use.States != (ir.States{}) {
+		states := use.States
+		seed.States = &states
+	}
+	out := []*ir.Step{seed, settle()}
 	target := r.Ref()
 	target.Kind, _, _ = strings.Cut(target.Kind, ".")
 	for i, p := range patches {

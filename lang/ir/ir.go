@@ -322,6 +322,9 @@ type Step struct {
 	// Explored, on a patch step that an explore step expanded into, is
 	// the operation the patch makes.
 	Explored *Operation `json:"explored,omitempty"`
+	// States, on the apply of the seed that an explore step expanded
+	// into, is the step's states clause; nil for none (DefaultStates).
+	States *States `json:"states,omitempty"`
 
 	// scale
 	Replicas int `json:"replicas,omitempty"`
@@ -370,6 +373,71 @@ type Operation struct {
 	// Value is the property's new value (the new item or entry for
 	// add-item and add-entry); nil when the change removes it.
 	Value Value `json:"value,omitempty"`
+}
+
+// States says which states on the way of an explored sequence the
+// differential oracle applies at once to a fresh cluster, besides the
+// final state: an explore step's states clause. Its zero value is the
+// default rule.
+type States struct {
+	// Rule picks the states: StatesChanged, StatesEvery or StatesNone.
+	Rule StatesRule `json:"rule,omitempty"`
+	// Max, with StatesEvery, is the most states, the first in operation
+	// order; 0 for no bound.
+	Max int `json:"max,omitempty"`
+}
+
+// StatesRule is a rule of States.
+type StatesRule string
+
+// The rules of States.
+const (
+	// StatesChanged (no states clause) picks, for each property an
+	// operation set to a value the final state no longer has, the state
+	// after the last such operation: at most DefaultStates of them.
+	StatesChanged StatesRule = ""
+	// StatesEvery (states all, states N) picks the state after every
+	// operation.
+	StatesEvery StatesRule = "every"
+	// StatesNone (states none) picks none: the final state alone.
+	StatesNone StatesRule = "none"
+)
+
+// DefaultStates is the most states StatesChanged picks per explore step,
+// in operation order, so that the differential oracle costs a few runs.
+const DefaultStates = 4
+
+// Bound returns the most states s picks; -1 for no bound.
+func (s States) Bound() int {
+	switch s.Rule {
+	case StatesNone:
+		return 0
+	case StatesEvery:
+		if s.Max == 0 {
+			return -1
+		}
+		return s.Max
+	}
+	return DefaultStates
+}
+
+// StatesWant says what a states clause takes, for an error about its
+// value.
+const StatesWant = "all, none or a number of states"
+
+// StatesWords are the words a states clause takes besides a number.
+func StatesWords() []string { return []string{"all", "none"} }
+
+// StatesWord returns the States of a states clause's word: all (every
+// operation's state) or none. Not ok for another word.
+func StatesWord(w string) (States, bool) {
+	switch w {
+	case "all":
+		return States{Rule: StatesEvery}, true
+	case "none":
+		return States{Rule: StatesNone}, true
+	}
+	return States{}, false
 }
 
 // FieldSet overrides one field of an applied manifest.

@@ -11,11 +11,12 @@ type Explore struct {
 }
 
 // ExploreClause is one bound of an explore step: Word is "max" (the most
-// operations), "only" or "skip" (a field path pattern; repeatable) or
-// "seed" (the seed number of the choices made).
+// operations), "only" or "skip" (a field path pattern; repeatable), "seed"
+// (the seed number of the choices made) or "states" (the states on the
+// way the differential oracle applies at once: all, none or a number).
 type ExploreClause struct {
 	Span
-	Word  string `parser:"@('max' | 'only' | 'skip' | 'seed')"`
+	Word  string `parser:"@('max' | 'only' | 'skip' | 'seed' | 'states')"`
 	Value *Expr  `parser:"@@"`
 }
 

@@ -241,7 +241,7 @@ func (p *descent) pathElem() *PathElem {
 }
 
 // exploreClauseWords are the words that start an ExploreClause.
-var exploreClauseWords = []string{"max", "only", "skip", "seed"}
+var exploreClauseWords = []string{"max", "only", "skip", "seed", "states"}
 
 func (p *descent) explore() *Explore {
 	n := &Explore{}

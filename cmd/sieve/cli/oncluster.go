@@ -17,7 +17,6 @@ import (
 	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/campaign/dispatch"
 	"github.com/sievetool/sieve/interp/cluster"
-	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/pipeline"
 	"github.com/sievetool/sieve/lang/ir"
@@ -149,48 +148,70 @@ func (f *runFlags) prepare(ctx context.Context, g *globals, file string, t *ir.T
 	if err := out.Clear(); err != nil {
 		return nil, infraErr(err)
 	}
-	set, err := f.planHere(ctx, g, file, t, refsDir)
+	work, err := f.planHere(ctx, g, file, t, refsDir)
 	if err != nil {
 		return nil, err
 	}
-	c := f.cluster.newCampaign(t, file, ns, len(set.Plans))
-	// Each pod keeps its shard's plans, then samples --max-plans of
-	// them, as sieve run --shard does: the cap is per shard.
-	for i := 1; i <= c.Shards; i++ {
-		n := len(keep(set.Plans, pipeline.Shard{Index: i, Of: c.Shards}))
-		if f.maxPlans > 0 {
-			n = min(n, f.maxPlans)
-		}
-		c.PlansPerShard = append(c.PlansPerShard, n)
-	}
+	c := f.cluster.newCampaign(t, file, ns, work.units())
+	// Each pod runs its shard's part as sieve run --shard does: its
+	// plans, capped at --max-plans, and the explored workload's results
+	// that fall to it.
+	c.PlansPerShard = pipeline.Split(t.Name, work.set.Plans, work.explore, c.Shards, f.maxPlans)
 	c.RunArgs = f.shardArgs()
 	rec := dispatch.Record{Name: c.Name, Test: t.Name, Spec: relPath(file), Shards: c.Shards, PlansPerShard: c.PlansPerShard, Namespace: ns, Job: c.JobName()}
 	ref, err := dispatch.PushRefs(ctx, c.Artifacts, refsDir, rec)
 	if err != nil {
 		return nil, infraErr(err)
 	}
-	g.note("campaign %s: %d plans in %d shards %v; reference runs pushed to %s", c.Name, len(set.Plans), c.Shards, c.PlansPerShard, ref)
+	g.note("campaign %s: %s in %d shards %v; reference runs pushed to %s", c.Name, work, c.Shards, c.PlansPerShard, ref)
 	return c, nil
 }
 
+// campaignWork is what a campaign's shards split: the plan set, and the
+// numbers of the explored workload's results (pipeline.ExploreUnits; none
+// when the test explores nothing or --pattern leaves them out).
+type campaignWork struct {
+	set     *plan.Set
+	explore []int
+}
+
+// units counts the plans and the explored results.
+func (w campaignWork) units() int { return len(w.set.Plans) + len(w.explore) }
+
+// String says what the campaign runs: "12 plans", "12 plans and 3
+// explored results".
+func (w campaignWork) String() string {
+	if len(w.explore) == 0 {
+		return fmt.Sprintf("%d plans", len(w.set.Plans))
+	}
+	return fmt.Sprintf("%d plans and %d explored results", len(w.set.Plans), len(w.explore))
+}
+
 // planHere records the reference runs on a local embedded control plane
-// (or reuses the cached ones) and generates the plan set.
-func (f *runFlags) planHere(ctx context.Context, g *globals, file string, t *ir.Test, refsDir string) (*plan.Set, error) {
+// (or reuses the cached ones), generates the plan set and numbers the
+// explored workload's results.
+func (f *runFlags) planHere(ctx context.Context, g *globals, file string, t *ir.Test, refsDir string) (campaignWork, error) {
 	workers, stopBackends, err := f.backend.workers(ctx, t, 1)
 	defer func() { _ = stopBackends() }()
 	if err != nil {
-		return nil, infraErr(err)
+		return campaignWork{}, infraErr(err)
 	}
 	env := pipeline.Env{Spec: file, BaseDir: filepath.Dir(file), Workers: workers, Progress: g.progress()}
 	refs, err := pipeline.References(ctx, env, t, results.Layout{Root: refsDir}, pipeline.RefOptions{Cache: cacheFor(f.noCache)})
 	if err != nil {
-		return nil, g.testErr(t, err)
+		return campaignWork{}, g.testErr(t, err)
 	}
-	set, err := pipeline.Plans(env, refs.Test, refs.Traces, pipeline.Selection{Pattern: ir.Pattern(f.pattern), MaxCandidates: f.maxCandidates})
-	if err != nil {
-		return nil, g.testErr(t, err)
+	sel := pipeline.Selection{Pattern: ir.Pattern(f.pattern), MaxCandidates: f.maxCandidates}
+	w := campaignWork{}
+	if w.set, err = pipeline.Plans(env, refs.Test, refs.Traces, sel); err != nil {
+		return campaignWork{}, g.testErr(t, err)
 	}
-	return set, nil
+	if sel.Explores() {
+		if w.explore, err = pipeline.ExploreUnits(refs); err != nil {
+			return campaignWork{}, g.testErr(t, err)
+		}
+	}
+	return w, nil
 }
 
 // shardArgs are the flags of sieve run each pod passes on.
@@ -208,17 +229,8 @@ func (f *runFlags) shardArgs() []string {
 	return args
 }
 
-func keep(plans []*planfile.Plan, s pipeline.Shard) []*planfile.Plan {
-	var out []*planfile.Plan
-	for _, p := range plans {
-		if s.Has(p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// newCampaign is the campaign the flags describe, for n plans.
+// newCampaign is the campaign the flags describe, for n units to split
+// (plans and explored results).
 func (f *clusterFlags) newCampaign(t *ir.Test, file, ns string, n int) *dispatch.Campaign {
 	shards := f.shards
 	if shards == 0 {
@@ -291,7 +303,8 @@ func dispatchCampaign(ctx context.Context, g *globals, f *runFlags, cs kubernete
 	return collectAndReport(context.WithoutCancel(ctx), g, &f.report, c.Artifacts, c.Name, f.out)
 }
 
-// plansDone counts the plans of the shards done.
+// plansDone counts the plans of the shards done, their explored results
+// among them (Campaign.PlansPerShard).
 func plansDone(c *dispatch.Campaign, s dispatch.Status) string {
 	done, all := 0, 0
 	for _, n := range c.PlansPerShard {

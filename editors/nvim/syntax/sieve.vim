@@ -20,7 +20,7 @@ syn keyword sieveDeclaration import controller workload policy mask invariant pl
 syn match   sieveName '\h\w*' contained
 syn keyword sieveStep apply patch delete scale wait settle sleep explore
 syn keyword sieveAction crash restart stale hold release pause resume error appfault
-syn keyword sieveKeyword set merge json strategic to until exists gone ready where within else continue max only skip seed
+syn keyword sieveKeyword set merge json strategic to until exists gone ready where within else continue max only skip seed states
 syn keyword sieveKeyword key path value whole in end history always eventually never between and
 syn keyword sieveKeyword on off at after failed sending write create update deletecollection quiet call exec read get list for reading subresource cluster changing without
 syn keyword sieveConstant true false null

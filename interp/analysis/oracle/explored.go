@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/sievetool/sieve/interp/analysis/mask"
 	"github.com/sievetool/sieve/interp/formats/trace"
@@ -157,7 +156,8 @@ func stretches(entries []trace.Entry, n int, isOp func(*trace.Entry) bool) ([]st
 // refused reports whether the end entry of a patch step says the API
 // server refused it: recorded as refused (trace.Refused), or failed.
 func refused(e *trace.Entry) bool {
-	return e.Error != "" || strings.HasPrefix(e.Message, trace.Refused)
+	_, ok := e.Refusal()
+	return e.Error != "" || ok
 }
 
 // patches counts the patch steps of entries that made operations.

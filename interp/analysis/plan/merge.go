@@ -85,13 +85,14 @@ func (g *generator) operations() []*operation {
 			last.end = e.Seq
 		}
 		s, ok := steps[stepID{e.Workload, e.Index}]
+		_, refused := e.Refusal()
 		switch {
 		case !ok || e.What != "patch":
 		case e.Phase == "start":
 			op := &operation{Operation: Operation{Number: len(out) + 1, What: describeOp(s)}, step: stepID{e.Workload, e.Index}, first: e.Seq,
 				resource: trace.Key{Kind: s.Resource.Kind, Namespace: s.Resource.Namespace, Name: s.Resource.Name}}
 			out = append(out, op)
-		case e.Phase == "end" && strings.HasPrefix(e.Message, trace.Refused) && len(out) > 0:
+		case refused && len(out) > 0:
 			out[len(out)-1].Refused = true
 		}
 	}

@@ -48,7 +48,8 @@ type Campaign struct {
 	// how many run at once (parallelism; default Shards).
 	Shards, Workers int
 	// PlansPerShard counts the plans of each shard, from the plan set
-	// the dispatcher generated (told, and used for the deadline).
+	// the dispatcher generated, and the explored workload's results that
+	// fall to it (pipeline.Split; told, and used for the deadline).
 	PlansPerShard []int
 	// Artifacts is the repository the reference runs are pulled from and
 	// the results pushed to (registry/repository).

@@ -291,3 +291,16 @@ const Explored = "explored: "
 // answer after it: the schema, a validation rule or a webhook said no.
 // The workload goes on; the step has no Error.
 const Refused = "refused: "
+
+// Refusal returns the API server's answer to the explored patch step
+// whose end entry e is, and whether it refused the step (the Message
+// starts with Refused). An entry that is no step's end is not refused.
+func (e *Entry) Refusal() (answer string, refused bool) {
+	if e.Type != Step || e.Phase != "end" {
+		return "", false
+	}
+	if answer, ok := strings.CutPrefix(e.Message, Refused); ok {
+		return answer, true
+	}
+	return "", false
+}

@@ -11,7 +11,15 @@ workload w(n = 3) {
 }
 
 workload all {
-  explore "cr.yaml"
+  explore "cr.yaml" states all
+}
+
+workload some(k = 2) {
+  explore "cr.yaml" max 3 states k
+}
+
+workload final {
+  explore "cr.yaml" max 1 states none
 }
 
 test t {
@@ -22,4 +30,14 @@ test t {
 test every {
   controller c
   workloads  [all]
+}
+
+test some {
+  controller c
+  workloads  [some]
+}
+
+test final {
+  controller c
+  workloads  [final]
 }
