@@ -141,7 +141,7 @@ func stateCut(entries []trace.Entry, step oracle.StepID) (int, bool) {
 		}
 		switch {
 		case !ended && e.Index == step.Index && e.Phase == "end":
-			if _, refused := e.Refusal(); e.Error != "" || refused {
+			if e.NoEffect() {
 				return 0, false
 			}
 			ended = true

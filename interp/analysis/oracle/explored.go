@@ -135,7 +135,7 @@ func stretches(entries []trace.Entry, n int, isOp func(*trace.Entry) bool) ([]st
 		case e.Type == trace.Step && e.What == "patch" && e.Phase == "start" && isOp(e):
 			closeLast(i)
 			out = append(out, stretch{op: len(out), start: i, step: e, before: maps.Clone(state)})
-		case e.Type == trace.Step && e.What == "patch" && e.Phase == "end" && isOp(e) && refused(e) && len(out) > 0:
+		case e.Type == trace.Step && e.What == "patch" && e.Phase == "end" && isOp(e) && e.NoEffect() && len(out) > 0:
 			out[len(out)-1].refused = true
 		case e.Type == trace.History && e.Key != nil:
 			obj, err := decodeObject(e)
@@ -151,13 +151,6 @@ func stretches(entries []trace.Entry, n int, isOp func(*trace.Entry) bool) ([]st
 	}
 	closeLast(len(entries))
 	return out, nil
-}
-
-// refused reports whether the end entry of a patch step says the API
-// server refused it: recorded as refused (trace.Refused), or failed.
-func refused(e *trace.Entry) bool {
-	_, ok := e.Refusal()
-	return e.Error != "" || ok
 }
 
 // patches counts the patch steps of entries that made operations.

@@ -304,3 +304,11 @@ func (e *Entry) Refusal() (answer string, refused bool) {
 	}
 	return "", false
 }
+
+// NoEffect reports whether the step whose end entry e is changed nothing
+// it meant to: it failed, or the API server refused it (Refusal). An
+// entry that is no step's end has no effect to lack.
+func (e *Entry) NoEffect() bool {
+	_, refused := e.Refusal()
+	return refused || e.Type == Step && e.Phase == "end" && e.Error != ""
+}
