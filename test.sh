@@ -27,7 +27,8 @@ go vet ./... ./controlplane/...
 # default GOMAXPROCS of 2), for the same reason: ./specs, the longest,
 # is a dozen end-to-end runs that mostly wait.
 longest=(./specs ./cmd/sieve/cli ./interp/run/session ./interp/pipeline
-	./interp/cluster/embedded ./interp/run/controller ./sievetest ./docs/ci)
+	./interp/cluster/embedded ./sievetest ./interp/run/controller
+	./interp/cluster ./docs/ci ./interp/run/inject ./interp/run/proxy)
 go test -p 3 -parallel 3 -timeout 40m "${longest[@]}" ./... ./controlplane/...
 # Each benchmark once, so that one that no longer runs (its fixtures out of
 # step with the checker, as BenchmarkCheck5000's were) fails here; plan's

@@ -132,46 +132,58 @@ func TestE2EAPIError(t *testing.T) {
 	runE2E(t, apierrorE2ESpec, []e2eCase{{"fixed", 0, nil}}, errorsInjected(7, results.Passed))
 }
 
-// TestE2EAppFault runs the fixed ensemble test under the appfault pattern
-// (its call that removes ens-1 from the ensemble answered 503 in the
-// members API's place, its connection reset, held unanswered until the
-// controller's client timeout, or its answer cut short): the controller returns
-// the error and its reconcile is retried, so the run must exit 0 with no
-// finding, and each plan must have answered its call (an app-fault fault
-// entry in its trace, injected, not not-injected).
+// TestE2EAppFault runs the fixed ensemble test under the appfault
+// pattern, twice from one reference run. First ensemble_appfault_e2e: its
+// call that removes ens-1 from the ensemble answered 503 in the members
+// API's place, its connection reset, held unanswered until the
+// controller's client timeout, or its answer cut short. Then, in subtest
+// stale, ensemble_stale_e2e, from the first run's reference run (the two
+// specs' fixed tests record the same run): each GET /members whose answer
+// changed in the reference (after the joins, the removal, the rejoin) gets
+// the answer the GET before it got, in the members API's place; and the
+// spec's own plan gives the first GET after ens-1's pod is gone the
+// reference's answer from before the removal (checkStale). The controller
+// returns the error and its reconcile is retried, or reads the membership
+// again at its next reconcile, so each run must exit 0 with no finding,
+// and each plan must have answered its call (an app-fault fault entry in
+// its trace, injected, not not-injected): four plans, then four.
 func TestE2EAppFault(t *testing.T) {
-	runE2E(t, appfaultE2ESpec, []e2eCase{{"fixed", 0, nil}}, faultsInjected(4, ir.AppFault, ir.ActAppFault, results.Passed))
+	parallelE2E(t)
+	fixed := e2eCase{test: "fixed", exit: 0}
+	out, _ := runCase(t, appfaultE2ESpec, fixed)
+	faultsInjected(4, ir.AppFault, ir.ActAppFault, results.Passed)(t, out)
+	t.Run("stale", func(t *testing.T) {
+		stale, log := runCase(t, staleE2ESpec, fixed, "--references", out)
+		if !strings.Contains(log, "reusing 1 reference run(s) from") {
+			t.Errorf("the stale run did not reuse the first run's reference run:\n%s", log)
+		}
+		checkStale(t, stale)
+	})
 }
 
-// TestE2EAppFaultStale runs the fixed ensemble test under stale answers
-// from its members API: each GET /members whose answer changed in the
-// reference (after the joins, the removal, the rejoin) gets the answer the
-// GET before it got, in the members API's place; and the spec's own plan
-// gives the first GET after ens-1's pod is gone the reference's answer
-// from before the removal. The controller reads the membership again at
-// its next reconcile, so the run must exit 0 with no finding, and each of
-// the four plans must have given its answer: the spec's plan the one its
-// plan file carries, ens-1 still a member.
-func TestE2EAppFaultStale(t *testing.T) {
-	runE2E(t, staleE2ESpec, []e2eCase{{"fixed", 0, nil}}, func(t *testing.T, out string) {
-		files, _ := filepath.Glob(filepath.Join(out, "plans", "*", "result.json"))
-		if len(files) < 4 {
-			t.Fatalf("%d plan results, want at least 4", len(files))
+// checkStale holds that the stale run in out made at least four plans,
+// each given its answer, passed: the generated ones app-fault plans
+// injected, and the spec's one plan its stale answer, the one its plan
+// file carries, ens-1 still a member.
+func checkStale(t *testing.T, out string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(out, "plans", "*", "result.json"))
+	if len(files) < 4 {
+		t.Fatalf("%d plan results, want at least 4", len(files))
+	}
+	user := 0
+	for _, f := range files {
+		if !strings.HasPrefix(filepath.Base(filepath.Dir(f)), string(planfile.User)+"-") {
+			checkInjected(t, f, ir.AppFault, ir.ActAppFault, results.Passed)
+			continue
 		}
-		user := 0
-		for _, f := range files {
-			if !strings.HasPrefix(filepath.Base(filepath.Dir(f)), string(planfile.User)+"-") {
-				checkInjected(t, f, ir.AppFault, ir.ActAppFault, results.Passed)
-				continue
-			}
-			user++
-			checkInjected(t, f, planfile.User, ir.ActAppFault, results.Passed)
-			staleAnswered(t, filepath.Dir(f), `"members":["ens-0","ens-1"]`)
-		}
-		if user != 1 {
-			t.Errorf("%d results of the spec's plan, want 1", user)
-		}
-	})
+		user++
+		checkInjected(t, f, planfile.User, ir.ActAppFault, results.Passed)
+		staleAnswered(t, filepath.Dir(f), `"members":["ens-0","ens-1"]`)
+	}
+	if user != 1 {
+		t.Errorf("%d results of the spec's plan, want 1", user)
+	}
 }
 
 // staleAnswered holds that the plan in planDir carries a stale answer
@@ -412,42 +424,60 @@ func checkInjected(t *testing.T, f string, pattern ir.Pattern, action ir.ActionK
 // end-to-end tests; check, if not nil, looks at each run's results
 // directory as well.
 func runE2E(t *testing.T, spec string, cases []e2eCase, check func(t *testing.T, out string)) {
+	parallelE2E(t)
+	for _, c := range cases {
+		t.Run(c.test, func(t *testing.T) {
+			t.Parallel() // each run has its own control plane; most of a run is waiting
+			out, _ := runCase(t, spec, c)
+			if check != nil {
+				check(t, out)
+			}
+		})
+	}
+}
+
+// parallelE2E skips an end-to-end test in -short mode, and otherwise
+// lets it run beside the others.
+func parallelE2E(t *testing.T) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs sieve end to end on an embedded control plane (about a minute per test); skipped in -short mode")
 	}
 	// The tests and their runs go side by side, -parallel (GOMAXPROCS) at
 	// once; the binary is the one every package's end-to-end tests share.
 	t.Parallel()
+}
+
+// runCase runs test c.test of spec with more flags, into a results
+// directory of its own, and checks its exit status and findings. It
+// returns the results directory and the run's output.
+func runCase(t *testing.T, spec string, c e2eCase, more ...string) (out, log string) {
+	t.Helper()
 	sieve := embeddedtest.Binary(t)
-	for _, c := range cases {
-		t.Run(c.test, func(t *testing.T) {
-			t.Parallel() // each run has its own control plane; most of a run is waiting
-			out := t.TempDir()
-			cmd := exec.Command(sieve, "run", spec, "--test", c.test, "--parallel", "1", "--no-cache", "--no-color", "-o", out)
-			cmd.Dir = ".."
-			log, err := cmd.CombinedOutput()
-			code := exitCode(err)
-			if code == 3 && strings.Contains(string(log), "embedded cluster:") {
-				t.Skipf("the embedded control plane cannot start here:\n%s", log)
-			}
-			if code != c.exit {
-				t.Fatalf("sieve run exited %d, want %d (%v)\n%s", code, c.exit, err, log)
-			}
-			fs, reruns := findings(t, out)
-			if c.want == nil && len(fs) > 0 {
-				t.Errorf("fixed run reported %d findings, want none: %+v\n%s", len(fs), fs, log)
-			}
-			if c.want != nil && !anyOf(fs, c.want) {
-				t.Errorf("no finding of the bug's shape among %+v\n%s", fs, log)
-			}
-			if c.want != nil && planFailed(t, out) && !strings.Contains(strings.Join(reruns, " "), "failed") {
-				t.Errorf("reruns %v: want the failed plan run again and failing again (findings are confirmed)", reruns)
-			}
-			if check != nil {
-				check(t, out)
-			}
-		})
+	out = t.TempDir()
+	args := append([]string{"run", spec, "--test", c.test, "--parallel", "1", "--no-cache", "--no-color", "-o", out}, more...)
+	cmd := exec.Command(sieve, args...)
+	cmd.Dir = ".."
+	b, err := cmd.CombinedOutput()
+	log = string(b)
+	code := exitCode(err)
+	if code == 3 && strings.Contains(log, "embedded cluster:") {
+		t.Skipf("the embedded control plane cannot start here:\n%s", log)
 	}
+	if code != c.exit {
+		t.Fatalf("sieve run exited %d, want %d (%v)\n%s", code, c.exit, err, log)
+	}
+	fs, reruns := findings(t, out)
+	if c.want == nil && len(fs) > 0 {
+		t.Errorf("fixed run reported %d findings, want none: %+v\n%s", len(fs), fs, log)
+	}
+	if c.want != nil && !anyOf(fs, c.want) {
+		t.Errorf("no finding of the bug's shape among %+v\n%s", fs, log)
+	}
+	if c.want != nil && planFailed(t, out) && !strings.Contains(strings.Join(reruns, " "), "failed") {
+		t.Errorf("reruns %v: want the failed plan run again and failing again (findings are confirmed)", reruns)
+	}
+	return out, log
 }
 
 // standinReached holds that in the first reference run of an ensemble run

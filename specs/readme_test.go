@@ -3,7 +3,6 @@ package specs
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,7 +53,7 @@ func TestReadme(t *testing.T) {
 	if !strings.Contains(command, " --test buggy") {
 		t.Fatalf("README.md's quick start runs %q, not the buggy test (--test buggy)", command)
 	}
-	root := cleanCopy(t, "..")
+	root := embeddedtest.CleanCopy(t)
 	spec := filepath.Join(root, "specs", "datastore", "datastore.sieve")
 
 	// The buggy run and the fixed ones share nothing but the clean copy,
@@ -136,48 +135,4 @@ func readmeCommand(t *testing.T, path string) string {
 	}
 	t.Fatalf("%s: no complete code block under %q", path, quickStart)
 	return ""
-}
-
-// cleanCopy copies the files of the git checkout at dir into a temporary
-// directory: tracked ones, and new ones not ignored, as they are in the
-// working tree. That is a clean clone of what is being tested, with no
-// results, no binaries and no history.
-func cleanCopy(t *testing.T, dir string) string {
-	t.Helper()
-	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Skipf("needs git to list the checkout's files (a clean clone is made from them): %v", err)
-	}
-	root := t.TempDir()
-	for _, name := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
-		if err := copyFile(filepath.Join(dir, name), filepath.Join(root, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
-
-// copyFile copies a regular file; a file git lists but the working tree
-// deleted is left out, as a commit would leave it.
-func copyFile(src, dst string) error {
-	b, err := os.ReadFile(src)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	fi, err := os.Stat(src)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(dst, b, fi.Mode().Perm()); err != nil {
-		return fmt.Errorf("copying %s: %w", src, err)
-	}
-	return nil
 }

@@ -25,6 +25,7 @@ func TestExistingTouchesOnlyWhatItCreated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a control plane")
 	}
+	t.Parallel() // its own control plane, beside the other test's
 	ctx := context.Background()
 	c := embeddedtest.Start(t, embedded.Options{})
 	admin, err := kubernetes.NewForConfig(c.RESTConfig())
@@ -86,6 +87,7 @@ func TestExistingRunsKeepApart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a control plane")
 	}
+	t.Parallel() // its own control plane, beside the other test's
 	ctx := context.Background()
 	c := embeddedtest.Start(t, embedded.Options{})
 	a := cluster.NewExisting(cluster.ExistingOptions{Path: c.Kubeconfig()})

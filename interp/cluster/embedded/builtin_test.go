@@ -17,6 +17,7 @@ import (
 // TestBuiltinCommand runs the StatefulSet controller as a controller under
 // test, outside the cluster's controller manager that leaves it out.
 func TestBuiltinCommand(t *testing.T) {
+	t.Parallel() // its own control plane, beside the package's other clusters
 	c := embeddedtest.Start(t, embedded.Options{Disable: []string{"statefulset"}})
 	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
 	ctx := context.Background()

@@ -35,6 +35,7 @@ const waitTimeout = 60 * time.Second
 // StatefulSet with volumes, a Deployment, garbage collection of a deleted
 // StatefulSet's pods (observably terminating first) and namespace deletion.
 func TestWorkloads(t *testing.T) {
+	t.Parallel() // its own control plane, beside the package's other clusters
 	c := embeddedtest.Start(t, embedded.Options{})
 	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
 	ctx := context.Background()
@@ -234,6 +235,7 @@ func deployment(name string, replicas int32) *appsv1.Deployment {
 // TestParallelClusters runs two control planes at once in one process, as
 // parallel workers do, and a workload on each.
 func TestParallelClusters(t *testing.T) {
+	t.Parallel() // its own control plane, beside the package's other clusters
 	bin := embeddedtest.ControlPlane(t)
 	clusters := make([]*embedded.Cluster, 2)
 	errs := make(chan error, len(clusters))

@@ -23,6 +23,7 @@ import (
 // Its peer port, open to every local user, refuses plaintext HTTP and TLS
 // without the control plane's client certificate.
 func TestEtcdOnlyForOwner(t *testing.T) {
+	t.Parallel() // its own control plane, beside the package's other clusters
 	c := embeddedtest.Start(t, embedded.Options{})
 	client, peer, pki := embedded.EtcdEndpoints(c)
 	socket, ok := strings.CutPrefix(client, "unix://")

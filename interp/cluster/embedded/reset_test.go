@@ -24,6 +24,7 @@ import (
 // changed or deleted since come back as they were. It leaves a cluster on
 // which the same workload runs again.
 func TestReset(t *testing.T) {
+	t.Parallel() // its own control plane, beside the package's other clusters
 	c := embeddedtest.Start(t, embedded.Options{})
 	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
 	ctx := context.Background()
@@ -69,6 +70,7 @@ func TestReset(t *testing.T) {
 // Start, a Reset would change nothing but events. So it neither deletes
 // the Service nor sweeps against a lease the API server renews.
 func TestFirstCheckpoint(t *testing.T) {
+	t.Parallel() // its own control plane, beside the package's other clusters
 	c := embeddedtest.Start(t, embedded.Options{})
 	ctx := context.Background()
 	time.Sleep(2 * time.Second)
@@ -96,6 +98,7 @@ func TestFirstCheckpoint(t *testing.T) {
 // control plane would rewrite Start's after the first checkpoint
 // (TestFirstCheckpoint checks that nothing is rewritten).
 func TestSystemObjects(t *testing.T) {
+	t.Parallel() // its own control plane, beside the package's other clusters
 	c := embeddedtest.Start(t, embedded.Options{})
 	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
 	ctx := context.Background()
@@ -206,6 +209,7 @@ func assertAsBefore(t *testing.T, client kubernetes.Interface, want *corev1.Conf
 // runs, the lag of a busy machine made certain: the reset waits for it,
 // and after it resumes and catches up, nothing of the set comes back.
 func TestResetControllerManagerBehind(t *testing.T) {
+	t.Parallel() // its own control plane, beside the package's other clusters
 	c := embeddedtest.Start(t, embedded.Options{})
 	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
 	ctx := context.Background()

@@ -18,6 +18,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sievecluster "github.com/sievetool/sieve/interp/cluster"
+	"github.com/sievetool/sieve/interp/cluster/embedded"
+	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/run/session"
 	"github.com/sievetool/sieve/interp/run/session/sessiontest"
@@ -28,19 +30,25 @@ const existingSpec = "testdata/existing.sieve"
 
 var crdsGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 
-// theirCluster is the shared embedded control plane dressed as someone's
-// cluster: namespace prod with ConfigMap important, CRD gizmos exactly as
-// its manifest says and CRD widgets with a printer column its manifest
-// lacks, none of them sieve's.
+// theirCluster is an embedded control plane of the test's own dressed as
+// someone's cluster: namespace prod with ConfigMap important, CRD gizmos
+// exactly as its manifest says and CRD widgets with a printer column its
+// manifest lacks, none of them sieve's.
 type theirCluster struct {
 	kubeconfig string
 	admin      kubernetes.Interface
 	dyn        dynamic.Interface
 }
 
+// The tests that use one run side by side, after the package's tests on
+// the shared control plane: most of each is waiting for deletions.
 func newTheirCluster(t *testing.T) *theirCluster {
 	t.Helper()
-	c := cluster(t)
+	if testing.Short() {
+		t.Skip("starts an embedded control plane; skipped in -short mode")
+	}
+	t.Parallel()
+	c := embeddedtest.Start(t, embedded.Options{})
 	tc := &theirCluster{kubeconfig: c.Kubeconfig(), admin: kubernetes.NewForConfigOrDie(c.RESTConfig()), dyn: dynamic.NewForConfigOrDie(c.RESTConfig())}
 	ctx := context.Background()
 	if _, err := tc.admin.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "prod"}}, metav1.CreateOptions{}); err != nil {

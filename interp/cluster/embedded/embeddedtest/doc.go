@@ -4,6 +4,8 @@
 // runs the cluster's components. It keeps it in the user cache, keyed by
 // the hash of its sources, where the sieve binary finds it too. Start
 // starts a cluster with it and stops the cluster when the test ends.
+// CleanCopy copies the checkout's files to a directory of the user cache,
+// the same for each run, for a test that runs a command in a clean clone.
 // NeedKubernetes121 skips a test of the Kubernetes 1.21 line unless
 // Kubernetes121Env asks for it.
 //

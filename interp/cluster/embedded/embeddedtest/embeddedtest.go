@@ -74,32 +74,116 @@ func buildSieve() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cache, err := os.UserCacheDir()
+	dir, err := testDir()
 	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "sieve-test")
-	bins := filepath.Join(dir, "bin")
-	if err := os.MkdirAll(bins, 0o755); err != nil {
-		return "", fmt.Errorf("creating %s: %w", bins, err)
+		return "", err
 	}
 	unlock, err := filelock.Lock(context.Background(), filepath.Join(dir, "build.lock"), nil)
 	if err != nil {
 		return "", fmt.Errorf("build lock: %w", err)
 	}
 	defer unlock()
-	// One binary per checkout: tests of two work trees never run each
-	// other's build. Those of checkouts gone (a CI clone) are trimmed.
-	sum := sha256.Sum256([]byte(root))
-	out := filepath.Join(bins, fmt.Sprintf("sieve-%x", sum[:6]))
+	// Those of checkouts gone (a CI clone) are trimmed.
+	out := filepath.Join(dir, "bin", "sieve-"+checkoutID(root))
 	cmd := exec.Command("go", "build", "-o", out, "./cmd/sieve")
 	cmd.Dir = root
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building the sieve binary: %w\n%s", err, msg)
 	}
 	cachedir.Use(out)
-	_ = cachedir.Trim(bins) // best effort: an untrimmed binary only takes room
+	_ = cachedir.Trim(filepath.Dir(out)) // best effort: an untrimmed binary only takes room
 	return out, nil
+}
+
+// testDir is the directory of the user cache where the tests keep their
+// builds and copies, created if need be.
+func testDir() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "sieve-test")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("creating %s: %w", dir, err)
+	}
+	return dir, nil
+}
+
+// checkoutID names the checkout at root in testDir: one binary and one
+// copy per checkout, so that tests of two work trees never use each
+// other's.
+func checkoutID(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return fmt.Sprintf("%x", sum[:6])
+}
+
+// CleanCopy copies the files of the checkout that holds the working
+// directory (tracked ones, and new ones git does not ignore, as they are
+// in the working tree) into a directory of the user cache, emptied first,
+// and returns it: a clean clone of what is being tested, with no results,
+// no binaries and no history. The directory is the same each time for a
+// checkout, so that the Go build cache serves a build there as it serves
+// the checkout's (a package's directory is part of its build's key); the
+// test holds it locked until it ends. A test without git to list the
+// files is skipped.
+func CleanCopy(t testing.TB) string {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatalf("embeddedtest: %v", err)
+	}
+	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("needs git to list the checkout's files (a clean clone is made from them): %v", err)
+	}
+	dir, err := testDir()
+	if err != nil {
+		t.Fatalf("embeddedtest: %v", err)
+	}
+	// The locks stay beside the copies, which are trimmed.
+	dst := filepath.Join(dir, "copy", checkoutID(root))
+	unlock, err := filelock.Lock(context.Background(), filepath.Join(dir, "copy-"+checkoutID(root)+".lock"), func(pid int) {
+		t.Logf("embeddedtest: waiting for process %d's clean copy %s", pid, dst)
+	})
+	if err != nil {
+		t.Fatalf("embeddedtest: clean copy lock: %v", err)
+	}
+	t.Cleanup(unlock)
+	if err := os.RemoveAll(dst); err != nil {
+		t.Fatalf("embeddedtest: emptying the clean copy: %v", err)
+	}
+	for _, name := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		if err := copyFile(filepath.Join(root, name), filepath.Join(dst, name)); err != nil {
+			t.Fatalf("embeddedtest: %v", err)
+		}
+	}
+	_ = cachedir.Trim(filepath.Dir(dst)) // best effort, as for the binaries
+	return dst
+}
+
+// copyFile copies a regular file; a file git lists but the working tree
+// deleted is left out, as a commit would leave it.
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst, b, fi.Mode().Perm()); err != nil {
+		return fmt.Errorf("copying %s: %w", src, err)
+	}
+	return nil
 }
 
 // moduleRoot is the directory of the main module's go.mod.
