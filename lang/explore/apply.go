@@ -1,11 +1,11 @@
 package explore
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 
 	"github.com/sievetool/sieve/lang/ir"
+	"github.com/sievetool/sieve/lang/manifest"
 )
 
 // Apply returns a copy of obj with op made: the property at op.Path set
@@ -13,7 +13,7 @@ import (
 // It fails when the path does not lead through obj, which Generate's
 // operations, applied in order from the seed, never do.
 func Apply(obj map[string]any, op Operation) (map[string]any, error) {
-	out, ok := clone(obj).(map[string]any)
+	out, ok := manifest.JSON(obj).(map[string]any)
 	if !ok || len(op.Path) == 0 {
 		return nil, fmt.Errorf("operation %s: nothing to change", op)
 	}
@@ -37,7 +37,7 @@ func change(v any, rest ir.Path, op Operation) (any, error) {
 			if op.removes() {
 				delete(t, e.Name)
 			} else {
-				t[e.Name] = clone(op.Value)
+				t[e.Name] = manifest.JSON(op.Value)
 			}
 			return t, nil
 		}
@@ -61,11 +61,11 @@ func changeList(l []any, e ir.PathElem, rest ir.Path, op Operation) (any, error)
 	}
 	switch op.Change {
 	case AddItem:
-		return slices.Insert(l, e.Index, clone(op.Value)), nil
+		return slices.Insert(l, e.Index, manifest.JSON(op.Value)), nil
 	case RemoveItem:
 		return slices.Delete(l, e.Index, e.Index+1), nil
 	}
-	l[e.Index] = clone(op.Value)
+	l[e.Index] = manifest.JSON(op.Value)
 	return l, nil
 }
 
@@ -83,7 +83,7 @@ func MergePatch(after map[string]any, op Operation) map[string]any {
 		case i == len(op.Path)-1 && op.removes():
 			cur[e.Name] = nil
 		case i == len(op.Path)-1 || op.Path[i+1].Kind != ir.PathField:
-			cur[e.Name] = clone(next)
+			cur[e.Name] = manifest.JSON(next)
 		default:
 			child := map[string]any{}
 			cur[e.Name], cur, v = child, child, next
@@ -92,17 +92,4 @@ func MergePatch(after map[string]any, op Operation) map[string]any {
 		break
 	}
 	return root
-}
-
-// clone returns a deep copy of a JSON value.
-func clone(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	var out any
-	if json.Unmarshal(b, &out) != nil {
-		return nil
-	}
-	return out
 }

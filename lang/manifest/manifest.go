@@ -172,7 +172,13 @@ func jsonValue(n *yaml.Node) any {
 	if n.Decode(&v) != nil {
 		return nil
 	}
-	b, err := json.Marshal(stringKeys(v))
+	return JSON(stringKeys(v))
+}
+
+// JSON returns v as JSON decodes it once encoded: a deep copy, numbers
+// as float64; nil when v does not encode.
+func JSON(v any) any {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return nil
 	}
