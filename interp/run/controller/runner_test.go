@@ -331,3 +331,25 @@ func TestPauseResume(t *testing.T) {
 		t.Fatalf("resume after the kill: %v", err)
 	}
 }
+
+// TestTempDirEndsWithController runs a controller that leaves a file in
+// its TMPDIR, as a go run stopped by a signal leaves its work directory:
+// the directory is its own, not sieve's TMPDIR, and goes when it ends.
+func TestTempDirEndsWithController(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	c := shell(`mkdir "$TMPDIR/go-build1" && echo "$TMPDIR" && echo ready; sleep 30`, &ir.Readiness{LogLine: "^ready$", Timeout: ir.Duration(10 * time.Second)})
+	r := newRunner(t, c, nil)
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "go-build1")); err == nil {
+		t.Errorf("the controller's TMPDIR is sieve's")
+	}
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
+		t.Errorf("left in sieve's TMPDIR after the controller ended: %v", entries)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"crypto/tls"
 
+	"github.com/sievetool/sieve/interp/internal/proctree"
 	"github.com/sievetool/sieve/interp/run/netns"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -54,13 +55,21 @@ func (r *Runner) spawn(out *logWriter) (chan struct{}, error) {
 	if r.runningLocked() {
 		return nil, errors.New("already running")
 	}
-	cmd, err := r.newCmd(out)
+	tmp, err := proctree.TempDir()
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(r.log, "--- sieve: starting %s\n", strings.Join(cmd.Args, " "))
-	if err := r.startCmd(cmd); err != nil {
-		return nil, startError(err, r.usesHelper())
+	cmd, err := r.newCmd(out, tmp)
+	if err == nil {
+		fmt.Fprintf(r.log, "--- sieve: starting %s\n", strings.Join(cmd.Args, " "))
+		err = r.startCmd(cmd)
+		if err != nil {
+			err = startError(err, r.usesHelper())
+		}
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
 	}
 	r.cmd, r.out, r.killing = cmd, out, false
 	r.exited = make(chan struct{})
@@ -70,7 +79,7 @@ func (r *Runner) spawn(out *logWriter) (chan struct{}, error) {
 		what = "restart"
 	}
 	r.emit(what, cmd.Process.Pid, nil, strings.Join(r.argv, " "))
-	go r.wait(cmd, r.exited)
+	go r.wait(cmd, r.exited, tmp)
 	return r.exited, nil
 }
 
@@ -99,9 +108,9 @@ func (r *Runner) usesHelper() bool {
 }
 
 // newCmd builds the command: the controller itself, or the helper that
-// runs it.
-func (r *Runner) newCmd(out *logWriter) (*exec.Cmd, error) {
-	argv, env := r.argv, r.env()
+// runs it, with tmp as its TMPDIR.
+func (r *Runner) newCmd(out *logWriter, tmp string) (*exec.Cmd, error) {
+	argv, env := r.argv, r.env(tmp)
 	if r.usesHelper() {
 		helper, err := r.helper()
 		if err != nil {
@@ -117,15 +126,16 @@ func (r *Runner) newCmd(out *logWriter) (*exec.Cmd, error) {
 }
 
 // env is sieve's environment, without KUBECONFIG unless the spec uses it,
-// plus the emulated pod's variables, Options.Env and the spec's env.
-func (r *Runner) env() []string {
+// with TMPDIR tmp (proctree.TempDir), plus the emulated pod's variables, Options.Env and the spec's env.
+func (r *Runner) env(tmp string) []string {
 	c := r.opts.Controller
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "KUBECONFIG=") && !strings.HasPrefix(kv, "KUBERNETES_SERVICE_") {
+		if !strings.HasPrefix(kv, "KUBECONFIG=") && !strings.HasPrefix(kv, "KUBERNETES_SERVICE_") && !strings.HasPrefix(kv, "TMPDIR=") {
 			env = append(env, kv)
 		}
 	}
+	env = append(env, "TMPDIR="+tmp)
 	switch {
 	case c.Kubeconfig.InCluster:
 		env = append(env, r.podEnv()...)
@@ -140,9 +150,10 @@ func (r *Runner) env() []string {
 	return env
 }
 
-// wait reaps the process and emits its end.
-func (r *Runner) wait(cmd *exec.Cmd, exited chan struct{}) {
+// wait reaps the process, removes its TMPDIR tmp and emits its end.
+func (r *Runner) wait(cmd *exec.Cmd, exited chan struct{}, tmp string) {
 	err := cmd.Wait()
+	os.RemoveAll(tmp)
 	code := cmd.ProcessState.ExitCode()
 	r.mu.Lock()
 	killed := r.killing

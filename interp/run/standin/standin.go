@@ -122,15 +122,20 @@ func (set *Set) start(opts Options, i int, s *ir.Standin) error {
 	}
 	log := logcap.New(f, opts.LogLimit)
 	set.logs = append(set.logs, log)
+	tmp, err := proctree.TempDir()
+	if err != nil {
+		return err
+	}
 	cmd := exec.Command(bin, s.Command[1:]...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = opts.BaseDir, log, log
-	cmd.Env = append(os.Environ(), env(i, s, opts.Dir)...)
+	cmd.Env = append(append(os.Environ(), "TMPDIR="+tmp), env(i, s, opts.Dir)...)
 	cmd.SysProcAttr = proctree.Attr()
 	if err := opts.Net.Start(cmd); err != nil {
+		os.RemoveAll(tmp)
 		return fmt.Errorf("starting %s: %w", bin, err)
 	}
 	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
+	go func() { _ = cmd.Wait(); os.RemoveAll(tmp); close(done) }()
 	set.cmds, set.done = append(set.cmds, cmd), append(set.done, done)
 	return nil
 }
