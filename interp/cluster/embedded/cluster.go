@@ -17,6 +17,7 @@ import (
 	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 	"github.com/sievetool/sieve/interp/cluster/embedded/seed"
+	"github.com/sievetool/sieve/interp/internal/owndir"
 	"github.com/sievetool/sieve/interp/nospace"
 )
 
@@ -39,6 +40,9 @@ type Cluster struct {
 }
 
 var _ cluster.Backend = (*Cluster)(nil)
+
+// dirPrefix starts the name of every cluster's temporary directory.
+const dirPrefix = "sieve-cluster-"
 
 // New returns a cluster that Start will bring up.
 func New(opts Options) *Cluster {
@@ -141,8 +145,7 @@ func (c *Cluster) prepare(binary string) error {
 	if err != nil {
 		return err
 	}
-	reclaim(c.opts.TempDir)
-	dir, err := os.MkdirTemp(c.opts.TempDir, self().pattern())
+	dir, err := owndir.MkdirTemp(c.opts.TempDir, dirPrefix)
 	if err != nil {
 		return fmt.Errorf("creating the cluster directory: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -116,8 +117,9 @@ func TestSieveDeathEndsDaemons(t *testing.T) {
 	}
 	needPIDNamespaces(t)
 	mark := proctreetest.Mark(t)
+	tmp := t.TempDir() // TMPDIR of the process killed
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSieveDeathEndsDaemons$")
-	cmd.Env = append(os.Environ(), treeRootEnv+"="+mark, treeDirEnv+"="+t.TempDir())
+	cmd.Env = append(os.Environ(), treeRootEnv+"="+mark, treeDirEnv+"="+t.TempDir(), "TMPDIR="+tmp)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +139,19 @@ func TestSieveDeathEndsDaemons(t *testing.T) {
 	}
 	_ = cmd.Wait()
 	proctreetest.CheckGone(t, mark, 5*time.Second)
+	// The controller's TMPDIR, which the killed process could not remove,
+	// goes at the next start of a program in the same TMPDIR.
+	if entries, _ := os.ReadDir(tmp); len(entries) != 1 {
+		t.Fatalf("the killed process left %d entries in its TMPDIR, want its controller's: %v", len(entries), entries)
+	}
+	t.Setenv("TMPDIR", tmp)
+	dir, err := proctree.TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 1 || entries[0].Name() != filepath.Base(dir) {
+		t.Errorf("after the next start, its TMPDIR holds %v, want only %s", entries, filepath.Base(dir))
+	}
 }
 
 // startAndWait is TestSieveDeathEndsDaemons's subprocess.

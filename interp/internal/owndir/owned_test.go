@@ -1,4 +1,4 @@
-package embedded
+package owndir
 
 import (
 	"os"
@@ -8,22 +8,25 @@ import (
 	"testing"
 )
 
-// TestReclaim makes cluster directories of every kind of owner and checks
+// prefix names the test's directories.
+const prefix = "sieve-cluster-"
+
+// TestReclaim makes directories of every kind of owner and checks
 // that reclaim removes exactly those whose owner no longer runs.
 func TestReclaim(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("process start times are not read on Windows: directories are never reclaimed there")
 	}
-	me := self()
+	me := Self()
 	dead := exitedPID(t)
 	cases := []struct {
 		name string
 		kept bool
 	}{
-		{me.pattern() + "1", true},                                 // this process
-		{owner{pid: dead, start: me.start}.pattern() + "2", false}, // an owner that exited
-		{"sieve-cluster-123456789", true},                          // an older sieve's name: no owner
-		{"sieve-clusters-1-2-3", true},                             // not a cluster directory
+		{me.Pattern(prefix) + "1", true},                                 // this process
+		{Owner{PID: dead, Start: me.Start}.Pattern(prefix) + "2", false}, // an owner that exited
+		{"sieve-cluster-123456789", true},                                // an older sieve's name: no owner
+		{"sieve-clusters-1-2-3", true},                                   // not a cluster directory
 	}
 	if runtime.GOOS == "linux" {
 		// This PID, but another start time: the owner died and its PID
@@ -31,7 +34,7 @@ func TestReclaim(t *testing.T) {
 		cases = append(cases, struct {
 			name string
 			kept bool
-		}{owner{pid: me.pid, start: me.start + 1}.pattern() + "3", false})
+		}{Owner{PID: me.PID, Start: me.Start + 1}.Pattern(prefix) + "3", false})
 	}
 	tmp := t.TempDir()
 	for _, c := range cases {
@@ -39,7 +42,7 @@ func TestReclaim(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reclaim(tmp)
+	Reclaim(tmp, prefix)
 	for _, c := range cases {
 		_, err := os.Stat(filepath.Join(tmp, c.name))
 		if kept := err == nil; kept != c.kept {
@@ -51,14 +54,14 @@ func TestReclaim(t *testing.T) {
 // TestSelf checks that this process's start time is read (on Linux) and
 // that its directory name gives it back.
 func TestSelf(t *testing.T) {
-	me := self()
-	if runtime.GOOS == "linux" && me.start == 0 {
+	me := Self()
+	if runtime.GOOS == "linux" && me.Start == 0 {
 		t.Errorf("no start time read for this process from /proc")
 	}
-	if o, ok := dirOwner(me.pattern() + "42"); !ok || o != me {
-		t.Errorf("dirOwner(%q) = %+v, %v; want %+v", me.pattern()+"42", o, ok, me)
+	if o, ok := DirOwner(me.Pattern(prefix)+"42", prefix); !ok || o != me {
+		t.Errorf("DirOwner(%q) = %+v, %v; want %+v", me.Pattern(prefix)+"42", o, ok, me)
 	}
-	if !me.alive() {
+	if !me.Alive() {
 		t.Errorf("this process is not alive to itself")
 	}
 }
