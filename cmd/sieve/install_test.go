@@ -15,6 +15,8 @@ import (
 
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/zip"
+
+	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
 )
 
 // installVersion is the version the test publishes both modules at,
@@ -128,7 +130,7 @@ func installEnv(t *testing.T, tmp, proxy string) []string {
 // module proxy (the layout of GOPROXY=file://) and returns the version it
 // gave them (contentVersion).
 func publish(t *testing.T, repo, proxy string) string {
-	files := checkoutFiles(t, repo)
+	files := embeddedtest.CheckoutFiles(t, repo)
 	version := contentVersion(t, repo, files)
 	var root, cp []string
 	for _, f := range files {
@@ -199,24 +201,6 @@ type zipFile struct{ dir, path string }
 func (f zipFile) Path() string                 { return f.path }
 func (f zipFile) Lstat() (os.FileInfo, error)  { return os.Lstat(filepath.Join(f.dir, f.path)) }
 func (f zipFile) Open() (io.ReadCloser, error) { return os.Open(filepath.Join(f.dir, f.path)) }
-
-// checkoutFiles lists the files of the checkout (tracked, and new files
-// git does not ignore), slash-separated, relative to repo.
-func checkoutFiles(t *testing.T, repo string) []string {
-	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	cmd.Dir = repo
-	out, err := cmd.Output()
-	if err != nil {
-		t.Skipf("needs git to list the checkout's files: %v", err)
-	}
-	var files []string
-	for _, f := range strings.Split(string(out), "\x00") {
-		if fi, err := os.Lstat(filepath.Join(repo, f)); f != "" && err == nil && fi.Mode().IsRegular() {
-			files = append(files, f)
-		}
-	}
-	return files
-}
 
 // forgetVersion removes version of both modules from the module cache,
 // which is the user's own: the test leaves nothing of its own there.

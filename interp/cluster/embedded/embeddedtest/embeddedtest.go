@@ -132,12 +132,7 @@ func CleanCopy(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("embeddedtest: %v", err)
 	}
-	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	cmd.Dir = root
-	out, err := cmd.Output()
-	if err != nil {
-		t.Skipf("needs git to list the checkout's files (a clean clone is made from them): %v", err)
-	}
+	files := CheckoutFiles(t, root)
 	dir, err := testDir()
 	if err != nil {
 		t.Fatalf("embeddedtest: %v", err)
@@ -154,7 +149,7 @@ func CleanCopy(t testing.TB) string {
 	if err := os.RemoveAll(dst); err != nil {
 		t.Fatalf("embeddedtest: emptying the clean copy: %v", err)
 	}
-	for _, name := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+	for _, name := range files {
 		if err := copyFile(filepath.Join(root, name), filepath.Join(dst, name)); err != nil {
 			t.Fatalf("embeddedtest: %v", err)
 		}
@@ -163,13 +158,30 @@ func CleanCopy(t testing.TB) string {
 	return dst
 }
 
-// copyFile copies a regular file; a file git lists but the working tree
-// deleted is left out, as a commit would leave it.
+// CheckoutFiles lists the regular files of the checkout at root (tracked
+// ones, and new ones git does not ignore), slash-separated, relative to
+// root: a file git lists but the working tree deleted is left out, as a
+// commit would leave it. A test without git to list them is skipped.
+func CheckoutFiles(t testing.TB, root string) []string {
+	t.Helper()
+	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("needs git to list the checkout's files: %v", err)
+	}
+	var files []string
+	for _, f := range strings.Split(string(out), "\x00") {
+		if fi, err := os.Lstat(filepath.Join(root, f)); f != "" && err == nil && fi.Mode().IsRegular() {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// copyFile copies a regular file.
 func copyFile(src, dst string) error {
 	b, err := os.ReadFile(src)
-	if os.IsNotExist(err) {
-		return nil
-	}
 	if err != nil {
 		return err
 	}
