@@ -73,6 +73,11 @@ func (c *checker) exploreStates(v *value, what string) (ir.States, bool) {
 	if v.use(kInt) {
 		return ir.States{}, false
 	}
+	if v.kind == kInt && v.i == 0 {
+		d := c.errorf(v.rng, "range", "%s: must be at least 1, got 0", what)
+		hint(d, "states none compares the final state alone")
+		return ir.States{}, false
+	}
 	if v.kind == kInt {
 		n, ok := c.count(v, what, 1, ir.CountOperations)
 		return ir.States{Rule: ir.StatesEvery, Max: int(n)}, ok
