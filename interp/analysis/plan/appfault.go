@@ -121,7 +121,7 @@ func (g *generator) answerCall(c *appCall, k ir.AppFaultKind) *candidate {
 		a := &planfile.Action{Kind: ir.ActAppFault, AppFault: k, Trigger: c.Leaf(c.occurrence)}
 		why := []planfile.Why{c.why("call", key)}
 		if k == ir.FaultStale {
-			a.Answer = c.earlier.answer
+			a.Trigger, a.Answer = c.ChangedLeaf(c.change), c.earlier.answer
 			why = append(why, c.earlier.why("earlier", key))
 		}
 		return &planfile.Plan{Workload: c.workload, Actions: []*planfile.Action{a}, Why: why}
