@@ -92,7 +92,8 @@ func halve(r *bufio.Reader, req *http.Request) (raw []byte, kept, total int, err
 }
 
 // whole reads resp's body to its end and returns it, and resp
-// serialized with it whole and a Content-Length.
+// serialized with it whole and a Content-Length (a response to a HEAD
+// keeps its own, of the body it did not send).
 func whole(resp *http.Response) (body, raw []byte, err error) {
 	body, err = io.ReadAll(resp.Body)
 	if err != nil {
@@ -100,8 +101,10 @@ func whole(resp *http.Response) (body, raw []byte, err error) {
 	}
 	resp.Body.Close()
 	resp.TransferEncoding = nil
-	resp.ContentLength = int64(len(body))
-	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	if resp.Request == nil || resp.Request.Method != http.MethodHead {
+		resp.ContentLength = int64(len(body))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	var b bytes.Buffer
 	if err := resp.Write(&b); err != nil {

@@ -387,3 +387,26 @@ func TestAnsweredUpgrade(t *testing.T) {
 	c.Close()
 	r.wait(t)
 }
+
+// TestAnsweredHead: with an Answered hook, the response to a HEAD keeps
+// its Content-Length (of the body it does not send), and the next
+// request on the connection gets its own response.
+func TestAnsweredHead(t *testing.T) {
+	hook := func(trace.Conn, string, string, Reply) (*Reply, bool) { return nil, false }
+	r := relayRec(t, &Recorder{Answered: hook}, stock("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n", okAnswer))
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "HEAD /members HTTP/1.1\r\nHost: db\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	if resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodHead}); err != nil || resp.ContentLength != 100 {
+		t.Fatalf("HEAD /members: %v %v, want the stand-in's Content-Length 100", resp, err)
+	}
+	if _, body, err := get(t, c, br, "/members"); err != nil || body != "ok\n" {
+		t.Fatalf("GET /members after the HEAD: %q %v, want the stand-in's answer", body, err)
+	}
+}
