@@ -26,7 +26,7 @@ func (c *checker) answerName(n *syntax.Ident, what string, names []string) strin
 // callLeaf lowers "on call ...": an exec's command, or an HTTP request's
 // method, path and stand-in, the pod and the occurrence.
 func (c *checker) callLeaf(a *syntax.CallLeaf, sc *scope) *ir.Trigger {
-	t := &ir.Trigger{Op: ir.TrigCall, Src: a.Range(), Count: 1, Method: a.Method}
+	t := &ir.Trigger{Op: ir.TrigCall, Src: a.Range(), Count: 1, Method: a.Method, Changed: a.Changed}
 	if a.Exec {
 		t.On = ir.CallExec
 	}

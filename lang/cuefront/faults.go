@@ -411,15 +411,15 @@ func (l *lowerer) leafOpts(t *ir.Trigger, v cue.Value) {
 
 // callLeaf lowers a call trigger: its channel (exec, http or any), an
 // exec's command or an HTTP request's method, path and stand-in, the pod
-// (target) and the occurrence.
+// (target), changed and the occurrence.
 func (l *lowerer) callLeaf(t *ir.Trigger, v cue.Value) {
 	t.Op, t.On = ir.TrigCall, str(v, "call")
 	if t.On == "any" {
 		t.On = ""
 	}
-	fields := []string{"call", "target", "count", "method", "path", "standin"}
+	fields := []string{"call", "target", "count", "changed", "method", "path", "standin"}
 	if t.On == ir.CallExec {
-		fields = []string{"call", "target", "count", "command"}
+		fields = []string{"call", "target", "count", "changed", "command"}
 	}
 	l.only(v, "call trigger", fields...)
 	if target, ok := field(v, "target"); ok {
@@ -428,6 +428,7 @@ func (l *lowerer) callLeaf(t *ir.Trigger, v cue.Value) {
 	t.Count = l.integer(v, "count", 1)
 	t.Command = strs(v, "command")
 	t.Method, t.Path, t.Standin = str(v, "method"), str(v, "path"), str(v, "standin")
+	_, t.Changed = field(v, "changed")
 	if t.Method != "" || t.Path != "" || t.Standin != "" {
 		t.On = ir.CallHTTP // as .sieve's on call METHOD "PATH" to "STANDIN"
 	}

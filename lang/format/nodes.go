@@ -369,6 +369,9 @@ func (p *printer) callLeaf(a *syntax.CallLeaf) {
 		p.write(" in ")
 		p.expr(a.Pod)
 	}
+	if a.Changed {
+		p.write(" changed")
+	}
 	if a.Count != nil {
 		p.write(" #", a.Count.Text)
 	}

@@ -17,20 +17,43 @@ type AnswerProblem struct {
 
 // AnswerProblems checks that the trigger of an error or app-fault action
 // ends on what the action answers: a write as it is sent, an event
-// (ErrGone), or a call of the fault's channel. Both front ends report
-// them; an action whose error or fault is unknown is left to the caller.
+// (ErrGone), or a call of the fault's channel; and that no action but a
+// stale app-fault ends on a call leaf with Changed (it matches a call
+// the application has answered already). Both front ends report them;
+// an action whose error or fault is unknown is left to the caller.
 func AnswerProblems(a *Action) []AnswerProblem {
 	known := a.Kind == ActError && a.Error != "" || a.Kind == ActAppFault && a.AppFault != ""
-	if !known {
-		return nil
-	}
-	if a.Trigger == nil {
-		return []AnswerProblem{{a.Src, fmt.Sprintf("%s: the action needs a trigger that ends on what it answers (%s)", answerText(a), answerWant(a))}}
+	if !known || a.Trigger == nil {
+		return append(answerNeeds(a, known), changedProblems(a)...)
 	}
 	var out []AnswerProblem
 	for _, l := range lastLeaves(a.Trigger) {
 		if msg := answerMismatch(a, l); msg != "" {
 			out = append(out, AnswerProblem{l.Src, fmt.Sprintf("%s: %s (%s)", answerText(a), msg, answerWant(a))})
+		}
+	}
+	return append(out, changedProblems(a)...)
+}
+
+// answerNeeds is the problem of a known error or app-fault action with
+// no trigger.
+func answerNeeds(a *Action, known bool) []AnswerProblem {
+	if !known || a.Trigger != nil {
+		return nil
+	}
+	return []AnswerProblem{{a.Src, fmt.Sprintf("%s: the action needs a trigger that ends on what it answers (%s)", answerText(a), answerWant(a))}}
+}
+
+// changedProblems are the call leaves with Changed that action a, other
+// than a stale app-fault, ends on.
+func changedProblems(a *Action) []AnswerProblem {
+	if a.Kind == ActAppFault && a.AppFault == FaultStale {
+		return nil
+	}
+	var out []AnswerProblem
+	for _, l := range lastLeaves(a.Trigger) {
+		if l.Op == TrigCall && l.Changed {
+			out = append(out, AnswerProblem{l.Src, fmt.Sprintf("%s: a call leaf with changed matches a call its application has answered already, and only appfault stale replaces that answer (drop changed, or answer with appfault stale)", actionText(a))})
 		}
 	}
 	return out
@@ -51,7 +74,7 @@ func StaleProblems(actions []*Action) []AnswerProblem {
 	if a == nil || a.Kind != ActAppFault || a.AppFault != FaultStale || a.Trigger == nil {
 		return nil
 	}
-	if t := a.Trigger; t.Op == TrigCall && t.Count <= 1 {
+	if t := a.Trigger; t.Op == TrigCall && !t.Changed && t.Count <= 1 {
 		return []AnswerProblem{{t.Src, "appfault stale: the first call this leaf matches is the first of its kind, with no earlier answer to give (count a later one, #2 or more, or arm the action after another)"}}
 	}
 	return nil
@@ -107,6 +130,15 @@ func answerText(a *Action) string {
 		return "error " + string(a.Error)
 	}
 	return "appfault " + string(a.AppFault)
+}
+
+// actionText is the action as .sieve writes it: "appfault reset",
+// "crash".
+func actionText(a *Action) string {
+	if a.Kind == ActError || a.Kind == ActAppFault {
+		return answerText(a)
+	}
+	return string(a.Kind)
 }
 
 // answerWant is the leaf the action's trigger should end on, as .sieve

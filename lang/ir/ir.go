@@ -970,11 +970,14 @@ type Trigger struct {
 	// Call leaves: On is the channel (CallExec, CallHTTP; empty: any),
 	// Target the pod, Command an exec's command, Standin the stand-in an
 	// HTTP request went to, Method and Path the request's method and
-	// target. Empty fields match any call.
+	// target. Empty fields match any call. Changed matches a call once
+	// answered, when its answer differs from the previous equal call's
+	// ("changed"): Count counts those. Only a stale appfault ends on it.
 	Command []string `json:"command,omitempty"`
 	Standin string   `json:"standin,omitempty"`
 	Method  string   `json:"method,omitempty"`
 	Path    string   `json:"path,omitempty"`
+	Changed bool     `json:"changed,omitempty"`
 
 	// Combinators.
 	Args []*Trigger `json:"args,omitempty"`

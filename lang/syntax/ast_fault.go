@@ -172,15 +172,18 @@ type Event struct {
 // CallLeaf fires when the controller's Count-th matching call to its
 // application is about to be answered: an exec (Exec, running Command if
 // given) or an HTTP request (Method, Path, to the stand-in Standin), into
-// or answered for the pod Pod. What is not given matches any call.
+// or answered for the pod Pod. What is not given matches any call. With
+// Changed, it fires once the application has answered the call, on the
+// Count-th call whose answer differs from the previous equal call's.
 type CallLeaf struct {
 	Span
 	Exec    bool       `parser:"(?= 'on' 'call') 'on' 'call' ( @'exec'"`
 	Command *List      `parser:"@@?"`
-	Method  string     `parser:"| ((?! 'in' | 'to') @Ident)?"`
+	Method  string     `parser:"| ((?! 'in' | 'to' | 'changed') @Ident)?"`
 	Path    *StringLit `parser:"@@?"`
 	Standin *StringLit `parser:"('to' @@)? )"`
 	Pod     *Expr      `parser:"('in' @@)?"`
+	Changed bool       `parser:"@'changed'?"`
 	Count   *NumberLit `parser:"('#' @@)?"`
 }
 

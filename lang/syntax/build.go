@@ -96,8 +96,8 @@ func NewCallLeaf(channel string, command []string, method, path, standin string)
 		return nil, fmt.Errorf("call leaf: a command goes with an exec, a method, path or stand-in with an http call")
 	case channel == "http" && !http:
 		return nil, fmt.Errorf("call leaf: an http call with no method, path or stand-in has no .sieve form")
-	case method != "" && (!isToken(method, tIdent) || slices.Contains([]string{"exec", "in", "to"}, method)):
-		return nil, fmt.Errorf("call method %s: not a .sieve identifier other than exec, in and to", strconv.Quote(method))
+	case method != "" && (!isToken(method, tIdent) || slices.Contains([]string{"exec", "in", "to", "changed"}, method)):
+		return nil, fmt.Errorf("call method %s: not a .sieve identifier other than exec, in, to and changed", strconv.Quote(method))
 	}
 	if command != nil {
 		n.Command = &List{}

@@ -102,6 +102,10 @@ func (p *descent) callLeaf() *CallLeaf {
 		p.next()
 		n.Pod = p.expr()
 	}
+	if p.ok() && p.isWord("changed") {
+		p.next()
+		n.Changed = true
+	}
 	if p.ok() && p.isPunct("#") {
 		n.Count = p.count()
 	}
@@ -128,7 +132,7 @@ func (p *descent) readLeaf() *ReadLeaf {
 // httpCall parses the optional method, path and "to STANDIN" of an HTTP
 // call leaf.
 func (p *descent) httpCall(n *CallLeaf) {
-	if p.ok() && p.isType(tIdent) && !p.isWord("in") && !p.isWord("to") {
+	if p.ok() && p.isType(tIdent) && !p.isWord("in") && !p.isWord("to") && !p.isWord("changed") {
 		n.Method = p.next().Value
 	}
 	if p.ok() && (p.isType(tString) || p.isType(tRawString)) {

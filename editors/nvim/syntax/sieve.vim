@@ -22,7 +22,7 @@ syn keyword sieveStep apply patch delete scale wait settle sleep explore
 syn keyword sieveAction crash restart stale hold release pause resume error appfault
 syn keyword sieveKeyword set merge json strategic to until exists gone ready where within else continue max only skip seed states
 syn keyword sieveKeyword key path value whole in end history always eventually never between and
-syn keyword sieveKeyword on off at after failed sending write create update deletecollection quiet call exec read get list for reading subresource cluster changing without
+syn keyword sieveKeyword on off at after failed sending write create update deletecollection quiet call exec read get list for reading subresource cluster changing changed without
 syn keyword sieveConstant true false null
 
 syn match   sieveNumber '\<\d\+\%(\.\d\+\)\=\%([eE][-+]\=\d\+\)\=\>'

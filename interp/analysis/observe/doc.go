@@ -14,7 +14,9 @@
 //   - matching spec references (globs) against keys (MatchRef, MatchKey);
 //   - the controller's calls to its application, read from a trace or
 //     made from the call about to be answered, and matched against call
-//     leaves (Call, CallOf, MatchCall);
+//     leaves (Call, CallOf, MatchCall), and their answers as a stale
+//     answer gives them again, and whether one changed (AnswerOf,
+//     HTTPAnswer, ExecAnswer, AnswerChanged);
 //   - the controller's reads (gets, lists) as read leaves match them
 //     (ReadLeaf, MatchRead).
 //

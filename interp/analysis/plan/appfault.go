@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/sievetool/sieve/interp/analysis/observe"
@@ -22,7 +21,7 @@ type appCall struct {
 	entry      *trace.Entry
 	workload   string
 	occurrence int
-	// answer is the call's whole answer (callAnswer), nil when the trace
+	// answer is the call's whole answer (observe.AnswerOf), nil when the trace
 	// does not hold it. prev is the equal call just before this one.
 	// earlier is prev when its answer is whole and differs from this
 	// one's: what a generated stale answer gives. change counts the calls
@@ -55,7 +54,7 @@ func (g *generator) appCalls() []*appCall {
 		sig := c.Signature()
 		seen[sig]++
 		c.occurrence = seen[sig]
-		c.answer, c.prev = callAnswer(c), last[sig]
+		c.answer, c.prev = observe.AnswerOf(c.entry), last[sig]
 		if c.staleFrom(c.prev) {
 			changes[sig]++
 			c.earlier, c.change = c.prev, changes[sig]
@@ -68,7 +67,7 @@ func (g *generator) appCalls() []*appCall {
 // staleFrom reports whether earlier call e can give c a stale answer:
 // its answer is whole and differs from c's.
 func (c *appCall) staleFrom(e *appCall) bool {
-	return e != nil && e.answer != nil && !sameAnswer(e.answer, c.answer)
+	return e != nil && observe.AnswerChanged(e.answer, c.answer)
 }
 
 // appFault makes one candidate per call of the controller to its
@@ -122,7 +121,7 @@ func (g *generator) answerCall(c *appCall, k ir.AppFaultKind) *candidate {
 		a := &planfile.Action{Kind: ir.ActAppFault, AppFault: k, Trigger: c.Leaf(c.occurrence)}
 		why := []planfile.Why{c.why("call", key)}
 		if k == ir.FaultStale {
-			a.Answer = c.earlier.answer
+			a.Trigger, a.Answer = c.ChangedLeaf(c.change), c.earlier.answer
 			why = append(why, c.earlier.why("earlier", key))
 		}
 		return &planfile.Plan{Workload: c.workload, Actions: []*planfile.Action{a}, Why: why}
@@ -245,59 +244,4 @@ func callFailedWhy(c *appCall) string {
 		return fmt.Sprintf("%s was not served (%d)", c.desc(), c.entry.Code)
 	}
 	return c.desc() + " exited non-zero"
-}
-
-// callAnswer is the call's whole answer in the reference, as a stale
-// plan gives it again, or nil when the trace does not hold it whole: an
-// HTTP response (its status, the values of its trace.AnswerHeaders, its
-// body if no more than trace.AnswerLimit bytes of valid UTF-8), or what an
-// exec the proxy answered wrote and its exit code.
-func callAnswer(c *appCall) *planfile.Answer {
-	e := c.entry
-	if c.Channel == ir.CallHTTP {
-		x := e.HTTP
-		if x.Status == 0 || e.Error != "" || !trace.Whole(x.ResponseBody, x.ResponseBytes) {
-			return nil
-		}
-		return &planfile.Answer{Status: x.Status, Headers: x.ResponseValues, Body: x.ResponseBody}
-	}
-	o := e.Output
-	exit, ok := execExit(e)
-	if !ok || o == nil || !trace.Whole(o.Stdout, o.StdoutBytes) || !trace.Whole(o.Stderr, o.StderrBytes) {
-		return nil
-	}
-	return &planfile.Answer{Exit: exit, Stdout: o.Stdout, Stderr: o.Stderr}
-}
-
-// execExit is the exit code of an exec that was served, from the status
-// it ended with; false when it was not served or failed otherwise.
-func execExit(e *trace.Entry) (int, bool) {
-	var st struct {
-		Status  string `json:"status"`
-		Reason  string `json:"reason"`
-		Details struct {
-			Causes []struct {
-				Type    string `json:"reason"`
-				Message string `json:"message"`
-			} `json:"causes"`
-		} `json:"details"`
-	}
-	if e.Code != 101 || json.Unmarshal(e.Response, &st) != nil {
-		return 0, false
-	}
-	if st.Status == "Success" {
-		return 0, true
-	}
-	for _, c := range st.Details.Causes {
-		if n, err := strconv.Atoi(c.Message); err == nil && st.Reason == "NonZeroExitCode" && c.Type == "ExitCode" {
-			return n, true
-		}
-	}
-	return 0, false
-}
-
-// sameAnswer reports whether two answers are the same; nil (not held
-// whole) is the same as nothing.
-func sameAnswer(a, b *planfile.Answer) bool {
-	return a != nil && b != nil && planfile.Canonical(a) == planfile.Canonical(b)
 }

@@ -60,7 +60,7 @@ func triggerFromIR(t *ir.Trigger) (*planfile.Trigger, error) {
 	}
 	out := &planfile.Trigger{Op: t.Op, On: t.On, Target: t.Target, Where: t.Where, Count: t.Count, Duration: t.Duration,
 		Subresource: t.Subresource, Failed: t.Failed, Sent: t.Sent, Seen: t.Seen, NoLonger: t.Without,
-		Command: t.Command, Standin: t.Standin, Method: t.Method, Path: t.Path}
+		Command: t.Command, Standin: t.Standin, Method: t.Method, Path: t.Path, Changed: t.Changed}
 	if t.Changing != nil {
 		out.Diff = &planfile.Diff{Prev: t.Changing.Prev, Cur: t.Changing.Cur}
 	}

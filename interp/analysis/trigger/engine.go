@@ -72,6 +72,9 @@ type Engine struct {
 	// lock renewed), which are no activity for a quiet leaf.
 	locks leader.Locks
 	beats leader.Beats
+	// answers is the latest answer to each call signature
+	// (observe.Call.Signature) shown to Answered.
+	answers map[string]*planfile.Answer
 }
 
 // New returns an engine for plan p. It fails on a trigger it cannot
@@ -176,6 +179,35 @@ func (e *Engine) Call(c observe.Call) []Fired {
 	now := e.clock.Now()
 	e.poll(now, nil, 0, &out)
 	e.poll(now, &obs{call: &c}, 0, &out)
+	return out
+}
+
+// Answered takes a call of the controller to its application once the
+// application has answered it, with that answer (nil: not whole,
+// observe.HTTPAnswer and observe.ExecAnswer), before the controller has
+// it, and returns the actions it fires: those whose trigger ends on a
+// call leaf with Changed, when the answer differs from the previous
+// equal call's (observe.AnswerChanged). Such an action (a stale answer)
+// replaces the answer. Only the calls of a plan with such a leaf
+// (planfile.Plan.Changes) need be shown.
+func (e *Engine) Answered(c observe.Call, a *planfile.Answer) []Fired {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.answers == nil {
+		e.answers = map[string]*planfile.Answer{}
+	}
+	sig := c.Signature()
+	changed := observe.AnswerChanged(e.answers[sig], a)
+	e.answers[sig] = a
+	if !e.started {
+		return nil
+	}
+	var out []Fired
+	now := e.clock.Now()
+	e.poll(now, nil, 0, &out)
+	if changed {
+		e.poll(now, &obs{call: &c, changed: true}, 0, &out)
+	}
 	return out
 }
 

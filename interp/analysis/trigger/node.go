@@ -18,8 +18,10 @@ import (
 type obs struct {
 	observe.Observed
 	// call is the call of the controller to its application observed
-	// (Engine.Call), nil for an event or a write.
-	call *observe.Call
+	// (Engine.Call), nil for an event or a write. changed says it is
+	// the call once answered (Engine.Answered), its answer changed.
+	call    *observe.Call
+	changed bool
 	// read is the read request of the controller observed as it is sent
 	// (Engine.Send), nil for anything else.
 	read   *trace.Entry
@@ -109,7 +111,7 @@ func (n *node) step(now time.Time, o *obs) bool {
 	case ir.TrigQuiet:
 		n.done = n.read && !n.failed && !now.Before(later(n.last.Add(n.t.Duration.D()), n.until))
 	case ir.TrigCall:
-		if o != nil && o.call != nil && observe.MatchCall(n.t, *o.call) {
+		if o != nil && o.call != nil && o.changed == n.t.Changed && observe.MatchCall(n.t, *o.call) {
 			n.count++
 			n.done = n.count >= max(n.t.Count, 1)
 		}

@@ -14,8 +14,9 @@ import (
 // as tr did, with the clock following the entries' times, and returns
 // the actions that fired, in order. Each entry is shown to the engine
 // as the injector shows it during a run: a call of the controller to its
-// application when it arrived (Call; the Seq of the action it completes
-// is the call's entry), a request as it is sent (Send) and once
+// application when it arrived (Call) and, right after, with its answer
+// (Answered; the Seq of the action either completes is the call's
+// entry), a request as it is sent (Send) and once
 // answered (Observe), a delivery or a history entry (Observe). Masks are
 // as in Options. An action does nothing to the replay: what the run
 // would do after a fault is not in tr.
@@ -32,11 +33,8 @@ func Replay(p *planfile.Plan, tr *trace.Trace, masks *mask.Matcher) ([]Fired, er
 		}
 		if c, ok := observe.CallOf(ent); ok {
 			out = append(out, e.Tick()...)
-			fired := e.Call(c)
-			if len(fired) > 0 {
-				fired[0].Seq = ent.Seq
-			}
-			out = append(out, fired...)
+			out = append(out, callSeq(e.Call(c), ent.Seq)...)
+			out = append(out, callSeq(e.Answered(c, observe.AnswerOf(ent)), ent.Seq)...)
 		}
 		if ent.Type == trace.Request {
 			out = append(out, e.Send(ent)...)
@@ -44,6 +42,15 @@ func Replay(p *planfile.Plan, tr *trace.Trace, masks *mask.Matcher) ([]Fired, er
 		out = append(out, e.Observe(ent)...)
 	}
 	return out, nil
+}
+
+// callSeq gives the first of the actions a call fired the Seq of the
+// call's entry, and returns them.
+func callSeq(fired []Fired, seq int64) []Fired {
+	if len(fired) > 0 {
+		fired[0].Seq = seq
+	}
+	return fired
 }
 
 // arrivals returns the entries of tr in the order they arrived: an http

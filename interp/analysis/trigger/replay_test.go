@@ -110,3 +110,65 @@ func whySeq(p *planfile.Plan, role string) int64 {
 type replayClock struct{ now time.Time }
 
 func (c *replayClock) Now() time.Time { return c.now }
+
+// TestReplayStaleFewerPolls is the shape of a flake: the controller
+// polls its members API, and how many polls come before the members
+// change differs from run to run. Every stale plan generated from the
+// ensemble fixture must fire on the call whose answer changed, in the
+// reference and in a run that made fewer polls before each change (the
+// fixture without its repeated answers): a leaf that counted polls
+// would fire on a later change there, or never.
+func TestReplayStaleFewerPolls(t *testing.T) {
+	tr, err := trace.Read(filepath.Join("..", "plan", "testdata", "ensemble.trace.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := &ir.Test{Name: "buggy", Policies: []*ir.Policy{{
+		Name: "all", Patterns: []ir.Pattern{ir.AppFault}, AppFaults: []ir.AppFaultKind{ir.FaultStale},
+	}}}
+	set, err := plan.Generate(tr, test, plan.Options{MaxOccurrence: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fewer := withoutRepeats(tr)
+	if len(fewer.Entries) >= len(tr.Entries)-10 {
+		t.Fatalf("the fixture has %d entries, %d without repeated answers: too few polls dropped", len(tr.Entries), len(fewer.Entries))
+	}
+	n := 0
+	for _, p := range set.Plans {
+		call := whySeq(p, "call")
+		for name, run := range map[string]*trace.Trace{"reference": tr, "fewer polls": fewer} {
+			fired, err := trigger.Replay(p, run, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fired) != 1 || fired[0].Seq != call {
+				t.Errorf("%s (%s): fired %+v, want the call at seq %d, whose answer changed", p.Name, name, fired, call)
+			}
+		}
+		n++
+	}
+	if n < 3 {
+		t.Fatalf("%d stale plans from the ensemble fixture, want one per change of the members (3 or more)", n)
+	}
+}
+
+// withoutRepeats is tr without the HTTP calls that got the same answer
+// as the equal call before them: a run in which the controller polled
+// less often.
+func withoutRepeats(tr *trace.Trace) *trace.Trace {
+	out := &trace.Trace{Header: tr.Header}
+	last := map[string]*planfile.Answer{}
+	for _, e := range tr.Entries {
+		if c, ok := observe.CallOf(&e); ok && e.Type == trace.HTTP {
+			a, sig := observe.AnswerOf(&e), c.Signature()
+			prev, seen := last[sig]
+			last[sig] = a
+			if seen && !observe.AnswerChanged(prev, a) {
+				continue
+			}
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	return out
+}

@@ -125,6 +125,9 @@ func (t *Trigger) call() string {
 	if t.Target != nil {
 		s += " in " + t.Target.String()
 	}
+	if t.Changed {
+		s += " changed"
+	}
 	if t.Count > 1 {
 		s += fmt.Sprintf(" #%d", t.Count)
 	}

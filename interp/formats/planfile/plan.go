@@ -3,6 +3,7 @@ package planfile
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 
 	"github.com/sievetool/sieve/lang/ir"
@@ -149,11 +150,16 @@ type Trigger struct {
 	// argument for argument; Standin the stand-in an HTTP request went to
 	// (its Service, or "pods SELECTOR"); Method and Path the request's
 	// method and target (path and query, as sent). Empty fields match any
-	// call; Count counts the matching calls.
+	// call; Count counts the matching calls. Changed makes the leaf match
+	// a call only once the application has answered it, and only when
+	// that answer differs from the one the previous equal call
+	// (observe.Call.Signature) got in this run: Count counts the changes.
+	// Only a stale app-fault action ends on such a leaf.
 	Command []string `json:"command,omitempty"`
 	Standin string   `json:"standin,omitempty"`
 	Method  string   `json:"method,omitempty"`
 	Path    string   `json:"path,omitempty"`
+	Changed bool     `json:"changed,omitempty"`
 
 	// Read leaves: a read of the controller as it is sent, before the API
 	// server has seen it. On is get or list (empty: either), Target what
@@ -167,46 +173,38 @@ type Trigger struct {
 // Calls reports whether the tree has a call leaf: its engine must be
 // shown the controller's calls to its application (trigger.Engine.Call).
 func (t *Trigger) Calls() bool {
-	if t == nil {
-		return false
-	}
-	if t.Op == ir.TrigCall {
-		return true
-	}
-	for _, a := range t.Args {
-		if a.Calls() {
-			return true
-		}
-	}
-	return false
+	return t.has(func(l *Trigger) bool { return l.Op == ir.TrigCall })
 }
 
 // Calls reports whether a trigger of the plan has a call leaf.
 func (p *Plan) Calls() bool {
-	for _, a := range p.Actions {
-		if a.Trigger.Calls() {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.Actions, func(a *Action) bool { return a.Trigger.Calls() })
+}
+
+// Changes reports whether the tree has a call leaf with Changed: its
+// engine must be shown the calls once answered, with their answers
+// (trigger.Engine.Answered).
+func (t *Trigger) Changes() bool {
+	return t.has(func(l *Trigger) bool { return l.Op == ir.TrigCall && l.Changed })
+}
+
+// Changes reports whether a trigger of the plan has a call leaf with
+// Changed: the run must then forward the calls to the application and
+// read their answers before it answers them.
+func (p *Plan) Changes() bool {
+	return slices.ContainsFunc(p.Actions, func(a *Action) bool { return a.Trigger.Changes() })
+}
+
+// has reports whether t or a node under it satisfies f.
+func (t *Trigger) has(f func(*Trigger) bool) bool {
+	return t != nil && (f(t) || slices.ContainsFunc(t.Args, func(a *Trigger) bool { return a.has(f) }))
 }
 
 // Sends reports whether the tree has a write leaf with Sent or a read
 // leaf: its engine must be shown requests as they are sent
 // (trigger.Engine.Send).
 func (t *Trigger) Sends() bool {
-	if t == nil {
-		return false
-	}
-	if t.Op == ir.TrigWrite && t.Sent || t.Op == ir.TrigRead {
-		return true
-	}
-	for _, a := range t.Args {
-		if a.Sends() {
-			return true
-		}
-	}
-	return false
+	return t.has(func(l *Trigger) bool { return l.Op == ir.TrigWrite && l.Sent || l.Op == ir.TrigRead })
 }
 
 // Why is one reference-trace entry a plan was made from.

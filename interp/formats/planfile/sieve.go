@@ -234,7 +234,7 @@ func (t *Trigger) sieveLeaf() (syntax.TriggerAtom, error) {
 }
 
 // sieveCall builds a call leaf: "on call exec [...] in POD #N", "on call
-// GET "/path" to "standin" #N".
+// GET "/path" to "standin" changed #N".
 func (t *Trigger) sieveCall() (syntax.TriggerAtom, error) {
 	c, err := syntax.NewCallLeaf(t.On, t.Command, t.Method, t.Path, t.Standin)
 	if err != nil {
@@ -245,6 +245,7 @@ func (t *Trigger) sieveCall() (syntax.TriggerAtom, error) {
 			return nil, err
 		}
 	}
+	c.Changed = t.Changed
 	if t.Count > 1 {
 		c.Count = syntax.NewCount(uint(t.Count))
 	}

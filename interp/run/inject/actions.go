@@ -31,9 +31,14 @@ type event struct {
 	answer *proxy.StatusError
 	late   bool
 	// call is the call of the controller to its application that a Call
-	// is deciding; fault the app-fault action that answers it wrongly.
-	call  *observe.Call
-	fault *planfile.Action
+	// (or an Answered) is deciding; fault the app-fault action that
+	// answers it wrongly. real, for an Answered, is the application's
+	// answer the fault replaces (nil: not whole); answered says there is
+	// one.
+	call     *observe.Call
+	fault    *planfile.Action
+	real     *planfile.Answer
+	answered bool
 }
 
 // before makes reads of an object whose events are held wait until they

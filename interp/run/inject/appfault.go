@@ -29,6 +29,27 @@ func (in *Injector) Call(c observe.Call) (*planfile.Action, bool) {
 	return cur.fault, cur.fault != nil
 }
 
+// Changes reports whether the plan looks at the controller's calls to its
+// application once answered (a call leaf with Changed): the run must
+// then forward each call to the application, read its whole answer and
+// ask Answered before the controller has it.
+func (in *Injector) Changes() bool { return in.changes }
+
+// Answered shows the engine a call of the controller to its application
+// once the application has answered it with real (nil: not whole,
+// observe.HTTPAnswer and observe.ExecAnswer), before the controller has
+// the answer, and returns the stale app-fault action it fires, if any:
+// the caller gives the action's Answer in place of real (podexec,
+// relay).
+func (in *Injector) Answered(c observe.Call, real *planfile.Answer) (*planfile.Action, bool) {
+	if !in.changes {
+		return nil, false
+	}
+	cur := &event{call: &c, real: real, answered: true}
+	in.advance(func() []trigger.Fired { return in.eng.Answered(c, real) }, cur)
+	return cur.fault, cur.fault != nil
+}
+
 // answerCall carries out an app-fault action: the call about to be
 // answered gets the action's fault, when the fault is one of the call's
 // channel (ir.AppFaultKind.Answers).
@@ -46,14 +67,30 @@ func (in *Injector) answerCall(a *planfile.Action, cur *event, note func(string,
 	if a.Answer != nil && (a.Answer.Status != 0) != (c.Channel == ir.CallHTTP) {
 		return missedError(fmt.Sprintf("%s's answer is not one to a call of channel %s, and the call was %s", a.AppFault, c.Channel, c))
 	}
+	if cur.answered && a.AppFault != ir.FaultStale {
+		return missedError(fmt.Sprintf("%s was answered by the application already (its trigger ends on a call leaf with changed), and only stale replaces an answer", c))
+	}
 	var key *trace.Key
 	if c.Pod.Name != "" {
 		k := c.Pod
 		key = &k
 	}
-	note(fmt.Sprintf("%s answered in the application's place: %s (%s)", c, faultAnswer(a), a.AppFault), key)
+	note(fmt.Sprintf("%s answered in the application's place: %s%s (%s)", c, faultAnswer(a), dropped(cur), a.AppFault), key)
 	cur.fault = a
 	return nil
+}
+
+// dropped says what the application answered the call, for an answer
+// the fault replaces (Answered): "; the application's answer, 200 with
+// 45 body bytes, dropped".
+func dropped(cur *event) string {
+	switch {
+	case !cur.answered:
+		return ""
+	case cur.real == nil:
+		return "; the application's answer, not held whole, dropped"
+	}
+	return "; the application's answer, " + cur.real.String() + ", dropped"
 }
 
 // faultAnswer says what a call answered by app-fault action a gets.

@@ -168,3 +168,46 @@ func TestAppFaultStaleNoAnswer(t *testing.T) {
 		t.Errorf("faults %+v, want one missed entry: %s", *faults, want)
 	}
 }
+
+// TestAppFaultStaleOnChange: a stale action on a call leaf with changed
+// looks at calls once answered only. The calls before it fires, however
+// many, go by while their answer stays the same; the one whose answer
+// changed (the second change here) gets the plan's answer. Its fault entry
+// says which answer was dropped. A fault other than stale on such a leaf
+// misses: the call was answered already.
+func TestAppFaultStaleOnChange(t *testing.T) {
+	p := callPlan(ir.FaultStale)
+	p.Actions[0].Trigger = leave.ChangedLeaf(2)
+	p.Actions[0].Answer = &planfile.Answer{Stdout: "members: 2\n"}
+	in, _, _, faults := start(t, p)
+	if !in.Changes() {
+		t.Fatal("Changes: false for a plan with a changed call leaf")
+	}
+	answers := []string{"2", "2", "2", "3", "3", "3", "3"}
+	for i, out := range answers {
+		if a, ok := in.Call(leave); ok {
+			t.Fatalf("call %d answered with %s before the application answered it", i+1, a.AppFault)
+		}
+		if a, ok := in.Answered(leave, &planfile.Answer{Stdout: "members: " + out + "\n"}); ok {
+			t.Fatalf("call %d (members %s) answered with %s", i+1, out, a.AppFault)
+		}
+	}
+	a, ok := in.Answered(leave, &planfile.Answer{Stdout: "members: 4\n"})
+	if !ok || a.Answer.Stdout != "members: 2\n" {
+		t.Fatalf("the second change: got %+v %v, want the plan's stale answer", a, ok)
+	}
+	want := `exec ["sh","-c","leave"] in pod/default/db-0 answered in the application's place: its answer to an earlier occurrence in the reference, exit 0 with 11 bytes on stdout and 0 on stderr; the application's answer, exit 0 with 11 bytes on stdout and 0 on stderr, dropped (stale)`
+	if len(*faults) != 1 || (*faults)[0].Message != want {
+		t.Errorf("faults %+v, want one entry: %s", *faults, want)
+	}
+	other := callPlan(ir.FaultExecError)
+	other.Actions[0].Trigger = leave.ChangedLeaf(1)
+	in, _, _, faults = start(t, other)
+	in.Answered(leave, &planfile.Answer{Stdout: "a"})
+	if a, ok := in.Answered(leave, &planfile.Answer{Stdout: "b"}); ok {
+		t.Errorf("exec_error on an answered call: %+v", a)
+	}
+	if len(*faults) != 1 || (*faults)[0].What != trace.Missed || !strings.Contains((*faults)[0].Message, "only stale replaces an answer") {
+		t.Errorf("faults %+v; want a missed action", *faults)
+	}
+}

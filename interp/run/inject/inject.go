@@ -104,6 +104,7 @@ type Injector struct {
 	late     map[int64]*proxy.StatusError  // per request ID: the answer that replaces the API server's (timeout_applied)
 	sends    bool                          // a trigger of the plan matches writes as sent (planfile.Trigger.Sends)
 	calls    bool                          // a trigger of the plan matches calls to the application (planfile.Plan.Calls)
+	changes  bool                          // ... once answered, when the answer changed (planfile.Plan.Changes)
 	revs     []seenRev                     // deliveries, for stale-on revisions
 	waiting  atomic.Int32                  // requests held until a hold ends
 	moved    atomic.Int64                  // when the cluster last changed (Unix ns), heartbeats aside
@@ -154,7 +155,7 @@ func New(opts Options) (*Injector, error) {
 	for _, a := range opts.Plan.Actions {
 		in.sends = in.sends || a.Trigger.Sends()
 	}
-	in.calls = opts.Plan.Calls()
+	in.calls, in.changes = opts.Plan.Calls(), opts.Plan.Changes()
 	return in, nil
 }
 

@@ -11,7 +11,9 @@
 // fails as an exec into a container that does not run ("container not
 // found", as a kubelet says). Options.Warn is told, with a key per
 // command, so that the caller can warn once. On a backend with real pods
-// the exec is forwarded.
+// the exec is forwarded. Options.Answered, when set, has a stand-in's
+// answer kept whole before the controller gets it, and may replace it (a
+// stale answer keyed to a change of the answer).
 //
 // It does not speak the remote command protocol (package proxy does) nor
 // check the spec (lang/check and lang/cuefront do).

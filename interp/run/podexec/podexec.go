@@ -35,6 +35,13 @@ type Options struct {
 	// a fault, the exec is answered with it instead of its stand-in's
 	// answer or the pod's (an application fault of a plan).
 	Fault func(e *proxy.Exec) (Fault, bool)
+	// Answered, if not nil, has each exec a stand-in answers run first
+	// with its outputs kept: the hook is told the answer (a Fault's Exit,
+	// Stdout and Stderr), and the controller then gets the answer the
+	// hook returns in its place (a stale answer of a plan that counts the
+	// changes of an answer), or the stand-in's. The outputs then come at
+	// the end, not as written. Execs forwarded to a pod are not shown.
+	Answered func(e *proxy.Exec, got Fault) (Fault, bool)
 }
 
 // Fault is a wrong answer to an exec: the command writes Stdout and
@@ -59,7 +66,7 @@ func Answer(o Options) func(e *proxy.Exec) (proxy.ExecFunc, error) {
 		}
 		for _, s := range o.StandIns {
 			if Matches(s, e) {
-				return o.answer(s), nil
+				return o.answered(o.answer(s)), nil
 			}
 		}
 		if !o.Simulated {
@@ -124,6 +131,26 @@ func (o Options) answer(s *ir.ExecStandIn) proxy.ExecFunc {
 	}
 	return func(ctx context.Context, e *proxy.Exec, io proxy.ExecIO) (int, error) {
 		return o.run(ctx, s, e, io)
+	}
+}
+
+// answered is fn, its answer shown to the Answered hook before the
+// controller has it (Options.Answered); fn itself without the hook.
+func (o Options) answered(fn proxy.ExecFunc) proxy.ExecFunc {
+	if o.Answered == nil {
+		return fn
+	}
+	return func(ctx context.Context, e *proxy.Exec, sio proxy.ExecIO) (int, error) {
+		var out, errb strings.Builder
+		exit, err := fn(ctx, e, proxy.ExecIO{Stdin: sio.Stdin, Stdout: &out, Stderr: &errb})
+		if err != nil {
+			return exit, err
+		}
+		got := Fault{Exit: exit, Stdout: out.String(), Stderr: errb.String()}
+		if f, ok := o.Answered(e, got); ok {
+			return f.answer(ctx, e, sio)
+		}
+		return got.answer(ctx, e, sio)
 	}
 }
 

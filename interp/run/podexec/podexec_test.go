@@ -153,3 +153,27 @@ func TestFaultHang(t *testing.T) {
 		t.Errorf("next: %q %v, want the stand-in's reply", out, err)
 	}
 }
+
+// TestAnswered: with an Answered hook, a stand-in's exec runs first with
+// its outputs kept, the hook is told its exit and outputs, and the
+// controller gets what the hook returns in their place, or, when it
+// returns nothing, the stand-in's answer unchanged.
+func TestAnswered(t *testing.T) {
+	var told []Fault
+	o := Options{Simulated: true, BaseDir: t.TempDir(), StandIns: []*ir.ExecStandIn{
+		{Pod: "zk-*", Command: []string{"members"}, Run: []string{"sh", "-c", `cat; echo warn >&2; exit 3`}},
+	}, Answered: func(_ *proxy.Exec, got Fault) (Fault, bool) {
+		told = append(told, got)
+		return Fault{Stdout: "members: 2\n"}, len(told) == 2
+	}}
+	e := &proxy.Exec{Namespace: "default", Pod: "zk-0", Command: []string{"members"}}
+	if rc, out, errs, err := answer(t, o, e, "members: 3\n"); err != nil || rc != 3 || out != "members: 3\n" || errs != "warn\n" {
+		t.Fatalf("first exec: %d %q %q %v, want the stand-in's answer", rc, out, errs, err)
+	}
+	if rc, out, errs, err := answer(t, o, e, "members: 4\n"); err != nil || rc != 0 || out != "members: 2\n" || errs != "" {
+		t.Fatalf("second exec: %d %q %q %v, want the hook's answer", rc, out, errs, err)
+	}
+	if len(told) != 2 || told[1] != (Fault{Exit: 3, Stdout: "members: 4\n", Stderr: "warn\n"}) {
+		t.Errorf("hook told %+v, want the stand-in's two answers", told)
+	}
+}

@@ -51,16 +51,12 @@ func (c *Conn) hang(src io.Reader, ctl, up net.Conn) {
 // answer without a body is its headers, cut in half), records what the
 // controller got, and closes both ends.
 func (c *Conn) truncate(req *http.Request, w io.Writer, ctl, up net.Conn, resps *tap) {
-	pr, pw := io.Pipe()
-	c.mu.Lock()
-	c.cut = pw
-	c.mu.Unlock()
-	defer pr.Close()
+	got := c.diverted()
 	if err := send(req, w); err != nil {
 		c.broken("stand-in", err, ctl, up)
 		return
 	}
-	raw, kept, total, err := halve(bufio.NewReader(pr), req)
+	raw, kept, total, err := halve(got, req)
 	switch {
 	case err != nil:
 		c.fail(trace.ConnError, fmt.Sprintf("the stand-in's response, to truncate it: %v (an application fault: truncated)", err))
@@ -84,20 +80,10 @@ func halve(r *bufio.Reader, req *http.Request) (raw []byte, kept, total int, err
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	body, err := io.ReadAll(resp.Body)
+	body, full, err := whole(resp)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	resp.Body.Close()
-	resp.TransferEncoding = nil
-	resp.ContentLength = int64(len(body))
-	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	var b bytes.Buffer
-	if err := resp.Write(&b); err != nil {
-		return nil, 0, 0, err
-	}
-	full := b.Bytes()
 	if len(body) == 0 {
 		return full[:len(full)/2], 0, 0, nil
 	}
@@ -105,8 +91,86 @@ func halve(r *bufio.Reader, req *http.Request) (raw []byte, kept, total int, err
 	return full[:head+len(body)/2], len(body) / 2, len(body), nil
 }
 
-// cutting returns where the stand-in's bytes go while a Truncated
-// answer reads its response (nil: to the controller, as they come).
+// whole reads resp's body to its end and returns it, and resp
+// serialized with it whole and a Content-Length (a response to a HEAD
+// keeps its own, of the body it did not send).
+func whole(resp *http.Response) (body, raw []byte, err error) {
+	body, err = io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, nil, err
+	}
+	resp.Body.Close()
+	resp.TransferEncoding = nil
+	if resp.Request == nil || resp.Request.Method != http.MethodHead {
+		resp.ContentLength = int64(len(body))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	var b bytes.Buffer
+	if err := resp.Write(&b); err != nil {
+		return nil, nil, err
+	}
+	return body, b.Bytes(), nil
+}
+
+// respond reads the stand-in's response to req whole from got and tells
+// the recorder's Answered hook. The controller gets the reply the hook
+// returns in the stand-in's place, and the connection ends (false); or
+// it gets the response, with a Content-Length, and the next request may
+// come (true).
+func (c *Conn) respond(req *http.Request, got *bufio.Reader, ctl, up net.Conn, resps *tap) bool {
+	resp, err := response(got, req.Method)
+	var body, raw []byte
+	if err == nil {
+		body, raw, err = whole(resp)
+	}
+	if err != nil {
+		c.fail(trace.ConnError, fmt.Sprintf("the stand-in's response, read whole before the controller gets it: %v", err))
+		ctl.Close()
+		up.Close()
+		return false
+	}
+	real := Reply{Status: resp.StatusCode, Header: values(resp.Header), Body: string(body)}
+	if r, ok := c.rec.Answered(c.info, req.Method, req.RequestURI, real); ok {
+		c.stale(r, &real, req, ctl, up, resps)
+		return false
+	}
+	_, _ = resps.Write(raw)
+	if _, err := ctl.Write(raw); err != nil {
+		c.broken("controller", err, up, ctl)
+		return false
+	}
+	return true
+}
+
+// diverted has the stand-in's bytes go to a pipe from half's next read
+// on, instead of to the controller, and returns the pipe's reader (made
+// on first use): forward reads the responses there.
+func (c *Conn) diverted() *bufio.Reader {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cut == nil {
+		c.out, c.cut = io.Pipe()
+		c.got = bufio.NewReader(c.out)
+	}
+	return c.got
+}
+
+// undivert, once forward is done, drops what the stand-in still sends
+// to the pipe, if the bytes were diverted, and tells resps no more come
+// (half does it otherwise).
+func (c *Conn) undivert(resps *tap) {
+	c.mu.Lock()
+	out := c.out
+	c.mu.Unlock()
+	if out != nil {
+		out.Close()
+		resps.Close()
+	}
+}
+
+// cutting returns where the stand-in's bytes go once diverted (nil: to
+// the controller, as they come).
 func (c *Conn) cutting(to string) *io.PipeWriter {
 	if to != "controller" {
 		return nil
@@ -116,16 +180,20 @@ func (c *Conn) cutting(to string) *io.PipeWriter {
 	return c.cut
 }
 
-// stale gives the controller reply in place of req's response (the
-// request is not forwarded), records the request and the reply as the
-// exchange, and closes both ends.
-func (c *Conn) stale(reply *Reply, req *http.Request, ctl, up net.Conn, reqs, resps *tap) {
-	_ = send(req, reqs)
+// stale gives the controller reply in place of req's response, records
+// the reply as the exchange's response, and closes both ends. real is
+// the stand-in's response it replaces (respond), nil when the request
+// was not forwarded.
+func (c *Conn) stale(reply, real *Reply, req *http.Request, ctl, up net.Conn, resps *tap) {
 	raw, err := reply.wire(req)
+	dropped := ""
+	if real != nil {
+		dropped = fmt.Sprintf(", dropped the stand-in's answer (%d with %d body bytes)", real.Status, len(real.Body))
+	}
 	if err != nil {
 		c.fail(trace.ConnError, fmt.Sprintf("the earlier answer to give: %v (an application fault: stale)", err))
 	} else {
-		c.fail(trace.ConnClosed, fmt.Sprintf("sieve answered %d with %d body bytes in the stand-in's place, its answer to an earlier occurrence of the request, and closed it (an application fault: stale)", reply.Status, len(reply.Body)))
+		c.fail(trace.ConnClosed, fmt.Sprintf("sieve answered %d with %d body bytes in the stand-in's place, its answer to an earlier occurrence of the request%s, and closed it (an application fault: stale)", reply.Status, len(reply.Body), dropped))
 	}
 	_, _ = resps.Write(raw)
 	_, _ = ctl.Write(raw)

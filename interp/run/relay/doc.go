@@ -19,7 +19,11 @@
 // the controller gives up or a bound passes, or the stand-in's response
 // with half its body: Fault); the requests are then forwarded one at a
 // time, as parsed, and the responses relayed as they come but for the
-// one a truncated answer cuts, which is read whole first.
+// one a truncated answer cuts, which is read whole first. A Recorder's
+// Answered hook, when set, has every response read whole before the
+// controller gets it (with a Content-Length, interim responses dropped):
+// the hook is told each, and may have the relay give another reply in
+// its place (a stale answer keyed to a change of the answer).
 //
 // It does not listen nor dial (package standin does) and knows nothing
 // of pods or Services: the caller names the stand-in in trace.Conn.

@@ -64,16 +64,23 @@ func (b bufConn) Read(p []byte) (int, error) { return b.r.Read(p) }
 
 // forward copies the controller's HTTP requests from ctl to up one at a
 // time, asking the recorder's Fault hook about each before it is sent,
-// and returns the bytes sent. What is not HTTP/1.x, and what follows a
-// request that may switch protocols, is copied as it comes (half). A
-// request is sent as parsed (net/http's serialization), not byte for
-// byte; a malformed one ends the connection.
+// and returns the bytes sent. With an Answered hook, it reads each
+// response whole and gives it to the controller itself (respond). What
+// is not HTTP/1.x, and what follows a request that may switch protocols,
+// is copied as it comes (half). A request is sent as parsed (net/http's
+// serialization), not byte for byte; a malformed one ends the
+// connection.
 func (c *Conn) forward(up, ctl net.Conn, reqs, resps *tap) int64 {
 	src := bufConn{ctl, bufio.NewReaderSize(ctl, sniffLimit)}
 	if !peekRequestLine(src.r) {
 		return c.half(up, src, reqs, "controller", "stand-in")
 	}
 	defer reqs.Close()
+	defer c.undivert(resps)
+	var got *bufio.Reader
+	if c.rec.Answered != nil {
+		got = c.diverted()
+	}
 	w := &counter{w: io.MultiWriter(up, reqs)}
 	for {
 		req, err := http.ReadRequest(src.r)
@@ -85,28 +92,63 @@ func (c *Conn) forward(up, ctl net.Conn, reqs, resps *tap) int64 {
 			c.broken("controller", err, up, ctl)
 			return w.n
 		}
-		if a, ok := c.rec.Fault(c.info, req.Method, req.RequestURI); ok {
-			switch f := a.Fault; {
-			case f == Stale && a.Reply != nil:
-				c.stale(a.Reply, req, ctl, up, reqs, resps)
-			case f == Truncated:
-				c.truncate(req, w, ctl, up, resps)
-			case f == Hang:
-				_ = send(req, reqs)
-				c.hang(src, ctl, up)
-			default:
-				c.answer(f, req, ctl, up, reqs, resps)
-			}
+		if a, ok := c.fault(req); ok {
+			c.give(a, req, src, w, ctl, up, reqs, resps)
 			return w.n
 		}
 		if err := send(req, w); err != nil {
 			c.broken("stand-in", err, ctl, up)
 			return w.n
 		}
+		if got != nil && !c.respond(req, got, ctl, up, resps) {
+			return w.n
+		}
 		if req.Method == http.MethodConnect || req.Header.Get("Upgrade") != "" {
-			return w.n + c.half(up, src, reqs, "controller", "stand-in")
+			return w.n + c.tunnel(up, src, got, ctl, reqs, resps)
 		}
 	}
+}
+
+// fault asks the recorder's Fault hook, if any, about req.
+func (c *Conn) fault(req *http.Request) (Answer, bool) {
+	if c.rec.Fault == nil {
+		return Answer{}, false
+	}
+	return c.rec.Fault(c.info, req.Method, req.RequestURI)
+}
+
+// give answers req with a, in the stand-in's place.
+func (c *Conn) give(a Answer, req *http.Request, src io.Reader, w io.Writer, ctl, up net.Conn, reqs, resps *tap) {
+	switch f := a.Fault; {
+	case f == Stale && a.Reply != nil:
+		_ = send(req, reqs)
+		c.stale(a.Reply, nil, req, ctl, up, resps)
+	case f == Truncated:
+		c.truncate(req, w, ctl, up, resps)
+	case f == Hang:
+		_ = send(req, reqs)
+		c.hang(src, ctl, up)
+	default:
+		c.answer(f, req, ctl, up, reqs, resps)
+	}
+}
+
+// tunnel copies what follows a request that may switch protocols as it
+// comes, both ways: the controller's from src with half, the stand-in's
+// from got (nil: half does), and returns the bytes sent.
+func (c *Conn) tunnel(up net.Conn, src net.Conn, got *bufio.Reader, ctl net.Conn, reqs, resps *tap) int64 {
+	if got == nil {
+		return c.half(up, src, reqs, "controller", "stand-in")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = io.Copy(io.MultiWriter(ctl, resps), got)
+		closeWrite(ctl)
+	}()
+	n := c.half(up, src, reqs, "controller", "stand-in")
+	<-done
+	return n
 }
 
 // answer gives the controller fault f in place of req's response,

@@ -291,3 +291,122 @@ func TestFaultStale(t *testing.T) {
 	}
 	answered(t, r, "third", `{"members":["a","b"]}`)
 }
+
+// TestAnsweredReplaces: with an Answered hook, each request is forwarded
+// and its response read whole before the controller gets it. The hook is
+// told each response (a chunked one with all its body), and the
+// controller gets it with a Content-Length; the third, whose answer the
+// hook replaces, gets the hook's reply and the connection's close. The
+// stand-in saw all three requests, the exchange records the reply, and
+// the close entry says which answer was dropped.
+func TestAnsweredReplaces(t *testing.T) {
+	const chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nmembe\r\n6\r\nrs: 3\n\r\n0\r\n\r\n"
+	const four = "HTTP/1.1 200 OK\r\nContent-Length: 11\r\nEtag: \"4\"\r\n\r\nmembers: 4\n"
+	reply := &Reply{Status: 200, Header: map[string]string{"Etag": `"3"`}, Body: "members: 3\n"}
+	var mu sync.Mutex
+	var told []Reply
+	hook := func(_ trace.Conn, method, target string, got Reply) (*Reply, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		told = append(told, got)
+		return reply, len(told) == 3
+	}
+	asked := make(chan string, 4)
+	r := relayRec(t, &Recorder{Answered: hook}, func(c net.Conn) {
+		defer c.Close()
+		br := bufio.NewReader(c)
+		for _, a := range []string{chunked, chunked, four} {
+			req, err := http.ReadRequest(br)
+			if err != nil {
+				return
+			}
+			asked <- req.RequestURI
+			_, _ = io.WriteString(c, a)
+		}
+	})
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	for i := 1; i <= 2; i++ {
+		if resp, body, err := get(t, c, br, "/members"); err != nil || body != "members: 3\n" || resp.ContentLength != 11 {
+			t.Fatalf("GET /members %d: %v %q %v, want the stand-in's answer with a Content-Length", i, resp, body, err)
+		}
+	}
+	resp, body, err := get(t, c, br, "/members")
+	if err != nil || body != reply.Body || resp.Header.Get("Etag") != `"3"` || !resp.Close {
+		t.Fatalf("third GET /members: %v %q %v, want the hook's reply and Connection: close", resp, body, err)
+	}
+	xs, closed := split(t, r.wait(t))
+	if len(asked) != 3 {
+		t.Errorf("the stand-in was asked %d requests, want 3 (each forwarded first)", len(asked))
+	}
+	if len(told) != 3 || told[0].Body != "members: 3\n" || told[2].Body != "members: 4\n" || told[2].Header["Etag"] != `"4"` {
+		t.Errorf("hook told %+v, want the stand-in's three answers, whole", told)
+	}
+	if len(xs) != 3 || xs[2].HTTP.ResponseBody != reply.Body || xs[0].HTTP.ResponseBody != "members: 3\n" {
+		t.Errorf("exchanges %+v, want three, the third with the hook's reply", xs)
+	}
+	if closed.Conn.End != trace.ConnClosed || !strings.Contains(closed.Message, "dropped the stand-in's answer (200 with 11 body bytes)") {
+		t.Errorf("close entry %+v %q, want closed by sieve, naming the answer dropped", closed.Conn, closed.Message)
+	}
+}
+
+// TestAnsweredUpgrade: with an Answered hook, what follows a request
+// that switches protocols is relayed as it comes, both ways.
+func TestAnsweredUpgrade(t *testing.T) {
+	hook := func(trace.Conn, string, string, Reply) (*Reply, bool) { return nil, false }
+	r := relayRec(t, &Recorder{Answered: hook}, func(c net.Conn) {
+		defer c.Close()
+		br := bufio.NewReader(c)
+		if _, err := http.ReadRequest(br); err != nil {
+			return
+		}
+		_, _ = io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
+		_, _ = io.Copy(c, br)
+	})
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "GET /echo HTTP/1.1\r\nHost: db\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\nraw bytes"); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("upgrade: %v %v, want 101", resp, err)
+	}
+	got := make([]byte, len("raw bytes"))
+	if _, err := io.ReadFull(br, got); err != nil || string(got) != "raw bytes" {
+		t.Fatalf("after the upgrade: %q %v, want the bytes echoed", got, err)
+	}
+	c.Close()
+	r.wait(t)
+}
+
+// TestAnsweredHead: with an Answered hook, the response to a HEAD keeps
+// its Content-Length (of the body it does not send), and the next
+// request on the connection gets its own response.
+func TestAnsweredHead(t *testing.T) {
+	hook := func(trace.Conn, string, string, Reply) (*Reply, bool) { return nil, false }
+	r := relayRec(t, &Recorder{Answered: hook}, stock("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n", okAnswer))
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "HEAD /members HTTP/1.1\r\nHost: db\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	if resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodHead}); err != nil || resp.ContentLength != 100 {
+		t.Fatalf("HEAD /members: %v %v, want the stand-in's Content-Length 100", resp, err)
+	}
+	if _, body, err := get(t, c, br, "/members"); err != nil || body != "ok\n" {
+		t.Fatalf("GET /members after the HEAD: %q %v, want the stand-in's answer", body, err)
+	}
+}

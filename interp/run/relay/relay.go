@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,15 @@ type Recorder struct {
 	// plan). With it, requests are forwarded one at a time as parsed (see
 	// forward).
 	Fault func(c trace.Conn, method, target string) (Answer, bool)
+	// Answered, if not nil, has each HTTP request a controller sends
+	// forwarded to the stand-in first and its response read whole before
+	// the controller gets it: the hook is told the response (as a Reply,
+	// all its body), and when it returns a reply, the controller gets
+	// that reply in the stand-in's place and the connection is closed (a
+	// stale answer of a plan that counts the changes of an answer).
+	// Responses are then given with a Content-Length, their interim (1xx)
+	// responses dropped. Fault, if set too, is asked first.
+	Answered func(c trace.Conn, method, target string, got Reply) (*Reply, bool)
 	// HangBound is how long a Hang answer holds a connection the
 	// controller does not close. Defaults to ir.HangBound.
 	HangBound time.Duration
@@ -40,7 +50,9 @@ type Conn struct {
 	mu  sync.Mutex
 	end string         // how it ended (trace.Conn*), the first abnormal end
 	why string         // which end, and the error
-	cut *io.PipeWriter // where the stand-in's bytes go during a Truncated answer
+	cut *io.PipeWriter // where the stand-in's bytes go once diverted (diverted)
+	out *io.PipeReader // the pipe's other end
+	got *bufio.Reader  // what forward reads them from
 }
 
 // Open records that the controller's connection arrived for the stand-in
@@ -74,7 +86,7 @@ func (c *Conn) Relay(ctl, up net.Conn) {
 	var sent int64
 	done := make(chan struct{})
 	go func() {
-		if c.rec.Fault != nil {
+		if c.rec.Fault != nil || c.rec.Answered != nil {
 			sent = c.forward(up, ctl, reqs, resps)
 		} else {
 			sent = c.half(up, ctl, reqs, "controller", "stand-in")
@@ -93,14 +105,12 @@ func (c *Conn) Relay(ctl, up net.Conn) {
 // copied. In order (EOF), it closes dst's writing half; on a reset of
 // either end it resets the other; on any other failure it closes both.
 func (c *Conn) half(dst, src net.Conn, tap *tap, from, to string) int64 {
-	defer tap.Close()
 	buf := make([]byte, 32<<10)
 	var n int64
 	for {
 		k, rerr := src.Read(buf)
 		if cut := c.cutting(to); cut != nil {
-			c.divert(cut, src, buf[:k], rerr)
-			return n
+			return n + c.divert(cut, src, buf[:k], rerr) // its reader closes tap
 		}
 		if k > 0 {
 			_, _ = tap.Write(buf[:k])
@@ -119,22 +129,27 @@ func (c *Conn) half(dst, src net.Conn, tap *tap, from, to string) int64 {
 		default:
 			c.broken(from, rerr, dst, src)
 		}
+		tap.Close()
 		return n
 	}
 }
 
 // divert writes p, what the stand-in sent with it, and what it sends from
-// src until it ends to cut (a Truncated answer reads it there; it gives
-// the controller what it keeps of it).
-func (c *Conn) divert(cut *io.PipeWriter, src io.Reader, p []byte, rerr error) {
+// src until it ends to cut, and returns the bytes written: forward reads
+// them there (diverted), and gives the controller what it keeps of them.
+func (c *Conn) divert(cut *io.PipeWriter, src io.Reader, p []byte, rerr error) int64 {
 	var err error
+	var n int64
 	if len(p) > 0 {
-		_, err = cut.Write(p)
+		k, werr := cut.Write(p)
+		n, err = int64(k), werr
 	}
 	if err == nil && rerr == nil {
-		_, _ = io.Copy(cut, src)
+		k, _ := io.Copy(cut, src)
+		n += k
 	}
 	cut.CloseWithError(io.ErrUnexpectedEOF)
+	return n
 }
 
 // broken records that end side failed with err, passes a reset on to the

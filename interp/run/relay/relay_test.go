@@ -40,6 +40,12 @@ func relayWith(t *testing.T, fault func(trace.Conn, string, string) (Answer, boo
 // relayBound is relayWith with a Recorder whose HangBound is bound.
 func relayBound(t *testing.T, bound time.Duration, fault func(trace.Conn, string, string) (Answer, bool), serve func(net.Conn)) *recorded {
 	t.Helper()
+	return relayRec(t, &Recorder{Fault: fault, HangBound: bound}, serve)
+}
+
+// relayRec is relayTo with rec's hooks (its Sink is the recorded's).
+func relayRec(t *testing.T, rec *Recorder, serve func(net.Conn)) *recorded {
+	t.Helper()
 	srv := listen(t)
 	go func() {
 		for {
@@ -52,14 +58,14 @@ func relayBound(t *testing.T, bound time.Duration, fault func(trace.Conn, string
 	}()
 	front := listen(t)
 	r := &recorded{addr: front.Addr().String(), closed: make(chan struct{}, 16)}
-	rec := &Recorder{Fault: fault, HangBound: bound, Sink: func(e trace.Entry) {
+	rec.Sink = func(e trace.Entry) {
 		r.mu.Lock()
 		r.entries = append(r.entries, e)
 		r.mu.Unlock()
 		if e.What == "close" {
 			r.closed <- struct{}{}
 		}
-	}}
+	}
 	go func() {
 		for {
 			c, err := front.Accept()

@@ -83,6 +83,9 @@ func (s *session) startStandins(ctx context.Context, admin kubernetes.Interface)
 	if s.answersCalls() {
 		opts.Fault = s.httpFault
 	}
+	if s.replacesAnswers() {
+		opts.Answered = s.httpAnswered
+	}
 	if s.net != nil {
 		opts.Net = s.net.ns
 	}

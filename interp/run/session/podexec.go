@@ -8,6 +8,7 @@ import (
 	"github.com/sievetool/sieve/interp/analysis/observe"
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/interp/run/inject"
 	"github.com/sievetool/sieve/interp/run/podexec"
 	"github.com/sievetool/sieve/interp/run/proxy"
 	"github.com/sievetool/sieve/interp/run/relay"
@@ -35,6 +36,9 @@ func (s *session) execAnswers() func(*proxy.Exec) (proxy.ExecFunc, error) {
 	if calls {
 		o.Fault = s.execFault
 	}
+	if s.replacesAnswers() {
+		o.Answered = s.execAnswered
+	}
 	return podexec.Answer(o)
 }
 
@@ -43,6 +47,12 @@ func (s *session) execAnswers() func(*proxy.Exec) (proxy.ExecFunc, error) {
 // are the execs and the stand-ins' HTTP requests shown to the injector.
 // Without it, a stand-in's connections are relayed as they come.
 func (s *session) answersCalls() bool { return s.r.Plan != nil && s.r.Plan.Calls() }
+
+// replacesAnswers reports whether the run's plan may replace the
+// application's answer to a call once it is read (planfile.Plan.Changes):
+// only then are the calls forwarded first and their answers read whole
+// and shown to the injector.
+func (s *session) replacesAnswers() bool { return s.r.Plan != nil && s.r.Plan.Changes() }
 
 // execFaultStderr is what an exec answered with an exec_error fault
 // writes on its standard error.
@@ -85,16 +95,48 @@ func (s *session) httpFault(c trace.Conn, method, target string) (relay.Answer, 
 	return relay.Answer{}, false
 }
 
-// callFault shows the injector a call about to be answered; nothing
-// fires before the injector exists (the controller has not started).
+// execAnswered is podexec's Answered hook: the stale answer of an
+// app-fault action the exec's answer fires.
+func (s *session) execAnswered(e *proxy.Exec, got podexec.Fault) (podexec.Fault, bool) {
+	c := observe.ExecCall(e.Namespace, e.Pod, e.Command)
+	a, ok := s.callAnswered(c, observe.ExecAnswer(got.Exit, got.Stdout, got.Stderr))
+	if !ok || a.Answer == nil {
+		return podexec.Fault{}, false
+	}
+	return podexec.Fault{Exit: a.Answer.Exit, Stdout: a.Answer.Stdout, Stderr: a.Answer.Stderr}, true
+}
+
+// httpAnswered is the relay's Answered hook: the stale answer of an
+// app-fault action the request's answer fires.
+func (s *session) httpAnswered(c trace.Conn, method, target string, got relay.Reply) (*relay.Reply, bool) {
+	a, ok := s.callAnswered(observe.HTTPCall(c, method, target), observe.HTTPAnswer(got.Status, got.Header, got.Body))
+	if !ok || a.Answer == nil {
+		return nil, false
+	}
+	r := a.Answer
+	return &relay.Reply{Status: r.Status, Header: r.Headers, Body: r.Body}, true
+}
+
+// callAnswered shows the injector a call once answered with real.
+func (s *session) callAnswered(c observe.Call, real *planfile.Answer) (*planfile.Action, bool) {
+	return s.onInjector(func(in *inject.Injector) (*planfile.Action, bool) { return in.Answered(c, real) })
+}
+
+// callFault shows the injector a call about to be answered.
 func (s *session) callFault(c observe.Call) (*planfile.Action, bool) {
+	return s.onInjector(func(in *inject.Injector) (*planfile.Action, bool) { return in.Call(c) })
+}
+
+// onInjector asks the run's injector f; nothing fires before the
+// injector exists (the controller has not started).
+func (s *session) onInjector(f func(*inject.Injector) (*planfile.Action, bool)) (*planfile.Action, bool) {
 	s.mu.Lock()
 	in := s.inj
 	s.mu.Unlock()
 	if in == nil {
 		return nil, false
 	}
-	return in.Call(c)
+	return f(in)
 }
 
 // Notes prints each warning once for all the runs of the workers that

@@ -50,6 +50,10 @@ type Options struct {
 	// asked about each HTTP request of the controller, it may have the
 	// relay answer it wrongly in the stand-in's place.
 	Fault func(c trace.Conn, method, target string) (relay.Answer, bool)
+	// Answered, if not nil, is the relay's Answered hook
+	// (relay.Recorder.Answered): told each response of a stand-in before
+	// the controller has it, it may have the relay give another instead.
+	Answered func(c trace.Conn, method, target string, got relay.Reply) (*relay.Reply, bool)
 }
 
 // Set is the running stand-ins of one run.
@@ -90,7 +94,7 @@ func Start(ctx context.Context, opts Options) (*Set, error) {
 	if len(opts.Standins) > 0 && opts.Net == nil {
 		return nil, fmt.Errorf("%s: standin %s: stand-ins need a private network (root on Linux)", opts.Standins[0].Src, opts.Standins[0].Name())
 	}
-	set := &Set{rec: &relay.Recorder{Sink: opts.Sink, Fault: opts.Fault}}
+	set := &Set{rec: &relay.Recorder{Sink: opts.Sink, Fault: opts.Fault, Answered: opts.Answered}}
 	for i, s := range opts.Standins {
 		if err := set.start(opts, i, s); err != nil {
 			set.Stop()

@@ -14,6 +14,7 @@ plan answers {
   on call to "pods app=kv" in pod/default/kv-*: appfault reset
   after 10s ; on call exec: appfault exec_error
   on call: crash
+  on call GET "/members" to "kv-admin" changed #2: appfault stale
   on read get statefulset/default/ds #2: error internal_error
   on read list pod/default/*: error timeout
 }
