@@ -36,11 +36,19 @@ func Build(ctx context.Context, dir, pkg, cacheDir string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		return "", fmt.Errorf("controller build: %w", err)
 	}
-	tmp := fmt.Sprintf("%s.tmp%d", bin, os.Getpid())
-	if _, err := goCmd(ctx, dir, "build", "-o", tmp, pkg); err != nil {
+	// Built in a directory of its own beside bin, then renamed into place:
+	// builds of one binary at once (parallel tests, workers) each rename a
+	// whole binary.
+	tmp, err := os.MkdirTemp(filepath.Dir(bin), ".build-")
+	if err != nil {
+		return "", fmt.Errorf("controller build: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, filepath.Base(bin))
+	if _, err := goCmd(ctx, dir, "build", "-o", out, pkg); err != nil {
 		return "", err
 	}
-	if err := os.Rename(tmp, bin); err != nil {
+	if err := os.Rename(out, bin); err != nil {
 		return "", fmt.Errorf("controller build: %w", err)
 	}
 	_ = cachedir.Trim(cacheDir) // best effort: a cache left untrimmed only takes room

@@ -198,6 +198,28 @@ func TestBuildCache(t *testing.T) {
 	}
 }
 
+// TestBuildConcurrent builds one controller from goroutines of one
+// process at once, as parallel tests do: each gets the binary, where
+// they shared one temporary file and all but one rename failed.
+func TestBuildConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a client-go binary; skipped in -short mode")
+	}
+	cache := t.TempDir()
+	errs := make(chan error, 8)
+	for range cap(errs) {
+		go func() {
+			_, err := Build(context.Background(), ".", "./testdata/echo", cache)
+			errs <- err
+		}()
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 // TestInClusterFiles runs a shell "controller" in an emulated pod and
 // checks what it finds; the host's mounts stay untouched.
 func TestInClusterFiles(t *testing.T) {
