@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,8 +90,8 @@ func skipWithoutCluster(t *testing.T) {
 }
 
 // TestFixed runs the fixed controller: its plans pass (or are flaky or
-// not injected, which do not fail a test), and the results directory Out
-// names holds their results.
+// not injected, which do not fail a test), no result has a finding, and
+// the results directory Out names holds their results.
 func TestFixed(t *testing.T) {
 	skipWithoutCluster(t)
 	t.Parallel() // beside TestBuggy, after TestShort recorded the references
@@ -102,13 +103,19 @@ func TestFixed(t *testing.T) {
 	results, _ := filepath.Glob(filepath.Join(root, "plans", "*", "result.json"))
 	passed := 0
 	for _, file := range results {
-		var r struct{ Status string }
+		var r struct {
+			Status   string
+			Findings []json.RawMessage
+		}
 		b, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatalf("%s: %v", file, err)
+		}
+		if len(r.Findings) > 0 {
+			t.Errorf("%s: %d findings, want none:\n%s", file, len(r.Findings), b)
 		}
 		switch r.Status {
 		case "passed", "flaky": // flaky: no rerun found its findings again
@@ -125,7 +132,8 @@ func TestFixed(t *testing.T) {
 // TestBuggy runs the buggy controller in a child test process, selecting
 // its plan by pattern as a user would (-run 'TestX/intermediate-.*'). The
 // plan's subtest fails with the finding (object, field, values, the
-// reproduce and rerun commands), and -sieve.out keeps the results.
+// reproduce and rerun commands), confirmed by a rerun that failed too,
+// and -sieve.out keeps the results.
 func TestBuggy(t *testing.T) {
 	skipWithoutCluster(t)
 	t.Parallel() // beside TestFixed, each on control planes of its own
@@ -144,6 +152,31 @@ func TestBuggy(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "TestChild", "summary.json")); err != nil {
 		t.Errorf("-sieve.out: %v", err)
 	}
+	if reruns := rerunStatuses(t, filepath.Join(out, "TestChild")); !slices.Contains(reruns, "failed") {
+		t.Errorf("reruns %v: want the failed plan run again and failing again (findings are confirmed)", reruns)
+	}
+}
+
+// rerunStatuses returns the status of every rerun that the plans of the
+// results directory dir made to confirm their findings.
+func rerunStatuses(t *testing.T, dir string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "plans", "*", "result.json"))
+	var statuses []string
+	for _, file := range files {
+		var r struct{ Reruns []struct{ Status string } }
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, rr := range r.Reruns {
+			statuses = append(statuses, rr.Status)
+		}
+	}
+	return statuses
 }
 
 // TestExplored runs, in a child test process, a test whose workload

@@ -1,6 +1,7 @@
 // volresize_e2e: the volresize spec narrowed to the one fault that shows its
-// bug, for the end-to-end test in e2e_test.go: a crash right after the
-// controller deletes the StatefulSet, before it recreates it.
+// bug, for sievetest's end-to-end tests (sievetest/sievetest_test.go, and
+// cmd/sieve's TestDownstream): a crash right after the controller deletes
+// the StatefulSet, before it recreates it.
 //
 //   sieve run specs/testdata/volresize_e2e.sieve --test buggy   # exits 1
 //   sieve run specs/testdata/volresize_e2e.sieve --test fixed   # exits 0
