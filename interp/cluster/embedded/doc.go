@@ -15,7 +15,9 @@
 // (BenchmarkReset measures it). It deletes every object created since and
 // writes back every object of then that was changed or deleted. Built-in
 // owners go first, and the rest once the controller manager's garbage
-// collector shows it has seen them go (owners.go).
+// collector shows it has seen them go (owners.go). Snapshot takes a
+// checkpoint as a value, in the middle of a workload say, and ResetTo
+// returns to it with the same care, leaving Reset's checkpoint as it is.
 //
 // Stop kills the children and removes the temporary directory. Children
 // also die with the parent process. The directory's name carries its

@@ -23,7 +23,19 @@ func EtcdEndpoints(c *Cluster) (client, peer, pki string) {
 func PendingReset(ctx context.Context, c *Cluster) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ops, err := c.pendingOps(ctx)
+	return c.pending(ctx, c.baseline)
+}
+
+// PendingResetTo returns the keys other than events that a ResetTo(cp)
+// of c would delete or write back now.
+func PendingResetTo(ctx context.Context, c *Cluster, cp *Checkpoint) ([]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pending(ctx, cp.snap)
+}
+
+func (c *Cluster) pending(ctx context.Context, s *snapshot) ([]string, error) {
+	ops, _, err := c.pendingOps(ctx, s)
 	if err != nil {
 		return nil, err
 	}

@@ -78,27 +78,35 @@ func TestControllers(t *testing.T) {
 // recreates.
 func TestResetOps(t *testing.T) {
 	snap := &snapshot{entries: map[string]entry{
-		"/registry/namespaces/default":                  {[]byte("ns"), 2},
-		"/registry/ranges/serviceips":                   {[]byte("old"), 5},
-		"/registry/ranges/nodeports":                    {[]byte("same"), 7},
-		"/registry/configmaps/default/changed":          {[]byte("before"), 8},
-		"/registry/configmaps/default/deleted":          {[]byte("kept"), 3},
-		"/registry/events/default/old":                  {[]byte("event"), 4},
-		"/registry/leases/kube-node-lease/sieve-node-0": {[]byte("lease"), 6},
+		"/registry/namespaces/default":                  {[]byte("ns"), 2, 1},
+		"/registry/ranges/serviceips":                   {[]byte("old"), 5, 1},
+		"/registry/ranges/nodeports":                    {[]byte("same"), 7, 1},
+		"/registry/configmaps/default/changed":          {[]byte("before"), 8, 8},
+		"/registry/configmaps/default/deleted":          {[]byte("kept"), 3, 3},
+		"/registry/configmaps/default/again":            {[]byte("first"), 3, 3},
+		"/registry/events/default/old":                  {[]byte("event"), 4, 4},
+		"/registry/leases/kube-node-lease/sieve-node-0": {[]byte("lease"), 6, 6},
 	}}
 	now := []*mvccpb.KeyValue{
-		{Key: []byte("/registry/namespaces/default"), ModRevision: 2},
-		{Key: []byte("/registry/namespaces/plan"), ModRevision: 10},
-		{Key: []byte("/registry/pods/plan/web-0"), ModRevision: 11},
-		{Key: []byte("/registry/leases/kube-node-lease/sieve-node-0"), ModRevision: 12},
-		{Key: []byte("/registry/leases/kube-node-lease/sieve-node-1"), ModRevision: 12},
-		{Key: []byte("/registry/ranges/serviceips"), ModRevision: 13},
-		{Key: []byte("/registry/ranges/nodeports"), ModRevision: 7},
-		{Key: []byte("/registry/configmaps/default/changed"), ModRevision: 14},
-		{Key: []byte("/registry/events/default/new"), ModRevision: 15},
+		{Key: []byte("/registry/namespaces/default"), ModRevision: 2, CreateRevision: 1},
+		{Key: []byte("/registry/namespaces/plan"), ModRevision: 10, CreateRevision: 10},
+		{Key: []byte("/registry/pods/plan/web-0"), ModRevision: 11, CreateRevision: 11},
+		{Key: []byte("/registry/leases/kube-node-lease/sieve-node-0"), ModRevision: 12, CreateRevision: 6},
+		{Key: []byte("/registry/leases/kube-node-lease/sieve-node-1"), ModRevision: 12, CreateRevision: 12},
+		{Key: []byte("/registry/ranges/serviceips"), ModRevision: 13, CreateRevision: 1},
+		{Key: []byte("/registry/ranges/nodeports"), ModRevision: 7, CreateRevision: 1},
+		{Key: []byte("/registry/configmaps/default/changed"), ModRevision: 14, CreateRevision: 8},
+		{Key: []byte("/registry/configmaps/default/again"), ModRevision: 16, CreateRevision: 16},
+		{Key: []byte("/registry/events/default/new"), ModRevision: 15, CreateRevision: 15},
 	}
 	var got []string
-	for _, op := range snap.resetOps(now) {
+	ops, again := snap.resetOps(now)
+	for _, op := range append(ops, again...) {
+		if op.IsTxn() { // recreated if absent
+			_, then, _ := op.Txn()
+			op = then[0]
+			got = append(got, "then, if absent:")
+		}
 		switch {
 		case op.IsDelete():
 			got = append(got, "delete "+string(op.KeyBytes()))
@@ -111,8 +119,11 @@ func TestResetOps(t *testing.T) {
 		"delete /registry/pods/plan/web-0",
 		"put /registry/ranges/serviceips=old",
 		"put /registry/configmaps/default/changed=before",
+		"delete /registry/configmaps/default/again", // made again since: deleted, then recreated
 		"delete /registry/events/default/new",
 		"put /registry/configmaps/default/deleted=kept",
+		"then, if absent:",
+		"put /registry/configmaps/default/again=first",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("reset operations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -50,7 +50,8 @@ type objectMeta struct {
 	uid         types.UID
 	owners      []types.UID
 	terminating bool
-	builtin     bool // stored as protobuf: a built-in kind
+	builtin     bool  // stored as protobuf: a built-in kind
+	created     int64 // the revision that created its key
 }
 
 // decodeMeta reads the metadata of a stored object; false when the value
@@ -91,6 +92,7 @@ func (c *Cluster) registryMeta(ctx context.Context) (map[string]objectMeta, erro
 	out := make(map[string]objectMeta, len(resp.Kvs))
 	for _, kv := range resp.Kvs {
 		if m, ok := decodeMeta(kv.Value); ok {
+			m.created = kv.CreateRevision
 			out[string(kv.Key)] = m
 		}
 	}
@@ -120,10 +122,10 @@ func (s *snapshot) topOwners(objs map[string]objectMeta) []string {
 }
 
 // builtinNew reports whether the object at key is of a built-in kind and
-// was made since the snapshot.
+// was made since the snapshot (its key, or made again under it).
 func (s *snapshot) builtinNew(key string, m objectMeta) bool {
-	_, old := s.entries[key]
-	return !old && m.builtin && !hasAnyPrefix(key, protectedPrefixes())
+	e, old := s.entries[key]
+	return (!old || e.created != m.created) && m.builtin && !hasAnyPrefix(key, protectedPrefixes())
 }
 
 // owned returns the UIDs of the trees under roots: the roots, and what
@@ -157,12 +159,12 @@ func collected(tree map[types.UID]bool, objs map[string]objectMeta) bool {
 	return true
 }
 
-// ownersFirst deletes the top owners made since the checkpoint (see
+// ownersFirst deletes the top owners made since snapshot s (see
 // topOwners) and waits until the garbage collector has deleted, or marked
 // for deletion, every object in their trees, those made again meanwhile
 // included. It does nothing when the controller manager runs no garbage
 // collector.
-func (c *Cluster) ownersFirst(ctx context.Context) error {
+func (c *Cluster) ownersFirst(ctx context.Context, s *snapshot) error {
 	if !slices.Contains(c.layout.controllers, ControllerName("garbage-collector")) {
 		return nil
 	}
@@ -170,7 +172,7 @@ func (c *Cluster) ownersFirst(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	keys := c.baseline.topOwners(before)
+	keys := s.topOwners(before)
 	if len(keys) == 0 {
 		return nil
 	}
@@ -179,7 +181,7 @@ func (c *Cluster) ownersFirst(ctx context.Context) error {
 	for i, key := range keys {
 		ops[i], roots[i] = clientv3.OpDelete(key), before[key].uid
 	}
-	if err := c.commit(ctx, ops); err != nil {
+	if err := c.commit(ctx, s, ops); err != nil {
 		return err
 	}
 	wait, cancel := context.WithTimeout(ctx, collectBound)

@@ -5,14 +5,19 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
 
 	"github.com/sievetool/sieve/interp/cluster/embedded"
 	"github.com/sievetool/sieve/interp/cluster/embedded/embeddedtest"
@@ -259,6 +264,200 @@ func TestResetControllerManagerBehind(t *testing.T) {
 		}
 		if left := slices.DeleteFunc(keys, func(k string) bool { return strings.HasPrefix(k, "/registry/leases/") }); len(left) > 0 {
 			t.Fatalf("round %d: after the reset, the controller manager made %q", round, left)
+		}
+	}
+}
+
+// TestResetTo checks that ResetTo returns to a checkpoint taken in the
+// middle of a workload: a StatefulSet of two Ready pods with their claims
+// and volumes, and a controller's leader-election lease. After the set was
+// scaled up, one of its pods made again (another UID), another set made
+// and a config map changed, the reset brings back the set, its pods and
+// claims with the checkpoint's UIDs, deletes what was made since and the
+// lease (its holder is gone), and leaves nothing the controller manager
+// acts on. The pod made again goes and comes back (DELETED, then ADDED):
+// watchers never see one object turn into another. Reset still returns to
+// the start afterwards, and a checkpoint is refused by a cluster that did
+// not take it.
+func TestResetTo(t *testing.T) {
+	t.Parallel() // its own control plane, beside the package's other clusters
+	c := embeddedtest.Start(t, embedded.Options{})
+	client := kubernetes.NewForConfigOrDie(c.RESTConfig())
+	ctx := context.Background()
+	if err := c.ResetTo(ctx, &embedded.Checkpoint{}); err == nil || !strings.Contains(err.Error(), "not taken on this cluster") {
+		t.Errorf("reset to another cluster's checkpoint: %v, want refused", err)
+	}
+	kept := createConfigMap(t, client, "default", "kept", nil)
+	gone := createConfigMap(t, client, "default", "gone", nil)
+	create(t, func() error {
+		_, err := client.AppsV1().StatefulSets("default").Create(ctx, statefulSet("web", 2), metav1.CreateOptions{})
+		return err
+	})
+	waitFor(t, "2 Ready pods", func() (bool, error) {
+		return countPods(ctx, client, "default", "app=web", podReady) == 2, nil
+	})
+	createLease(t, client, "controller-lock")
+	cp, err := c.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := uids(t, client)
+	for round := range 2 {
+		changeMidWorkload(t, client, kept.Name, gone.Name)
+		events := watchPods(t, client)
+		if err := c.ResetTo(ctx, cp); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		assertNoTurn(t, events())
+		if got := uids(t, client); !reflect.DeepEqual(got, want) {
+			t.Errorf("round %d: after the reset, objects and UIDs %v, want the checkpoint's %v", round, got, want)
+		}
+		_, err := client.CoordinationV1().Leases("default").Get(ctx, "controller-lock", metav1.GetOptions{})
+		assertGone(t, "the controller's lease", err)
+		assertAsBefore(t, client, kept)
+		assertAsBefore(t, client, gone)
+		time.Sleep(2 * time.Second) // what the controller manager made from a stale cache shows by then
+		keys, err := embedded.PendingResetTo(ctx, c, cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left := slices.DeleteFunc(keys, func(k string) bool { return strings.HasPrefix(k, "/registry/leases/") }); len(left) > 0 {
+			t.Errorf("round %d: after the reset, the control plane changed %q", round, left)
+		}
+	}
+	if err := c.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := uids(t, client); len(got) != 0 {
+		t.Errorf("after Reset: %v left, want the start's state", got)
+	}
+}
+
+// changeMidWorkload does what a workload's next operations might: scale
+// the set up, delete a pod (made again under its name), make another set
+// and change a config map and delete another.
+func changeMidWorkload(t *testing.T, client kubernetes.Interface, changed, deleted string) {
+	t.Helper()
+	ctx := context.Background()
+	sets := client.AppsV1().StatefulSets("default")
+	create(t, func() error {
+		_, err := sets.Patch(ctx, "web", types.MergePatchType, []byte(`{"spec":{"replicas":3}}`), metav1.PatchOptions{})
+		return err
+	})
+	create(t, func() error {
+		_, err := sets.Create(ctx, statefulSet("extra", 1), metav1.CreateOptions{})
+		return err
+	})
+	waitFor(t, "4 Ready pods", func() (bool, error) {
+		return countPods(ctx, client, "default", "app in (web,extra)", podReady) == 4, nil
+	})
+	pods := client.CoreV1().Pods("default")
+	old, err := pods.Get(ctx, "web-0", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pods.Delete(ctx, "web-0", metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "web-0 made again", func() (bool, error) {
+		p, err := pods.Get(ctx, "web-0", metav1.GetOptions{})
+		return err == nil && p.UID != old.UID && podReady(*p), nil
+	})
+	changeCheckpointed(t, client, changed, deleted)
+}
+
+func createLease(t *testing.T, client kubernetes.Interface, name string) {
+	t.Helper()
+	l := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To("controller-1"), LeaseDurationSeconds: ptr.To[int32](15)}}
+	create(t, func() error {
+		_, err := client.CoordinationV1().Leases("default").Create(context.Background(), l, metav1.CreateOptions{})
+		return err
+	})
+}
+
+// uids returns the UIDs of the StatefulSets, pods, claims and volumes,
+// by kind and name.
+func uids(t *testing.T, client kubernetes.Interface) map[string]types.UID {
+	t.Helper()
+	ctx := context.Background()
+	out := map[string]types.UID{}
+	sets, err := client.AppsV1().StatefulSets("default").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range sets.Items {
+		out["statefulset/"+o.Name] = o.UID
+	}
+	pods, err := client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range pods.Items {
+		out["pod/"+o.Name] = o.UID
+	}
+	claims, err := client.CoreV1().PersistentVolumeClaims("default").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range claims.Items {
+		out["claim/"+o.Name] = o.UID
+	}
+	pvs, err := client.CoreV1().PersistentVolumes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range pvs.Items {
+		out["volume/"+o.Name] = o.UID
+	}
+	return out
+}
+
+// watchPods watches the pods of default from now on; the function it
+// returns stops the watch and returns its events so far.
+func watchPods(t *testing.T, client kubernetes.Interface) func() []watch.Event {
+	t.Helper()
+	w, err := client.CoreV1().Pods("default").Watch(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu     sync.Mutex
+		events []watch.Event
+		done   = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		for e := range w.ResultChan() {
+			mu.Lock()
+			events = append(events, e)
+			mu.Unlock()
+		}
+	}()
+	return func() []watch.Event {
+		time.Sleep(500 * time.Millisecond) // the reset's last events on their way
+		w.Stop()
+		<-done
+		return events
+	}
+}
+
+// assertNoTurn checks that no MODIFIED event in events gives a pod
+// another UID than the one the events before it gave it.
+func assertNoTurn(t *testing.T, events []watch.Event) {
+	t.Helper()
+	last := map[string]types.UID{}
+	for _, e := range events {
+		p, ok := e.Object.(*corev1.Pod)
+		if !ok {
+			continue
+		}
+		if uid, seen := last[p.Name]; e.Type == watch.Modified && seen && uid != p.UID {
+			t.Errorf("pod %s turned from %s into %s in one MODIFIED event, with no DELETED between", p.Name, uid, p.UID)
+		}
+		last[p.Name] = p.UID
+		if e.Type == watch.Deleted {
+			delete(last, p.Name)
 		}
 	}
 }

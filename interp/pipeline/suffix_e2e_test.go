@@ -1,0 +1,265 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sievetool/sieve/interp/analysis/oracle"
+	"github.com/sievetool/sieve/interp/cluster/embedded"
+	"github.com/sievetool/sieve/interp/formats/results"
+	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/interp/pipeline"
+	"github.com/sievetool/sieve/interp/run/session"
+	"github.com/sievetool/sieve/interp/run/session/sessiontest"
+	"github.com/sievetool/sieve/lang/ir"
+)
+
+// suffixSpec and suffixTest name the explored workload whose suffix
+// TestSuffixReplay replays by default: the datastore example's three
+// operations.
+const (
+	suffixSpec = "../../specs/testdata/datastore_explore_e2e.sieve"
+	suffixTest = "explored"
+)
+
+// TestSuffixReplay measures whether the operations after a checkpoint
+// replay the same way (docs/explore.md, "What a sound reuse would take").
+// It records an explored test's whole workload SIEVE_SUFFIX_WHOLE times
+// (default 2), then its prefix up to operation K (SIEVE_SUFFIX_AFTER,
+// default 1) once, takes a checkpoint (embedded.Cluster.Snapshot), and
+// SIEVE_SUFFIX_RUNS times resets to it, starts the controller afresh and
+// runs operations K+1 to the end. The test is suffixTest of suffixSpec, or
+// SIEVE_SUFFIX_TEST of SIEVE_SUFFIX_SPEC (relative to this directory). It
+// fails when the suffix runs differ in what the differential oracle
+// compares (end states, creations and deletions per object), under the
+// spec's masks and those learned from the whole runs, or when a suffix run
+// ends otherwise than the whole runs; it logs what differs and where the
+// time went. SIEVE_SUFFIX_DIR keeps the runs' directories. A measurement
+// of some minutes, not a check of the suite: it runs only with
+// SIEVE_SUFFIX_RUNS set.
+func TestSuffixReplay(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("SIEVE_SUFFIX_RUNS"))
+	if n < 2 {
+		t.Skip("a measurement of some minutes: set SIEVE_SUFFIX_RUNS=N (at least 2) to run it")
+	}
+	after, _ := strconv.Atoi(envOr("SIEVE_SUFFIX_AFTER", "1"))
+	wholes, _ := strconv.Atoi(envOr("SIEVE_SUFFIX_WHOLE", "2"))
+	spec, name := envOr("SIEVE_SUFFIX_SPEC", suffixSpec), envOr("SIEVE_SUFFIX_TEST", suffixTest)
+	test := sessiontest.LoadTest(t, spec, name)
+	prefix, suffix := splitAfter(t, test, after)
+	b := &fromCheckpoint{Cluster: cluster(t)}
+	w := &session.Worker{Backend: b}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	dir := envOr("SIEVE_SUFFIX_DIR", t.TempDir())
+	run := func(name string, tt *ir.Test) (*trace.Trace, results.Timing) {
+		t.Helper()
+		return suffixRun(ctx, t, w, tt, spec, filepath.Join(dir, name))
+	}
+	var full []*trace.Trace
+	var fullTimes []results.Timing
+	for i := range max(wholes, 1) {
+		tr, tm := run(fmt.Sprintf("full-%d", i+1), test)
+		full, fullTimes = append(full, tr), append(fullTimes, tm)
+	}
+	prefixTrace, prefixTime := run("prefix", prefix)
+	start := time.Now()
+	cp, err := b.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("snapshot after operation %d: %v", after, time.Since(start).Round(time.Millisecond))
+	b.cp = cp
+	var suffixes []*trace.Trace
+	var suffixTimes []results.Timing
+	for i := range n {
+		tr, tm := run(fmt.Sprintf("suffix-%d", i+1), suffix)
+		suffixes, suffixTimes = append(suffixes, tr), append(suffixTimes, tm)
+	}
+	logTimes(t, "whole runs", fullTimes)
+	logTimes(t, fmt.Sprintf("prefix (operations 1 to %d)", after), []results.Timing{prefixTime})
+	logTimes(t, fmt.Sprintf("suffix runs (operations %d to the end)", after+1), suffixTimes)
+	compareSuffixes(t, test, full, suffixes, prefixTrace)
+}
+
+// fromCheckpoint is an embedded cluster whose Reset returns to cp once it
+// is set, to the start before.
+type fromCheckpoint struct {
+	*embedded.Cluster
+	cp *embedded.Checkpoint
+}
+
+func (b *fromCheckpoint) Reset(ctx context.Context) error {
+	if b.cp != nil {
+		return b.ResetTo(ctx, b.cp)
+	}
+	return b.Cluster.Reset(ctx)
+}
+
+// splitAfter returns test with its one workload cut after explored
+// operation k (its settle included), and with the rest. It logs the
+// operations.
+func splitAfter(t *testing.T, test *ir.Test, k int) (prefix, suffix *ir.Test) {
+	t.Helper()
+	if len(test.Workloads) != 1 {
+		t.Fatalf("test %s: %d workloads, want one", test.Name, len(test.Workloads))
+	}
+	steps := test.Workloads[0].Steps
+	cut, seen := -1, 0
+	for i, s := range steps {
+		if s.Explored == nil {
+			continue
+		}
+		seen++
+		t.Logf("operation %d: %s %s %v", seen, s.Explored.Path, s.Explored.Change, s.Explored.Value)
+		if seen == k+1 && cut < 0 {
+			cut = i
+		}
+	}
+	if k < 1 || cut < 0 {
+		t.Fatalf("test %s: no operation after operation %d (%d steps)", test.Name, k, len(steps))
+	}
+	with := func(steps []*ir.Step) *ir.Test {
+		c := *test
+		wl := *test.Workloads[0]
+		wl.Steps = steps
+		c.Workloads = []*ir.Workload{&wl}
+		return &c
+	}
+	return with(steps[:cut]), with(steps[cut:])
+}
+
+// suffixRun runs tt on w in dir and returns its trace and timing; a
+// failed workload step fails the test.
+func suffixRun(ctx context.Context, t *testing.T, w *session.Worker, tt *ir.Test, spec, dir string) (*trace.Trace, results.Timing) {
+	t.Helper()
+	out, err := w.Execute(ctx, session.Run{Test: tt, BaseDir: filepath.Dir(spec), Dir: dir,
+		Header: trace.Header{Test: tt.Name, Spec: spec}})
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(dir), err)
+	}
+	if out.WorkloadErr != nil {
+		t.Fatalf("%s: %v", filepath.Base(dir), out.WorkloadErr)
+	}
+	tr, err := trace.Read(out.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, out.Timing()
+}
+
+// logTimes logs the mean seconds of runs' phases, by phase.
+func logTimes(t *testing.T, what string, runs []results.Timing) {
+	t.Helper()
+	sums := results.SumPhases(runs)
+	var parts []string
+	total := 0.0
+	for _, p := range []string{results.PhaseReset, results.PhaseSetup, results.PhaseStart, "apply", "patch", results.PhaseSettle, results.PhaseStop} {
+		if s, ok := sums[p]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.2fs", p, s/float64(len(runs))))
+		}
+	}
+	for _, s := range sums {
+		total += s
+	}
+	t.Logf("%s (%d): %.1fs each: %s", what, len(runs), total/float64(len(runs)), strings.Join(parts, ", "))
+}
+
+// compareSuffixes checks that the suffix runs agree with each other, and
+// end as the whole runs do, under test's masks and those learned from
+// the whole runs. It logs how the prefix run ends otherwise than the
+// whole runs: what the comparison sees of the operations after K.
+func compareSuffixes(t *testing.T, test *ir.Test, full, suffixes []*trace.Trace, prefix *trace.Trace) {
+	t.Helper()
+	masks, err := pipeline.Masks(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := oracle.Options{Masks: masks.Oracle}
+	learned, err := oracle.Learn(full, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logRules(t, "the whole runs differ (learned masks)", learned)
+	amongSuffixes, err := oracle.Learn(suffixes, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logRules(t, "the suffix runs differ", amongSuffixes)
+	withLearned := oracle.Options{Masks: append(masks.Oracle, &ir.Mask{Name: "learned", Rules: learned}), NoLearn: true}
+	first, err := oracle.New(suffixes[:1], withLearned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := oracle.New(full[:1], withLearned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := whole.Check(prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if endCheck(f.Check) {
+			t.Logf("the prefix run against the whole run: %s", f.Message)
+		}
+	}
+	for i, s := range suffixes {
+		if i > 0 {
+			fs, err := first.Check(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fs {
+				t.Errorf("suffix run %d against suffix run 1: %s", i+1, f.Message)
+			}
+		}
+		fs, err := whole.Check(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fs {
+			if endCheck(f.Check) {
+				t.Errorf("suffix run %d against the whole run: %s", i+1, f.Message)
+			} else {
+				t.Logf("suffix run %d against the whole run (history, expected: the suffix has not the prefix's): %s", i+1, f.Message)
+			}
+		}
+	}
+}
+
+// endCheck reports whether check compares end states.
+func endCheck(c oracle.Check) bool {
+	switch c {
+	case oracle.CheckMissing, oracle.CheckExtra, oracle.CheckField:
+		return true
+	}
+	return false
+}
+
+func logRules(t *testing.T, what string, rules []*ir.MaskRule) {
+	t.Helper()
+	if len(rules) == 0 {
+		t.Logf("%s: in nothing", what)
+		return
+	}
+	b, err := oracle.FormatMask("differ", nil, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s in:\n%s", what, b)
+}
+
+// envOr is the value of environment variable name, or def if it is empty.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
