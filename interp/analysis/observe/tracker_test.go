@@ -2,6 +2,7 @@ package observe
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,6 +68,44 @@ func TestSentWritable(t *testing.T) {
 		s, _ := tr.Sent(&trace.Entry{Type: trace.Request, Verb: "update", Subresource: c.sub, Key: &k, Time: t0.Add(time.Second), Body: obj(c.fin, c.ready)})
 		if got := s.Diff.String(); got != c.want {
 			t.Errorf("update %q with status ready %s: diff %s, want %s", c.sub, c.ready, got, c.want)
+		}
+	}
+}
+
+// TestSentBasisByVersion: a write based on a state the controller was
+// delivered is diffed against that state, named by the resourceVersion
+// its body carries, even when the delivery's time was taken after the
+// write was sent. Under load a recreated Datastore's ADDED event was
+// timed 0.7ms after the controller sent the update that added its
+// finalizer: the time alone took the update for a write on nothing, so the
+// plan made from it never fired where the event was timed first. A body
+// with no version still goes by time.
+func TestSentBasisByVersion(t *testing.T) {
+	k := trace.Key{Kind: "datastore", Namespace: "default", Name: "d"}
+	t0 := time.Unix(100, 0)
+	obj := func(rv, fin string) json.RawMessage {
+		return json.RawMessage(`{"metadata":{"name":"d","namespace":"default","resourceVersion":"` + rv + `","finalizers":[` + fin + `]},"spec":{"replicas":3}}`)
+	}
+	added := func(at time.Time) *trace.Entry {
+		return &trace.Entry{Type: trace.Delivery, Key: &k, Event: "ADDED", ResourceVersion: "142", Time: at, Object: obj("142", "")}
+	}
+	const want = `{"prev":{"metadata":{"finalizers":[]}},"cur":{"metadata":{"finalizers":["f"]}}}` // all of it
+
+	for _, c := range []struct {
+		name    string
+		addedAt time.Time // when the ADDED event was timed
+		bodyRV  string
+		want    string // the diff, or (a write on nothing) how it begins
+	}{
+		{"event timed before the write", t0.Add(-time.Millisecond), "142", want},
+		{"event timed after the write", t0.Add(time.Millisecond), "142", want},
+		{"no version, event timed after", t0.Add(time.Millisecond), "", `{"prev":{},"cur":{`},
+	} {
+		tr := NewTracker(nil)
+		tr.Observe(added(c.addedAt))
+		s, _ := tr.Sent(&trace.Entry{Type: trace.Request, Verb: "update", Key: &k, Time: t0, Body: obj(c.bodyRV, `"f"`)})
+		if got := s.Diff.String(); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: diff %s, want %s", c.name, got, c.want)
 		}
 	}
 }
