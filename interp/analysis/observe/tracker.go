@@ -2,6 +2,7 @@ package observe
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/sievetool/sieve/interp/analysis/mask"
@@ -276,13 +277,36 @@ func doneTime(e *trace.Entry) time.Time {
 }
 
 // learn records a state of k, at version rv, in the controller's view
-// (nil: gone).
+// (nil: gone). A state older than one the view has (stale) is no news:
+// the answer to a write the server applied before a change the controller
+// was already delivered (a no-op patch answered at the version before it,
+// timed after the delivery) does not take the controller's view back.
 func (t *Tracker) learn(k trace.Key, at time.Time, rv string, obj map[string]any) {
+	if obj != nil && t.stale(k, rv) {
+		return
+	}
 	v := append(t.view[k], learned{at: at, rv: rv, obj: obj})
 	if len(v) > viewDepth {
 		v = v[len(v)-viewDepth:]
 	}
 	t.view[k] = v
+}
+
+// stale reports whether the view of k has, since the object was last
+// gone, a state at a later resourceVersion than rv. Versions that are not
+// numbers (not etcd revisions) cannot be compared: never stale.
+func (t *Tracker) stale(k trace.Key, rv string) bool {
+	n, err := strconv.ParseUint(rv, 10, 64)
+	if err != nil {
+		return false
+	}
+	v := t.view[k]
+	for i := len(v) - 1; i >= 0 && v[i].obj != nil; i-- {
+		if m, err := strconv.ParseUint(v[i].rv, 10, 64); err == nil && m > n {
+			return true
+		}
+	}
+	return false
 }
 
 // basis returns the state of k a write sent at sent was based on (nil if

@@ -2,11 +2,13 @@ package observe
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // TestSent observes a write as sent: its diff is the request body against
@@ -107,5 +109,37 @@ func TestSentBasisByVersion(t *testing.T) {
 		if got := s.Diff.String(); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: diff %s, want %s", c.name, got, c.want)
 		}
+	}
+}
+
+// TestStaleAnswerKeepsView: the answer to a write that the server applied
+// before a change the controller was delivered (a no-op status patch
+// answered at the version before the workload's scale-down), timed after
+// that delivery, does not take the controller's view back: the next patch
+// is diffed against the delivered state. On a loaded machine the ring
+// controller's decommission patch was diffed against the older answer,
+// its diff took in the scale-down, and the rerun's trigger, which must
+// match the diff exactly, never fired.
+func TestStaleAnswerKeepsView(t *testing.T) {
+	k := trace.Key{Kind: "ring", Namespace: "default", Name: "r"}
+	t0 := time.Unix(100, 0)
+	at := func(ms int) *time.Time { x := t0.Add(time.Duration(ms) * time.Millisecond); return &x }
+	ring := func(rv string, replicas int, status string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"metadata":{"name":"r","namespace":"default","resourceVersion":%q},"spec":{"replicas":%d},"status":{%s}}`, rv, replicas, status))
+	}
+	m, err := Masks(&ir.Test{}) // the built-in mask, as plans and triggers diff
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := NewTracker(m)
+	tr.Observe(&trace.Entry{Type: trace.Delivery, Key: &k, Event: "MODIFIED", ResourceVersion: "208", Time: *at(0), Object: ring("208", 3, `"nodes":"a b c"`)})
+	tr.Observe(&trace.Entry{Type: trace.Delivery, Key: &k, Event: "MODIFIED", ResourceVersion: "209", Time: *at(10), Object: ring("209", 2, `"nodes":"a b c"`)})
+	tr.Observe(&trace.Entry{Type: trace.Request, Verb: "patch", Subresource: "status", Key: &k, Time: *at(1), Done: at(11), Code: 200,
+		Body: json.RawMessage(`{"status":{"nodes":"a b c"}}`), Response: ring("208", 3, `"nodes":"a b c"`)})
+	w, _ := tr.Observe(&trace.Entry{Type: trace.Request, Verb: "patch", Subresource: "status", Key: &k, Time: *at(15), Done: at(20), Code: 200,
+		Body: json.RawMessage(`{"status":{"decommissioning":"c"}}`), Response: ring("210", 2, `"nodes":"a b c","decommissioning":"c"`)})
+	const want = `{"prev":{"status":{}},"cur":{"status":{"decommissioning":"c"}}}`
+	if got := w.Diff.String(); got != want {
+		t.Errorf("decommission patch: diff %s, want %s", got, want)
 	}
 }
