@@ -1,6 +1,8 @@
 package observe
 
 import (
+	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/sievetool/sieve/interp/analysis/mask"
@@ -65,7 +67,8 @@ func (o *Observed) OK() bool {
 // previous history entry. Writes diff against the controller's view
 // (deliveries, its own reads and the responses to its writes) as it stood
 // when the write was sent, so that a watch echo recorded before the write
-// does not hide it.
+// does not hide it; or against the state of the view its body's
+// resourceVersion names (basis).
 type Tracker struct {
 	masks *mask.Matcher
 	prev  map[Stream]map[trace.Key]map[string]any
@@ -74,9 +77,11 @@ type Tracker struct {
 }
 
 // learned is a state of an object as the controller learned it, and when:
-// a delivery's time, or when the answer to a get or a write reached it.
+// a delivery's time, or when the answer to a get or a write reached it;
+// rv is its resourceVersion ("" when gone or not known).
 type learned struct {
 	at  time.Time
+	rv  string
 	obj map[string]any
 }
 
@@ -150,7 +155,11 @@ func (t *Tracker) event(e *trace.Entry, s Stream) (Observed, bool) {
 	}
 	t.set(s, o.Key, o.Object)
 	if s == Delivered {
-		t.learn(o.Key, e.Time, o.Object)
+		rv := e.ResourceVersion
+		if rv == "" {
+			rv = Version(e.Object)
+		}
+		t.learn(o.Key, e.Time, rv, o.Object)
 	}
 	t.count(&o)
 	return o, true
@@ -171,7 +180,7 @@ func (t *Tracker) write(e *trace.Entry) (Observed, bool) {
 	if o.Key.Name == "" && e.Verb == "create" {
 		o.Key.Name = metaString(o.Object, "name")
 	}
-	o.Prev = t.basis(o.Key, e.Time)
+	o.Prev = t.basis(o.Key, e.Time, Version(e.Body))
 	if e.Verb == "update" || e.Verb == "patch" {
 		o.Diff = SlimDiff(o.Prev, o.Object)
 	}
@@ -202,7 +211,7 @@ func (t *Tracker) Sent(e *trace.Entry) (Observed, bool) {
 	if o.Key.Name == "" && e.Verb == "create" {
 		o.Key.Name = metaString(o.Object, "name")
 	}
-	o.Prev = t.basis(o.Key, e.Time)
+	o.Prev = t.basis(o.Key, e.Time, Version(e.Body))
 	switch e.Verb {
 	case "update":
 		o.Diff = SlimDiff(writable(o.Prev, o.Subresource), writable(o.Object, o.Subresource))
@@ -241,9 +250,9 @@ func (t *Tracker) afterWrite(o Observed) {
 	switch {
 	case o.Verb == "deletecollection":
 	case o.Verb == "delete" && metaString(o.Object, "deletionTimestamp") == "":
-		t.learn(o.Key, at, nil)
+		t.learn(o.Key, at, "", nil)
 	default:
-		t.learn(o.Key, at, o.Object)
+		t.learn(o.Key, at, Version(o.Entry.Response), o.Object)
 	}
 }
 
@@ -253,9 +262,9 @@ func (t *Tracker) read(e *trace.Entry) {
 		return
 	}
 	if e.Code >= 200 && e.Code < 300 {
-		t.learn(*e.Key, doneTime(e), t.normalise(*e.Key, e.Response))
+		t.learn(*e.Key, doneTime(e), Version(e.Response), t.normalise(*e.Key, e.Response))
 	} else if e.Code == 404 {
-		t.learn(*e.Key, doneTime(e), nil)
+		t.learn(*e.Key, doneTime(e), "", nil)
 	}
 }
 
@@ -267,19 +276,53 @@ func doneTime(e *trace.Entry) time.Time {
 	return e.Time
 }
 
-// learn records a state of k in the controller's view (nil: gone).
-func (t *Tracker) learn(k trace.Key, at time.Time, obj map[string]any) {
-	v := append(t.view[k], learned{at: at, obj: obj})
+// learn records a state of k, at version rv, in the controller's view
+// (nil: gone). A state older than one the view has (stale) is no news:
+// the answer to a write the server applied before a change the controller
+// was already delivered (a no-op patch answered at the version before it,
+// timed after the delivery) does not take the controller's view back.
+func (t *Tracker) learn(k trace.Key, at time.Time, rv string, obj map[string]any) {
+	if obj != nil && t.stale(k, rv) {
+		return
+	}
+	v := append(t.view[k], learned{at: at, rv: rv, obj: obj})
 	if len(v) > viewDepth {
 		v = v[len(v)-viewDepth:]
 	}
 	t.view[k] = v
 }
 
-// basis returns the newest state of k the controller had learned before
-// sent (nil if none): the state a write sent then was based on.
-func (t *Tracker) basis(k trace.Key, sent time.Time) map[string]any {
+// stale reports whether the view of k has, since the object was last
+// gone, a state at a later resourceVersion than rv. Versions that are not
+// numbers (not etcd revisions) cannot be compared: never stale.
+func (t *Tracker) stale(k trace.Key, rv string) bool {
+	n, err := strconv.ParseUint(rv, 10, 64)
+	if err != nil {
+		return false
+	}
 	v := t.view[k]
+	for i := len(v) - 1; i >= 0 && v[i].obj != nil; i-- {
+		if m, err := strconv.ParseUint(v[i].rv, 10, 64); err == nil && m > n {
+			return true
+		}
+	}
+	return false
+}
+
+// basis returns the state of k a write sent at sent was based on (nil if
+// none): the state it names, when its body carries a resourceVersion (rv)
+// the controller learned; otherwise the newest state learned before sent.
+// The version is the evidence: the time a delivery was recorded may come
+// after the controller had it and wrote on it (under load, a Datastore's
+// finalizer added 0.7ms before its ADDED event's time was taken for a
+// write on nothing, and the plan made from it never fired).
+func (t *Tracker) basis(k trace.Key, sent time.Time, rv string) map[string]any {
+	v := t.view[k]
+	for i := len(v) - 1; i >= 0 && rv != ""; i-- {
+		if v[i].rv == rv {
+			return v[i].obj
+		}
+	}
 	for i := len(v) - 1; i >= 0; i-- {
 		if v[i].at.Before(sent) {
 			return v[i].obj
@@ -311,6 +354,20 @@ func (t *Tracker) count(o *Observed) {
 // normalise parses and redacts an object of key k.
 func (t *Tracker) normalise(k trace.Key, raw []byte) map[string]any {
 	return Normalise(t.masks.Object(k), raw)
+}
+
+// Version returns the metadata.resourceVersion of an object in JSON, ""
+// when it has none.
+func Version(obj json.RawMessage) string {
+	var b struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(obj, &b) != nil {
+		return ""
+	}
+	return b.Metadata.ResourceVersion
 }
 
 // metaString returns a string field of an object's metadata.

@@ -2,10 +2,13 @@ package observe
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/sievetool/sieve/interp/formats/trace"
+	"github.com/sievetool/sieve/lang/ir"
 )
 
 // TestSent observes a write as sent: its diff is the request body against
@@ -68,5 +71,75 @@ func TestSentWritable(t *testing.T) {
 		if got := s.Diff.String(); got != c.want {
 			t.Errorf("update %q with status ready %s: diff %s, want %s", c.sub, c.ready, got, c.want)
 		}
+	}
+}
+
+// TestSentBasisByVersion: a write based on a state the controller was
+// delivered is diffed against that state, named by the resourceVersion
+// its body carries, even when the delivery's time was taken after the
+// write was sent. Under load a recreated Datastore's ADDED event was
+// timed 0.7ms after the controller sent the update that added its
+// finalizer: the time alone took the update for a write on nothing, so the
+// plan made from it never fired where the event was timed first. A body
+// with no version still goes by time.
+func TestSentBasisByVersion(t *testing.T) {
+	k := trace.Key{Kind: "datastore", Namespace: "default", Name: "d"}
+	t0 := time.Unix(100, 0)
+	obj := func(rv, fin string) json.RawMessage {
+		return json.RawMessage(`{"metadata":{"name":"d","namespace":"default","resourceVersion":"` + rv + `","finalizers":[` + fin + `]},"spec":{"replicas":3}}`)
+	}
+	added := func(at time.Time) *trace.Entry {
+		return &trace.Entry{Type: trace.Delivery, Key: &k, Event: "ADDED", ResourceVersion: "142", Time: at, Object: obj("142", "")}
+	}
+	const want = `{"prev":{"metadata":{"finalizers":[]}},"cur":{"metadata":{"finalizers":["f"]}}}` // all of it
+
+	for _, c := range []struct {
+		name    string
+		addedAt time.Time // when the ADDED event was timed
+		bodyRV  string
+		want    string // the diff, or (a write on nothing) how it begins
+	}{
+		{"event timed before the write", t0.Add(-time.Millisecond), "142", want},
+		{"event timed after the write", t0.Add(time.Millisecond), "142", want},
+		{"no version, event timed after", t0.Add(time.Millisecond), "", `{"prev":{},"cur":{`},
+	} {
+		tr := NewTracker(nil)
+		tr.Observe(added(c.addedAt))
+		s, _ := tr.Sent(&trace.Entry{Type: trace.Request, Verb: "update", Key: &k, Time: t0, Body: obj(c.bodyRV, `"f"`)})
+		if got := s.Diff.String(); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: diff %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// TestStaleAnswerKeepsView: the answer to a write that the server applied
+// before a change the controller was delivered (a no-op status patch
+// answered at the version before the workload's scale-down), timed after
+// that delivery, does not take the controller's view back: the next patch
+// is diffed against the delivered state. On a loaded machine the ring
+// controller's decommission patch was diffed against the older answer,
+// its diff took in the scale-down, and the rerun's trigger, which must
+// match the diff exactly, never fired.
+func TestStaleAnswerKeepsView(t *testing.T) {
+	k := trace.Key{Kind: "ring", Namespace: "default", Name: "r"}
+	t0 := time.Unix(100, 0)
+	at := func(ms int) *time.Time { x := t0.Add(time.Duration(ms) * time.Millisecond); return &x }
+	ring := func(rv string, replicas int, status string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"metadata":{"name":"r","namespace":"default","resourceVersion":%q},"spec":{"replicas":%d},"status":{%s}}`, rv, replicas, status))
+	}
+	m, err := Masks(&ir.Test{}) // the built-in mask, as plans and triggers diff
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := NewTracker(m)
+	tr.Observe(&trace.Entry{Type: trace.Delivery, Key: &k, Event: "MODIFIED", ResourceVersion: "208", Time: *at(0), Object: ring("208", 3, `"nodes":"a b c"`)})
+	tr.Observe(&trace.Entry{Type: trace.Delivery, Key: &k, Event: "MODIFIED", ResourceVersion: "209", Time: *at(10), Object: ring("209", 2, `"nodes":"a b c"`)})
+	tr.Observe(&trace.Entry{Type: trace.Request, Verb: "patch", Subresource: "status", Key: &k, Time: *at(1), Done: at(11), Code: 200,
+		Body: json.RawMessage(`{"status":{"nodes":"a b c"}}`), Response: ring("208", 3, `"nodes":"a b c"`)})
+	w, _ := tr.Observe(&trace.Entry{Type: trace.Request, Verb: "patch", Subresource: "status", Key: &k, Time: *at(15), Done: at(20), Code: 200,
+		Body: json.RawMessage(`{"status":{"decommissioning":"c"}}`), Response: ring("210", 2, `"nodes":"a b c","decommissioning":"c"`)})
+	const want = `{"prev":{"status":{}},"cur":{"status":{"decommissioning":"c"}}}`
+	if got := w.Diff.String(); got != want {
+		t.Errorf("decommission patch: diff %s, want %s", got, want)
 	}
 }

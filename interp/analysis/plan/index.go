@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"sort"
@@ -703,25 +702,11 @@ func (ix *index) acknowledged(n, w *item) *item {
 }
 
 // bodyVersion returns the resourceVersion a request's body carries.
-func bodyVersion(e *trace.Entry) string { return version(e.Body) }
+func bodyVersion(e *trace.Entry) string { return observe.Version(e.Body) }
 
 // responseVersion returns the resourceVersion of the object a request's
 // answer carries.
-func responseVersion(e *trace.Entry) string { return version(e.Response) }
-
-// version returns an object's metadata.resourceVersion, "" when it has
-// none.
-func version(obj json.RawMessage) string {
-	var b struct {
-		Metadata struct {
-			ResourceVersion string `json:"resourceVersion"`
-		} `json:"metadata"`
-	}
-	if json.Unmarshal(obj, &b) != nil {
-		return ""
-	}
-	return b.Metadata.ResourceVersion
-}
+func responseVersion(e *trace.Entry) string { return observe.Version(e.Response) }
 
 // readBy is the earliest time the reconcile that sent write w may have
 // read its cache (when the trace shows no burst for it: when it was sent).

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"encoding/json"
 	"slices"
 	"time"
 
@@ -82,12 +81,7 @@ func conditional(w *item) bool {
 	if w.Verb != "update" && w.Verb != "patch" {
 		return false
 	}
-	var body struct {
-		Metadata struct {
-			ResourceVersion string `json:"resourceVersion"`
-		} `json:"metadata"`
-	}
-	return json.Unmarshal(w.Entry.Body, &body) == nil && body.Metadata.ResourceVersion != ""
+	return bodyVersion(w.Entry) != ""
 }
 
 // answerWith is the apierror candidate that answers write w with error k.

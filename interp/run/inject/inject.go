@@ -76,7 +76,8 @@ type Options struct {
 	Quiet time.Duration
 	// Pending reports whether the cluster has work of its own scheduled
 	// that its objects do not show yet (a simulated pod in its termination
-	// grace): the cluster is still moving, and no hold is lifted for
+	// grace, a StatefulSet's status that does not count a pod's readiness
+	// yet): the cluster is still moving, and no hold is lifted for
 	// stillness meanwhile. Nil: never.
 	Pending func() bool
 }

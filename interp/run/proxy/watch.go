@@ -360,11 +360,16 @@ func (s *Stream) dropHeldLocked(k trace.Key) {
 	s.p.act.add(0, -n, 0)
 }
 
-// deliverLocked writes the event to the controller and records it.
+// deliverLocked writes the event to the controller and records it, timed
+// when it is handed to the controller: a write the controller makes on it
+// is sent later (the injector's filter timed it earlier still). Timed once
+// written, on a loaded machine it came after the write it caused, and a
+// trace read later took that write for one on the state before.
 func (s *Stream) deliverLocked(ev *Event) {
 	if s.dead {
 		return
 	}
+	at := time.Now()
 	var buf bytes.Buffer
 	buf.WriteString(`{"type":`)
 	t, _ := json.Marshal(ev.Type)
@@ -380,10 +385,11 @@ func (s *Stream) deliverLocked(ev *Event) {
 	if !ev.beat {
 		s.p.act.touch()
 	}
-	s.p.recordDelivery(ev)
+	s.p.recordDelivery(ev, at)
 }
 
-func (p *Proxy) recordDelivery(ev *Event) {
+// recordDelivery records event ev, delivered at at.
+func (p *Proxy) recordDelivery(ev *Event, at time.Time) {
 	switch ev.Type {
 	case "ADDED", "MODIFIED", "DELETED":
 	default:
@@ -391,7 +397,7 @@ func (p *Proxy) recordDelivery(ev *Event) {
 	}
 	key := ev.Key
 	p.record(trace.Entry{
-		Time: time.Now(), Type: trace.Delivery, Key: &key, Event: ev.Type,
+		Time: at, Type: trace.Delivery, Key: &key, Event: ev.Type,
 		ResourceVersion: ev.ResourceVersion, Object: ev.Object,
 	})
 }

@@ -225,6 +225,9 @@ type session struct {
 	// moved is when the cluster last changed (Unix ns), heartbeats aside
 	// (beats).
 	moved atomic.Int64
+	// owed follows the status writes the cluster's workload controllers
+	// owe: the cluster is still moving while one is due (pending).
+	owed owed
 	// wrote is when the workload's latest write step ended (Unix ns):
 	// the controller has not been quiet since a change it may not have
 	// been shown yet.
@@ -266,6 +269,7 @@ func (s *session) sink(e trace.Entry) {
 	if e.Type == trace.History && !s.beats.Entry(e) {
 		s.moved.Store(time.Now().UnixNano())
 	}
+	s.owed.observe(e)
 	s.noteWrite(e)
 	s.observe(e)
 	if s.inj != nil && (e.Type == trace.History || e.Type == trace.Step) {
@@ -611,9 +615,13 @@ func (s *session) noteWrite(e trace.Entry) {
 // simulator: a pod in its termination grace).
 type pender interface{ Pending() bool }
 
-// pending reports whether the backend has work scheduled (pender); false
-// with no backend.
+// pending reports whether the cluster has work scheduled: the backend's
+// own (pender; none with no backend), or a status write the cluster's
+// workload controllers owe (owed).
 func (s *session) pending() bool {
+	if s.owed.Owed() {
+		return true
+	}
 	if s.w == nil {
 		return false
 	}
@@ -622,7 +630,7 @@ func (s *session) pending() bool {
 }
 
 // movedAt is when the cluster last changed, as of now: now while the
-// backend has work scheduled, else the latest change of the history,
+// cluster has work scheduled (pending), else the latest change of the history,
 // heartbeats aside.
 func (s *session) movedAt(now time.Time) time.Time {
 	if s.pending() {
