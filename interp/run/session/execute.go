@@ -168,6 +168,9 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 	}
 	defer tw.Close()
 	s := &session{w: w, r: r, tw: tw, clock: c, tracePath: out.Trace}
+	if r.Test != nil && r.Test.Controller != nil {
+		s.owed.tested = r.Test.Controller.Builtin // "statefulset": a kind of the history
+	}
 	defer s.close()
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()

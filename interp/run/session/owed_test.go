@@ -86,6 +86,12 @@ func TestOwed(t *testing.T) {
 			history("pod", "web-0", "ADDED", ownedPod("StatefulSet", "s1", "Running", true, false)),
 			history("statefulset", "web", "DELETED", workloadObj("StatefulSet", "s1", 0, 0)),
 		}, false},
+		{"statefulset behind its spec", []trace.Entry{
+			history("statefulset", "web", "MODIFIED", `{"metadata":{"uid":"s1","generation":3},"status":{"observedGeneration":2}}`),
+		}, true},
+		{"statefulset has observed its spec", []trace.Entry{
+			history("statefulset", "web", "MODIFIED", `{"metadata":{"uid":"s1","generation":3},"status":{"observedGeneration":3}}`),
+		}, false},
 		{"pod of another kind of owner", []trace.Entry{
 			history("pod", "web-0", "ADDED", ownedPod("Job", "j1", "Running", true, false)),
 		}, false},
@@ -96,6 +102,13 @@ func TestOwed(t *testing.T) {
 		}
 		if got := o.Owed(); got != tc.want {
 			t.Errorf("%s: owed %v, want %v", tc.name, got, tc.want)
+		}
+		tested := owed{tested: "statefulset"}
+		for _, e := range tc.entries {
+			tested.observe(e)
+		}
+		if tested.Owed() && len(tc.entries) > 0 && tc.entries[0].Key.Kind == "statefulset" {
+			t.Errorf("%s: owed with the StatefulSet controller under test, want its status left to the test", tc.name)
 		}
 	}
 }
