@@ -54,7 +54,8 @@ func TestChild(t *testing.T) {
 func child(t *testing.T, which string, args ...string) (int, string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"-test.run", "^TestChild$", "-test.v"}, args...)...)
-	cmd.Env = append(os.Environ(), childEnv+"="+which)
+	// A TMPDIR of its own: a child that fails keeps its results there.
+	cmd.Env = append(os.Environ(), childEnv+"="+which, "TMPDIR="+t.TempDir())
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
