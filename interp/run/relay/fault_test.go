@@ -129,15 +129,7 @@ func TestFaultReset(t *testing.T) {
 func TestFaultHookUpgrade(t *testing.T) {
 	asked := 0
 	hook := func(trace.Conn, string, string) (Answer, bool) { asked++; return Answer{}, false }
-	r := relayWith(t, hook, func(c net.Conn) {
-		defer c.Close()
-		br := bufio.NewReader(c)
-		if _, err := http.ReadRequest(br); err != nil {
-			return
-		}
-		_, _ = io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
-		_, _ = io.Copy(c, br)
-	})
+	r := relayWith(t, hook, echoUpgrade)
 	c, err := net.Dial("tcp", r.addr)
 	if err != nil {
 		t.Fatal(err)
@@ -358,15 +350,7 @@ func TestAnsweredReplaces(t *testing.T) {
 // that switches protocols is relayed as it comes, both ways.
 func TestAnsweredUpgrade(t *testing.T) {
 	hook := func(trace.Conn, string, string, Reply) (*Reply, bool) { return nil, false }
-	r := relayRec(t, &Recorder{Answered: hook}, func(c net.Conn) {
-		defer c.Close()
-		br := bufio.NewReader(c)
-		if _, err := http.ReadRequest(br); err != nil {
-			return
-		}
-		_, _ = io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
-		_, _ = io.Copy(c, br)
-	})
+	r := relayRec(t, &Recorder{Answered: hook}, echoUpgrade)
 	c, err := net.Dial("tcp", r.addr)
 	if err != nil {
 		t.Fatal(err)
@@ -409,4 +393,16 @@ func TestAnsweredHead(t *testing.T) {
 	if _, body, err := get(t, c, br, "/members"); err != nil || body != "ok\n" {
 		t.Fatalf("GET /members after the HEAD: %q %v, want the stand-in's answer", body, err)
 	}
+}
+
+// echoUpgrade is a stand-in that switches protocols on the first request
+// and then echoes what it gets.
+func echoUpgrade(c net.Conn) {
+	defer c.Close()
+	br := bufio.NewReader(c)
+	if _, err := http.ReadRequest(br); err != nil {
+		return
+	}
+	_, _ = io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
+	_, _ = io.Copy(c, br)
 }
