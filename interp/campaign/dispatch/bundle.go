@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"bytes"
 	"context"
 	"debug/elf"
 	"encoding/json"
@@ -186,8 +187,10 @@ func BuildController(ctx context.Context, dir, pkg, out string) error {
 	cmd := gocmd.Command(ctx, "go", "build", "-trimpath", "-o", out, pkg)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("controller build: go build %s: %w\n%s", pkg, err, strings.TrimSpace(string(msg)))
+	var msg bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &msg, &msg
+	if err := gocmd.Run(cmd); err != nil {
+		return fmt.Errorf("controller build: go build %s: %w\n%s", pkg, err, strings.TrimSpace(msg.String()))
 	}
 	return nil
 }

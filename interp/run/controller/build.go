@@ -76,7 +76,7 @@ func goCmd(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := gocmd.Run(cmd); err != nil {
 		return "", fmt.Errorf("controller build: go %s: %w\n%s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil

@@ -220,8 +220,10 @@ func goCmd(ctx context.Context, goBin, dir string, env []string, args ...string)
 	cmd := gocmd.Command(ctx, goBin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go %s: %w\n%s", args[0], err, msg)
+	var msg bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &msg, &msg
+	if err := gocmd.Run(cmd); err != nil {
+		return fmt.Errorf("go %s: %w\n%s", args[0], err, msg.Bytes())
 	}
 	return nil
 }
