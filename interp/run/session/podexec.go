@@ -69,7 +69,7 @@ func (s *session) execFault(e *proxy.Exec) (podexec.Fault, bool) {
 	case a.AppFault == ir.FaultHang:
 		return podexec.Fault{Hang: ir.HangBound}, true
 	case a.AppFault == ir.FaultStale && a.Answer != nil:
-		return podexec.Fault{Exit: a.Answer.Exit, Stdout: a.Answer.Stdout, Stderr: a.Answer.Stderr}, true
+		return staleExec(a.Answer), true
 	}
 	return podexec.Fault{}, false
 }
@@ -89,8 +89,7 @@ func (s *session) httpFault(c trace.Conn, method, target string) (relay.Answer, 
 	case a.AppFault == ir.FaultTruncated:
 		return relay.Answer{Fault: relay.Truncated}, true
 	case a.AppFault == ir.FaultStale && a.Answer != nil:
-		r := a.Answer
-		return relay.Answer{Fault: relay.Stale, Reply: &relay.Reply{Status: r.Status, Header: r.Headers, Body: r.Body}}, true
+		return relay.Answer{Fault: relay.Stale, Reply: staleReply(a.Answer)}, true
 	}
 	return relay.Answer{}, false
 }
@@ -103,7 +102,12 @@ func (s *session) execAnswered(e *proxy.Exec, got podexec.Fault) (podexec.Fault,
 	if !ok || a.Answer == nil {
 		return podexec.Fault{}, false
 	}
-	return podexec.Fault{Exit: a.Answer.Exit, Stdout: a.Answer.Stdout, Stderr: a.Answer.Stderr}, true
+	return staleExec(a.Answer), true
+}
+
+// staleExec is what an exec answered with stale answer r gets.
+func staleExec(r *planfile.Answer) podexec.Fault {
+	return podexec.Fault{Exit: r.Exit, Stdout: r.Stdout, Stderr: r.Stderr}
 }
 
 // httpAnswered is the relay's Answered hook: the stale answer of an
@@ -113,8 +117,12 @@ func (s *session) httpAnswered(c trace.Conn, method, target string, got relay.Re
 	if !ok || a.Answer == nil {
 		return nil, false
 	}
-	r := a.Answer
-	return &relay.Reply{Status: r.Status, Header: r.Headers, Body: r.Body}, true
+	return staleReply(a.Answer), true
+}
+
+// staleReply is what an HTTP request answered with stale answer r gets.
+func staleReply(r *planfile.Answer) *relay.Reply {
+	return &relay.Reply{Status: r.Status, Header: r.Headers, Body: r.Body}
 }
 
 // callAnswered shows the injector a call once answered with real.
