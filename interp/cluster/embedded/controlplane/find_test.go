@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -166,5 +167,24 @@ func TestVersionedReplaces(t *testing.T) {
 	}
 	if _, ok := got[rootModule]; ok {
 		t.Errorf("replaces: %v, want no replace of %s (a directory)", got, rootModule)
+	}
+}
+
+// TestCheckoutLinked takes the checkout a -trimpath build names at link
+// time (checkoutDir), when it holds both modules, and none otherwise.
+func TestCheckoutLinked(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "go.mod"), "module "+rootModule+"\n")
+	defer func(dir string) { checkoutDir = dir }(checkoutDir)
+	checkoutDir = root
+	if dir, ok := checkout(); ok {
+		t.Errorf("checkout without controlplane/go.mod: %q, want none", dir)
+	}
+	writeFile(t, filepath.Join(root, "controlplane", "go.mod"), "module "+Module+"\n")
+	if dir, ok := checkout(); !ok || dir != root {
+		t.Errorf("checkout: %q, %v; want %q", dir, ok, root)
+	}
+	if want := reflect.TypeOf(Options{}).PkgPath() + ".checkoutDir"; CheckoutVar != want {
+		t.Errorf("CheckoutVar = %q, want %q", CheckoutVar, want)
 	}
 }

@@ -47,17 +47,36 @@ func locateSource() (source, error) {
 	return source{version: v, key: v}, nil
 }
 
-// checkout returns the repository root that this file was compiled from,
-// if it still holds the control-plane module.
+// checkoutDir, when set at link time, is the checkout the binary was
+// built from: a build with -trimpath records no source path, so test.sh
+// names its checkout with -ldflags "-X" and CheckoutVar.
+var checkoutDir string
+
+// CheckoutVar is the name of the variable that -ldflags "-X" sets to a
+// -trimpath build's checkout.
+const CheckoutVar = "github.com/sievetool/sieve/interp/cluster/embedded/controlplane.checkoutDir"
+
+// checkout returns the repository root that this file was compiled from
+// (or checkoutDir), if it still holds the control-plane module.
 func checkout() (string, bool) {
+	if checkoutDir != "" {
+		return isCheckout(checkoutDir)
+	}
 	_, file, _, ok := runtime.Caller(0)
 	if !ok || !filepath.IsAbs(file) {
 		return "", false // unknown, or built with -trimpath
 	}
-	root := filepath.Join(filepath.Dir(file), "..", "..", "..", "..")
-	data, err := os.ReadFile(filepath.Join(root, "controlplane", "go.mod"))
-	if err != nil || modfile.ModulePath(data) != Module {
-		return "", false
+	return isCheckout(filepath.Join(filepath.Dir(file), "..", "..", "..", ".."))
+}
+
+// isCheckout says whether root is a checkout of sieve: its go.mod and
+// controlplane/go.mod declare the two modules.
+func isCheckout(root string) (string, bool) {
+	for path, module := range map[string]string{"go.mod": rootModule, filepath.Join("controlplane", "go.mod"): Module} {
+		data, err := os.ReadFile(filepath.Join(root, path))
+		if err != nil || modfile.ModulePath(data) != module {
+			return "", false
+		}
 	}
 	return filepath.Clean(root), true
 }
