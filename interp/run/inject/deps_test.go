@@ -1,7 +1,10 @@
 package inject
 
 import (
-	"go/build"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -29,23 +32,28 @@ func TestNoGeneratorDependency(t *testing.T) {
 }
 
 // sieveDeps returns the sieve packages root imports, directly or not
-// (test files left out), each with a package that imports it.
+// (test files left out), each with a package that imports it. It asks go
+// list, which needs no GOROOT recorded in the test binary (a -trimpath
+// build records none, and go/build then finds no package).
 func sieveDeps(root string) (map[string]string, error) {
+	out, err := exec.Command("go", "list", "-deps", "-json=ImportPath,Imports", root).Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -deps %s: %w", root, err)
+	}
 	deps := map[string]string{}
-	todo := []string{root}
-	for len(todo) > 0 {
-		path := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		pkg, err := build.Import(path, ".", 0)
-		if err != nil {
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
 			return nil, err
 		}
-		for _, imp := range pkg.Imports {
-			if _, seen := deps[imp]; seen || !strings.HasPrefix(imp, module) {
-				continue
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, module) {
+				deps[imp] = p.ImportPath
 			}
-			deps[imp] = path
-			todo = append(todo, imp)
 		}
 	}
 	return deps, nil
