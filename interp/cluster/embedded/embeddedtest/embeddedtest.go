@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -85,7 +87,7 @@ func buildSieve() (string, error) {
 	defer unlock()
 	// Those of checkouts gone (a CI clone) are trimmed.
 	out := filepath.Join(dir, "bin", "sieve-"+checkoutID(root))
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/sieve")
+	cmd := exec.Command("go", append(buildFlags(root), "-o", out, "./cmd/sieve")...)
 	cmd.Dir = root
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building the sieve binary: %w\n%s", err, msg)
@@ -93,6 +95,20 @@ func buildSieve() (string, error) {
 	cachedir.Use(out)
 	_ = cachedir.Trim(filepath.Dir(out)) // best effort: an untrimmed binary only takes room
 	return out, nil
+}
+
+// buildFlags are the go build flags of a sieve binary built for the tests
+// of this process: -trimpath if this test binary was built so (test.sh
+// does, so that clones at any path share the Go build cache), and then
+// the checkout named at link time, which the control plane's build needs.
+// The same flags make the same package builds, so the binary's packages
+// are those of the tests.
+func buildFlags(root string) []string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || !slices.Contains(bi.Settings, debug.BuildSetting{Key: "-trimpath", Value: "true"}) {
+		return []string{"build"}
+	}
+	return []string{"build", "-trimpath", "-ldflags", "-X '" + controlplane.CheckoutVar + "=" + root + "'"}
 }
 
 // testDir is the directory of the user cache where the tests keep their
@@ -121,11 +137,11 @@ func checkoutID(root string) string {
 // directory (tracked ones, and new ones git does not ignore, as they are
 // in the working tree) into a directory of the user cache, emptied first,
 // and returns it: a clean clone of what is being tested, with no results,
-// no binaries and no history. The directory is the same each time for a
-// checkout, so that the Go build cache serves a build there as it serves
-// the checkout's (a package's directory is part of its build's key); the
-// test holds it locked until it ends. A test without git to list the
-// files is skipped.
+// no binaries and no history. The directory is the same each time, for
+// every checkout, so that the Go build cache serves a build there as it
+// served the last one (a package's directory is part of its build's key);
+// the test holds it locked until it ends, and a test of another checkout
+// waits. A test without git to list the files is skipped.
 func CleanCopy(t testing.TB) string {
 	t.Helper()
 	root, err := moduleRoot()
@@ -137,9 +153,12 @@ func CleanCopy(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("embeddedtest: %v", err)
 	}
-	// The locks stay beside the copies, which are trimmed.
-	dst := filepath.Join(dir, "copy", checkoutID(root))
-	unlock, err := filelock.Lock(context.Background(), filepath.Join(dir, "copy-"+checkoutID(root)+".lock"), func(pid int) {
+	// One copy for every checkout, at one path, so that a clone at a new
+	// path (CI's) still builds where the last one did. Its lock stays
+	// beside the copies, which are trimmed (those of older versions were
+	// one per checkout).
+	dst := filepath.Join(dir, "copy", "clean")
+	unlock, err := filelock.Lock(context.Background(), filepath.Join(dir, "copy.lock"), func(pid int) {
 		t.Logf("embeddedtest: waiting for process %d's clean copy %s", pid, dst)
 	})
 	if err != nil {
