@@ -11,15 +11,18 @@ unformatted=$(gofmt -l "${gofiles[@]}")
 if [ -n "$unformatted" ]; then
 	echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
-# ./... is the root module; the nested control-plane module (controlplane/,
-# in the same go.work) is named explicitly. go vet runs every analyzer on
-# each package and its tests, so the go test commands below pass -vet=off:
-# their own vet pass, a subset of the analyzers cached apart from this one,
-# would check the same files again. No -trimpath: a clone at the same path
-# already reuses the Go build cache (a package's directory is part of its
-# key), and sieve finds its checkout, and so the control plane's sources,
-# by the path compiled into it (docs/controlplane.md).
-go vet ./... ./controlplane/...
+# The root module is built with -trimpath: without it a package's
+# directory is part of its build's key, and a clone at a new path (CI's)
+# compiles all of sieve again, about 90 CPU-seconds. Such a binary records
+# no source path, so the checkout is named at link time, where the tests
+# find the control plane's sources (docs/controlplane.md). The nested
+# control-plane module is vetted and tested as sieve builds it, without
+# -trimpath, so that its Kubernetes packages come from the Go build cache.
+# The go test commands pass -vet=off: go vet has run every analyzer on the
+# same packages and their tests.
+trim=(-trimpath -ldflags "-X 'github.com/sievetool/sieve/interp/cluster/embedded/controlplane.checkoutDir=$PWD'")
+go vet "${trim[@]}" ./...
+go vet ./controlplane/...
 # realnode/ is a module outside the workspace: the kubelet of the opt-in
 # real-node test (docs/scale-out.md), built with GOWORK=off.
 (cd realnode && GOWORK=off go vet ./...)
@@ -35,14 +38,15 @@ go vet ./... ./controlplane/...
 longest=(./specs ./cmd/sieve/cli ./interp/run/session ./interp/pipeline
 	./interp/cluster/embedded ./sievetest ./interp/run/controller
 	./interp/cluster ./docs/ci ./interp/run/inject ./interp/run/proxy)
-go test -vet=off -p 3 -parallel 3 -timeout 40m "${longest[@]}" ./... ./controlplane/...
+go test -vet=off -p 3 -parallel 3 -timeout 40m "${trim[@]}" "${longest[@]}" ./...
+go test -vet=off -timeout 10m ./controlplane/...
 # Each benchmark once, so that one that no longer runs (its fixtures out of
 # step with the checker, as BenchmarkCheck5000's were) fails here; plan's
 # (about 30 s at 1x) and the control plane's are left to their own runs.
 # Only the packages of lang/ that have a benchmark: go test links a test
 # binary for every package it is given.
 mapfile -t benched < <(grep -rl --include='*_test.go' '^func Benchmark' lang | xargs -n1 dirname | sort -u | sed 's|^|./|')
-go test -vet=off -run '^$' -bench . -benchtime 1x "${benched[@]}" ./interp/analysis/mask \
+go test -vet=off "${trim[@]}" -run '^$' -bench . -benchtime 1x "${benched[@]}" ./interp/analysis/mask \
 	./interp/analysis/oracle ./interp/run/proxy
 # Fuzz budgets are counts of executions, not durations: with a duration,
 # Go 1.26's fuzz coordinator can fail a target with a bare "context
@@ -52,8 +56,8 @@ go test -vet=off -run '^$' -bench . -benchtime 1x "${benched[@]}" ./interp/analy
 # runs explore a little further each time, from the corpus the Go cache
 # keeps. The parser's was 200000 executions (about 12 s of its 16
 # CPU-seconds); at 50000, like the others, it costs about 6.
-go test -vet=off -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./lang/syntax
-go test -vet=off -run '^$' -fuzz '^FuzzCUE$' -fuzztime 60x ./lang/cuefront
-go test -vet=off -run '^$' -fuzz '^FuzzPath$' -fuzztime 50000x ./lang/ir
-go test -vet=off -run '^$' -fuzz '^FuzzDecode$' -fuzztime 50000x ./interp/formats/planfile
-go test -vet=off -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10000x ./interp/formats/trace
+go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./lang/syntax
+go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzCUE$' -fuzztime 60x ./lang/cuefront
+go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzPath$' -fuzztime 50000x ./lang/ir
+go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzDecode$' -fuzztime 50000x ./interp/formats/planfile
+go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10000x ./interp/formats/trace
