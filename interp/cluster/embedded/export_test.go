@@ -19,7 +19,7 @@ func EtcdEndpoints(c *Cluster) (client, peer, pki string) {
 }
 
 // PendingReset returns the keys other than events that a Reset of c
-// would delete or write back now.
+// would delete or write back now, in a sweep after its first.
 func PendingReset(ctx context.Context, c *Cluster) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -27,7 +27,7 @@ func PendingReset(ctx context.Context, c *Cluster) ([]string, error) {
 }
 
 // PendingResetTo returns the keys other than events that a ResetTo(cp)
-// of c would delete or write back now.
+// of c would delete or write back now, in a sweep after its first.
 func PendingResetTo(ctx context.Context, c *Cluster, cp *Checkpoint) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -35,7 +35,7 @@ func PendingResetTo(ctx context.Context, c *Cluster, cp *Checkpoint) ([]string, 
 }
 
 func (c *Cluster) pending(ctx context.Context, s *snapshot) ([]string, error) {
-	ops, _, err := c.pendingOps(ctx, s)
+	ops, _, err := c.pendingOps(ctx, s, true)
 	if err != nil {
 		return nil, err
 	}

@@ -233,7 +233,7 @@ func (c *Cluster) sweep(ctx context.Context, s *snapshot) error {
 	}
 	var last []clientv3.Op
 	for pass := 0; pass < sweepPasses; pass++ {
-		ops, again, err := c.pendingOps(ctx, s)
+		ops, again, err := c.pendingOps(ctx, s, pass > 0)
 		if err != nil {
 			return err
 		}
@@ -266,14 +266,19 @@ func opKeys(ops []clientv3.Op, n int) string {
 	return strings.Join(keys, ", ")
 }
 
-// pendingOps lists the registry's keys and returns the operations that
-// bring it back to snapshot s (resetOps).
-func (c *Cluster) pendingOps(ctx context.Context, s *snapshot) (ops, again []clientv3.Op, err error) {
-	resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+// pendingOps lists the registry and returns the operations that bring it
+// back to snapshot s (resetOps); reacted says the reset has written the
+// snapshot back once already (a sweep after the first).
+func (c *Cluster) pendingOps(ctx context.Context, s *snapshot, reacted bool) (ops, again []clientv3.Op, err error) {
+	opts := []clientv3.OpOption{clientv3.WithPrefix()}
+	if !reacted {
+		opts = append(opts, clientv3.WithKeysOnly())
+	}
+	resp, err := c.etcd.Get(ctx, registryPrefix, opts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reset: listing etcd keys: %w", err)
 	}
-	ops, again = s.resetOps(resp.Kvs)
+	ops, again = s.resetOps(resp.Kvs, reacted)
 	return ops, again, nil
 }
 
@@ -296,7 +301,16 @@ func hasState(ops []clientv3.Op) bool {
 // Written back at once, it would turn one object into another in a single
 // change; recreated by a later sweep, it would meet the object that its
 // controller (a StatefulSet's, for its pod) makes again within moments.
-func (s *snapshot) resetOps(kvs []*mvccpb.KeyValue) (ops, again []clientv3.Op) {
+//
+// With reacted (kvs then carry values), a built-in object of the snapshot
+// whose status alone changed is left as it is (statusOnly): after the
+// first sweep, that is the control plane's reaction to what the reset
+// wrote back, not a leftover of the run. A snapshot taken a moment before
+// the controller manager wrote a set's status (its pods counted Ready, its
+// status not yet) holds a status that the controller manager writes again
+// after each write-back: sweeps that wrote it back every time raced it
+// until they gave up (1 reset in 3 with both processors busy).
+func (s *snapshot) resetOps(kvs []*mvccpb.KeyValue, reacted bool) (ops, again []clientv3.Op) {
 	present := make(map[string]bool, len(kvs))
 	for _, kv := range kvs {
 		key := string(kv.Key)
@@ -308,7 +322,7 @@ func (s *snapshot) resetOps(kvs []*mvccpb.KeyValue) (ops, again []clientv3.Op) {
 		case ok && kv.CreateRevision != e.created && restorable(key):
 			ops = append(ops, clientv3.OpDelete(key))
 			again = append(again, recreate(key, e))
-		case ok && kv.ModRevision != e.revision && restorable(key):
+		case ok && kv.ModRevision != e.revision && restorable(key) && !(reacted && statusOnly(e.value, kv.Value)):
 			ops = append(ops, writeBack(key, e))
 		}
 	}
