@@ -57,6 +57,9 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 	if err != nil {
 		return usageErr(err)
 	}
+	if cp := orig.Plan.Checkpoint; cp != nil {
+		return usageErr(fmt.Errorf("plan %s: it runs from the checkpoint after explored operation %d (sieve run --reuse-prefix), which sieve reproduce does not take yet (run the test again with --reuse-prefix)", orig.Plan.Name, cp.After))
+	}
 	spec := orig.Run.Spec // absolute, unless sieve run was older than this rule
 	if f.spec != "" {
 		spec = f.spec

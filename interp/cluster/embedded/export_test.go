@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 )
 
@@ -28,10 +29,10 @@ func PendingReset(ctx context.Context, c *Cluster) ([]string, error) {
 
 // PendingResetTo returns the keys other than events that a ResetTo(cp)
 // of c would delete or write back now, in a sweep after its first.
-func PendingResetTo(ctx context.Context, c *Cluster, cp *Checkpoint) ([]string, error) {
+func PendingResetTo(ctx context.Context, c *Cluster, cp cluster.Checkpoint) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.pending(ctx, cp.snap)
+	return c.pending(ctx, cp.(*Checkpoint).snap)
 }
 
 func (c *Cluster) pending(ctx context.Context, s *snapshot) ([]string, error) {

@@ -14,6 +14,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/sievetool/sieve/interp/cluster"
 )
 
 // registryPrefix is where the API server keeps objects in etcd.
@@ -121,7 +123,7 @@ func (c *Cluster) checkpoint(ctx context.Context) error {
 // so a pod written back Running is one it would have made Running too, and
 // the endpoints written back are those of the pods and services written
 // back with them.
-func (c *Cluster) Snapshot(ctx context.Context) (*Checkpoint, error) {
+func (c *Cluster) Snapshot(ctx context.Context) (cluster.Checkpoint, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.etcd == nil {
@@ -133,6 +135,9 @@ func (c *Cluster) Snapshot(ctx context.Context) (*Checkpoint, error) {
 	}
 	return &Checkpoint{dir: c.layout.dir, snap: snap}, nil
 }
+
+// Cluster names the start of the cluster that took cp: its directory.
+func (cp *Checkpoint) Cluster() string { return cp.dir }
 
 // heldLock reports whether key is a lease that some process other than
 // the control plane holds (protectedPrefixes are the control plane's).
@@ -196,16 +201,17 @@ func (c *Cluster) Reset(ctx context.Context) error {
 // would have, never one object turn into another. cp may be reset to any
 // number of times; it belongs to the cluster that took it, and only to
 // that start of it.
-func (c *Cluster) ResetTo(ctx context.Context, cp *Checkpoint) error {
+func (c *Cluster) ResetTo(ctx context.Context, cp cluster.Checkpoint) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.etcd == nil || c.baseline == nil {
 		return fmt.Errorf("reset: cluster not started")
 	}
-	if cp == nil || cp.dir != c.layout.dir {
+	own, ok := cp.(*Checkpoint)
+	if !ok || own == nil || own.dir != c.layout.dir || own.snap == nil {
 		return fmt.Errorf("reset: the checkpoint was not taken on this cluster since it started (UIDs and certificates differ between clusters: take it with this cluster's Snapshot)")
 	}
-	return c.sweep(ctx, cp.snap)
+	return c.sweep(ctx, own.snap)
 }
 
 // Sweep timing: a controller acting on a cache that has not yet seen the
