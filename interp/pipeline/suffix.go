@@ -197,20 +197,9 @@ func (s *Suffix) record(ctx context.Context, env Env, refs *Refs, rest *ir.Test,
 		}
 		traces, timings = append(traces, tr), append(timings, tm)
 	}
-	o, err := oracle.New(traces, oracle.Options{Masks: exploreMasks(refs), Invariants: rest.Invariants, OwnKeys: ownKeys(rest)})
-	if err != nil {
+	if err := s.judgeBy(refs, rest, traces, timings); err != nil {
 		return nil, err
 	}
-	if err := brokenInvariants(o, rest.Invariants, traces, s.out.ReferenceTraces(len(traces))); err != nil {
-		return nil, err
-	}
-	comment := []string{fmt.Sprintf("learned from %d suffix references of test %s after operation %d (the masks of its reference runs aside)", len(traces), rest.Name, s.After)}
-	if err := results.WriteLearned(s.out, o.Learned(), comment); err != nil {
-		return nil, err
-	}
-	s.Refs = &Refs{Test: rest, Traces: traces, Oracle: o, Masks: refs.Masks, Timings: timings}
-	window, _ := rest.SettleBounds()
-	s.recheck, s.timer = session.RecheckBound(traces, refs.Masks.Plan, window)
 	set, err := Plans(Env{}, rest, traces, Selection{Pattern: sel.Pattern, MaxCandidates: sel.MaxCandidates})
 	if err != nil {
 		return nil, err
@@ -225,6 +214,59 @@ func (s *Suffix) record(ctx context.Context, env Env, refs *Refs, rest *ir.Test,
 		}
 	}
 	return fromCheckpoint(first, s.After, true), nil
+}
+
+// judgeBy makes the suffix references traces (of test rest, from the
+// checkpoint) s's Refs: their oracle learns what differs between them on
+// top of refs' masks and learned masks, and writes it to s's
+// learned.sieve. A suffix reference that breaks an invariant is a
+// SpecErrors, as a reference run is.
+func (s *Suffix) judgeBy(refs *Refs, rest *ir.Test, traces []*trace.Trace, timings []results.Timing) error {
+	o, err := oracle.New(traces, oracle.Options{Masks: exploreMasks(refs), Invariants: rest.Invariants, OwnKeys: ownKeys(rest)})
+	if err != nil {
+		return err
+	}
+	if err := brokenInvariants(o, rest.Invariants, traces, s.out.ReferenceTraces(len(traces))); err != nil {
+		return err
+	}
+	comment := []string{fmt.Sprintf("learned from %d suffix references of test %s after operation %d (the masks of its reference runs aside)", len(traces), rest.Name, s.After)}
+	if err := results.WriteLearned(s.out, o.Learned(), comment); err != nil {
+		return err
+	}
+	s.Refs = &Refs{Test: rest, Traces: traces, Oracle: o, Masks: refs.Masks, Timings: timings}
+	window, _ := rest.SettleBounds()
+	s.recheck, s.timer = session.RecheckBound(traces, refs.Masks.Plan, window)
+	return nil
+}
+
+// ReuseSuffix sets refs.Suffixes[k] from the suffix references of the
+// checkpoint after explored operation k that the results directory from
+// holds (a run with --reuse-prefix), copied into out.Suffix(k), as
+// RefOptions.From reuses reference runs: sieve reproduce runs a plan from
+// that checkpoint with it. The checkpoint is taken again, on the worker
+// that runs the plan.
+func ReuseSuffix(refs *Refs, from, out results.Layout, k int) error {
+	n := from.Suffix(k).References()
+	if n == 0 {
+		return fmt.Errorf("reuse-prefix: %s holds no suffix references after operation %d (%s)", from.Root, k, from.Suffix(k).ReferenceTrace(1))
+	}
+	prefix, rest, err := splitAfter(refs.Test, k)
+	if err != nil {
+		return err
+	}
+	s := &Suffix{After: k, Prefix: prefix, out: out.Suffix(k), held: map[*session.Worker]cluster.Checkpoint{}}
+	traces, err := reuse(from.Suffix(k).Root, s.out, n)
+	if err != nil {
+		return fmt.Errorf("reuse-prefix: suffix references after operation %d: %w", k, err)
+	}
+	if err := s.judgeBy(refs, rest, traces, nil); err != nil {
+		return err
+	}
+	if refs.Suffixes == nil {
+		refs.Suffixes = map[int]*Suffix{}
+	}
+	refs.Suffixes[k] = s
+	return nil
 }
 
 // recordOne records suffix reference i of test rest from checkpoint cp
@@ -280,7 +322,7 @@ func (s *Suffix) checkpoint(ctx context.Context, env Env, w *session.Worker) (cl
 		return nil, fmt.Errorf("checkpoint after operation %d: the backend cannot take one (the embedded one can)", s.After)
 	}
 	n := s.count(1, 0)
-	env.progressf("reuse-prefix: replaying operations 1 to %d to take a checkpoint (%s)", s.After, s.out.PrefixDir(n))
+	env.progressf("reuse-prefix: replaying the steps up to operation %d's settle to take a checkpoint (%s)", s.After, s.out.PrefixDir(n))
 	res, err := w.Execute(ctx, session.Run{Test: s.Prefix, BaseDir: env.BaseDir, Dir: s.out.PrefixDir(n),
 		Header: trace.Header{Test: s.Prefix.Name, Spec: env.Spec}})
 	if err == nil && res.WorkloadErr != nil {

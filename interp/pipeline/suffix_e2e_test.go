@@ -13,6 +13,7 @@ import (
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
 	sievecluster "github.com/sievetool/sieve/interp/cluster"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
@@ -230,8 +231,9 @@ const reuseSpec = "../../specs/testdata/settings_suffix_e2e.sieve"
 // operation, records two suffix references from it (each trace starts
 // with the controller's start and the next operation's patch, none of the
 // seed), and runs that operation's plans from there, each naming its
-// checkpoint; without it, every plan runs from the start. Both runs come
-// to the same verdicts: the same statuses, and the same findings.
+// checkpoint; one of them runs again as sieve reproduce runs it. Without
+// it, every plan runs from the start. Both runs come to the same
+// verdicts: the same statuses, and the same findings.
 func TestReusePrefix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two runs of an explored test's plans (minutes)")
@@ -266,6 +268,7 @@ func TestReusePrefix(t *testing.T) {
 	if fromCheckpoint != c.Plans {
 		t.Errorf("%d plans name a checkpoint, want %d", fromCheckpoint, c.Plans)
 	}
+	reproduceFromCheckpoint(ctx, t, env, test, out, with.Plans)
 	without, _ := run(false)
 	if without.Suffix != nil {
 		t.Errorf("without ReusePrefix: suffix stage %v", without.Suffix)
@@ -275,9 +278,38 @@ func TestReusePrefix(t *testing.T) {
 	}
 }
 
-// assertSuffixTrace checks that the suffix reference in file starts from
-// the checkpoint after operation k: its first workload step is operation
-// k+1's patch, after the controller's start.
+// reproduceFromCheckpoint runs the first of plans that names a
+// checkpoint again, as sieve reproduce does: the reference runs and suffix
+// references of out reused (RefOptions.From, ReuseSuffix), the checkpoint
+// taken again. The plan passes again, its run from the checkpoint.
+func reproduceFromCheckpoint(ctx context.Context, t *testing.T, env pipeline.Env, test *ir.Test, out results.Layout, plans []*planfile.Plan) {
+	t.Helper()
+	i := slices.IndexFunc(plans, func(p *planfile.Plan) bool { return p.Checkpoint != nil })
+	if i < 0 {
+		t.Fatal("no plan from a checkpoint")
+	}
+	p := plans[i]
+	again := results.Layout{Root: t.TempDir()}
+	refs, err := pipeline.References(ctx, env, test, again, pipeline.RefOptions{From: out.Root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pipeline.ReuseSuffix(refs, out, again, p.Checkpoint.After); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := pipeline.RunPlans(ctx, env, refs, []*planfile.Plan{p}, again, pipeline.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || rs[0].Status != results.Passed {
+		t.Fatalf("plan %s reproduced: %+v, want passed", p.Name, rs)
+	}
+	assertSuffixTrace(t, filepath.Join(again.PlanDir(p.Name), results.TraceFile), p.Checkpoint.After)
+}
+
+// assertSuffixTrace checks that the run in file (a suffix reference, or a
+// plan's) starts from the checkpoint after operation k: its first
+// workload step is operation k+1's patch, after the controller's start.
 func assertSuffixTrace(t *testing.T, file string, k int) {
 	t.Helper()
 	tr, err := trace.Read(file)
