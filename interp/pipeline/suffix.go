@@ -220,7 +220,7 @@ func (s *Suffix) record(ctx context.Context, env Env, refs *Refs, rest *ir.Test,
 // checkpoint) s's Refs: their oracle learns what differs between them on
 // top of refs' masks and learned masks, and writes it to s's
 // learned.sieve. A suffix reference that breaks an invariant is a
-// SpecErrors, as a reference run is.
+// SpecErrors (Suffixes makes it the Suffix's Err).
 func (s *Suffix) judgeBy(refs *Refs, rest *ir.Test, traces []*trace.Trace, timings []results.Timing) error {
 	o, err := oracle.New(traces, oracle.Options{Masks: exploreMasks(refs), Invariants: rest.Invariants, OwnKeys: ownKeys(rest)})
 	if err != nil {
