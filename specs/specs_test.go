@@ -38,6 +38,7 @@ func TestSpecsCheck(t *testing.T) {
 		"testdata/ring_e2e.sieve":               {"buggy", "fixed"},
 		"testdata/routetable_e2e.sieve":         {"buggy", "fixed"},
 		"testdata/routetable_reads_e2e.sieve":   {"fixed", "buggy"},
+		"testdata/settings_suffix_e2e.sieve":    {"fixed"},
 		"testdata/volresize_e2e.sieve":          {"buggy", "fixed"},
 		"volresize/volresize.sieve":             {"buggy", "fixed"},
 		"testdata/measure/datastore.sieve":      {"buggy", "fixed"},

@@ -21,3 +21,23 @@ type Backend interface {
 	// Stop tears everything down: processes, ports and temporary files.
 	Stop() error
 }
+
+// Rewinder is a backend that can take a checkpoint of its cluster in the
+// middle of a workload and return to it, as often as asked (the embedded
+// one): runs that start there skip the steps before it.
+type Rewinder interface {
+	// Snapshot takes a checkpoint of the cluster as it is now; take it
+	// with the controller under test stopped.
+	Snapshot(ctx context.Context) (Checkpoint, error)
+	// ResetTo returns the cluster to cp. It refuses a checkpoint that
+	// another cluster, or another start of this one, took.
+	ResetTo(ctx context.Context, cp Checkpoint) error
+}
+
+// Checkpoint is a state of one start of one cluster, taken by
+// Rewinder.Snapshot: it holds that cluster's UIDs, certificates and
+// revisions.
+type Checkpoint interface {
+	// Cluster names the start of the cluster that took it.
+	Cluster() string
+}

@@ -1,5 +1,6 @@
 // Package cluster defines the Backend interface that the pipeline runs
-// against. It holds the backends that are light to link: kind (Kind) and
+// against, and Rewinder, a backend that returns to checkpoints taken
+// mid-workload. It holds the backends that are light to link: kind (Kind) and
 // an existing cluster reached through a kubeconfig (Existing). On a
 // cluster sieve does not own, it marks what a run created (OwnerLabel) and
 // wipes only that.

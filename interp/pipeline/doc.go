@@ -11,6 +11,12 @@
 //     the first reference run with the explored-run oracles and runs the
 //     differential oracle's runs (the final state, and a few intermediate
 //     ones, applied at once), each result a unit of the --shard split.
+//   - Suffixes (Options.ReusePrefix, sieve run --reuse-prefix), for an
+//     explored test, replaces the plans of each explored operation after
+//     the first that has enough with plans that run from a checkpoint
+//     after the operation before it (each worker replays that prefix once
+//     and takes its own), generated from suffix references recorded from
+//     there and judged against them (suffix.go).
 //   - RunPlans runs each plan on a reset backend (in parallel workers, each
 //     with its own backend; RunPlan runs one) and Judge turns the oracle's
 //     findings on its trace into a results.Result, written as it ends.

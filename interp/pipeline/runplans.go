@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sievetool/sieve/interp/analysis/plan"
+	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
@@ -57,7 +59,7 @@ type planRunner struct {
 	out  results.Layout
 	opts RunOptions
 	// recheck and timer are Converge.Recheck and Converge.Timer for every
-	// plan: learned once from the reference runs.
+	// plan from the start: learned once from the reference runs.
 	recheck time.Duration
 	timer   plan.Timer
 }
@@ -67,6 +69,44 @@ func newPlanRunner(env Env, refs *Refs, out results.Layout, opts RunOptions) *pl
 	pr := &planRunner{env: env, refs: refs, out: out, opts: opts}
 	pr.recheck, pr.timer = session.RecheckBound(refs.Traces, refs.Masks.Plan, window)
 	return pr
+}
+
+// basis is what a plan's run starts from and is judged against.
+type basis struct {
+	refs    *Refs
+	from    cluster.Checkpoint // nil: the start
+	recheck time.Duration
+	timer   plan.Timer
+}
+
+// basis returns plan p's basis on worker w: the test's reference runs,
+// or for a plan from a checkpoint its suffix references and w's
+// checkpoint, taken first if w holds none (Suffix.checkpoint).
+func (pr *planRunner) basis(ctx context.Context, w *session.Worker, p *planfile.Plan) (basis, error) {
+	if p.Checkpoint == nil {
+		return basis{refs: pr.refs, recheck: pr.recheck, timer: pr.timer}, nil
+	}
+	s := pr.refs.Suffixes[p.Checkpoint.After]
+	switch {
+	case s == nil:
+		return basis{}, fmt.Errorf("plan %s runs from the checkpoint after explored operation %d, and this run recorded no suffix references there (sieve run --reuse-prefix does)", p.Name, p.Checkpoint.After)
+	case s.Err != nil:
+		return basis{}, fmt.Errorf("the checkpoint after explored operation %d: %w", s.After, s.Err)
+	}
+	cp, err := s.checkpoint(ctx, pr.env, w)
+	if err != nil {
+		return basis{}, err
+	}
+	s.count(0, 1)
+	return basis{refs: s.Refs, from: cp, recheck: s.recheck, timer: s.timer}, nil
+}
+
+// forget drops worker w's checkpoints: its control plane failed, and is
+// replaced before its next run.
+func (pr *planRunner) forget(w *session.Worker) {
+	for _, s := range pr.refs.Suffixes {
+		s.forget(w)
+	}
 }
 
 // runPlans runs the plans on the workers and writes each result.
@@ -180,17 +220,12 @@ func firstLine(s string) string {
 // (session.UnhealthyError). It fails only when ctx ends or the disk is full
 // (DiskFullError).
 func (pr *planRunner) judgeRun(ctx context.Context, w *session.Worker, p *planfile.Plan, dir, rel string) (result *results.Result, unhealthy bool, err error) {
-	t := pr.refs.Test
 	start := time.Now()
-	r := session.Run{Test: t, BaseDir: pr.env.BaseDir, Dir: dir, Plan: p, Masks: pr.refs.Masks.Plan,
-		Header:   trace.Header{Test: t.Name, Spec: pr.env.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
-		Errors:   func(err error) { pr.env.progressf("%v", err) },
-		Converge: &session.Converge{Oracle: pr.refs.Oracle, Bound: convergeBound(t), Recheck: pr.recheck, Timer: pr.timer}}
-	res, runErr := w.Execute(ctx, r)
+	res, b, runErr := pr.execute(ctx, w, p, dir)
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}
-	result = &results.Result{Test: t.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: rel}
+	result = &results.Result{Test: pr.refs.Test.Name, Plan: p.Name, Pattern: string(p.Pattern), Dir: rel}
 	if res != nil {
 		res.Enter(results.PhaseJudge)
 	}
@@ -198,10 +233,13 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *session.Worker, p *planfi
 		var tr *trace.Trace
 		if tr, runErr = trace.Read(res.Trace); runErr == nil {
 			var judged *results.Result
-			if judged, runErr = Judge(pr.refs.Oracle, p, tr, pr.out, rel); runErr == nil {
+			if judged, runErr = Judge(b.refs.Oracle, p, tr, pr.out, rel); runErr == nil {
 				result = judged
 			}
 		}
+	}
+	if isUnhealthy(runErr) {
+		pr.forget(w)
 	}
 	if d := diskFull(runErr); d != nil {
 		return nil, false, d // the result could not be written either
@@ -214,6 +252,28 @@ func (pr *planRunner) judgeRun(ctx context.Context, w *session.Worker, p *planfi
 	}
 	result.Started, result.Seconds = start, time.Since(start).Seconds()
 	return result, isUnhealthy(runErr), nil
+}
+
+// execute runs plan p into dir on worker w, from its basis, which it
+// returns. A worker whose control plane was replaced since it took its
+// checkpoint (session.ErrCheckpointLost: it failed between two runs)
+// takes it again first.
+func (pr *planRunner) execute(ctx context.Context, w *session.Worker, p *planfile.Plan, dir string) (*session.Outcome, basis, error) {
+	b, err := pr.basis(ctx, w, p)
+	if err != nil {
+		return nil, b, err
+	}
+	t := b.refs.Test
+	r := session.Run{Test: t, BaseDir: pr.env.BaseDir, Dir: dir, Plan: p, Masks: b.refs.Masks.Plan, From: b.from,
+		Header:   trace.Header{Test: pr.refs.Test.Name, Spec: pr.env.Spec, Plan: p.Name, Pattern: string(p.Pattern), Actions: len(p.Actions)},
+		Errors:   func(err error) { pr.env.progressf("%v", err) },
+		Converge: &session.Converge{Oracle: b.refs.Oracle, Bound: convergeBound(t), Recheck: b.recheck, Timer: b.timer}}
+	res, err := w.Execute(ctx, r)
+	if b.from != nil && errors.Is(err, session.ErrCheckpointLost) {
+		pr.forget(w)
+		return pr.execute(ctx, w, p, dir) // w is used once it has replayed the prefix
+	}
+	return res, b, err
 }
 
 // confirm runs a failed plan again into its rerun directories, up to

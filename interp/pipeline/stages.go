@@ -89,6 +89,11 @@ type Refs struct {
 	// Timings say where the time of each reference run went; none when
 	// the runs were reused.
 	Timings []results.Timing
+	// Suffixes are the suffix references, by the explored operation their
+	// checkpoint is taken after, once the suffix stage has run (Suffixes;
+	// nil before or without it): a plan that runs from a checkpoint
+	// (planfile.Plan.Checkpoint) is judged against its own.
+	Suffixes map[int]*Suffix
 }
 
 // referenceRuns is how many reference runs References will have for test

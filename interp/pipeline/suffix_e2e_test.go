@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sievetool/sieve/interp/analysis/oracle"
-	"github.com/sievetool/sieve/interp/cluster/embedded"
+	sievecluster "github.com/sievetool/sieve/interp/cluster"
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/results"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/interp/pipeline"
@@ -52,15 +54,19 @@ func TestSuffixReplay(t *testing.T) {
 	wholes, _ := strconv.Atoi(envOr("SIEVE_SUFFIX_WHOLE", "2"))
 	spec, name := envOr("SIEVE_SUFFIX_SPEC", suffixSpec), envOr("SIEVE_SUFFIX_TEST", suffixTest)
 	test := sessiontest.LoadTest(t, spec, name)
-	prefix, suffix := splitAfter(t, test, after)
-	b := &fromCheckpoint{Cluster: cluster(t)}
+	prefix, suffix, err := pipeline.SplitAfter(test, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := cluster(t)
 	w := &session.Worker{Backend: b}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	dir := envOr("SIEVE_SUFFIX_DIR", t.TempDir())
+	var cp sievecluster.Checkpoint // nil: runs from the start
 	run := func(name string, tt *ir.Test) (*trace.Trace, results.Timing) {
 		t.Helper()
-		return suffixRun(ctx, t, w, tt, spec, filepath.Join(dir, name))
+		return suffixRun(ctx, t, w, tt, cp, spec, filepath.Join(dir, name))
 	}
 	var full []*trace.Trace
 	var fullTimes []results.Timing
@@ -70,12 +76,10 @@ func TestSuffixReplay(t *testing.T) {
 	}
 	prefixTrace, prefixTime := run("prefix", prefix)
 	start := time.Now()
-	cp, err := b.Snapshot(ctx)
-	if err != nil {
+	if cp, err = b.Snapshot(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("snapshot after operation %d: %v", after, time.Since(start).Round(time.Millisecond))
-	b.cp = cp
 	var suffixes []*trace.Trace
 	var suffixTimes []results.Timing
 	for i := range n {
@@ -88,58 +92,12 @@ func TestSuffixReplay(t *testing.T) {
 	compareSuffixes(t, test, full, suffixes, prefixTrace)
 }
 
-// fromCheckpoint is an embedded cluster whose Reset returns to cp once it
-// is set, to the start before.
-type fromCheckpoint struct {
-	*embedded.Cluster
-	cp *embedded.Checkpoint
-}
-
-func (b *fromCheckpoint) Reset(ctx context.Context) error {
-	if b.cp != nil {
-		return b.ResetTo(ctx, b.cp)
-	}
-	return b.Cluster.Reset(ctx)
-}
-
-// splitAfter returns test with its one workload cut after explored
-// operation k (its settle included), and with the rest. It logs the
-// operations.
-func splitAfter(t *testing.T, test *ir.Test, k int) (prefix, suffix *ir.Test) {
+// suffixRun runs tt on w in dir, from checkpoint from (nil: the start),
+// and returns its trace and timing; a failed workload step fails the
+// test.
+func suffixRun(ctx context.Context, t *testing.T, w *session.Worker, tt *ir.Test, from sievecluster.Checkpoint, spec, dir string) (*trace.Trace, results.Timing) {
 	t.Helper()
-	if len(test.Workloads) != 1 {
-		t.Fatalf("test %s: %d workloads, want one", test.Name, len(test.Workloads))
-	}
-	steps := test.Workloads[0].Steps
-	cut, seen := -1, 0
-	for i, s := range steps {
-		if s.Explored == nil {
-			continue
-		}
-		seen++
-		t.Logf("operation %d: %s %s %v", seen, s.Explored.Path, s.Explored.Change, s.Explored.Value)
-		if seen == k+1 && cut < 0 {
-			cut = i
-		}
-	}
-	if k < 1 || cut < 0 {
-		t.Fatalf("test %s: no operation after operation %d (%d steps)", test.Name, k, len(steps))
-	}
-	with := func(steps []*ir.Step) *ir.Test {
-		c := *test
-		wl := *test.Workloads[0]
-		wl.Steps = steps
-		c.Workloads = []*ir.Workload{&wl}
-		return &c
-	}
-	return with(steps[:cut]), with(steps[cut:])
-}
-
-// suffixRun runs tt on w in dir and returns its trace and timing; a
-// failed workload step fails the test.
-func suffixRun(ctx context.Context, t *testing.T, w *session.Worker, tt *ir.Test, spec, dir string) (*trace.Trace, results.Timing) {
-	t.Helper()
-	out, err := w.Execute(ctx, session.Run{Test: tt, BaseDir: filepath.Dir(spec), Dir: dir,
+	out, err := w.Execute(ctx, session.Run{Test: tt, BaseDir: filepath.Dir(spec), Dir: dir, From: from,
 		Header: trace.Header{Test: tt.Name, Spec: spec}})
 	if err != nil {
 		t.Fatalf("%s: %v", filepath.Base(dir), err)
@@ -262,4 +220,142 @@ func envOr(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// reuseSpec is the explored test TestReusePrefix runs: the settings
+// controller's replicas, four operations, the intermediate pattern.
+const reuseSpec = "../../specs/testdata/settings_suffix_e2e.sieve"
+
+// TestReusePrefix runs an explored test with Options.ReusePrefix and
+// without. With it, the suffix stage takes a checkpoint after an
+// operation, records two suffix references from it (each trace starts
+// with the controller's start and the next operation's patch, none of the
+// seed), and runs that operation's plans from there, each naming its
+// checkpoint; one of them runs again as sieve reproduce runs it. Without
+// it, every plan runs from the start. Both runs come to the same
+// verdicts: the same statuses, and the same findings.
+func TestReusePrefix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two runs of an explored test's plans (minutes)")
+	}
+	test := sessiontest.LoadTest(t, reuseSpec, "fixed")
+	env := pipeline.Env{Spec: reuseSpec, BaseDir: filepath.Dir(reuseSpec), Workers: []*session.Worker{{Backend: cluster(t)}}, Progress: logWriter{t}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	run := func(reuse bool) (*pipeline.TestOutcome, results.Layout) {
+		out := results.Layout{Root: t.TempDir()}
+		o, err := pipeline.Test(ctx, env, test, out, pipeline.Options{ReusePrefix: reuse, Run: pipeline.RunOptions{Confirm: 1}})
+		if err != nil {
+			t.Fatalf("reuse-prefix %v: %v", reuse, err)
+		}
+		return o, out
+	}
+	with, out := run(true)
+	c := with.Suffix
+	if c == nil || len(c.After) == 0 || c.References != 2*len(c.After) || c.Plans == 0 || c.Runs <= c.Replays {
+		t.Fatalf("suffix stage: %v, want checkpoints, two suffix references each, plans from them and replays saved", c)
+	}
+	t.Log(c)
+	for _, k := range c.After {
+		assertSuffixTrace(t, out.Suffix(k).ReferenceTrace(1), k)
+	}
+	fromCheckpoint := 0
+	for _, p := range with.Plans {
+		if p.Checkpoint != nil {
+			fromCheckpoint++
+		}
+	}
+	if fromCheckpoint != c.Plans {
+		t.Errorf("%d plans name a checkpoint, want %d", fromCheckpoint, c.Plans)
+	}
+	reproduceFromCheckpoint(ctx, t, env, test, out, with.Plans)
+	without, _ := run(false)
+	if without.Suffix != nil {
+		t.Errorf("without ReusePrefix: suffix stage %v", without.Suffix)
+	}
+	if got, want := verdicts(with.Results), verdicts(without.Results); got != want {
+		t.Errorf("verdicts from checkpoints:\n%s\nwant those from the start:\n%s", got, want)
+	}
+}
+
+// reproduceFromCheckpoint runs the first of plans that names a
+// checkpoint again, as sieve reproduce does: the reference runs and suffix
+// references of out reused (RefOptions.From, ReuseSuffix), the checkpoint
+// taken again. The plan passes again, its run from the checkpoint.
+func reproduceFromCheckpoint(ctx context.Context, t *testing.T, env pipeline.Env, test *ir.Test, out results.Layout, plans []*planfile.Plan) {
+	t.Helper()
+	i := slices.IndexFunc(plans, func(p *planfile.Plan) bool { return p.Checkpoint != nil })
+	if i < 0 {
+		t.Fatal("no plan from a checkpoint")
+	}
+	p := plans[i]
+	again := results.Layout{Root: t.TempDir()}
+	refs, err := pipeline.References(ctx, env, test, again, pipeline.RefOptions{From: out.Root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pipeline.ReuseSuffix(refs, out, again, p.Checkpoint.After); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := pipeline.RunPlans(ctx, env, refs, []*planfile.Plan{p}, again, pipeline.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || rs[0].Status != results.Passed {
+		t.Fatalf("plan %s reproduced: %+v, want passed", p.Name, rs)
+	}
+	assertSuffixTrace(t, filepath.Join(again.PlanDir(p.Name), results.TraceFile), p.Checkpoint.After)
+}
+
+// assertSuffixTrace checks that the run in file (a suffix reference, or a
+// plan's) starts from the checkpoint after operation k: its first
+// workload step is operation k+1's patch, after the controller's start.
+func assertSuffixTrace(t *testing.T, file string, k int) {
+	t.Helper()
+	tr, err := trace.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := false
+	for _, e := range tr.Entries {
+		switch {
+		case e.Type == trace.Controller && e.What == "start":
+			started = true
+		case e.Type == trace.Step:
+			if e.What != "patch" || !started {
+				t.Errorf("suffix reference after operation %d: first step %s (controller started: %v), want operation %d's patch after the controller's start", k, e.What, started, k+1)
+			}
+			return
+		}
+	}
+	t.Errorf("suffix reference after operation %d: no step", k)
+}
+
+// verdicts lists the results' statuses by pattern, counted, and their
+// findings, each once: what two runs of the same plans agree on whatever
+// their plans are named. A flaky plan, whose findings no rerun found
+// again, counts as passed, as it does in the exit status (one plan of 15
+// was flaky in one run of the test).
+func verdicts(rs []*results.Result) string {
+	count := map[string]int{}
+	findings := map[string]bool{}
+	for _, r := range rs {
+		status := r.Status
+		if status == results.Flaky {
+			status = results.Passed
+		}
+		count[r.Pattern+" "+string(status)]++
+		for _, f := range r.Findings {
+			findings[fmt.Sprintf("%s %s %s", f.Check, f.Key, f.Path)] = true
+		}
+	}
+	var lines []string
+	for k, n := range count {
+		lines = append(lines, fmt.Sprintf("%s: %d", k, n))
+	}
+	for f := range findings {
+		lines = append(lines, "finding "+f)
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
 }

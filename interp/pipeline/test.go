@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"time"
 
 	"github.com/sievetool/sieve/interp/analysis/plan"
 	"github.com/sievetool/sieve/interp/formats/planfile"
@@ -20,6 +21,11 @@ type Options struct {
 	// only the first max(len(set.Plans), 1) workers, and the caller may
 	// stop the others.
 	Planned func(set *plan.Set)
+	// ReusePrefix runs the plans of an explored operation from a
+	// checkpoint after the operation before it, judged against suffix
+	// references (Suffixes), where that operation has MinSuffixPlans or
+	// more. If false, every plan runs from the start.
+	ReusePrefix bool
 }
 
 // TestOutcome is what Test produced.
@@ -34,6 +40,9 @@ type TestOutcome struct {
 	// Explored are the results of the Explore stage (none for a test
 	// that explores nothing).
 	Explored []*results.Result
+	// Suffix says what the suffix stage did and saved (nil without
+	// Options.ReusePrefix).
+	Suffix *SuffixCounts
 }
 
 // Prepared is a test run up to its plans: the results directory started,
@@ -101,14 +110,49 @@ func Test(ctx context.Context, env Env, t *ir.Test, out results.Layout, o Option
 			return outcome, err
 		}
 	}
+	var suffix func() *SuffixCounts
+	if o.ReusePrefix {
+		if suffix, err = reusePrefix(ctx, env, p, out, o.Select); err != nil {
+			return outcome, err
+		}
+		outcome.Plans = p.Set.Plans
+	}
 	if o.Planned != nil {
 		o.Planned(p.Set)
 	}
 	outcome.Results, err = RunPlans(ctx, env, p.Refs, p.Set.Plans, out, o.Run)
+	if suffix != nil {
+		outcome.Suffix = suffix()
+	}
 	timings := results.Timings(outcome.Results)
 	p.Run.Phases, p.Run.Windows = results.SumPhases(timings), results.SumWindows(timings)
 	if err != nil {
 		return outcome, err
 	}
 	return outcome, Finish(out, p.Run)
+}
+
+// reusePrefix runs the suffix stage on p, replacing its plans, and
+// writes their number to out's summary.json. The function it returns
+// counts what the stage did, once the plans have run.
+func reusePrefix(ctx context.Context, env Env, p *Prepared, out results.Layout, sel Selection) (func() *SuffixCounts, error) {
+	start := time.Now()
+	before := len(p.Set.Plans)
+	plans, err := Suffixes(ctx, env, p.Refs, p.Set, out, sel)
+	if err != nil {
+		return nil, err
+	}
+	seconds := time.Since(start).Seconds()
+	p.Set.Plans = plans
+	p.Run.Planned = len(plans)
+	if err := results.WriteRun(out, p.Run); err != nil {
+		return nil, err
+	}
+	replaced := before
+	for _, pl := range plans {
+		if pl.Checkpoint == nil {
+			replaced--
+		}
+	}
+	return func() *SuffixCounts { return suffixCounts(p.Refs, plans, replaced, seconds) }, nil
 }

@@ -31,12 +31,14 @@ func newReproduceCmd(g *globals) *cobra.Command {
 		Long: "Reproduce reruns one plan that `sieve run` wrote, against the reference runs of\n" +
 			"the same results directory (they are not recorded again), and says for each of\n" +
 			"the plan's findings whether the rerun found it again (same check, object and\n" +
-			"field). The rerun goes into RESULTS/reproduce/PLAN-N; the original results are\n" +
-			"left as they are. The spec and test come from RESULTS/summary.json (--spec\n" +
-			"overrides the spec file when the results were moved). Exit status: 1 a finding\n" +
-			"reproduced (or, for a plan without findings, the rerun found one), 0 none did,\n" +
-			"2 spec or usage errors, 3 infrastructure errors, 128 + the signal's number\n" +
-			"interrupted (130 Ctrl-C, 143 SIGTERM).",
+			"field). A plan from a checkpoint (sieve run --reuse-prefix) is judged against\n" +
+			"the suffix references of the same results directory, its prefix replayed and the\n" +
+			"checkpoint taken again. The rerun goes into RESULTS/reproduce/PLAN-N; the\n" +
+			"original results are left as they are. The spec and test come from\n" +
+			"RESULTS/summary.json (--spec overrides the spec file when the results were\n" +
+			"moved). Exit status: 1 a finding reproduced (or, for a plan without findings,\n" +
+			"the rerun found one), 0 none did, 2 spec or usage errors, 3 infrastructure\n" +
+			"errors, 128 + the signal's number interrupted (130 Ctrl-C, 143 SIGTERM).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReproduce(cmd.Context(), g, f, args[0])
@@ -56,6 +58,10 @@ func runReproduce(ctx context.Context, g *globals, f *reproduceFlags, planDir st
 	orig, err := results.ReadPlanRun(planDir)
 	if err != nil {
 		return usageErr(err)
+	}
+	if cp := orig.Plan.Checkpoint; cp != nil && orig.Layout.Suffix(cp.After).References() == 0 {
+		return usageErr(fmt.Errorf("plan %s: it runs from the checkpoint after explored operation %d, and %s holds no suffix references there (%s: run the test again with --reuse-prefix)",
+			orig.Plan.Name, cp.After, orig.Layout.Root, orig.Layout.Suffix(cp.After).ReferenceTrace(1)))
 	}
 	spec := orig.Run.Spec // absolute, unless sieve run was older than this rule
 	if f.spec != "" {
@@ -109,6 +115,13 @@ func rerun(ctx context.Context, g *globals, f *reproduceFlags, spec string, t *i
 	run, refs, err := references(ctx, env, t, l, pipeline.RefOptions{From: orig.Layout.Root})
 	if err != nil {
 		return nil, err
+	}
+	if cp := orig.Plan.Checkpoint; cp != nil {
+		// The plan runs from the checkpoint, taken again here, against
+		// the original run's suffix references.
+		if err := pipeline.ReuseSuffix(refs, orig.Layout, l, cp.After); err != nil {
+			return nil, err
+		}
 	}
 	run.Planned = 1
 	if err := results.WriteRun(l, run); err != nil {

@@ -35,6 +35,7 @@ type runFlags struct {
 	shard         string         // --shard as given
 	part          pipeline.Shard // and as check parsed it
 	confirm       int
+	reusePrefix   bool
 	out           string
 	force         bool
 	noCache       bool
@@ -75,6 +76,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	fl.IntVar(&f.maxCandidates, "max-candidates", 0, maxCandidatesUsage())
 	fl.StringVar(&f.shard, "shard", "", "run only part `I/N` of each test's plans, to split a run across N CI jobs (a plan's part comes from its name)")
 	fl.IntVar(&f.confirm, "confirm", 1, "run a failed plan up to `N` more times; a finding no rerun finds again is reported as unconfirmed and does not count (0: every finding counts)")
+	fl.BoolVar(&f.reusePrefix, "reuse-prefix", false, "run the plans of an explored operation that has several from a checkpoint after the operation before it, judged against suffix references recorded from there, instead of replaying the operations before it (embedded backend; not with --shard or --max-plans)")
 	fl.StringVarP(&f.out, "out", "o", "sieve-results", "the results `DIR`")
 	fl.BoolVar(&f.force, "force", false, forceUsage)
 	fl.BoolVar(&f.noCache, "no-cache", false, "record the reference runs anew and leave the reference cache alone")
@@ -146,6 +148,9 @@ func (f *runFlags) check() error {
 		}
 		f.part = part
 	}
+	if err := f.checkReusePrefix(); err != nil {
+		return err
+	}
 	if f.cluster.on != "" {
 		// --kubeconfig and --context name the cluster the Job goes to;
 		// the pods run their plans on the embedded backend.
@@ -158,6 +163,23 @@ func (f *runFlags) check() error {
 		return fmt.Errorf("--confirm: %d (want 0 for no reruns, or more)", f.confirm)
 	}
 	return f.backend.check()
+}
+
+// checkReusePrefix says what --reuse-prefix does not go with: the plans
+// from a checkpoint are generated again, after --shard and --max-plans
+// would have chosen, and only the embedded backend takes checkpoints.
+func (f *runFlags) checkReusePrefix() error {
+	switch {
+	case !f.reusePrefix:
+		return nil
+	case f.cluster.on != "":
+		return fmt.Errorf("--reuse-prefix: not with --on (a campaign's workers run their plans from the start)")
+	case f.shard != "" || f.maxPlans > 0:
+		return fmt.Errorf("--reuse-prefix: not with --shard or --max-plans (the plans from a checkpoint are generated again, after they would choose)")
+	case f.backend.backend != "" && f.backend.backend != "embedded":
+		return fmt.Errorf("--reuse-prefix: the %s backend takes no checkpoints (use the embedded backend)", f.backend.backend)
+	}
+	return nil
 }
 
 // forceUsage is the help of --force, on the verbs that write a results
@@ -237,6 +259,7 @@ func runOne(ctx context.Context, g *globals, f *runFlags, file string, t *ir.Tes
 			disp.planned(n)
 			stopSpare(g, workers[min(max(n, 1), len(workers)):])
 		},
+		ReusePrefix: f.reusePrefix,
 	}
 	return pipeline.Test(ctx, env, t, results.Layout{Root: out}, o)
 }
@@ -300,6 +323,9 @@ func printStats(w io.Writer, o *pipeline.TestOutcome) {
 	fmt.Fprintf(w, "%d reference runs, %d plans run, median %.1fs per plan\n", o.References, len(o.Results), median(seconds(o.Results)))
 	report.WriteTimeWent(w, "plan", results.Timings(o.Results))
 	report.WriteTimeWent(w, "reference run", o.ReferenceRuns)
+	if o.Suffix != nil {
+		fmt.Fprintln(w, o.Suffix)
+	}
 	printRetried(w, o.Results)
 	fmt.Fprintln(w)
 }

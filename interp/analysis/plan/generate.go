@@ -99,7 +99,8 @@ func Generate(tr *trace.Trace, t *ir.Test, opts Options) (*Set, error) {
 		g.others = append(g.others, newIndex(o, m))
 	}
 	g.ops = g.operations()
-	set := &Set{Operations: g.exported()}
+	set := &Set{}
+	set.Operations, set.stretches = g.exported()
 	for _, pol := range t.Policies {
 		for _, pat := range pol.Patterns {
 			plans, count, cands, err := g.pattern(pol, pat)

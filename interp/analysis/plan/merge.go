@@ -68,7 +68,12 @@ type operation struct {
 
 // holds reports whether the entry numbered seq lies in op's stretch.
 func (op *operation) holds(seq int64) bool {
-	return seq >= op.first && (op.end == 0 || seq < op.end)
+	return op.span().holds(seq)
+}
+
+// span is op's stretch of the trace, as a Set keeps it.
+func (op *operation) span() opStretch {
+	return opStretch{number: op.Number, first: op.first, end: op.end}
 }
 
 // operations finds the explored operations of the reference trace, in
@@ -161,13 +166,15 @@ func merge(ops []*operation) {
 	}
 }
 
-// exported returns the generator's operations as the Set reports them.
-func (g *generator) exported() []Operation {
+// exported returns the generator's operations as the Set reports them,
+// and their stretches.
+func (g *generator) exported() ([]Operation, []opStretch) {
 	out := make([]Operation, len(g.ops))
+	stretches := make([]opStretch, len(g.ops))
 	for i, op := range g.ops {
-		out[i] = op.Operation
+		out[i], stretches[i] = op.Operation, op.span()
 	}
-	return out
+	return out, stretches
 }
 
 // reactionShape is the shape of the controller's reaction to op: each

@@ -2,10 +2,13 @@ package plan
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sievetool/sieve/interp/formats/planfile"
 	"github.com/sievetool/sieve/interp/formats/trace"
 	"github.com/sievetool/sieve/lang/ir"
 )
@@ -167,3 +170,43 @@ func TestMergeOperations(t *testing.T) {
 
 // itoa formats n for a test's message.
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestOperationOf holds where each plan of mergeRun fires, as the suffix
+// stage asks (sieve run --reuse-prefix): the crashes after the seed's two
+// creates in no operation (0), the one after the first operation's config
+// map update in operation 1, the one after the third's deployment update
+// in operation 3; a plan made from no trace entry, or from entries of two
+// operations, in none; and a set read back from a file knows no
+// stretches.
+func TestOperationOf(t *testing.T) {
+	tr, test := mergeRun(t)
+	set, err := Generate(tr, test, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range set.Plans {
+		got = append(got, fmt.Sprintf("%s %d", p.Why[0].Key, set.OperationOf(p)))
+	}
+	want := []string{
+		"configmap/default/web-config 0",
+		"deployment/default/web 0",
+		"configmap/default/web-config 1",
+		"deployment/default/web 3",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("plans and their operations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	first, third := set.Plans[2], set.Plans[3]
+	across := *third
+	across.Why = append(slices.Clone(first.Why), third.Why...)
+	if n := set.OperationOf(&across); n != 0 {
+		t.Errorf("a plan made from entries of operations 1 and 3: in operation %d, want 0", n)
+	}
+	if n := set.OperationOf(&planfile.Plan{Name: "user"}); n != 0 {
+		t.Errorf("a plan made from no entry: in operation %d, want 0", n)
+	}
+	if n := (&Set{Plans: set.Plans, Operations: set.Operations}).OperationOf(third); n != 0 {
+		t.Errorf("a set read back: operation %d, want 0 (no stretches)", n)
+	}
+}

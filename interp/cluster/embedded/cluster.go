@@ -39,7 +39,10 @@ type Cluster struct {
 	seed string
 }
 
-var _ cluster.Backend = (*Cluster)(nil)
+var (
+	_ cluster.Backend  = (*Cluster)(nil)
+	_ cluster.Rewinder = (*Cluster)(nil)
+)
 
 // dirPrefix starts the name of every cluster's temporary directory.
 const dirPrefix = "sieve-cluster-"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sievetool/sieve/interp/cluster"
 	"github.com/sievetool/sieve/interp/cluster/embedded/controlplane"
 )
 
@@ -19,7 +20,7 @@ func EtcdEndpoints(c *Cluster) (client, peer, pki string) {
 }
 
 // PendingReset returns the keys other than events that a Reset of c
-// would delete or write back now.
+// would delete or write back now, in a sweep after its first.
 func PendingReset(ctx context.Context, c *Cluster) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -27,15 +28,15 @@ func PendingReset(ctx context.Context, c *Cluster) ([]string, error) {
 }
 
 // PendingResetTo returns the keys other than events that a ResetTo(cp)
-// of c would delete or write back now.
-func PendingResetTo(ctx context.Context, c *Cluster, cp *Checkpoint) ([]string, error) {
+// of c would delete or write back now, in a sweep after its first.
+func PendingResetTo(ctx context.Context, c *Cluster, cp cluster.Checkpoint) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.pending(ctx, cp.snap)
+	return c.pending(ctx, cp.(*Checkpoint).snap)
 }
 
 func (c *Cluster) pending(ctx context.Context, s *snapshot) ([]string, error) {
-	ops, _, err := c.pendingOps(ctx, s)
+	ops, _, err := c.pendingOps(ctx, s, true)
 	if err != nil {
 		return nil, err
 	}

@@ -100,7 +100,7 @@ func TestResetOps(t *testing.T) {
 		{Key: []byte("/registry/events/default/new"), ModRevision: 15, CreateRevision: 15},
 	}
 	var got []string
-	ops, again := snap.resetOps(now)
+	ops, again := snap.resetOps(now, false)
 	for _, op := range append(ops, again...) {
 		if op.IsTxn() { // recreated if absent
 			_, then, _ := op.Txn()

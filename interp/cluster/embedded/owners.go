@@ -10,8 +10,11 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/scheme"
 )
@@ -81,6 +84,37 @@ func decodeMeta(value []byte) (objectMeta, bool) {
 		out.owners = append(out.owners, ref.UID)
 	}
 	return out, out.uid != ""
+}
+
+// statusOnly reports whether cur, a stored object, differs from was, its
+// value at a snapshot, in its status alone (and the managed fields that
+// record who wrote it): both of a built-in kind that has a status.
+func statusOnly(was, cur []byte) bool {
+	a, ok := withoutStatus(was)
+	if !ok {
+		return false
+	}
+	b, ok := withoutStatus(cur)
+	return ok && equality.Semantic.DeepEqual(a, b)
+}
+
+// withoutStatus decodes a stored built-in object without its status and
+// managed fields; false when value is not one, or has no status.
+func withoutStatus(value []byte) (map[string]any, bool) {
+	if !bytes.HasPrefix(value, []byte(protobufPrefix)) {
+		return nil, false
+	}
+	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(value, nil, nil)
+	if err != nil {
+		return nil, false
+	}
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if _, has := u["status"]; err != nil || !has {
+		return nil, false
+	}
+	delete(u, "status")
+	unstructured.RemoveNestedField(u, "metadata", "managedFields")
+	return u, true
 }
 
 // registryMeta reads the metadata of every object in etcd, by key.

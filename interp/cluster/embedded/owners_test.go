@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -85,4 +86,57 @@ func encode(t *testing.T, obj runtime.Object) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestResetOpsStatusOnly holds what a sweep after the first leaves to the
+// control plane: a built-in object of the snapshot whose status alone the
+// controller manager wrote since (a StatefulSet's ready replicas, with
+// its managed fields), which the first sweep writes back like any change.
+// A change to its spec, or to a config map, is written back in every
+// sweep; so is a custom resource's status (the controller under test's
+// to write, and it is stopped).
+func TestResetOpsStatusOnly(t *testing.T) {
+	set := func(replicas, ready int32, manager string) []byte {
+		s := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "sts", Generation: 1,
+			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: manager}}},
+			Spec:   appsv1.StatefulSetSpec{Replicas: &replicas},
+			Status: appsv1.StatefulSetStatus{Replicas: 2, ReadyReplicas: ready}}
+		return encode(t, s)
+	}
+	const (
+		sts = "/registry/statefulsets/default/web"
+		cm  = "/registry/configmaps/default/plain"
+		cr  = "/registry/example.com/rings/default/ring"
+	)
+	snap := &snapshot{entries: map[string]entry{
+		sts: {set(2, 1, "test"), 5, 5},
+		cm:  {encode(t, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "plain", UID: "cm"}}), 5, 5},
+		cr:  {[]byte(`{"kind":"Ring","metadata":{"name":"ring","uid":"ring"},"status":{"ready":1}}`), 5, 5},
+	}}
+	for _, tc := range []struct {
+		what      string
+		value     []byte
+		key       string
+		first     bool
+		writeBack bool
+	}{
+		{"status written by the controller manager, first sweep", set(2, 2, "kube-controller-manager"), sts, true, true},
+		{"status written by the controller manager, later sweep", set(2, 2, "kube-controller-manager"), sts, false, false},
+		{"spec changed, later sweep", set(3, 1, "test"), sts, false, true},
+		{"config map without status, later sweep", encode(t, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "plain", UID: "cm"}, Data: map[string]string{"a": "b"}}), cm, false, true},
+		{"custom resource's status, later sweep", []byte(`{"kind":"Ring","metadata":{"name":"ring","uid":"ring"},"status":{"ready":2}}`), cr, false, true},
+	} {
+		var kvs []*mvccpb.KeyValue
+		for key, e := range snap.entries {
+			kv := &mvccpb.KeyValue{Key: []byte(key), ModRevision: e.revision, CreateRevision: e.created, Value: e.value}
+			if key == tc.key {
+				kv.ModRevision, kv.Value = 9, tc.value
+			}
+			kvs = append(kvs, kv)
+		}
+		ops, again := snap.resetOps(kvs, !tc.first)
+		if got := len(ops) == 1 && len(again) == 0 && string(ops[0].KeyBytes()) == tc.key; got != tc.writeBack || len(ops) > 1 {
+			t.Errorf("%s: operations %q, want a write-back of %s: %v", tc.what, opKeys(ops, 5), tc.key, tc.writeBack)
+		}
+	}
 }

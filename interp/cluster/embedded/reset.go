@@ -14,6 +14,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/sievetool/sieve/interp/cluster"
 )
 
 // registryPrefix is where the API server keeps objects in etcd.
@@ -121,7 +123,7 @@ func (c *Cluster) checkpoint(ctx context.Context) error {
 // so a pod written back Running is one it would have made Running too, and
 // the endpoints written back are those of the pods and services written
 // back with them.
-func (c *Cluster) Snapshot(ctx context.Context) (*Checkpoint, error) {
+func (c *Cluster) Snapshot(ctx context.Context) (cluster.Checkpoint, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.etcd == nil {
@@ -133,6 +135,9 @@ func (c *Cluster) Snapshot(ctx context.Context) (*Checkpoint, error) {
 	}
 	return &Checkpoint{dir: c.layout.dir, snap: snap}, nil
 }
+
+// Cluster names the start of the cluster that took cp: its directory.
+func (cp *Checkpoint) Cluster() string { return cp.dir }
 
 // heldLock reports whether key is a lease that some process other than
 // the control plane holds (protectedPrefixes are the control plane's).
@@ -196,16 +201,17 @@ func (c *Cluster) Reset(ctx context.Context) error {
 // would have, never one object turn into another. cp may be reset to any
 // number of times; it belongs to the cluster that took it, and only to
 // that start of it.
-func (c *Cluster) ResetTo(ctx context.Context, cp *Checkpoint) error {
+func (c *Cluster) ResetTo(ctx context.Context, cp cluster.Checkpoint) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.etcd == nil || c.baseline == nil {
 		return fmt.Errorf("reset: cluster not started")
 	}
-	if cp == nil || cp.dir != c.layout.dir {
+	own, ok := cp.(*Checkpoint)
+	if !ok || own == nil || own.dir != c.layout.dir || own.snap == nil {
 		return fmt.Errorf("reset: the checkpoint was not taken on this cluster since it started (UIDs and certificates differ between clusters: take it with this cluster's Snapshot)")
 	}
-	return c.sweep(ctx, cp.snap)
+	return c.sweep(ctx, own.snap)
 }
 
 // Sweep timing: a controller acting on a cache that has not yet seen the
@@ -233,7 +239,7 @@ func (c *Cluster) sweep(ctx context.Context, s *snapshot) error {
 	}
 	var last []clientv3.Op
 	for pass := 0; pass < sweepPasses; pass++ {
-		ops, again, err := c.pendingOps(ctx, s)
+		ops, again, err := c.pendingOps(ctx, s, pass > 0)
 		if err != nil {
 			return err
 		}
@@ -266,14 +272,19 @@ func opKeys(ops []clientv3.Op, n int) string {
 	return strings.Join(keys, ", ")
 }
 
-// pendingOps lists the registry's keys and returns the operations that
-// bring it back to snapshot s (resetOps).
-func (c *Cluster) pendingOps(ctx context.Context, s *snapshot) (ops, again []clientv3.Op, err error) {
-	resp, err := c.etcd.Get(ctx, registryPrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+// pendingOps lists the registry and returns the operations that bring it
+// back to snapshot s (resetOps); reacted says the reset has written the
+// snapshot back once already (a sweep after the first).
+func (c *Cluster) pendingOps(ctx context.Context, s *snapshot, reacted bool) (ops, again []clientv3.Op, err error) {
+	opts := []clientv3.OpOption{clientv3.WithPrefix()}
+	if !reacted {
+		opts = append(opts, clientv3.WithKeysOnly())
+	}
+	resp, err := c.etcd.Get(ctx, registryPrefix, opts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reset: listing etcd keys: %w", err)
 	}
-	ops, again = s.resetOps(resp.Kvs)
+	ops, again = s.resetOps(resp.Kvs, reacted)
 	return ops, again, nil
 }
 
@@ -296,7 +307,16 @@ func hasState(ops []clientv3.Op) bool {
 // Written back at once, it would turn one object into another in a single
 // change; recreated by a later sweep, it would meet the object that its
 // controller (a StatefulSet's, for its pod) makes again within moments.
-func (s *snapshot) resetOps(kvs []*mvccpb.KeyValue) (ops, again []clientv3.Op) {
+//
+// With reacted (kvs then carry values), a built-in object of the snapshot
+// whose status alone changed is left as it is (statusOnly): after the
+// first sweep, that is the control plane's reaction to what the reset
+// wrote back, not a leftover of the run. A snapshot taken a moment before
+// the controller manager wrote a set's status (its pods counted Ready, its
+// status not yet) holds a status that the controller manager writes again
+// after each write-back: sweeps that wrote it back every time raced it
+// until they gave up (1 reset in 3 with both processors busy).
+func (s *snapshot) resetOps(kvs []*mvccpb.KeyValue, reacted bool) (ops, again []clientv3.Op) {
 	present := make(map[string]bool, len(kvs))
 	for _, kv := range kvs {
 		key := string(kv.Key)
@@ -308,7 +328,7 @@ func (s *snapshot) resetOps(kvs []*mvccpb.KeyValue) (ops, again []clientv3.Op) {
 		case ok && kv.CreateRevision != e.created && restorable(key):
 			ops = append(ops, clientv3.OpDelete(key))
 			again = append(again, recreate(key, e))
-		case ok && kv.ModRevision != e.revision && restorable(key):
+		case ok && kv.ModRevision != e.revision && restorable(key) && !(reacted && statusOnly(e.value, kv.Value)):
 			ops = append(ops, writeBack(key, e))
 		}
 	}

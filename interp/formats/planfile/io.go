@@ -49,6 +49,8 @@ func Decode(b []byte) (*Plan, error) {
 		return nil, fmt.Errorf("plan: version %d, this sieve reads version %d", p.Format, Version)
 	case p.Name == "":
 		return nil, fmt.Errorf("plan: no name")
+	case p.Checkpoint != nil && p.Checkpoint.After < 1:
+		return nil, fmt.Errorf("plan: checkpoint: afterOperation %d (want the explored operation it is taken after, from 1)", p.Checkpoint.After)
 	}
 	return &p, nil
 }

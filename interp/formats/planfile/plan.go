@@ -37,6 +37,22 @@ type Plan struct {
 	Actions []*Action `json:"actions"`
 	// Why lists the reference-trace entries the plan was made from.
 	Why []Why `json:"why,omitempty"`
+	// Checkpoint, if not nil, says that the plan runs from a checkpoint
+	// taken in the middle of the workload (sieve run --reuse-prefix), not
+	// from its start: Why names entries of a run from that checkpoint.
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+}
+
+// Checkpoint is where a plan's run starts: the test's steps up to the
+// settle after explored operation After are run fault-free, the
+// controller stopped and the cluster's state taken; the plan's run
+// returns the cluster to it, starts the controller afresh and runs the
+// steps after it, its triggers counting from there. It is judged against
+// suffix references recorded the same way.
+type Checkpoint struct {
+	// After is the explored operation, numbered from 1 in the test's
+	// workload, that the checkpoint is taken after.
+	After int `json:"afterOperation"`
 }
 
 // Action is one thing a plan does. Actions run in order: an action's

@@ -22,6 +22,9 @@ import (
 // the same reference, the answer its plan file carries.
 // lang/format prints it.
 func (p *Plan) Sieve(name string, comment ...string) (string, error) {
+	if p.Checkpoint != nil {
+		return "", fmt.Errorf("plan %s: it runs from the checkpoint after explored operation %d, which a spec's plan cannot say (its triggers count from there)", p.Name, p.Checkpoint.After)
+	}
 	id, err := syntax.NewIdent(name)
 	if err != nil {
 		return "", fmt.Errorf("plan %s: %w", p.Name, err)

@@ -36,6 +36,7 @@ const (
 	reproduceDir  = "reproduce"
 	referencesDir = "references"
 	shardPrefix   = "shard-"
+	suffixDir     = "suffix"
 )
 
 // Layout names the files of one test's results directory.
@@ -107,6 +108,21 @@ func (l Layout) References() int {
 		}
 		n++
 	}
+}
+
+// Suffix is ROOT/suffix/after-K, a layout of its own for the runs that
+// start from the checkpoint after explored operation K (sieve run
+// --reuse-prefix): its suffix references (ReferenceDir), learned masks
+// (Learned), candidates (Pruned) and the replays of the prefix that took
+// the checkpoint (PrefixDir).
+func (l Layout) Suffix(k int) Layout {
+	return Layout{Root: filepath.Join(l.Root, suffixDir, "after-"+strconv.Itoa(k))}
+}
+
+// PrefixDir is ROOT/prefix-N (N from 1), the Nth replay of the prefix in a
+// Suffix layout.
+func (l Layout) PrefixDir(n int) string {
+	return filepath.Join(l.Root, "prefix-"+strconv.Itoa(n))
 }
 
 // PlanDir is ROOT/plans/NAME, with NAME the plan name made safe for a file

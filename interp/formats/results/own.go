@@ -102,8 +102,8 @@ func (l Layout) marked() bool {
 }
 
 // Clear removes what an earlier run wrote under the root (its summary,
-// learned masks, pruned candidates, reference runs and plans, a
-// campaign's references and shards), so that the results read there are
+// learned masks, pruned candidates, reference runs and plans, suffix
+// references, a campaign's references and shards), so that the results read there are
 // only those of the run about to start. Nothing else there is touched. It
 // removes only in a directory that carries sieve's marker (Take), and
 // refuses a symbolic link where the layout names an entry (it would not
@@ -144,7 +144,7 @@ func (l Layout) ClearShard(shard int) error {
 func (l Layout) owned() ([]string, error) {
 	var out []string
 	for _, p := range []string{l.Summary(), l.Learned(), l.Pruned(), filepath.Join(l.Root, referenceDir),
-		filepath.Join(l.Root, plansDir), l.CampaignRefs()} {
+		filepath.Join(l.Root, plansDir), l.CampaignRefs(), filepath.Join(l.Root, suffixDir)} {
 		if _, err := os.Lstat(p); err == nil {
 			out = append(out, p)
 		}

@@ -1,9 +1,10 @@
 // Package session runs one run of a test, reference or plan, on one
-// worker: Worker.Execute resets the worker's backend, starts the history
-// watch, the proxy, the stand-ins and the controller, runs the workloads,
-// injects the plan's faults, settles and, for a plan run, waits for what
-// differs from the reference to converge (converge.go), leaving the trace
-// in the run's directory. The stages of interp/pipeline call it.
+// worker: Worker.Execute resets the worker's backend (to its start, or to
+// the checkpoint Run.From names), starts the history watch, the proxy,
+// the stand-ins and the controller, runs the workloads, injects the
+// plan's faults, settles and, for a plan run, waits for what differs from
+// the reference to converge (converge.go), leaving the trace in the run's
+// directory. The stages of interp/pipeline call it.
 //
 // Each run gives its controller a private network where namespaces are
 // available (network.go: the proxy and a DNS responder inside, the test's

@@ -93,6 +93,11 @@ type Run struct {
 	// repair what differs from the reference before it ends (nil: no
 	// wait).
 	Converge *Converge
+	// From, if not nil, is the checkpoint the run starts from, taken by
+	// the worker's backend (a cluster.Rewinder) after a run of the steps
+	// before Test's: the worker resets its backend to it instead of to
+	// the start. (nil: the start.)
+	From cluster.Checkpoint
 }
 
 // Outcome is what a run produced.
@@ -149,10 +154,8 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 			return nil, fmt.Errorf("run: %w", err)
 		}
 	}
-	if w.used {
-		if err := w.Backend.Reset(ctx); err != nil {
-			return nil, w.resetErr(err)
-		}
+	if err := w.reset(ctx, r.From); err != nil {
+		return nil, err
 	}
 	w.used = true
 	c.enter(results.PhaseSetup, "")
@@ -186,6 +189,35 @@ func (w *Worker) Execute(ctx context.Context, r Run) (out *Outcome, err error) {
 		}
 	}
 	return out, s.verdict(s.err())
+}
+
+// ErrCheckpointLost says that a run from a checkpoint found its worker's
+// control plane replaced since the checkpoint was taken (its previous one
+// failed): the checkpoint is to be taken again on the new one.
+var ErrCheckpointLost = errors.New("the control plane was replaced since the checkpoint was taken")
+
+// reset returns the backend to where a run starts: to checkpoint from,
+// or (nil) to the start, which a backend not used since it started is at.
+func (w *Worker) reset(ctx context.Context, from cluster.Checkpoint) error {
+	switch {
+	case from == nil && !w.used:
+		return nil
+	case !w.used:
+		return fmt.Errorf("run: reset to a checkpoint: %w", ErrCheckpointLost)
+	case from == nil:
+		if err := w.Backend.Reset(ctx); err != nil {
+			return w.resetErr(err)
+		}
+		return nil
+	}
+	rw, ok := w.Backend.(cluster.Rewinder)
+	if !ok {
+		return fmt.Errorf("run: reset to a checkpoint: the backend cannot return to a checkpoint (the embedded one can)")
+	}
+	if err := rw.ResetTo(ctx, from); err != nil {
+		return w.resetErr(err)
+	}
+	return nil
 }
 
 // verdict is the run's error: its infrastructure's failure if the control

@@ -1,0 +1,4 @@
+package pipeline
+
+// SplitAfter is splitAfter, for the suffix measurement (TestSuffixReplay).
+var SplitAfter = splitAfter
