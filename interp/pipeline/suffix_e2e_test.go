@@ -226,6 +226,9 @@ func envOr(name, def string) string {
 // controller's replicas, four operations, the intermediate pattern.
 const reuseSpec = "../../specs/testdata/settings_suffix_e2e.sieve"
 
+// reuseEnv names the variable that runs TestReusePrefix.
+const reuseEnv = "SIEVE_REUSE_PREFIX_TEST"
+
 // TestReusePrefix runs an explored test with Options.ReusePrefix and
 // without. With it, the suffix stage takes a checkpoint after an
 // operation, records two suffix references from it (each trace starts
@@ -235,8 +238,11 @@ const reuseSpec = "../../specs/testdata/settings_suffix_e2e.sieve"
 // it, every plan runs from the start. Both runs come to the same
 // verdicts: the same statuses, and the same findings.
 func TestReusePrefix(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two runs of an explored test's plans (minutes)")
+	// --reuse-prefix is off by default and, on the examples, no faster
+	// (docs/explore.md): its two runs of some 15 plans, some 200 s, are
+	// left out of the suite.
+	if os.Getenv(reuseEnv) == "" {
+		t.Skipf("two runs of an explored test's plans (minutes): set %s=1 to run it", reuseEnv)
 	}
 	test := sessiontest.LoadTest(t, reuseSpec, "fixed")
 	env := pipeline.Env{Spec: reuseSpec, BaseDir: filepath.Dir(reuseSpec), Workers: []*session.Worker{{Backend: cluster(t)}}, Progress: logWriter{t}}
