@@ -91,6 +91,11 @@ func (p *proc) failure() error {
 	return nospace.InLog(err, filepath.Dir(filepath.Dir(p.log)), "free some space or set TMPDIR", string(whole))
 }
 
+// killWait bounds the wait for a killed process's exit, which only a
+// process stuck in the kernel never makes: the kernel frees a large one
+// slowly when memory is short (16 clusters on two cores took over 10 s).
+const killWait = time.Minute
+
 // kill ends the process and its process group and waits for it.
 func (p *proc) kill() error {
 	if !p.exited() {
@@ -99,7 +104,7 @@ func (p *proc) kill() error {
 	select {
 	case <-p.done:
 		return nil
-	case <-time.After(10 * time.Second):
-		return fmt.Errorf("%s (pid %d) did not exit after SIGKILL", p.name, p.cmd.Process.Pid)
+	case <-time.After(killWait):
+		return fmt.Errorf("%s (pid %d) did not exit within %v of SIGKILL", p.name, p.cmd.Process.Pid, killWait)
 	}
 }
