@@ -97,12 +97,10 @@ func buildSieve() (string, error) {
 	return out, nil
 }
 
-// buildFlags are the go build flags of a sieve binary built for the tests
-// of this process: -trimpath if this test binary was built so (test.sh
-// does, so that clones at any path share the Go build cache), and then
-// the checkout named at link time, which the control plane's build needs.
-// The same flags make the same package builds, so the binary's packages
-// are those of the tests.
+// buildFlags are the go build flags of the tests' sieve binary: those of
+// this test binary, so that both share their package builds. test.sh
+// builds with -trimpath, which then needs the checkout named at link time
+// (controlplane.CheckoutVar).
 func buildFlags(root string) []string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok || !slices.Contains(bi.Settings, debug.BuildSetting{Key: "-trimpath", Value: "true"}) {
@@ -153,10 +151,8 @@ func CleanCopy(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("embeddedtest: %v", err)
 	}
-	// One copy for every checkout, at one path, so that a clone at a new
-	// path (CI's) still builds where the last one did. Its lock stays
-	// beside the copies, which are trimmed (those of older versions were
-	// one per checkout).
+	// One copy at one path for every checkout, so that a clone at a new
+	// path (CI's) builds where the last one did.
 	dst := filepath.Join(dir, "copy", "clean")
 	unlock, err := filelock.Lock(context.Background(), filepath.Join(dir, "copy.lock"), func(pid int) {
 		t.Logf("embeddedtest: waiting for process %d's clean copy %s", pid, dst)
