@@ -38,42 +38,26 @@ go vet ./controlplane/...
 longest=(./specs ./cmd/sieve/cli ./interp/run/session ./interp/pipeline
 	./interp/cluster/embedded ./sievetest ./interp/run/controller
 	./interp/cluster ./docs/ci ./interp/run/inject ./interp/run/proxy)
-# The short checks below (about 30 s, a core's worth) run beside the main
-# go test, in the processor time its end-to-end tests leave idle; their
-# output follows its own, and either's failure fails the script.
-beside() {
-	go test -vet=off -timeout 10m ./controlplane/...
-	# Each benchmark once, so that one that no longer runs (its fixtures out of
-	# step with the checker, as BenchmarkCheck5000's were) fails here; plan's
-	# (about 30 s at 1x) and the control plane's are left to their own runs.
-	# Only the packages of lang/ that have a benchmark: go test links a test
-	# binary for every package it is given.
-	mapfile -t benched < <(grep -rl --include='*_test.go' '^func Benchmark' lang | xargs -n1 dirname | sort -u | sed 's|^|./|')
-	go test -vet=off "${trim[@]}" -run '^$' -bench . -benchtime 1x "${benched[@]}" ./interp/analysis/mask \
-		./interp/analysis/oracle ./interp/run/proxy
-	# Fuzz budgets are counts of executions, not durations: with a duration,
-	# Go 1.26's fuzz coordinator can fail a target with a bare "context
-	# deadline exceeded" when the time runs out (golang/go#75804, fixed in
-	# Go 1.27), as it did for interp/formats/trace in CI.
-	# Their seed corpora run as unit tests in the main go test; these
-	# runs explore a little further each time, from the corpus the Go cache
-	# keeps. The parser's was 200000 executions (about 12 s of its 16
-	# CPU-seconds); at 50000, like the others, it costs about 6.
-	go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./lang/syntax
-	go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzCUE$' -fuzztime 60x ./lang/cuefront
-	go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzPath$' -fuzztime 50000x ./lang/ir
-	go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzDecode$' -fuzztime 50000x ./interp/formats/planfile
-	go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10000x ./interp/formats/trace
-}
-beside_log=$(mktemp)
-beside >"$beside_log" 2>&1 &
-beside_pid=$!
-main_status=0
-go test -vet=off -p 3 -parallel 3 -timeout 40m "${trim[@]}" "${longest[@]}" ./... || main_status=$?
-beside_status=0
-wait "$beside_pid" || beside_status=$?
-cat "$beside_log"
-rm -f "$beside_log"
-if [ "$main_status" -ne 0 ] || [ "$beside_status" -ne 0 ]; then
-	exit 1
-fi
+go test -vet=off -p 3 -parallel 3 -timeout 40m "${trim[@]}" "${longest[@]}" ./...
+go test -vet=off -timeout 10m ./controlplane/...
+# Each benchmark once, so that one that no longer runs (its fixtures out of
+# step with the checker, as BenchmarkCheck5000's were) fails here; plan's
+# (about 30 s at 1x) and the control plane's are left to their own runs.
+# Only the packages of lang/ that have a benchmark: go test links a test
+# binary for every package it is given.
+mapfile -t benched < <(grep -rl --include='*_test.go' '^func Benchmark' lang | xargs -n1 dirname | sort -u | sed 's|^|./|')
+go test -vet=off "${trim[@]}" -run '^$' -bench . -benchtime 1x "${benched[@]}" ./interp/analysis/mask \
+	./interp/analysis/oracle ./interp/run/proxy
+# Fuzz budgets are counts of executions, not durations: with a duration,
+# Go 1.26's fuzz coordinator can fail a target with a bare "context
+# deadline exceeded" when the time runs out (golang/go#75804, fixed in
+# Go 1.27), as it did for interp/formats/trace in CI.
+# Their seed corpora run as unit tests in the go test step above; these
+# runs explore a little further each time, from the corpus the Go cache
+# keeps. The parser's was 200000 executions (about 12 s of its 16
+# CPU-seconds); at 50000, like the others, it costs about 6.
+go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./lang/syntax
+go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzCUE$' -fuzztime 60x ./lang/cuefront
+go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzPath$' -fuzztime 50000x ./lang/ir
+go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzDecode$' -fuzztime 50000x ./interp/formats/planfile
+go test -vet=off "${trim[@]}" -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10000x ./interp/formats/trace
