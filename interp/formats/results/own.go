@@ -103,11 +103,11 @@ func (l Layout) marked() bool {
 
 // Clear removes what an earlier run wrote under the root (its summary,
 // learned masks, pruned candidates, reference runs and plans, suffix
-// references, a campaign's references and shards), so that the results read there are
-// only those of the run about to start. Nothing else there is touched. It
-// removes only in a directory that carries sieve's marker (Take), and
-// refuses a symbolic link where the layout names an entry (it would not
-// be sieve's).
+// references, a campaign's references and shards), so that the results
+// read there are only those of the run about to start. Nothing else
+// there is touched. It removes only in a directory that carries sieve's
+// marker (Take), and refuses a symbolic link where the layout names an
+// entry (it would not be sieve's).
 func (l Layout) Clear() error {
 	owned, err := l.owned()
 	if err != nil {
