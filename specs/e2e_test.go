@@ -443,6 +443,7 @@ func runCase(t *testing.T, spec string, c e2eCase, more ...string) (out, log str
 	t.Helper()
 	sieve := embeddedtest.Binary(t)
 	out = t.TempDir()
+	keepFailed(t, out)
 	args := append([]string{"run", spec, "--test", c.test, "--parallel", "1", "--no-cache", "--no-color", "-o", out}, more...)
 	cmd := exec.Command(sieve, args...)
 	cmd.Dir = ".."
@@ -466,6 +467,27 @@ func runCase(t *testing.T, spec string, c e2eCase, more ...string) (out, log str
 		t.Errorf("reruns %v: want the failed plan run again and failing again (findings are confirmed)", reruns)
 	}
 	return out, log
+}
+
+// keepFailed copies the results directory out to $SIEVE_KEEP_FAILED,
+// under the test's name, if the test fails: its t.TempDir is removed,
+// and a flaky verdict is read from the traces of both runs of a plan.
+func keepFailed(t *testing.T, out string) {
+	keep := os.Getenv("SIEVE_KEEP_FAILED")
+	if keep == "" {
+		return
+	}
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		dst := filepath.Join(keep, strings.ReplaceAll(t.Name(), "/", "_"))
+		if err := os.CopyFS(dst, os.DirFS(out)); err != nil {
+			t.Logf("keeping the results: %v", err)
+			return
+		}
+		t.Logf("results kept in %s", dst)
+	})
 }
 
 // standinReached holds that in the first reference run of an ensemble run
