@@ -82,8 +82,12 @@ func (r *Reconciler) startDecommission(ctx context.Context, ring *Ring, sts *app
 }
 
 // resume carries on with the recorded decommission: once the node has
-// left the ring, the StatefulSet shrinks below it and the record is
-// cleared.
+// left the ring, the StatefulSet shrinks below it, and the record is
+// cleared at a later reconcile, once the StatefulSet read from the cache
+// is below it too. Cleared at once, the next reconcile could read the
+// StatefulSet as it was before the shrink (its watch event not yet
+// delivered) with no record, and decommission the node again: a busy
+// machine made the buggy controller repair its own bug that way.
 //
 // The bug: anything but LEAVING is taken for "done". A controller that
 // crashed between recording the decommission and asking the agent finds
@@ -107,9 +111,7 @@ func (r *Reconciler) resume(ctx context.Context, ring *Ring, sts *appsv1.Statefu
 		}
 	}
 	if i := index(ring, name); i >= 0 && i < *sts.Spec.Replicas {
-		if err := r.scale(ctx, sts, i); err != nil {
-			return ctrl.Result{}, err
-		}
+		return ctrl.Result{RequeueAfter: poll}, r.scale(ctx, sts, i)
 	}
 	return ctrl.Result{}, r.setDecommissioning(ctx, ring, "")
 }
