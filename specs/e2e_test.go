@@ -470,8 +470,8 @@ func runCase(t *testing.T, spec string, c e2eCase, more ...string) (out, log str
 }
 
 // keepFailed copies the results directory out to $SIEVE_KEEP_FAILED,
-// under the test's name, if the test fails: its t.TempDir is removed,
-// and a flaky verdict is read from the traces of both runs of a plan.
+// under the test's name, if the test fails: a t.TempDir is removed, and
+// a flaky verdict is read from the traces of both runs of a plan.
 func keepFailed(t *testing.T, out string) {
 	keep := os.Getenv("SIEVE_KEEP_FAILED")
 	if keep == "" {

@@ -83,6 +83,7 @@ func TestReadme(t *testing.T) {
 func readmeRun(t *testing.T, cmd *exec.Cmd, dir string, exit int, want func(finding) bool) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	keepFailed(t, filepath.Join(dir, "sieve-results"))
 	log, err := cmd.CombinedOutput()
 	code := exitCode(err)
 	if code == 3 && strings.Contains(string(log), "embedded cluster:") {
