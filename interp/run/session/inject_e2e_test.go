@@ -75,8 +75,8 @@ func TestCrashAfterWrite(t *testing.T) {
 // controller is restarted after in-a changed on the server, lists the old
 // revision, and sees the new one only after stale-off. Stale-off waits for
 // the restarted process to have read the config maps and gone quiet, not
-// for a time: with both processors busy, its start took longer than the 3
-// seconds that this test once gave it, and it listed after stale-off.
+// for a time: with both processors busy, a new process can take more than
+// 3 s to list.
 func TestStaleView(t *testing.T) {
 	inA := ref("configmap", "in-a")
 	p := &planfile.Plan{Name: "stale-in-a", Pattern: ir.Stale, Actions: []*planfile.Action{

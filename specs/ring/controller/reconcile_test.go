@@ -32,10 +32,10 @@ func (f *fakeAgents) Decommission(_ context.Context, ip string) error {
 
 func (f *fakeAgents) Ring(context.Context, string) (string, error) { return "", nil }
 
-// resumeAfterCrash reconciles a Ring scaled down to 2 whose status
-// records that ring-2 is being decommissioned, with ring-2's agent in
-// mode: what a controller restarted after a crash finds, twice. It returns the
-// StatefulSet's replicas after, the record, and the agents.
+// resumeAfterCrash reconciles, twice, a Ring scaled down to 2 whose
+// status records that ring-2 is being decommissioned, with ring-2's agent
+// in mode: what a controller restarted after a crash finds. It returns
+// the StatefulSet's replicas after, the record, and the agents.
 func resumeAfterCrash(t *testing.T, fixed bool, mode string) (int32, string, *fakeAgents) {
 	t.Helper()
 	s := runtime.NewScheme()
