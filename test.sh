@@ -28,11 +28,10 @@ go vet ./controlplane/...
 (cd realnode && GOWORK=off go vet ./...)
 # Two packages at once, two parallel tests in each (-p 2 -parallel 2, the
 # defaults on two cores, written out so that a bigger machine keeps the
-# same mix). Three and three paid on a faster machine; on one where the
-# suite takes twice the CPU, they cost more than they saved: every control
-# plane alive longer burns processor time while it waits (test.sh 921-971 s
-# and 1775-1860 CPU-s at three and three, against 876 s and 1527 CPU-s),
-# and the busier machine made verdicts flaky. go test starts packages in
+# same mix). More at once, each control plane lives longer and burns
+# processor time while it waits: on a slow machine three and three cost
+# more CPU and wall time than they saved, and made verdicts flaky (the
+# figures are in the commit that chose two). go test starts packages in
 # the order given (each once): the longest first, so that the short ones
 # fill in beside them instead of the long ones starting last (go run
 # ./bench/testtimes on `go test -json` output lists the longest).
