@@ -46,8 +46,8 @@ func parseEtcdFlags(args []string, stderr io.Writer) (etcdFlags, error) {
 	return f, nil
 }
 
-// etcdConfig is a single-member etcd tuned for tests: no fsync, fast
-// election, quiet logs. Its client and peer ports speak TLS only and
+// etcdConfig is a single-member etcd tuned for tests: no fsync, slow
+// ticks, quiet logs. Its client and peer ports speak TLS only and
 // require a client certificate signed by --trusted-ca-file: a loopback
 // port is open to every local user, and etcd holds the cluster's secrets.
 func etcdConfig(f etcdFlags) (*embed.Config, error) {
@@ -70,8 +70,11 @@ func etcdConfig(f etcdFlags) (*embed.Config, error) {
 	tls := transport.TLSInfo{CertFile: f.certFile, KeyFile: f.keyFile, TrustedCAFile: f.caFile, ClientCertAuth: true}
 	cfg.ClientTLSInfo, cfg.PeerTLSInfo = tls, tls
 	cfg.UnsafeNoFsync = true
-	cfg.TickMs = 10
-	cfg.ElectionMs = 100
+	// A single member elects itself in its first ticks, then ticks for
+	// nothing: each tick wakes it, the main cost of an idle etcd at 10 ms.
+	// etcd wants an election timeout of at least five ticks.
+	cfg.TickMs = 100
+	cfg.ElectionMs = 500
 	cfg.MaxTxnOps = f.maxTxnOps
 	cfg.LogLevel = "error"
 	cfg.LogOutputs = []string{"stderr"}
