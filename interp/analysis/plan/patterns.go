@@ -240,7 +240,7 @@ func (g *generator) staleBack(pol *ir.Policy, c *candidate) bool {
 
 // stalePlan builds the stale-state plan of a completed candidate: the
 // view is lifted once the restarted controller has read the frozen object
-// and been quiet for quiet, or after staleFor.
+// and been quiet for quiet, or staleFor after its first request.
 func stalePlan(c *candidate, quiet, staleFor ir.Duration) *planfile.Plan {
 	n, u, back := c.event, c.write, c.back
 	off := &planfile.Trigger{Op: ir.TrigAny, Args: []*planfile.Trigger{

@@ -65,8 +65,11 @@ type Engine struct {
 	root    *node // its trigger (nil: fires at once)
 	// waitUntil delays arming the next action after a wait action.
 	waitUntil time.Time
-	started   bool
-	fired     []Fired
+	// restarting: the action fired last killed the controller, and the
+	// restarted one has not sent a request yet (Restarted).
+	restarting bool
+	started    bool
+	fired      []Fired
 	// locks and beats tell the controller's heartbeats (reads and
 	// renewals of its leader-election lock, deliveries that only show a
 	// lock renewed), which are no activity for a quiet leaf.
@@ -252,6 +255,20 @@ func (e *Engine) EndStale() []Fired {
 	return out
 }
 
+// Restarted tells the engine that the controller an action killed has
+// sent its first request since, at now. The timeouts of the action armed
+// after the kill start then: a stale view's bound is the time the
+// restarted controller has to read the frozen state, not the time it
+// takes to start, which a busy machine stretches past that bound.
+func (e *Engine) Restarted(now time.Time) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.restarting && e.root != nil {
+		e.root.pause(false, now)
+	}
+	e.restarting = false
+}
+
 // Deadline returns the earliest time at which a timeout or a wait is due,
 // if any is armed.
 func (e *Engine) Deadline() (time.Time, bool) {
@@ -263,7 +280,7 @@ func (e *Engine) Deadline() (time.Time, bool) {
 	if e.root == nil {
 		return time.Time{}, false
 	}
-	return e.root.deadline()
+	return e.root.deadline(e.clock.Now())
 }
 
 // Done reports whether every action has fired.
@@ -330,6 +347,9 @@ func (e *Engine) arm(now time.Time, out *[]Fired) {
 	}
 	e.root = newNode(t, e.progs)
 	e.root.arm(now)
+	if e.restarting {
+		e.root.pause(true, now)
+	}
 	if e.root.step(now, nil) { // a zero timeout
 		e.fire(now, 0, out)
 	}
@@ -344,6 +364,7 @@ func (e *Engine) fire(now time.Time, seq int64, out *[]Fired) {
 	*out = append(*out, f)
 	e.cur++
 	e.root = nil
+	e.restarting = a.Kind == ir.ActCrash || a.Kind == ir.ActRestart
 	if a.Kind == ir.ActWait && a.Duration > 0 {
 		e.waitUntil = now.Add(a.Duration.D())
 		return

@@ -33,6 +33,7 @@ var epoch = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 //	start                       start the engine
 //	tick                        let time-based triggers fire
 //	endstale                    end the armed stale-off's window (EndStale)
+//	restarted                   the killed controller's first request since (Restarted)
 //	deliver|history VERB KEY [JSON]   a watch event (create, update, delete)
 //	write VERB[/SUB] KEY CODE [JSON]  a controller write and its answer
 //	get KEY CODE [JSON]         a controller read
@@ -131,6 +132,9 @@ func step(e *Engine, clock *fakeClock, seq *int64, line string) ([]Fired, error)
 		return e.Tick(), nil
 	case "endstale":
 		return e.EndStale(), nil
+	case "restarted":
+		e.Restarted(clock.now)
+		return nil, nil
 	case "exec", "http":
 		c, err := call(f)
 		if err != nil {

@@ -61,6 +61,9 @@ type node struct {
 	at    time.Time // when it was armed
 	count int
 	done  bool
+	// paused: a timeout that has not begun, its controller restarting
+	// (Engine.Restarted).
+	paused bool
 	// A quiet leaf: whether the controller has read its target since it
 	// was armed, when the controller was last active, whether its latest
 	// write failed, and that write (verb, object, subresource) when it was
@@ -107,7 +110,7 @@ func (n *node) step(now time.Time, o *obs) bool {
 	}
 	switch n.t.Op {
 	case ir.TrigTimeout:
-		n.done = !now.Before(n.at.Add(n.t.Duration.D()))
+		n.done = !n.paused && !now.Before(n.at.Add(n.t.Duration.D()))
 	case ir.TrigQuiet:
 		n.done = n.read && !n.failed && !now.Before(later(n.last.Add(n.t.Duration.D()), n.until))
 	case ir.TrigCall:
@@ -159,12 +162,16 @@ func (n *node) stepSeq(now time.Time, o *obs) bool {
 	return true
 }
 
-// deadline returns the earliest due time of an armed, unsatisfied timeout.
-func (n *node) deadline() (time.Time, bool) {
+// deadline returns the earliest due time of an armed, unsatisfied
+// timeout, as of now (a paused one is due its duration after now at the
+// soonest).
+func (n *node) deadline(now time.Time) (time.Time, bool) {
 	if n.done || !n.armed {
 		return time.Time{}, false
 	}
 	switch {
+	case n.t.Op == ir.TrigTimeout && n.paused:
+		return now.Add(n.t.Duration.D()), true
 	case n.t.Op == ir.TrigTimeout:
 		return n.at.Add(n.t.Duration.D()), true
 	case n.t.Op == ir.TrigQuiet && n.read && !n.failed:
@@ -173,11 +180,22 @@ func (n *node) deadline() (time.Time, bool) {
 	var best time.Time
 	found := false
 	for _, k := range n.kids {
-		if d, ok := k.deadline(); ok && (!found || d.Before(best)) {
+		if d, ok := k.deadline(now); ok && (!found || d.Before(best)) {
 			best, found = d, true
 		}
 	}
 	return best, found
+}
+
+// pause pauses the armed timeouts of a tree (paused) or starts them at
+// now.
+func (n *node) pause(paused bool, now time.Time) {
+	if n.t.Op == ir.TrigTimeout && n.armed && !n.done {
+		n.paused, n.at = paused, now
+	}
+	for _, k := range n.kids {
+		k.pause(paused, now)
+	}
 }
 
 // touch tells the armed quiet leaves of a tree about the controller's

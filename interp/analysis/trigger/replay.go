@@ -16,7 +16,8 @@ import (
 // as the injector shows it during a run: a call of the controller to its
 // application when it arrived (Call) and, right after, with its answer
 // (Answered; the Seq of the action either completes is the call's
-// entry), a request as it is sent (Send) and once
+// entry), a request as it is sent (Send, the first after a restart
+// action as the restarted controller's: Restarted) and once
 // answered (Observe), a delivery or a history entry (Observe). Masks are
 // as in Options. An action does nothing to the replay: what the run
 // would do after a fault is not in tr.
@@ -37,6 +38,7 @@ func Replay(p *planfile.Plan, tr *trace.Trace, masks *mask.Matcher) ([]Fired, er
 			out = append(out, callSeq(e.Answered(c, observe.AnswerOf(ent)), ent.Seq)...)
 		}
 		if ent.Type == trace.Request {
+			e.Restarted(ent.Time)
 			out = append(out, e.Send(ent)...)
 		}
 		out = append(out, e.Observe(ent)...)

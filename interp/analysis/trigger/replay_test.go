@@ -56,7 +56,8 @@ func replayFixture(t *testing.T, name string) {
 }
 
 // replay feeds the trace to an engine for p, with the clock following the
-// entries' times, and returns what fired.
+// entries' times, and returns what fired. A request after a restart action
+// is the restarted controller's.
 func replay(t *testing.T, tr *trace.Trace, p *planfile.Plan, masks *mask.Matcher) []trigger.Fired {
 	t.Helper()
 	clock := &replayClock{now: tr.Header.Started}
@@ -69,6 +70,9 @@ func replay(t *testing.T, tr *trace.Trace, p *planfile.Plan, masks *mask.Matcher
 		ent := &tr.Entries[i]
 		if ent.Time.After(clock.now) {
 			clock.now = ent.Time
+		}
+		if ent.Type == trace.Request {
+			e.Restarted(ent.Time) // as the injector hears a request
 		}
 		e.Observe(ent)
 	}

@@ -264,7 +264,13 @@ func (in *Injector) heard(t time.Time) {
 	}
 	for n := t.UnixNano(); ; {
 		old := in.heardAt.Load()
-		if old >= n || in.heardAt.CompareAndSwap(old, n) {
+		if old >= n {
+			return
+		}
+		if in.heardAt.CompareAndSwap(old, n) {
+			if k := in.killedAt.Load(); k != 0 && old <= k && n > k {
+				in.eng.Restarted(t) // the restarted controller's first request
+			}
 			return
 		}
 	}
