@@ -257,7 +257,8 @@ func (in *Injector) tick() {
 	}
 }
 
-// heard notes that a request of the controller arrived at t.
+// heard notes that a request of the controller arrived at t. The first
+// since a kill starts the timeouts the engine paused for the restart.
 func (in *Injector) heard(t time.Time) {
 	if t.IsZero() {
 		t = time.Now()
@@ -269,7 +270,7 @@ func (in *Injector) heard(t time.Time) {
 		}
 		if in.heardAt.CompareAndSwap(old, n) {
 			if k := in.killedAt.Load(); k != 0 && old <= k && n > k {
-				in.eng.Restarted(t) // the restarted controller's first request
+				in.eng.Restarted(t)
 			}
 			return
 		}
