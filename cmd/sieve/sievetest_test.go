@@ -66,7 +66,13 @@ func TestDownstream(t *testing.T) {
 	t.Cleanup(func() { forgetVersion(t, version) })
 	mod := filepath.Join(tmp, "operator")
 	writeDownstream(t, repo, mod, version)
-	env := append(installEnv(t, tmp, proxy), "SIEVE_CONTROLPLANE="+cp, "GOFLAGS=-mod=mod")
+	// TestBuggy fails, so sievetest keeps its results in a temporary
+	// directory: the test's own, removed with it.
+	dtmp := filepath.Join(tmp, "tmp")
+	if err := os.Mkdir(dtmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := append(installEnv(t, tmp, proxy), "SIEVE_CONTROLPLANE="+cp, "GOFLAGS=-mod=mod", "TMPDIR="+dtmp)
 
 	start := time.Now()
 	code, log := goTest(t, mod, env)
@@ -79,6 +85,7 @@ func TestDownstream(t *testing.T) {
 		"field persistentvolumeclaim/default/data-bc-",
 		"spec.resources.requests.storage",
 		"reproduce: sieve reproduce ",
+		"sievetest: the results are kept in " + filepath.Join(dtmp, "sievetest-"),
 		"--- PASS: TestFixed",
 		// sievetest.Main shares TestBuggy's control plane with TestFixed.
 		"sievetest: test fixed: 1 embedded control plane(s), 1 shared with earlier tests",
